@@ -1,0 +1,41 @@
+# The two commands of the quick start: `make serve` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+.PHONY: serve test venv openapi golden bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Stamp files so a second `make` does not reinstall.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(VENV)/.installed $@
+
+venv: $(VENV)/.installed
+
+serve: $(VENV)/.installed
+	$(BIN)/referee serve --host $(HOST) --port $(PORT)
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q
+
+openapi: $(VENV)/.installed
+	$(BIN)/referee openapi > openapi.yaml
+
+golden: $(VENV)/.installed
+	$(BIN)/python -m tests.golden.regenerate
+
+bench: $(VENV)/.installed
+	$(BIN)/python benchmarks/engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -1,0 +1,41 @@
+"""The pure game core of the Ace File '99 referee (no Flask, no I/O).
+
+Everything takes the loaded :class:`Catalog` and plain JSON-able dicts, and
+returns new dicts: the input state is never mutated. The public functions:
+
+- :func:`new_game` — RULES 5: check decks, shuffle, deal.
+- :func:`apply` — the next state and its events, or a :class:`RuleViolation`.
+- :func:`validate` — the violation an action would raise, or ``None`` (a query).
+- :func:`legal_actions` — every legal action now.
+- :func:`view` — what one player may see (API.md §5).
+- :func:`replay` — apply a list of actions in order.
+- :func:`validate_deck` — every RULES 3 violation of one deck.
+- :func:`check_state` / :func:`parse_action` — the strict input parsers.
+"""
+
+from referee.engine.catalog import Catalog, Card, Effect, Ability, Requirement
+from referee.engine.errors import (
+    CatalogError,
+    IllegalDeck,
+    InconsistentState,
+    InvalidInput,
+    RefereeError,
+    RuleViolation,
+)
+from referee.engine.game import (
+    ReplayError,
+    apply,
+    legal_actions,
+    replay,
+    validate,
+)
+from referee.engine.setup import new_game, validate_deck
+from referee.engine.state import check_state, parse_action
+from referee.engine.views import view
+
+__all__ = [
+    "Ability", "Card", "Catalog", "CatalogError", "Effect", "IllegalDeck",
+    "InconsistentState", "InvalidInput", "RefereeError", "ReplayError",
+    "Requirement", "RuleViolation", "apply", "check_state", "legal_actions",
+    "new_game", "parse_action", "replay", "validate", "validate_deck", "view",
+]

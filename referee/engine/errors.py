@@ -1,0 +1,104 @@
+"""The referee's exceptions.
+
+The tree::
+
+    RefereeError                   base of everything the engine raises on purpose
+    ├── InvalidInput               malformed: not of the schema (HTTP 400, code "invalid_schema")
+    │   └── InconsistentState      well formed but impossible (RULES 13.1; HTTP 400)
+    ├── CatalogError               a catalog file that cannot be loaded (start-up / command line)
+    └── RuleViolation              well formed, but breaks a game rule (HTTP 422)
+        └── IllegalDeck            a deck (or decks) that break RULES 3; carries every violation
+
+``InvalidInput`` is python-chess's ``InvalidMoveError`` (the request is not a
+move at all); ``RuleViolation`` is its ``IllegalMoveError`` (a move the rules
+forbid). Every ``RuleViolation`` names a rule id of RULES.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.messages import render
+
+
+class RefereeError(Exception):
+    """Base of every error the engine raises on purpose."""
+
+
+class InvalidInput(RefereeError):
+    """Raised when a request body, state or action does not have the schema's shape.
+
+    ``errors`` maps a field path (dotted, list indexes as numbers, e.g.
+    ``state.players.0.hand``) to a list of messages, as marshmallow does.
+    """
+
+    code = "invalid_schema"
+
+    def __init__(self, errors: dict[str, list[str]], detail: str | None = None):
+        self.errors = errors
+        self.detail = detail or _summarise(errors)
+        super().__init__(self.detail)
+
+
+class InconsistentState(InvalidInput):
+    """Raised when a well-formed state is not a possible game position (RULES 13.1).
+
+    ``code`` names what is wrong (``card_not_conserved``, ``catalog_mismatch``...),
+    ``path`` the field where it was found.
+    """
+
+    rule = "13.1"
+
+    def __init__(self, code: str, detail: str, path: str = "state"):
+        self.code = code
+        self.path = path
+        super().__init__({path: [detail]}, detail)
+
+
+class CatalogError(RefereeError):
+    """Raised when a catalog file cannot be loaded; names the card and the field."""
+
+    def __init__(self, detail: str, card: str | None = None, field: str | None = None):
+        self.card = card
+        self.field = field
+        where = ", ".join(p for p in (f"card {card}" if card else "", f"field {field}" if field else "") if p)
+        self.detail = f"{where}: {detail}" if where else detail
+        super().__init__(self.detail)
+
+
+class RuleViolation(RefereeError):
+    """Raised when a well-formed action (or deck) breaks a rule.
+
+    ``rule`` is the RULES.md id, ``code`` a stable snake_case name, and
+    ``detail(lang)`` the human text in English (``en``) or Japanese (``ja``).
+
+    >>> v = RuleViolation("file_empty", player=0)
+    >>> (v.rule, v.code)
+    ('8.2', 'file_empty')
+    """
+
+    def __init__(self, code: str, **params: Any):
+        self.code = code
+        self.params = params
+        self.rule = render(code, "rule", params)
+        super().__init__(self.detail("en"))
+
+    def detail(self, lang: str = "en") -> str:
+        return render(self.code, lang, self.params)
+
+    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+        return {"rule": self.rule, "code": self.code, "detail": self.detail(lang)}
+
+
+class IllegalDeck(RuleViolation):
+    """Raised by ``new_game`` when a deck breaks RULES 3; ``violations`` lists every one."""
+
+    def __init__(self, violations: list[RuleViolation]):
+        first = violations[0]
+        super().__init__(first.code, **first.params)
+        self.violations = violations
+
+
+def _summarise(errors: dict[str, list[str]]) -> str:
+    parts = [f"{path}: {'; '.join(msgs)}" for path, msgs in sorted(errors.items())]
+    return "; ".join(parts) if parts else "invalid request"
