@@ -208,7 +208,8 @@ class Catalog:
             raise CatalogError("a catalog is a mapping with 'id' and 'cards'")
         unknown = set(data) - {"id", "cards", "name", "description"}
         if unknown:
-            raise CatalogError(f"unknown top-level field(s) {sorted(unknown)}", field=sorted(unknown)[0])
+            names = sorted(map(str, unknown))  # keys need not be strings, nor of one type
+            raise CatalogError(f"unknown top-level field(s) {names}", field=names[0])
         catalog_id = data.get("id")
         if not isinstance(catalog_id, str) or not catalog_id:
             raise CatalogError("'id' must be a non-empty string", field="id")
@@ -242,7 +243,7 @@ def _parse_card(raw: Any, index: int) -> Card:
     kind = p.kind()
     unknown = set(raw) - _FIELDS_BY_KIND[kind]
     if unknown:
-        name = sorted(unknown)[0]
+        name = sorted(map(str, unknown))[0]
         raise CatalogError(f"unknown field for a {kind} card", card=card_id, field=name)
     for name in _REQUIRED_BY_KIND[kind]:
         if name not in raw:
@@ -348,7 +349,7 @@ class _CardParser:
                 raise self.fail(where, "an ability is a mapping")
             unknown = set(entry) - {"cost", "once_per_turn", "effect", "text"}
             if unknown:
-                raise self.fail(f"{where}.{sorted(unknown)[0]}", "unknown field")
+                raise self.fail(f"{where}.{sorted(map(str, unknown))[0]}", "unknown field")
             cost = entry.get("cost")
             if isinstance(cost, bool) or not isinstance(cost, int) or not 0 <= cost <= 40:
                 raise self.fail(f"{where}.cost", "must be an integer from 0 to 40")
@@ -377,13 +378,13 @@ class _CardParser:
                 raise self.fail(where + ".target", "target: self is for abilities of fairies and evidence")
             return Effect("power", amount, target, targeted=target == "fairy")
         if len(keys) != 1:
-            raise self.fail(where, f"unknown effect {sorted(keys)}")
+            raise self.fail(where, f"unknown effect {sorted(map(str, keys))}")
         (op, value), = entry.items()
         if op in ("draw", "mill"):
             self._int(value, f"{where}.{op}", 0, 40)
             return Effect(op, value)
         if op == "ready":
-            if value != 1:
+            if isinstance(value, bool) or value != 1:
                 raise self.fail(f"{where}.ready", "must be 1")
             return Effect("ready", 1, "case", targeted=True)
         if op in ("bounce", "trash", "reveal", "recover"):

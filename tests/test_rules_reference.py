@@ -1,0 +1,115 @@
+"""The project's rules reference keeps the specification's rule ids and text.
+
+``referee/data/rules.md`` is the one rules reference of the project
+(``docs/rules.md`` links to it); it must carry every rule of the shared
+specification's ``RULES.md`` with the same id, in the same order, with the
+same text. The project's own ``> Note:`` paragraphs are not rules.
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from referee.engine.rules_index import load_rules, parse_rules, rule_ids, rule_text
+
+REPO = Path(__file__).resolve().parents[1]
+SPEC_RULES = REPO.parent / "shared/spec/RULES.md"
+PACKAGED = REPO / "referee/data/rules.md"
+
+
+@pytest.fixture(scope="module")
+def spec_rules() -> list[dict[str, str]]:
+    if not SPEC_RULES.is_file():
+        pytest.skip(f"the shared specification is not checked out next to the repo ({SPEC_RULES} missing)")
+    return parse_rules(SPEC_RULES.read_text("utf-8"))
+
+
+def test_given_the_spec_when_comparing_ids_then_the_reference_has_the_same_ids_in_order(spec_rules):
+    assert rule_ids() == [r["id"] for r in spec_rules]
+
+
+def test_given_the_spec_when_comparing_text_then_every_rule_reads_the_same(spec_rules):
+    ours = {r["id"]: r["text"] for r in load_rules()}
+    for rule in spec_rules:
+        assert ours[rule["id"]] == rule["text"], f"rule {rule['id']} differs from RULES.md"
+
+
+def test_given_docs_rules_md_when_resolved_then_it_is_the_packaged_file():
+    docs = REPO / "docs/rules.md"
+    assert docs.is_symlink(), "docs/rules.md must be a symlink, not a second copy"
+    assert os.readlink(docs) == "../referee/data/rules.md"
+    assert docs.resolve() == PACKAGED.resolve()
+    packaged = resources.files("referee.data").joinpath("rules.md").read_text("utf-8")
+    assert docs.read_text("utf-8") == packaged
+
+
+def test_given_the_packaged_reference_when_loaded_then_it_never_points_at_the_shared_spec():
+    text = PACKAGED.read_text("utf-8")
+    assert "../shared" not in text and "../seed" not in text
+
+
+def test_given_the_index_when_loaded_then_ids_are_unique_and_texts_carry_no_id_markup():
+    rules = load_rules()
+    assert len(rules) >= 70
+    assert len({r["id"] for r in rules}) == len(rules)
+    for rule in rules:
+        assert rule["text"], rule["id"]
+        assert f"**{rule['id']}**" not in rule["text"]
+        assert "\n" not in rule["text"] and "  " not in rule["text"]
+        assert "Note:" not in rule["text"]
+
+
+def test_given_nested_items_when_parsed_then_sub_bullets_join_the_parent_and_ided_ones_stand_alone():
+    ids = rule_ids()
+    assert "10.2.1" in ids and "10.6.1" in ids and "10.6.3" in ids
+    assert ids.index("10.6") < ids.index("10.6.1") < ids.index("10.6.2") < ids.index("10.6.3") < ids.index("11.1")
+    text_94 = rule_text("9.4")
+    assert "`auto` (default): only when the opponent holds a counter" in text_94
+    assert "`strict`: whenever the opponent controls an unactioned case" in text_94
+    assert rule_text("10.6") == "Power at least the level and every requirement holds: the case is **solved**."
+    assert rule_text("1.1") == "Two players. Three or more players are not supported."
+
+
+def test_given_an_unknown_id_when_looked_up_then_key_error():
+    with pytest.raises(KeyError):
+        rule_text("99.9")
+
+
+def test_given_a_document_when_parsed_then_notes_headings_and_blank_lines_end_a_rule():
+    doc = (
+        "# Title\n"
+        "- **1.1** First line\n"
+        "  continued.\n"
+        "\n"
+        "> Note: not a rule,\n"
+        "> still a note.\n"
+        "\n"
+        "## 2. Section\n"
+        "- **2.1** Parent:\n"
+        "  - a sub item\n"
+        "    wrapped.\n"
+        "  - **2.1.1** Own rule.\n"
+        "- **2.2** Last.\n"
+    )
+    assert parse_rules(doc) == [
+        {"id": "1.1", "text": "First line continued."},
+        {"id": "2.1", "text": "Parent: a sub item wrapped."},
+        {"id": "2.1.1", "text": "Own rule."},
+        {"id": "2.2", "text": "Last."},
+    ]
+
+
+def test_given_a_duplicate_id_when_parsed_then_refused():
+    with pytest.raises(ValueError, match="1.1"):
+        parse_rules("- **1.1** a\n- **1.1** b\n")
+
+
+def test_given_load_rules_when_the_result_is_changed_then_the_index_is_not():
+    first = load_rules()
+    first[0]["text"] = "changed"
+    first.clear()
+    assert load_rules()[0]["text"] != "changed"
