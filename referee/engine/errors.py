@@ -87,7 +87,10 @@ class RuleViolation(RefereeError):
         return render(self.code, lang, self.params)
 
     def to_dict(self, lang: str = "en") -> dict[str, Any]:
-        return {"rule": self.rule, "code": self.code, "detail": self.detail(lang)}
+        out = {"rule": self.rule, "code": self.code, "detail": self.detail(lang)}
+        if "deck" in self.params:  # which deck of a NewGame
+            out["deck"] = self.params["deck"]
+        return out
 
 
 class IllegalDeck(RuleViolation):

@@ -1,0 +1,106 @@
+"""The shape every action's rule takes, and the registry of them.
+
+Each action type of API.md §6 has one :class:`ActionRule`. The pipeline in
+``game.py`` calls its hooks in the order RULES 13.3 fixes, so the first rule
+an action breaks is the one reported:
+
+1. ``allowed`` — the phase, step or window (5.4, 6.4–6.6, 8.1, 9.2, 9.3);
+2. ``check`` — the cards and targets it names (12.3, 9.6), then its own rule;
+3. ``cost`` — what it costs (paid and checked by ``costs.py``, 7.2, 7.3).
+
+Then ``declare`` does what happens at once, and for a respondable action
+(RULES 9.4) ``resolve`` (or ``negated``, RULES 9.5) when its window closes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from referee.engine.board import Game
+from referee.engine.errors import RuleViolation
+
+Action = dict[str, Any]
+
+
+class ActionRule:
+    type: str = ""
+    respondable: bool = False
+
+    def allowed(self, g: Game, a: Action) -> None:
+        """Raise if the action is not open in this phase, step or window."""
+
+    def check(self, g: Game, a: Action) -> None:
+        """Raise if a named card or target is missing, or the action's own rule is broken."""
+
+    def cost(self, g: Game, a: Action) -> int:
+        return 0
+
+    def payer(self, g: Game, a: Action) -> int:
+        """Whose cases pay (the acting player's)."""
+        return a["player"]
+
+    def declare(self, g: Game, a: Action) -> None:
+        """What happens when the action is declared and paid."""
+
+    def resolve(self, g: Game, a: Action, pending: dict[str, Any] | None) -> None:
+        """A respondable action takes effect (its window closed without negating it)."""
+
+    def negated(self, g: Game, a: Action) -> None:
+        """RULES 9.5: the cost stays paid; a card being played goes to its owner's trash."""
+
+    def candidates(self, g: Game, player: int) -> Iterator[Action]:
+        """Actions of this type worth checking for ``legal_actions`` (a superset of the legal ones)."""
+        return iter(())
+
+
+RULEBOOK: dict[str, ActionRule] = {}
+
+
+def register(cls: type[ActionRule]) -> type[ActionRule]:
+    RULEBOOK[cls.type] = cls()
+    return cls
+
+
+# -- checks several rules share -------------------------------------------------
+
+def require_main_step(g: Game, a: Action) -> None:
+    """RULES 8.1: main-step actions are the active player's, in the main step, with no window open."""
+    if g.s["pending"] is not None:
+        raise RuleViolation("main_action_in_window", action=a["type"])
+    if g.s["step"] != "main" or a["player"] != g.s["active"]:
+        raise RuleViolation("not_main_step", action=a["type"])
+
+
+def require_in_hand(g: Game, player: int, iid: str) -> None:
+    """RULES 12.3: the card must be in the acting player's hand."""
+    if iid not in g.s["players"][player]["hand"]:
+        raise RuleViolation("card_not_available", player=player, card=iid, where="in hand")
+
+
+def require_case_in_play(g: Game, case: str) -> tuple[int, dict[str, Any]]:
+    """RULES 12.3: a case the action names must be in play."""
+    found = g.case_in_play(case)
+    if found is None:
+        raise RuleViolation("no_such_case", case=case)
+    return found
+
+
+def require_own_fairy(g: Game, player: int, fairy: str) -> dict[str, Any]:
+    """RULES 12.3: the fairy must be on the acting player's field."""
+    entry = g.own_entry(player, "fairies", fairy)
+    if entry is None:
+        raise RuleViolation("card_not_available", player=player, card=fairy,
+                            where="as a standby or dispatched fairy")
+    return entry
+
+
+def require_dispatch_room(g: Game, player: int, case: str) -> None:
+    """RULES 8.9: at most ``dispatch_limit`` (default 1) of a player's own fairies per case."""
+    limit = g.card(case).dispatch_limit
+    count = len(g.fairies_on(player, case))
+    if count >= limit:
+        raise RuleViolation("one_fairy_per_case", player=player, case=case, count=count, limit=limit)
+
+
+def simple(kind: str, player: int, **fields: Any) -> Action:
+    return {"type": kind, "player": player, **fields}

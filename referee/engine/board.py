@@ -1,0 +1,172 @@
+"""The board: a state together with its catalog, and the moves every rule shares.
+
+:class:`Game` wraps one (already checked) state dict. Queries read it;
+moves mutate it and record events. Rules modules build on these so that
+"a card goes to the trash" (RULES 4.5–4.7) or "a player must draw"
+(RULES 11.1) is written once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.catalog import Card, Catalog
+from referee.engine.state import other
+
+HAND_LIMIT = 7  # RULES 6.6
+
+
+class Game:
+    __slots__ = ("catalog", "s", "events")
+
+    def __init__(self, catalog: Catalog, state: dict[str, Any]):
+        self.catalog = catalog
+        self.s = state
+        self.events: list[dict[str, Any]] = []
+
+    # -- queries -----------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.s["phase"] == "over"
+
+    def player(self, i: int) -> dict[str, Any]:
+        return self.s["players"][i]
+
+    def card(self, iid: str) -> Card:
+        return self.catalog.cards[self.s["cards"][iid]]
+
+    def kind(self, iid: str) -> str | None:
+        cid = self.s["cards"].get(iid)
+        return None if cid is None else self.catalog.cards[cid].kind
+
+    def case_in_play(self, iid: str) -> tuple[int, dict[str, Any]] | None:
+        """(controller, entry) of a case on the field, or None."""
+        for i in (0, 1):
+            for e in self.s["players"][i]["cases"]:
+                if e["card"] == iid:
+                    return i, e
+        return None
+
+    def fairy_on_field(self, iid: str) -> tuple[int, dict[str, Any]] | None:
+        for i in (0, 1):
+            for e in self.s["players"][i]["fairies"]:
+                if e["card"] == iid:
+                    return i, e
+        return None
+
+    def evidence_on_field(self, iid: str) -> tuple[int, dict[str, Any]] | None:
+        for i in (0, 1):
+            for e in self.s["players"][i]["evidence"]:
+                if e["card"] == iid:
+                    return i, e
+        return None
+
+    def own_entry(self, player: int, zone: str, iid: str) -> dict[str, Any] | None:
+        for e in self.s["players"][player][zone]:
+            if e["card"] == iid:
+                return e
+        return None
+
+    def all_cases(self) -> list[str]:
+        return [e["card"] for pl in self.s["players"] for e in pl["cases"]]
+
+    def fairies_on(self, player: int, case: str) -> list[str]:
+        return [f["card"] for f in self.s["players"][player]["fairies"] if f["case"] == case]
+
+    def evidence_on(self, player: int, case: str) -> list[str]:
+        return [e["card"] for e in self.s["players"][player]["evidence"] if e["case"] == case]
+
+    def power(self, iid: str) -> int:
+        """Printed power plus every until-end-of-turn modifier (API.md §8 ``power``)."""
+        return self.card(iid).power + sum(m["power"] for m in self.s["modifiers"] if m["card"] == iid)
+
+    def unactioned_cases(self, player: int) -> list[str]:
+        return [e["card"] for e in self.s["players"][player]["cases"] if not e["actioned"]]
+
+    def who_acts(self) -> int:
+        """RULES 12.1: the responder inside a window, else the active player."""
+        pen = self.s["pending"]
+        return pen["responder"] if pen is not None else self.s["active"]
+
+    # -- moves -------------------------------------------------------------
+
+    def emit(self, kind: str, **fields: Any) -> None:
+        self.events.append({"type": kind, **fields})
+
+    def lose(self, loser: int, reason: str) -> None:
+        """RULES 11.1 / 11.2: the game ends; the opponent wins."""
+        s = self.s
+        s["phase"] = "over"
+        s["pending"] = None
+        s["result"] = {"winner": other(loser), "reason": reason}
+        self.emit("game_over", winner=other(loser), reason=reason)
+
+    def draw(self, player: int, count: int, required: bool) -> int:
+        """Draw ``count`` cards one at a time; a required draw from an empty file loses (RULES 11.1)."""
+        pl = self.s["players"][player]
+        drawn = 0
+        for _ in range(count):
+            if not pl["file"]:
+                if required:
+                    self.emit("draw", player=player, cards=drawn)
+                    self.lose(player, "deck_out")
+                    return drawn
+                break
+            pl["hand"].append(pl["file"].pop(0))
+            drawn += 1
+        self.emit("draw", player=player, cards=drawn)
+        return drawn
+
+    def owner(self, iid: str) -> int:
+        """The player whose 40 cards include ``iid`` (controller and owner never differ here)."""
+        for i in (0, 1):
+            pl = self.s["players"][i]
+            if (iid in pl["hand"] or iid in pl["trash"] or iid in pl["file"]
+                    or any(e["card"] == iid for z in ("cases", "fairies", "evidence") for e in pl[z])):
+                return i
+        raise KeyError(iid)
+
+    def to_trash(self, player: int, iid: str) -> None:
+        """RULES 4.5: a card goes to its owner's trash (here, the player it belongs to)."""
+        self.s["players"][player]["trash"].append(iid)
+
+    def remove_from_field(self, player: int, zone: str, iid: str) -> None:
+        """Take a fairy or evidence off the field; its until-end-of-turn modifiers end with it."""
+        entries = self.s["players"][player][zone]
+        for j, e in enumerate(entries):
+            if e["card"] == iid:
+                del entries[j]
+                break
+        if self.s["modifiers"]:
+            self.s["modifiers"] = [m for m in self.s["modifiers"] if m["card"] != iid]
+
+    def trash_from_field(self, player: int, zone: str, iid: str) -> None:
+        self.remove_from_field(player, zone, iid)
+        self.to_trash(player, iid)
+
+    def mill(self, player: int, count: int) -> list[str]:
+        """Trash the top ``count`` cards of a file (RULES 10.6.1, 11.4: never a loss by itself)."""
+        pl = self.s["players"][player]
+        taken = pl["file"][:count]
+        del pl["file"][:count]
+        pl["trash"].extend(taken)
+        self.emit("mill", player=player, cards=len(taken))
+        return taken
+
+    def case_leaves(self, case: str) -> None:
+        """RULES 4.6/4.7: a case leaves the field; evidence on it is trashed, fairies become standby."""
+        found = self.case_in_play(case)
+        if found is None:
+            return
+        owner, _ = found
+        cases = self.s["players"][owner]["cases"]
+        cases[:] = [e for e in cases if e["card"] != case]
+        self.to_trash(owner, case)
+        for i in (0, 1):  # evidence in the order attached, per owner
+            for ev in self.evidence_on(i, case):
+                self.trash_from_field(i, "evidence", ev)
+        for i in (0, 1):
+            for f in self.s["players"][i]["fairies"]:
+                if f["case"] == case:
+                    f["case"] = None

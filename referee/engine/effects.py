@@ -1,0 +1,228 @@
+"""RULES 9.1, 9.2, 9.6, 9.7 and API.md §8's effect entries: targets and their effects.
+
+A card's effects apply in the order it lists them (9.7). Each effect that
+takes a target uses the next id of the action's ``targets``; targets must be
+legal when declared and are skipped when no longer legal on application (9.6).
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Any, Iterator
+
+from referee.engine.actions import ActionRule, register, require_in_hand, require_main_step, simple
+from referee.engine.board import Game
+from referee.engine.catalog import Effect
+from referee.engine.errors import RuleViolation
+from referee.engine.state import other
+
+
+def target_ok(g: Game, player: int, effect: Effect, iid: str) -> bool:
+    """Whether ``iid`` is a legal target of ``effect`` for ``player`` now."""
+    op, kind = effect.op, effect.kind
+    if op in ("power", "bounce") or (op == "trash" and kind == "fairy"):
+        return g.fairy_on_field(iid) is not None
+    if op == "trash":
+        return g.evidence_on_field(iid) is not None
+    if op == "ready":
+        entry = g.own_entry(player, "cases", iid)
+        return entry is not None and entry["actioned"]
+    if op == "reveal":
+        found = g.case_in_play(iid)
+        return found is not None and not found[1]["face_up"]
+    if op == "recover":
+        return iid in g.player(player)["trash"] and (kind == "any" or g.kind(iid) == kind)
+    return False
+
+
+def target_options(g: Game, player: int, effect: Effect) -> list[str]:
+    """Every legal target of one effect, in a stable order."""
+    op, kind = effect.op, effect.kind
+    if op == "recover":
+        pool = g.player(player)["trash"]
+    elif op in ("ready", "reveal"):
+        pool = g.all_cases()
+    elif kind == "evidence":
+        pool = [e["card"] for i in (0, 1) for e in g.player(i)["evidence"]]
+    else:
+        pool = [f["card"] for i in (0, 1) for f in g.player(i)["fairies"]]
+    seen: list[str] = []
+    for iid in pool:
+        if iid not in seen and target_ok(g, player, effect, iid):
+            seen.append(iid)
+    return seen
+
+
+def check_targets(g: Game, player: int, card: str, effects: tuple[Effect, ...], targets: list[str]) -> None:
+    """RULES 9.6: one legal target per targeted effect, on declaration."""
+    targeted = [e for e in effects if e.targeted]
+    if len(targets) != len(targeted):
+        raise RuleViolation("wrong_target_count", card=card, count=len(targeted), given=len(targets))
+    for effect, iid in zip(targeted, targets):
+        if not target_ok(g, player, effect, iid):
+            raise RuleViolation("illegal_target", target=iid, effect=effect.op, card=card)
+
+
+def target_choices(g: Game, player: int, effects: tuple[Effect, ...]) -> Iterator[list[str]]:
+    """Every combination of legal targets (for ``legal_actions``)."""
+    options = [target_options(g, player, e) for e in effects if e.targeted]
+    for combo in product(*options):
+        yield list(combo)
+
+
+def apply_effects(g: Game, player: int, source: str, effects: tuple[Effect, ...],
+                  targets: list[str], pending: dict[str, Any] | None = None) -> None:
+    """RULES 9.7: apply in order; a required draw from an empty file ends the game (11.1)."""
+    queue = iter(targets)
+    for effect in effects:
+        if g.over:
+            return
+        target = next(queue, None) if effect.targeted else None
+        if effect.targeted and (target is None or not target_ok(g, player, effect, target)):
+            g.emit("skipped", effect=effect.op, target=target)  # RULES 9.6
+            continue
+        _APPLY[effect.op](g, player, source, effect, target, pending)
+
+
+def _draw(g, player, source, e, target, pending):
+    g.draw(player, e.amount, required=True)
+
+
+def _mill(g, player, source, e, target, pending):
+    g.mill(other(player), e.amount)
+
+
+def _power(g, player, source, e, target, pending):
+    card = source if e.kind == "self" else target
+    if g.fairy_on_field(card) is None and g.evidence_on_field(card) is None:
+        g.emit("skipped", effect="power", target=card)
+        return
+    g.s["modifiers"].append({"card": card, "power": e.amount})
+    g.emit("power", card=card, amount=e.amount)
+
+
+def _ready(g, player, source, e, target, pending):
+    g.own_entry(player, "cases", target)["actioned"] = False
+    g.emit("ready", case=target)
+
+
+def _bounce(g, player, source, e, target, pending):
+    owner, _ = g.fairy_on_field(target)
+    g.remove_from_field(owner, "fairies", target)
+    g.player(owner)["hand"].append(target)
+    g.emit("bounce", fairy=target, to=owner)
+
+
+def _trash(g, player, source, e, target, pending):
+    zone = "fairies" if e.kind == "fairy" else "evidence"
+    owner, _ = (g.fairy_on_field if e.kind == "fairy" else g.evidence_on_field)(target)
+    g.trash_from_field(owner, zone, target)
+    g.emit("trash", card=target, player=owner)
+
+
+def _reveal(g, player, source, e, target, pending):
+    g.case_in_play(target)[1]["face_up"] = True
+    g.emit("reveal", case=target, card=g.s["cards"][target])
+
+
+def _recover(g, player, source, e, target, pending):
+    pl = g.player(player)
+    pl["trash"].remove(target)
+    pl["hand"].append(target)
+    g.emit("recover", player=player, card=target)
+
+
+def _negate(g, player, source, e, target, pending):
+    pending["negated"] = True
+    g.emit("negated", action=pending["action"]["type"], by=source)
+
+
+def _investigation_power(g, player, source, e, target, pending):
+    pending["power"] += e.amount
+    g.emit("investigation_power", amount=e.amount, by=source)
+
+
+_APPLY = {
+    "draw": _draw, "mill": _mill, "power": _power, "ready": _ready, "bounce": _bounce,
+    "trash": _trash, "reveal": _reveal, "recover": _recover, "negate": _negate,
+    "investigation_power": _investigation_power,
+}
+
+
+@register
+class UseAbility(ActionRule):
+    """RULES 9.1: an ability of one's own fairy or evidence on the field; its cost; once per turn."""
+    type = "use_ability"
+    respondable = True
+
+    def allowed(self, g: Game, a: dict) -> None:
+        require_main_step(g, a)
+
+    def check(self, g: Game, a: dict) -> None:
+        player, iid = a["player"], a["card"]
+        if g.own_entry(player, "fairies", iid) is None and g.own_entry(player, "evidence", iid) is None:
+            raise RuleViolation("card_not_available", player=player, card=iid, where="on the field")
+        abilities = g.card(iid).abilities
+        if a["ability"] >= len(abilities):
+            raise RuleViolation("no_such_ability", card=iid, ability=a["ability"])
+        ability = abilities[a["ability"]]
+        check_targets(g, player, iid, ability.effect, a["targets"])
+        if ability.once_per_turn and {"card": iid, "ability": a["ability"]} in g.s["used"]:
+            raise RuleViolation("ability_used", card=iid, ability=a["ability"])
+
+    def cost(self, g: Game, a: dict) -> int:
+        return g.card(a["card"]).abilities[a["ability"]].cost
+
+    def declare(self, g: Game, a: dict) -> None:
+        if g.card(a["card"]).abilities[a["ability"]].once_per_turn:
+            g.s["used"].append({"card": a["card"], "ability": a["ability"]})
+
+    def resolve(self, g: Game, a: dict, pending) -> None:
+        g.emit("ability", player=a["player"], card=a["card"], ability=a["ability"])
+        effects = g.card(a["card"]).abilities[a["ability"]].effect
+        apply_effects(g, a["player"], a["card"], effects, a["targets"])
+
+    def candidates(self, g: Game, player: int) -> Iterator[dict]:
+        pl = g.player(player)
+        for entry in [*pl["fairies"], *pl["evidence"]]:
+            for index, ability in enumerate(g.card(entry["card"]).abilities):
+                for targets in target_choices(g, player, ability.effect):
+                    yield simple(self.type, player, card=entry["card"], ability=index, targets=targets)
+
+
+@register
+class CastSpell(ActionRule):
+    """RULES 9.2: a spell from hand in its owner's main step; then it goes to the trash."""
+    type = "cast_spell"
+    respondable = True
+
+    def allowed(self, g: Game, a: dict) -> None:
+        require_main_step(g, a)
+
+    def check(self, g: Game, a: dict) -> None:
+        require_in_hand(g, a["player"], a["card"])
+        card = g.card(a["card"])
+        if card.kind != "spell":
+            raise RuleViolation("not_a_spell", card=a["card"])
+        check_targets(g, a["player"], a["card"], card.effect, a["targets"])
+
+    def cost(self, g: Game, a: dict) -> int:
+        return g.card(a["card"]).cost
+
+    def resolve(self, g: Game, a: dict, pending) -> None:
+        player = a["player"]
+        g.player(player)["hand"].remove(a["card"])
+        g.emit("spell", player=player, card=a["card"])
+        apply_effects(g, player, a["card"], g.card(a["card"]).effect, a["targets"])
+        g.to_trash(player, a["card"])
+
+    def negated(self, g: Game, a: dict) -> None:
+        g.player(a["player"])["hand"].remove(a["card"])
+        g.to_trash(a["player"], a["card"])
+
+    def candidates(self, g: Game, player: int) -> Iterator[dict]:
+        for iid in g.player(player)["hand"]:
+            card = g.card(iid)
+            if card.kind == "spell":
+                for targets in target_choices(g, player, card.effect):
+                    yield simple(self.type, player, card=iid, targets=targets)

@@ -1,0 +1,156 @@
+"""The pipeline every action goes through: :func:`apply`, :func:`validate`,
+:func:`legal_actions` and :func:`replay`.
+
+The checks run in the order of RULES 13.3, so the violation reported is the
+first rule broken: game over (11.3); who may act (12.1, 12.2); the phase,
+step or window; the cards and targets named (12.3, 9.6); the action's own
+rule; last, the cost (7.2, 7.3). Nothing is changed before every check passed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Importing the rules modules registers their action rules in RULEBOOK.
+from referee.engine import effects, investigation, main_actions, responses, setup, turn  # noqa: F401
+from referee.engine.actions import RULEBOOK, Action
+from referee.engine.board import Game
+from referee.engine.catalog import Catalog
+from referee.engine.costs import pay, payers
+from referee.engine.errors import InvalidInput, RuleViolation
+from referee.engine.responses import open_or_resolve
+from referee.engine.state import ACTION_TYPES, check_state, parse_action
+
+State = dict[str, Any]
+Events = list[dict[str, Any]]
+
+
+class ReplayError(RuleViolation):
+    """Raised by :func:`replay`: the action at ``index`` (0-based) broke ``violation``'s rule."""
+
+    def __init__(self, index: int, violation: RuleViolation):
+        super().__init__(violation.code, **violation.params)
+        self.index = index
+        self.violation = violation
+        self.state: State | None = None  # the state just before the illegal action
+
+
+# -- the checks ------------------------------------------------------------------
+
+def _who_may_act(g: Game, a: Action) -> None:
+    """RULES 12.1/12.2 (concede is open to both, 11.2)."""
+    if a["type"] == "concede":
+        return
+    s = g.s
+    if s["pending"] is not None and a["player"] != s["pending"]["responder"]:
+        raise RuleViolation("responder_acts", actor=s["pending"]["responder"])
+    if a["player"] != g.who_acts():
+        raise RuleViolation("not_your_turn", player=a["player"], actor=g.who_acts())
+
+
+def _phase_gate(g: Game, a: Action) -> None:
+    """The phase-wide gates: the mulligan phase (5.4) and the end step's discard (6.6)."""
+    kind, s = a["type"], g.s
+    if kind == "concede":
+        return
+    if s["phase"] == "mulligan" and kind not in ("mulligan", "keep"):
+        raise RuleViolation("mulligan_phase")
+    if s["step"] == "end" and s["phase"] == "turn" and kind != "discard":
+        excess = len(g.player(s["active"])["hand"]) - 7
+        raise RuleViolation("end_step", player=s["active"], count=excess)
+
+
+def _check(g: Game, a: Action) -> list[str]:
+    """Every check of RULES 13.3, in order; returns the cases that will pay."""
+    if g.over:
+        raise RuleViolation("game_over")  # RULES 11.3
+    _who_may_act(g, a)
+    _phase_gate(g, a)
+    rule = RULEBOOK[a["type"]]
+    rule.allowed(g, a)
+    rule.check(g, a)
+    return payers(g, rule.payer(g, a), rule.cost(g, a), a.get("pay"))
+
+
+def _perform(g: Game, a: Action, paying: list[str]) -> None:
+    rule = RULEBOOK[a["type"]]
+    if rule.respondable or paying:
+        a = {**a, "pay": paying}
+        pay(g, rule.payer(g, a), paying)
+    rule.declare(g, a)
+    if rule.respondable and not g.over:
+        open_or_resolve(g, rule, a)
+
+
+def step(g: Game, a: Action) -> None:
+    """Check then perform one parsed action on a checked state, in place."""
+    paying = _check(g, a)
+    _perform(g, a, paying)
+
+
+# -- the public functions ------------------------------------------------------------
+
+def apply(catalog: Catalog, state: Any, action: Any) -> tuple[State, Events]:
+    """The next state and its events; raises ``RuleViolation`` and changes nothing if illegal.
+
+    The input is never mutated: ``check_state`` returns the working copy.
+    """
+    work = check_state(catalog, state)
+    a = parse_action(action)
+    g = Game(catalog, work)
+    step(g, a)
+    return work, g.events
+
+
+def validate(catalog: Catalog, state: Any, action: Any) -> RuleViolation | None:
+    """The violation ``action`` would raise, or ``None`` when it is legal (a query; no copy kept)."""
+    g = Game(catalog, check_state(catalog, state))
+    try:
+        _check(g, parse_action(action))
+    except RuleViolation as violation:
+        return violation
+    return None
+
+
+def legal_actions(catalog: Catalog, state: Any, player: int | None = None) -> list[Action]:
+    """Every legal action now, for ``player`` or for whoever may act (``pay`` omitted)."""
+    if player is not None and (player not in (0, 1) or isinstance(player, bool)):
+        raise InvalidInput({"player": ["must be 0 or 1"]})
+    return actions_for(Game(catalog, check_state(catalog, state)), player)
+
+
+def actions_for(g: Game, player: int | None = None) -> list[Action]:
+    if g.over:
+        return []
+    actor = g.who_acts()
+    out: list[Action] = []
+    if player is None or player == actor:
+        for kind in ACTION_TYPES:
+            if kind == "concede":
+                continue
+            for a in RULEBOOK[kind].candidates(g, actor):
+                try:
+                    _check(g, a)
+                except RuleViolation:
+                    continue
+                out.append(a)
+    for p in ((0, 1) if player is None else (player,)):
+        out.append({"type": "concede", "player": p})
+    return out
+
+
+def replay(catalog: Catalog, actions: Any, *, state: Any = None, game: Any = None) -> tuple[State, int]:
+    """Apply ``actions`` in order from a state or a NewGame; raises ``ReplayError`` at the first illegal one."""
+    if (state is None) == (game is None):
+        raise InvalidInput({"state": ["give exactly one of state or game"]})
+    if not isinstance(actions, list):
+        raise InvalidInput({"actions": ["must be a list of actions"]})
+    work = setup.new_game(catalog, game)[0] if game is not None else check_state(catalog, state)
+    parsed = [parse_action(a, f"actions.{i}") for i, a in enumerate(actions)]
+    g = Game(catalog, work)
+    for index, a in enumerate(parsed):
+        try:
+            step(g, a)
+        except RuleViolation as violation:
+            raise ReplayError(index, violation) from None
+    return work, len(parsed)

@@ -1,0 +1,78 @@
+"""RULES 10: investigating a case (8.8), and solving it."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from referee.engine.actions import register, require_case_in_play, simple
+from referee.engine.board import Game
+from referee.engine.errors import RuleViolation
+from referee.engine.main_actions import MainStepRule
+from referee.engine.state import other
+
+
+def investigation_power(g: Game, player: int, case: str, modifier: int = 0) -> int:
+    """RULES 10.3: the investigator's own fairies and evidence on the case, plus modifiers."""
+    return (sum(g.power(f) for f in g.fairies_on(player, case))
+            + sum(g.power(e) for e in g.evidence_on(player, case)) + modifier)
+
+
+def requirements_hold(g: Game, player: int, case: str) -> bool:
+    """RULES 10.5: every requirement, counted for the investigator on that case (API.md §8)."""
+    fairies = g.fairies_on(player, case)
+    evidence = g.evidence_on(player, case)
+    for req in g.card(case).requires:
+        if req.kind == "evidence_at_least" and len(evidence) < req.value:
+            return False
+        if req.kind == "fairies_at_least" and len(fairies) < req.value:
+            return False
+        if req.kind == "fairy_named" and all(g.card(f).name != req.value for f in fairies):
+            return False
+        if req.kind == "evidence_named" and all(g.card(e).name != req.value for e in evidence):
+            return False
+    return True
+
+
+@register
+class Investigate(MainStepRule):
+    """RULES 8.8 / 10: investigate a case one's own fairy is dispatched to."""
+    type = "investigate"
+
+    def check(self, g: Game, a: dict) -> None:
+        require_case_in_play(g, a["case"])
+        if not g.fairies_on(a["player"], a["case"]):  # RULES 10.1
+            raise RuleViolation("no_fairy_on_case", player=a["player"], case=a["case"])
+
+    def declare(self, g: Game, a: dict) -> None:
+        _, entry = g.case_in_play(a["case"])
+        if not entry["face_up"]:  # RULES 10.2: face up now, and for good (4.4)
+            entry["face_up"] = True
+            g.emit("reveal", case=a["case"], card=g.s["cards"][a["case"]])
+
+    def resolve(self, g: Game, a: dict, pending: dict[str, Any] | None) -> None:
+        player, case = a["player"], a["case"]
+        if g.case_in_play(case) is None or not g.fairies_on(player, case):  # RULES 10.2.1
+            g.emit("investigation", player=player, case=case, outcome="abandoned")
+            return
+        power = investigation_power(g, player, case, pending["power"] if pending else 0)
+        level = g.card(case).level
+        if power < level:  # RULES 10.4: the cards that worked the case are trashed
+            g.emit("investigation", player=player, case=case, power=power, level=level, outcome="failed")
+            for ev in g.evidence_on(player, case):
+                g.trash_from_field(player, "evidence", ev)
+            for f in g.fairies_on(player, case):
+                g.trash_from_field(player, "fairies", f)
+            return
+        if not requirements_hold(g, player, case):  # RULES 10.5
+            g.emit("investigation", player=player, case=case, power=power, level=level, outcome="continues")
+            return
+        hit = g.card(case).hit  # RULES 10.6
+        g.emit("investigation", player=player, case=case, power=power, level=level, outcome="solved")
+        g.mill(other(player), hit)  # 10.6.1 (11.4: not yet a loss)
+        g.case_leaves(case)  # 10.6.2, 10.6.3
+        g.emit("solved", case=case, by=player, hit=hit)
+
+    def candidates(self, g: Game, player: int) -> Iterator[dict]:
+        for case in g.all_cases():
+            if g.fairies_on(player, case):
+                yield simple(self.type, player, case=case)

@@ -1,0 +1,196 @@
+"""RULES 8: the main-step actions, each costing 1 action (8.2–8.7, 8.9).
+
+Investigation (8.8) is in ``investigation.py``; abilities and spells (9.1,
+9.2) in ``effects.py``. Each is respondable (RULES 9.4): ``declare`` only
+pays, ``resolve`` does the action when its window closes, re-checking what a
+counter may have changed (RULES 9.6: a target gone is skipped).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from referee.engine.actions import (
+    ActionRule,
+    register,
+    require_case_in_play,
+    require_dispatch_room,
+    require_in_hand,
+    require_main_step,
+    require_own_fairy,
+    simple,
+)
+from referee.engine.board import Game
+from referee.engine.errors import RuleViolation
+
+
+class MainStepRule(ActionRule):
+    respondable = True
+
+    def allowed(self, g: Game, a: dict) -> None:
+        require_main_step(g, a)
+
+    def cost(self, g: Game, a: dict) -> int:
+        return 1
+
+
+@register
+class Draw(MainStepRule):
+    """RULES 8.2: draw 1; illegal from an empty file (a voluntary draw is not a required one)."""
+    type = "draw"
+
+    def check(self, g: Game, a: dict) -> None:
+        if not g.player(a["player"])["file"]:
+            raise RuleViolation("file_empty", player=a["player"])
+
+    def resolve(self, g: Game, a: dict, pending) -> None:
+        # A counter may have milled the file meanwhile: still voluntary, so no loss.
+        g.draw(a["player"], 1, required=False)
+
+    def candidates(self, g: Game, player: int) -> Iterator[dict]:
+        yield simple(self.type, player)
+
+
+class _PlayFromHand(MainStepRule):
+    kind = ""
+    code = ""
+
+    def check(self, g: Game, a: dict) -> None:
+        require_in_hand(g, a["player"], a["card"])
+        if "case" in a:
+            require_case_in_play(g, a["case"])
+        if g.kind(a["card"]) != self.kind:
+            raise RuleViolation(self.code, card=a["card"])
+
+    def negated(self, g: Game, a: dict) -> None:  # RULES 9.5
+        g.player(a["player"])["hand"].remove(a["card"])
+        g.to_trash(a["player"], a["card"])
+
+
+@register
+class PlayFairy(_PlayFromHand):
+    """RULES 8.3: a fairy from hand onto the field, standby."""
+    type, kind, code = "play_fairy", "fairy", "not_a_fairy"
+
+    def resolve(self, g: Game, a: dict, pending) -> None:
+        pl = g.player(a["player"])
+        pl["hand"].remove(a["card"])
+        pl["fairies"].append({"card": a["card"], "case": None})
+        g.emit("fairy_played", player=a["player"], fairy=a["card"])
+
+    def candidates(self, g: Game, player: int) -> Iterator[dict]:
+        for iid in g.player(player)["hand"]:
+            if g.kind(iid) == "fairy":
+                yield simple(self.type, player, card=iid)
+
+
+@register
+class PlayEvidence(_PlayFromHand):
+    """RULES 8.4: an evidence from hand onto any case in play (either player's)."""
+    type, kind, code = "play_evidence", "evidence", "not_an_evidence"
+
+    def resolve(self, g: Game, a: dict, pending) -> None:
+        if g.case_in_play(a["case"]) is None:  # RULES 9.6: the case is gone; the card stays in hand
+            g.emit("skipped", action=self.type, reason="case no longer in play")
+            return
+        pl = g.player(a["player"])
+        pl["hand"].remove(a["card"])
+        pl["evidence"].append({"card": a["card"], "case": a["case"]})
+        g.emit("evidence_played", player=a["player"], evidence=a["card"], case=a["case"])
+
+    def candidates(self, g: Game, player: int) -> Iterator[dict]:
+        cases = g.all_cases()
+        for iid in g.player(player)["hand"]:
+            if g.kind(iid) == "evidence":
+                for case in cases:
+                    yield simple(self.type, player, card=iid, case=case)
+
+
+def _move_fairy(g: Game, player: int, fairy: str, case: str | None) -> None:
+    """Set a fairy's case; a dispatched fairy goes last in the list (RULES 4.7's dispatch order)."""
+    fairies = g.player(player)["fairies"]
+    for j, e in enumerate(fairies):
+        if e["card"] == fairy:
+            e["case"] = case
+            if case is not None:
+                fairies.append(fairies.pop(j))
+            return
+
+
+class _FairyMove(MainStepRule):
+    def check(self, g: Game, a: dict) -> None:
+        entry = require_own_fairy(g, a["player"], a["fairy"])
+        if "case" in a:
+            require_case_in_play(g, a["case"])
+        self.own_rule(g, a, entry)
+
+    def own_rule(self, g: Game, a: dict, entry: dict) -> None:
+        raise NotImplementedError
+
+    def resolve(self, g: Game, a: dict, pending) -> None:
+        entry = g.own_entry(a["player"], "fairies", a["fairy"])
+        try:  # RULES 9.6: re-check what a counter may have changed
+            if entry is None:
+                raise RuleViolation("card_not_available", player=a["player"], card=a["fairy"], where="on the field")
+            if "case" in a:
+                require_case_in_play(g, a["case"])
+            self.own_rule(g, a, entry)
+        except RuleViolation as gone:
+            g.emit("skipped", action=self.type, reason=gone.code)
+            return
+        _move_fairy(g, a["player"], a["fairy"], a.get("case"))
+        g.emit(self.type, player=a["player"], fairy=a["fairy"], case=a.get("case"))
+
+
+@register
+class Dispatch(_FairyMove):
+    """RULES 8.5 (and 8.9): a standby fairy to any case in play."""
+    type = "dispatch"
+
+    def own_rule(self, g: Game, a: dict, entry: dict) -> None:
+        if entry["case"] is not None:
+            raise RuleViolation("not_standby", fairy=a["fairy"])
+        require_dispatch_room(g, a["player"], a["case"])
+
+    def candidates(self, g: Game, player: int) -> Iterator[dict]:
+        cases = g.all_cases()
+        for f in g.player(player)["fairies"]:
+            if f["case"] is None:
+                for case in cases:
+                    yield simple(self.type, player, fairy=f["card"], case=case)
+
+
+@register
+class Redispatch(_FairyMove):
+    """RULES 8.6 (and 8.9): a dispatched fairy to a different case in play."""
+    type = "redispatch"
+
+    def own_rule(self, g: Game, a: dict, entry: dict) -> None:
+        if entry["case"] is None:
+            raise RuleViolation("not_dispatched", fairy=a["fairy"])
+        if entry["case"] == a["case"]:
+            raise RuleViolation("same_case", fairy=a["fairy"], case=a["case"])
+        require_dispatch_room(g, a["player"], a["case"])
+
+    def candidates(self, g: Game, player: int) -> Iterator[dict]:
+        cases = g.all_cases()
+        for f in g.player(player)["fairies"]:
+            if f["case"] is not None:
+                for case in cases:
+                    if case != f["case"]:
+                        yield simple(self.type, player, fairy=f["card"], case=case)
+
+
+@register
+class Recall(_FairyMove):
+    """RULES 8.7: a dispatched fairy becomes standby."""
+    type = "recall"
+
+    def own_rule(self, g: Game, a: dict, entry: dict) -> None:
+        if entry["case"] is None:
+            raise RuleViolation("recall_standby", fairy=a["fairy"])
+
+    def candidates(self, g: Game, player: int) -> Iterator[dict]:
+        for f in g.player(player)["fairies"]:
+            if f["case"] is not None:
+                yield simple(self.type, player, fairy=f["card"])

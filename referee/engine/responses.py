@@ -1,0 +1,103 @@
+"""RULES 9.3–9.5: response windows, counters, passing, and resolving the pending action."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from referee.engine.actions import RULEBOOK, Action, ActionRule, register, require_in_hand, simple
+from referee.engine.board import Game
+from referee.engine.effects import apply_effects, check_targets, target_choices, target_options
+from referee.engine.errors import RuleViolation
+from referee.engine.state import other
+
+
+def counter_playable(g: Game, player: int, iid: str, trigger: str) -> bool:
+    """A counter ``player`` could play now: trigger, cost and a target for each effect (9.4 auto)."""
+    card = g.card(iid)
+    if card.kind != "counter" or card.trigger != trigger:
+        return False
+    if len(g.unactioned_cases(player)) < card.cost:
+        return False
+    return all(target_options(g, player, e) for e in card.effect if e.targeted)
+
+
+def window_opens(g: Game, a: Action) -> bool:
+    """RULES 9.4: whether declaring ``a`` opens a response window, by the game's option."""
+    responder = other(a["player"])
+    if not g.catalog.counters_by_trigger[a["type"]]:
+        return False
+    if g.s["options"]["response_windows"] == "strict":
+        return bool(g.unactioned_cases(responder))
+    return any(counter_playable(g, responder, iid, a["type"]) for iid in g.player(responder)["hand"])
+
+
+def open_or_resolve(g: Game, rule: ActionRule, a: Action) -> None:
+    """After a respondable action is declared and paid: a window, or at once its effect."""
+    if window_opens(g, a):
+        g.s["pending"] = {"action": a, "responder": other(a["player"]), "negated": False,
+                          "power": 0, "counters": []}
+        g.emit("window_opened", responder=other(a["player"]), action=a["type"])
+    else:
+        rule.resolve(g, a, None)
+
+
+@register
+class Counter(ActionRule):
+    """RULES 9.3: a counter from hand, in a window whose pending action has its trigger."""
+    type = "counter"
+
+    def allowed(self, g: Game, a: dict) -> None:
+        pen = g.s["pending"]
+        if pen is None or pen["responder"] != a["player"]:
+            raise RuleViolation("no_window")
+
+    def check(self, g: Game, a: dict) -> None:
+        require_in_hand(g, a["player"], a["card"])
+        card = g.card(a["card"])
+        if card.kind != "counter":
+            raise RuleViolation("not_a_counter", card=a["card"])
+        pending_type = g.s["pending"]["action"]["type"]
+        if card.trigger != pending_type:
+            raise RuleViolation("wrong_trigger", card=a["card"], trigger=card.trigger, pending=pending_type)
+        check_targets(g, a["player"], a["card"], card.effect, a["targets"])
+
+    def cost(self, g: Game, a: dict) -> int:
+        return g.card(a["card"]).cost
+
+    def declare(self, g: Game, a: dict) -> None:
+        player, pen = a["player"], g.s["pending"]
+        g.player(player)["hand"].remove(a["card"])
+        pen["counters"].append(a["card"])
+        g.emit("counter", player=player, card=a["card"])
+        apply_effects(g, player, a["card"], g.card(a["card"]).effect, a["targets"], pen)
+        g.to_trash(player, a["card"])
+
+    def candidates(self, g: Game, player: int) -> Iterator[dict]:
+        for iid in g.player(player)["hand"]:
+            card = g.card(iid)
+            if card.kind == "counter":
+                for targets in target_choices(g, player, card.effect):
+                    yield simple(self.type, player, card=iid, targets=targets)
+
+
+@register
+class Pass(ActionRule):
+    """RULES 9.4: the responder passes; the pending action resolves unless negated (9.5)."""
+    type = "pass"
+
+    def allowed(self, g: Game, a: dict) -> None:
+        if g.s["pending"] is None:
+            raise RuleViolation("no_window_to_pass")
+
+    def declare(self, g: Game, a: dict) -> None:
+        pen = g.s["pending"]
+        g.s["pending"] = None
+        g.emit("window_closed", negated=pen["negated"])
+        rule = RULEBOOK[pen["action"]["type"]]
+        if pen["negated"]:
+            rule.negated(g, pen["action"])
+        else:
+            rule.resolve(g, pen["action"], pen)
+
+    def candidates(self, g: Game, player: int) -> Iterator[dict]:
+        yield simple(self.type, player)

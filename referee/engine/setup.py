@@ -1,0 +1,236 @@
+"""RULES 3 (decks) and 5 (setup): deck checks, the seeded shuffle, dealing, mulligans.
+
+Randomness draws only on the state's ``seed`` and ``rng`` (API.md §9): each
+random 64-bit number is the first 8 bytes of SHA-256(seed, rng), and ``rng``
+then counts up. No Python ``random`` involved, so every machine and Python
+version deals the same game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections import Counter
+from typing import Any, Iterator
+
+from referee.engine.actions import ActionRule, register, simple
+from referee.engine.board import Game
+from referee.engine.catalog import Catalog
+from referee.engine.errors import IllegalDeck, InvalidInput, RuleViolation
+from referee.engine.state import DECK_SIZE, RULESET, SCHEMA, WINDOW_MODES, other
+
+OPENING_HAND = 7  # RULES 5.3
+_NEW_GAME_KEYS = frozenset(("decks", "seed", "first_player", "shuffle", "players", "options"))
+
+
+# -- RULES 3: decks ------------------------------------------------------------
+
+def deck_list(deck: Any, path: str = "deck") -> list[str]:
+    """A Deck (API.md §2: a list of ids, or an object of counts) as a list of catalog ids."""
+    if isinstance(deck, list) and all(isinstance(c, str) for c in deck):
+        return list(deck)
+    if isinstance(deck, dict) and all(
+            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v >= 0
+            for k, v in deck.items()):
+        return [cid for cid, n in deck.items() for _ in range(n)]
+    raise InvalidInput({path: ["must be a list of card ids or an object of card id → count (integer ≥ 0)"]})
+
+
+def validate_deck(catalog: Catalog, deck: Any, path: str = "deck") -> list[RuleViolation]:
+    """Every RULES 3 violation of one deck (empty when legal), in rule order.
+
+    >>> validate_deck(Catalog.builtin(), ["AF-001"] * 40)[0].rule
+    '3.2'
+    """
+    ids = deck_list(deck, path)
+    found: list[RuleViolation] = []
+    if len(ids) != DECK_SIZE:  # RULES 3.1
+        found.append(RuleViolation("deck_size", count=len(ids)))
+    counts = Counter(ids)
+    by_name: dict[str, list[str]] = {}
+    for cid in counts:
+        card = catalog.get(cid)
+        if card is not None:
+            by_name.setdefault(card.name, []).append(cid)
+    for name, printings in by_name.items():  # RULES 3.2: by name, not id
+        count = sum(counts[c] for c in printings)
+        limit = min(catalog[c].deck_limit for c in printings)
+        if count > limit:
+            found.append(RuleViolation("too_many_copies", name=name, count=count, limit=limit))
+    for cid in counts:
+        card = catalog.get(cid)
+        if card is not None and card.kind == "bonus":  # RULES 3.3
+            found.append(RuleViolation("bonus_card", card=cid))
+    for cid in counts:
+        if cid not in catalog:  # RULES 3.4
+            found.append(RuleViolation("unknown_card", card=cid))
+    return found
+
+
+# -- the seeded random stream --------------------------------------------------
+
+class SeededStream:
+    """Deterministic 64-bit numbers from ``seed`` and a counter (the state's ``rng``)."""
+
+    def __init__(self, seed: str, counter: int = 0):
+        self.seed = seed.encode("utf-8")
+        self.counter = counter
+
+    def next64(self) -> int:
+        digest = hashlib.sha256(self.seed + b"\x00" + str(self.counter).encode()).digest()
+        self.counter += 1
+        return int.from_bytes(digest[:8], "big")
+
+    def below(self, n: int) -> int:
+        """Uniform in ``range(n)`` by rejection sampling (no modulo bias)."""
+        limit = (1 << 64) - (1 << 64) % n
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list[Any]) -> None:
+        """Fisher–Yates, in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def _instance_ids(stream: SeededStream, prefix: str, count: int, taken: set[str]) -> list[str]:
+    """Random-looking ids: they say whose card it is, never which card or where it was."""
+    out = []
+    while len(out) < count:
+        iid = f"{prefix}{stream.next64() & 0xFFFFFF:06x}"
+        if iid not in taken:
+            taken.add(iid)
+            out.append(iid)
+    return out
+
+
+# -- RULES 5: a new game ---------------------------------------------------------
+
+def new_game(catalog: Catalog, request: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Check both decks (5.1), shuffle, deal 7 each (5.3); the state is in the mulligan phase.
+
+    >>> deck = {"AF-001": 1}
+    >>> new_game(Catalog.builtin(), {"decks": [deck, deck]})
+    Traceback (most recent call last):
+    ...
+    referee.engine.errors.IllegalDeck: Deck has 1 cards; a deck is exactly 40.
+    """
+    req = _parse_new_game(request)
+    violations = []
+    for i, deck in enumerate(req["decks"]):
+        for v in validate_deck(catalog, deck, f"decks.{i}"):
+            v.params["deck"] = i
+            violations.append(v)
+    if violations:
+        raise IllegalDeck(violations)
+    stream = SeededStream(req["seed"])
+    first = req["first_player"]
+    if first is None:  # RULES 5.2
+        first = stream.below(2)
+    cards: dict[str, str] = {}
+    taken: set[str] = set()
+    players = []
+    for i, deck in enumerate(req["decks"]):
+        order = deck_list(deck)
+        if req["shuffle"]:
+            stream.shuffle(order)
+        ids = _instance_ids(stream, "ab"[i], DECK_SIZE, taken)
+        cards.update(zip(ids, order))
+        players.append({"name": req["players"][i], "file": ids, "hand": [], "trash": [],
+                        "cases": [], "fairies": [], "evidence": [], "kept": False})
+    state = {
+        "schema": SCHEMA, "ruleset": RULESET, "catalog": catalog.ref,
+        "options": req["options"], "seed": req["seed"], "rng": stream.counter,
+        "turn": 0, "phase": "mulligan", "step": "mulligan", "active": first,
+        "first_player": first, "case_played": False, "pending": None, "result": None,
+        "cards": dict(sorted(cards.items())), "players": players, "modifiers": [], "used": [],
+    }
+    g = Game(catalog, state)
+    g.emit("game_started", first_player=first, seed=req["seed"])
+    for i in (0, 1):
+        g.draw(i, OPENING_HAND, required=True)
+    return state, g.events
+
+
+def _parse_new_game(raw: Any) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise InvalidInput({"game": ["must be an object"]})
+    errors: dict[str, list[str]] = {}
+    for name in sorted(set(raw) - _NEW_GAME_KEYS):
+        errors[name] = ["unknown field"]
+    decks = raw.get("decks")
+    if not isinstance(decks, list) or len(decks) != 2:
+        errors["decks"] = ["must be a list of exactly two decks (RULES 1.1)"]
+    else:
+        for i, deck in enumerate(decks):
+            try:
+                deck_list(deck, f"decks.{i}")
+            except InvalidInput as exc:
+                errors.update(exc.errors)
+    seed = raw.get("seed")
+    if seed is None:
+        seed = "s-" + secrets.token_hex(8)
+    elif not isinstance(seed, str) or not seed:
+        errors["seed"] = ["must be a non-empty string"]
+    first = raw.get("first_player")
+    if first is not None and (first not in (0, 1) or isinstance(first, bool)):
+        errors["first_player"] = ["must be 0 or 1"]
+    shuffle = raw.get("shuffle", True)
+    if not isinstance(shuffle, bool):
+        errors["shuffle"] = ["must be true or false"]
+    names = raw.get("players", ["Player 1", "Player 2"])
+    if not (isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) for n in names)):
+        errors["players"] = ["must be a list of two names"]
+    options = raw.get("options", {})
+    if not isinstance(options, dict) or set(options) - {"response_windows"}:
+        errors["options"] = ["must be an object with only response_windows"]
+    elif options.get("response_windows", "auto") not in WINDOW_MODES:
+        errors["options.response_windows"] = ["must be auto or strict"]
+    if errors:
+        raise InvalidInput(errors)
+    return {"decks": decks, "seed": seed, "first_player": first, "shuffle": shuffle,
+            "players": list(names), "options": {"response_windows": options.get("response_windows", "auto")}}
+
+
+# -- RULES 5.4–5.6: mulligans ---------------------------------------------------
+
+class _MulliganPhaseRule(ActionRule):
+    def allowed(self, g: Game, a: dict) -> None:
+        if g.s["phase"] != "mulligan":
+            raise RuleViolation("not_mulligan_phase")
+
+    def candidates(self, g: Game, player: int) -> Iterator[dict]:
+        yield simple(self.type, player)
+
+
+@register
+class Mulligan(_MulliganPhaseRule):
+    """RULES 5.4/5.5: trash the hand, then draw 7 — required draws."""
+    type = "mulligan"
+
+    def declare(self, g: Game, a: dict) -> None:
+        pl = g.player(a["player"])
+        pl["trash"].extend(pl["hand"])
+        g.emit("mulligan", player=a["player"], cards=len(pl["hand"]))
+        pl["hand"] = []
+        g.draw(a["player"], OPENING_HAND, required=True)
+
+
+@register
+class Keep(_MulliganPhaseRule):
+    """RULES 5.4/5.6: keep; the second player decides next, then turn 1 begins."""
+    type = "keep"
+
+    def declare(self, g: Game, a: dict) -> None:
+        s = g.s
+        g.player(a["player"])["kept"] = True
+        g.emit("keep", player=a["player"])
+        if not g.player(other(a["player"]))["kept"]:
+            s["active"] = other(a["player"])
+            return
+        from referee.engine.turn import start_turn  # the turn module builds on setup
+        s["phase"] = "turn"
+        start_turn(g, 1, s["first_player"])

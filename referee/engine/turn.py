@@ -1,0 +1,151 @@
+"""RULES 6: the turn — reset, draw, case, main and end steps — and concession (11.2)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from referee.engine.actions import ActionRule, register, require_in_hand, simple
+from referee.engine.board import HAND_LIMIT, Game
+from referee.engine.errors import RuleViolation
+from referee.engine.state import other
+
+
+def start_turn(g: Game, turn: int, player: int) -> None:
+    """A new turn: until-end-of-turn effects end (6.7), reset (6.2), draw (6.3), case step."""
+    s = g.s
+    s["turn"] = turn
+    s["active"] = player
+    s["case_played"] = False
+    s["modifiers"] = []
+    s["used"] = []
+    for case in g.player(player)["cases"]:  # RULES 6.2
+        case["actioned"] = False
+    g.emit("turn_started", turn=turn, player=player)
+    g.draw(player, 1, required=True)  # RULES 6.3: an empty file loses (11.1)
+    if not g.over:
+        s["step"] = "case"
+
+
+def pass_turn(g: Game) -> None:
+    """RULES 6.6: the turn passes to the opponent."""
+    start_turn(g, g.s["turn"] + 1, other(g.s["active"]))
+
+
+class _CaseStepRule(ActionRule):
+    def allowed(self, g: Game, a: dict) -> None:
+        if g.s["step"] != "case" or g.s["pending"] is not None:
+            raise RuleViolation("not_case_step")
+
+
+@register
+class PlayCase(_CaseStepRule):
+    """RULES 6.4: one case from hand, face down and unactioned; it costs nothing (2.2)."""
+    type = "play_case"
+    respondable = True
+
+    def check(self, g: Game, a: dict) -> None:
+        require_in_hand(g, a["player"], a["card"])
+        if g.kind(a["card"]) != "case":
+            raise RuleViolation("not_a_case", card=a["card"])
+
+    def declare(self, g: Game, a: dict) -> None:
+        g.s["case_played"] = True
+
+    def resolve(self, g: Game, a: dict, pending) -> None:
+        pl = g.player(a["player"])
+        pl["hand"].remove(a["card"])
+        pl["cases"].append({"card": a["card"], "face_up": False, "actioned": False})
+        g.emit("case_played", player=a["player"], case=a["card"])
+        g.s["step"] = "main"
+
+    def negated(self, g: Game, a: dict) -> None:  # RULES 9.5; the case step still ends (6.4)
+        g.player(a["player"])["hand"].remove(a["card"])
+        g.to_trash(a["player"], a["card"])
+        g.s["step"] = "main"
+
+    def candidates(self, g: Game, player: int) -> Iterator[dict]:
+        for iid in g.player(player)["hand"]:
+            if g.kind(iid) == "case":
+                yield simple(self.type, player, card=iid)
+
+
+@register
+class SkipCase(_CaseStepRule):
+    """RULES 6.4: skip the case step."""
+    type = "skip_case"
+
+    def declare(self, g: Game, a: dict) -> None:
+        g.s["step"] = "main"
+
+    def candidates(self, g: Game, player: int) -> Iterator[dict]:
+        yield simple(self.type, player)
+
+
+@register
+class EndTurn(ActionRule):
+    """RULES 6.5: declared from the main step with no window open; then the end step (6.6)."""
+    type = "end_turn"
+
+    def allowed(self, g: Game, a: dict) -> None:
+        if g.s["pending"] is not None:
+            raise RuleViolation("window_open")
+        if g.s["step"] != "main":
+            raise RuleViolation("not_main_step_end")
+
+    def declare(self, g: Game, a: dict) -> None:
+        hand = g.player(a["player"])["hand"]
+        if len(hand) > HAND_LIMIT:
+            g.s["step"] = "end"
+            g.emit("discard_owed", player=a["player"], count=len(hand) - HAND_LIMIT)
+            return
+        pass_turn(g)
+
+    def candidates(self, g: Game, player: int) -> Iterator[dict]:
+        yield simple(self.type, player)
+
+
+@register
+class Discard(ActionRule):
+    """RULES 6.6: discard exactly the excess over 7, cards of the player's choice."""
+    type = "discard"
+
+    def allowed(self, g: Game, a: dict) -> None:
+        if g.s["step"] != "end":
+            raise RuleViolation("not_end_step")
+
+    def check(self, g: Game, a: dict) -> None:
+        seen: set[str] = set()
+        for iid in a["cards"]:
+            require_in_hand(g, a["player"], iid)
+            if iid in seen:
+                raise RuleViolation("duplicate_discard", card=iid)
+            seen.add(iid)
+        excess = len(g.player(a["player"])["hand"]) - HAND_LIMIT
+        if len(a["cards"]) != excess:
+            raise RuleViolation("wrong_discard_count", count=excess, given=len(a["cards"]))
+
+    def declare(self, g: Game, a: dict) -> None:
+        pl = g.player(a["player"])
+        for iid in a["cards"]:
+            pl["hand"].remove(iid)
+            pl["trash"].append(iid)
+        g.emit("discard", player=a["player"], cards=list(a["cards"]))
+        pass_turn(g)
+
+    def candidates(self, g: Game, player: int) -> Iterator[dict]:
+        hand = g.player(player)["hand"]
+        excess = len(hand) - HAND_LIMIT
+        if excess > 0:  # API.md §6: listed once, with the last cards of the hand
+            yield simple(self.type, player, cards=hand[-excess:])
+
+
+@register
+class Concede(ActionRule):
+    """RULES 11.2: either player, at any moment the game is not over."""
+    type = "concede"
+
+    def declare(self, g: Game, a: dict) -> None:
+        g.lose(a["player"], "concede")
+
+    def candidates(self, g: Game, player: int) -> Iterator[dict]:
+        yield simple(self.type, player)

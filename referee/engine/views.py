@@ -1,0 +1,50 @@
+"""API.md §5 and RULES 4.1/4.4: what one player may see.
+
+The viewer knows: their own hand and face-down cases, every card on the
+field except the opponent's face-down cases, both trashes, and the card of
+an action the opponent has declared in an open window, since it was shown
+when played (a case is played face down, so a pending ``play_case`` stays
+hidden). Files are counts. No ``seed`` or ``rng``: they would let a viewer
+re-deal both files. A view is never accepted as a state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.catalog import Catalog
+from referee.engine.errors import InvalidInput
+from referee.engine.state import check_state
+
+VIEW_SCHEMA = "ace-file/view@1"
+
+
+def visible_cards(state: dict[str, Any], viewer: int) -> set[str]:
+    """The instance ids whose catalog identity ``viewer`` may know."""
+    known: set[str] = set(state["players"][viewer]["hand"])
+    for i, pl in enumerate(state["players"]):
+        known.update(pl["trash"])
+        known.update(e["card"] for e in pl["fairies"])
+        known.update(e["card"] for e in pl["evidence"])
+        known.update(e["card"] for e in pl["cases"] if i == viewer or e["face_up"])
+    pen = state["pending"]
+    if pen is not None:
+        known.update(pen["counters"])  # counters already sit in a trash; kept for clarity
+        act = pen["action"]
+        if act["type"] != "play_case" and "card" in act:
+            known.add(act["card"])
+    return known
+
+
+def view(catalog: Catalog, state: Any, player: Any) -> dict[str, Any]:
+    """The state as ``player`` may see it (API.md §5)."""
+    if player not in (0, 1) or isinstance(player, bool):
+        raise InvalidInput({"player": ["must be 0 or 1"]})
+    s = check_state(catalog, state)
+    known = visible_cards(s, player)
+    out = {k: v for k, v in s.items() if k not in ("seed", "rng", "seal", "cards", "players")}
+    out["schema"] = VIEW_SCHEMA
+    out["viewer"] = player
+    out["cards"] = {iid: cid for iid, cid in s["cards"].items() if iid in known}
+    out["players"] = [{**pl, "file": len(pl["file"])} for pl in s["players"]]
+    return out
