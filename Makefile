@@ -32,7 +32,7 @@ openapi: $(VENV)/.installed
 	$(BIN)/referee openapi > openapi.yaml
 
 golden: $(VENV)/.installed
-	$(BIN)/python -m tests.golden.regenerate
+	$(BIN)/python -m tests.golden.playthrough
 
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/engine.py

@@ -78,10 +78,14 @@ class RuleViolation(RefereeError):
     """
 
     def __init__(self, code: str, **params: Any):
+        # Rendering waits until asked: legal_actions raises thousands of these and reads none.
+        super().__init__(code)
         self.code = code
         self.params = params
         self.rule = render(code, "rule", params)
-        super().__init__(self.detail("en"))
+
+    def __str__(self) -> str:
+        return self.detail("en")
 
     def detail(self, lang: str = "en") -> str:
         return render(self.code, lang, self.params)

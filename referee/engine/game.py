@@ -13,7 +13,7 @@ from typing import Any
 
 # Importing the rules modules registers their action rules in RULEBOOK.
 from referee.engine import effects, investigation, main_actions, responses, setup, turn  # noqa: F401
-from referee.engine.actions import RULEBOOK, Action
+from referee.engine.actions import RULEBOOK, Action, ActionRule
 from referee.engine.board import Game
 from referee.engine.catalog import Catalog
 from referee.engine.costs import pay, payers
@@ -58,6 +58,20 @@ def _phase_gate(g: Game, a: Action) -> None:
     if s["step"] == "end" and s["phase"] == "turn" and kind != "discard":
         excess = len(g.player(s["active"])["hand"]) - 7
         raise RuleViolation("end_step", player=s["active"], count=excess)
+
+
+def _open_now(g: Game, rule: ActionRule, probe: Action) -> bool:
+    """Whether actions of ``probe``'s type are open to its player now (the checks before ``check``).
+
+    They depend on the type and the player only, so ``legal_actions`` runs them once per type.
+    """
+    try:
+        _who_may_act(g, probe)
+        _phase_gate(g, probe)
+        rule.allowed(g, probe)
+    except RuleViolation:
+        return False
+    return True
 
 
 def _check(g: Game, a: Action) -> list[str]:
@@ -119,21 +133,43 @@ def legal_actions(catalog: Catalog, state: Any, player: int | None = None) -> li
     return actions_for(Game(catalog, check_state(catalog, state)), player)
 
 
+_OPEN_CACHE: dict[tuple[str, str, bool], tuple[ActionRule, ...]] = {}
+
+
+def open_rules(g: Game, actor: int) -> tuple[ActionRule, ...]:
+    """The rules of the action types (concede aside) open to ``actor`` now, in API order.
+
+    ``actor`` is whoever may act; then the answer depends only on the phase,
+    the step and whether a window is open, so it is computed once per situation.
+    """
+    s = g.s
+    key = (s["phase"], s["step"], s["pending"] is None)
+    rules = _OPEN_CACHE.get(key)
+    if rules is None:
+        rules = tuple(RULEBOOK[kind] for kind in ACTION_TYPES
+                      if kind != "concede" and _open_now(g, RULEBOOK[kind], {"type": kind, "player": actor}))
+        _OPEN_CACHE[key] = rules
+    return rules
+
+
+def candidate_is_legal(g: Game, rule: ActionRule, a: Action, free: int) -> bool:
+    """The rest of ``_check`` for a candidate of an open type, paying with ``free`` unactioned cases."""
+    try:
+        rule.check(g, a)
+    except RuleViolation:
+        return False
+    return rule.cost(g, a) <= free
+
+
 def actions_for(g: Game, player: int | None = None) -> list[Action]:
     if g.over:
         return []
     actor = g.who_acts()
     out: list[Action] = []
     if player is None or player == actor:
-        for kind in ACTION_TYPES:
-            if kind == "concede":
-                continue
-            for a in RULEBOOK[kind].candidates(g, actor):
-                try:
-                    _check(g, a)
-                except RuleViolation:
-                    continue
-                out.append(a)
+        free = len(g.unactioned_cases(actor))
+        for rule in open_rules(g, actor):
+            out.extend(a for a in rule.candidates(g, actor) if candidate_is_legal(g, rule, a, free))
     for p in ((0, 1) if player is None else (player,)):
         out.append({"type": "concede", "player": p})
     return out

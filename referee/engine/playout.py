@@ -11,7 +11,7 @@ from typing import Any, Iterator
 
 from referee.engine.board import Game
 from referee.engine.catalog import Catalog
-from referee.engine.game import actions_for, step
+from referee.engine.game import candidate_is_legal, open_rules, step
 from referee.engine.setup import SeededStream, new_game
 from referee.engine.state import DECK_SIZE
 
@@ -36,9 +36,33 @@ def random_deck(catalog: Catalog, stream: SeededStream) -> list[str]:
 
 
 def choose(actions: list[dict[str, Any]], stream: SeededStream) -> dict[str, Any]:
-    """A random action, conceding only when nothing else is legal."""
+    """A random action of a ``legal_actions`` list, conceding only when nothing else is legal."""
     playable = [a for a in actions if a["type"] != "concede"] or actions
+    if playable[0]["type"] in ("mulligan", "keep") and stream.below(4):
+        return next(a for a in playable if a["type"] == "keep")  # keep 3 times in 4
     return playable[stream.below(len(playable))]
+
+
+def random_action(g: Game, stream: SeededStream) -> dict[str, Any]:
+    """A random legal action without listing them all: a random open type, then a random legal candidate.
+
+    Not uniform over legal actions (each open type is equally likely), but
+    several times cheaper than ``legal_actions``, and every action it returns
+    is legal. Concedes only when nothing else is.
+    """
+    actor = g.who_acts()
+    rules = list(open_rules(g, actor))
+    if rules and rules[0].type == "mulligan" and stream.below(4):
+        rules = rules[1:]  # keep 3 times in 4
+    free = len(g.unactioned_cases(actor))
+    while rules:
+        rule = rules.pop(stream.below(len(rules)))
+        candidates = list(rule.candidates(g, actor))
+        while candidates:
+            a = candidates.pop(stream.below(len(candidates)))
+            if candidate_is_legal(g, rule, a, free):
+                return a
+    return {"type": "concede", "player": actor}
 
 
 def random_new_game(catalog: Catalog, seed: str, **options: Any) -> dict[str, Any]:
@@ -49,14 +73,33 @@ def random_new_game(catalog: Catalog, seed: str, **options: Any) -> dict[str, An
 
 def play(catalog: Catalog, seed: str, max_actions: int = 5000,
          **options: Any) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
-    """Play a random game from ``seed``; yields (state before, action) for each action."""
+    """Play a random game from ``seed``; yields (state before, action) for each action.
+
+    The state is updated in place after each yield: copy it to keep it.
+    """
     state, _ = new_game(catalog, random_new_game(catalog, seed, **options))
     stream = SeededStream("choices:" + seed)
     g = Game(catalog, state)
     for _ in range(max_actions):
         if g.over:
             return
-        action = choose(actions_for(g), stream)
+        action = random_action(g, stream)
         yield state, action
         g.events = []
         step(g, action)
+
+
+def play_out(catalog: Catalog, seed: str, max_actions: int = 5000,
+             **options: Any) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+    """A whole random game: (NewGame, final state, actions in order)."""
+    game = random_new_game(catalog, seed, **options)
+    state, _ = new_game(catalog, game)
+    stream = SeededStream("choices:" + seed)
+    g = Game(catalog, state)
+    actions = []
+    while not g.over and len(actions) < max_actions:
+        action = random_action(g, stream)
+        actions.append(action)
+        g.events = []
+        step(g, action)
+    return game, state, actions
