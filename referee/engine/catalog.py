@@ -151,6 +151,7 @@ class Catalog:
         self.canonical = canonical
         blob = json.dumps(canonical, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         self.digest = "sha256:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()
+        self.game_card_ids = frozenset(c.id for c in self.cards.values() if c.kind != "bonus")
         self.counters_by_trigger: dict[str, tuple[Card, ...]] = {
             t: tuple(c for c in self.cards.values() if c.kind == "counter" and c.trigger == t)
             for t in TRIGGERS
