@@ -1,0 +1,57 @@
+"""Marshmallow schemas: the documented shape of every body of API.md.
+
+They generate ``openapi.yaml`` (``make openapi``). Instances are created once,
+here. The service's hot path does not run them (docs/operations.md); the
+parity tests prove they accept exactly what the engine's strict parser does.
+"""
+
+from schemas.bodies import (
+    ApplyRequestSchema,
+    CardsResponseSchema,
+    DeckValidateRequestSchema,
+    DeckValidateResponseSchema,
+    GameResponseSchema,
+    HealthSchema,
+    LegalActionsRequestSchema,
+    LegalActionsResponseSchema,
+    ProblemSchema,
+    ReplayRequestSchema,
+    ReplayResponseSchema,
+    RuleSchema,
+    RulesResponseSchema,
+    ValidateResponseSchema,
+    ViewRequestSchema,
+    ViewResponseSchema,
+)
+from schemas.game import (
+    ACTION_SCHEMAS,
+    ActionSchema,
+    CardSchema,
+    NewGameSchema,
+    StateSchema,
+    ViewSchema,
+    ViolationSchema,
+)
+
+STATE = StateSchema()
+ACTION = ActionSchema()
+NEW_GAME = NewGameSchema()
+APPLY_REQUEST = ApplyRequestSchema()
+LEGAL_ACTIONS_REQUEST = LegalActionsRequestSchema()
+REPLAY_REQUEST = ReplayRequestSchema()
+VIEW_REQUEST = ViewRequestSchema()
+DECK_VALIDATE_REQUEST = DeckValidateRequestSchema()
+GAME_RESPONSE = GameResponseSchema()
+VALIDATE_RESPONSE = ValidateResponseSchema()
+LEGAL_ACTIONS_RESPONSE = LegalActionsResponseSchema()
+REPLAY_RESPONSE = ReplayResponseSchema()
+VIEW_RESPONSE = ViewResponseSchema()
+DECK_VALIDATE_RESPONSE = DeckValidateResponseSchema()
+CARDS_RESPONSE = CardsResponseSchema()
+CARD = CardSchema()
+RULES_RESPONSE = RulesResponseSchema()
+HEALTH = HealthSchema()
+PROBLEM = ProblemSchema()
+VIOLATION = ViolationSchema()
+
+__all__ = [name for name in dir() if name.isupper() or name.endswith("Schema")] + ["ACTION_SCHEMAS"]

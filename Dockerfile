@@ -1,0 +1,47 @@
+# syntax=docker/dockerfile:1
+# The referee's HTTP service: gunicorn (sync workers) behind any load balancer.
+#
+#   docker build -t ace-file-referee .
+#   docker run --rm -p 8000:8000 -e REFEREE_SECRET=... ace-file-referee
+#
+# Settings by environment: REFEREE_CATALOG, REFEREE_SECRET, REFEREE_MAX_BODY,
+# REFEREE_WORKERS, REFEREE_DRAIN_SECONDS (see docs/operations.md).
+
+ARG PYTHON_VERSION=3.11
+
+# -- build: a wheel of the project and of every dependency ----------------------
+FROM python:${PYTHON_VERSION}-slim AS build
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY referee ./referee
+COPY schemas ./schemas
+RUN python -m pip wheel --wheel-dir /wheels .
+
+# -- runtime: the wheels installed into a venv, run as a non-root user ----------
+FROM python:${PYTHON_VERSION}-slim AS runtime
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    VIRTUAL_ENV=/opt/referee \
+    PATH=/opt/referee/bin:$PATH \
+    REFEREE_HOST=0.0.0.0 \
+    REFEREE_PORT=8000 \
+    REFEREE_WORKERS=2 \
+    PROMETHEUS_MULTIPROC_DIR=/tmp/referee-metrics
+RUN groupadd --system --gid 10001 referee \
+ && useradd --system --uid 10001 --gid referee --home-dir /nonexistent --shell /usr/sbin/nologin referee
+COPY --from=build /wheels /wheels
+RUN python -m venv "$VIRTUAL_ENV" \
+ && "$VIRTUAL_ENV/bin/pip" install --no-index --find-links /wheels ace-file-referee \
+ && rm -rf /wheels \
+ && install -d -o referee -g referee "$PROMETHEUS_MULTIPROC_DIR"
+USER 10001:10001
+EXPOSE 8000
+STOPSIGNAL SIGTERM
+HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
+  CMD ["python", "-c", "import sys, urllib.request; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/livez', timeout=2).status == 200 else 1)"]
+# `referee serve` checks the settings, then execs gunicorn (PID 1 stays gunicorn).
+ENTRYPOINT ["referee", "serve"]
+CMD []

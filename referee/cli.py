@@ -1,0 +1,175 @@
+"""The ``referee`` command: one subcommand per function.
+
+    referee serve [--host H] [--port P] [--workers N]   run the HTTP service (gunicorn)
+    referee openapi [--output FILE]                     print the OpenAPI document
+
+Also ``python -m referee ...``. To add a subcommand, write ``_add_NAME(sub)``
+(its arguments, ending in ``set_defaults(func=cmd_NAME)``) and
+``cmd_NAME(args) -> int``, and list ``_add_NAME`` in :data:`SUBCOMMANDS`.
+Errors an operator can fix are one line on stderr (``referee: error: ...``)
+and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+import tempfile
+from typing import Callable, Sequence
+
+PROG = "referee"
+
+
+class CommandError(Exception):
+    """A one-line error for the operator; exit status 2."""
+
+
+# -- serve ---------------------------------------------------------------------
+
+def _add_serve(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "serve", help="run the HTTP service under gunicorn",
+        description=(
+            "Run the referee's HTTP service under gunicorn with its checked-in config "
+            "(referee/service/gunicorn_conf.py). Settings from the environment: "
+            "REFEREE_CATALOG (catalog file; default the built-in af-ref), REFEREE_SECRET "
+            "(sealing), REFEREE_MAX_BODY (default 1MiB), REFEREE_DRAIN_SECONDS, "
+            "PROMETHEUS_MULTIPROC_DIR (default: a temporary directory)."))
+    p.add_argument("--host", default=os.environ.get("REFEREE_HOST", "127.0.0.1"),
+                   help="address to listen on (default 127.0.0.1; 0.0.0.0 in a container)")
+    p.add_argument("--port", type=_port, default=_port(os.environ.get("REFEREE_PORT", "8000")),
+                   help="port to listen on (default 8000)")
+    p.add_argument("--workers", type=_positive, default=_positive(os.environ.get("REFEREE_WORKERS", "2")),
+                   help="worker processes (default 2; about one per core)")
+    p.set_defaults(func=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from referee.engine.errors import CatalogError
+    from referee.service.config import ConfigError, Settings
+
+    try:
+        settings = Settings.from_env()
+    except ConfigError as exc:
+        raise CommandError(str(exc)) from None
+    try:
+        from referee.service.app import load_catalog
+
+        catalog = load_catalog(settings)
+    except CatalogError as exc:
+        raise CommandError(f"REFEREE_CATALOG={settings.catalog_path}: {exc}") from None
+    _check_bind(args.host, args.port)
+
+    env = os.environ
+    env["REFEREE_BIND"] = _bind(args.host, args.port)
+    env["REFEREE_WORKERS"] = str(args.workers)
+    metrics_dir = env.get("PROMETHEUS_MULTIPROC_DIR")
+    if metrics_dir:
+        if not (os.path.isdir(metrics_dir) and os.access(metrics_dir, os.W_OK)):
+            raise CommandError(f"PROMETHEUS_MULTIPROC_DIR={metrics_dir}: not a writable directory")
+    else:
+        env["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="referee-metrics-")
+        env["REFEREE_METRICS_DIR_OWNED"] = "1"
+    print(f"{PROG}: serving catalog {catalog.id} ({catalog.digest[:19]}...) on "
+          f"http://{env['REFEREE_BIND']} with {args.workers} worker(s), sealing "
+          f"{'on' if settings.secret else 'off'}", file=sys.stderr, flush=True)
+    argv = [sys.executable, "-m", "gunicorn", "--config", "python:referee.service.gunicorn_conf"]
+    os.execv(sys.executable, argv)  # keeps the PID: stopping it stops the server
+    return 0  # pragma: no cover
+
+
+def _bind(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _check_bind(host: str, port: int) -> None:
+    """Fail now, in one line, if the address cannot be listened on."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise CommandError(f"--host {host}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise CommandError(f"cannot listen on {_bind(host, port)}: {exc.strerror}") from None
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}")
+    return value
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a positive integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"not a positive integer: {text!r}")
+    return value
+
+
+# -- openapi -------------------------------------------------------------------
+
+def _add_openapi(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "openapi", help="print the OpenAPI document (what `make openapi` writes to openapi.yaml)",
+        description="Print the OpenAPI document generated from the marshmallow schemas.")
+    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
+    p.set_defaults(func=cmd_openapi)
+
+
+def cmd_openapi(args: argparse.Namespace) -> int:
+    from referee.service.app import create_app, openapi_yaml
+    from referee.service.config import Settings
+
+    text = openapi_yaml(create_app(Settings(log_requests=False)))
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as out:
+            out.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+# -- the dispatcher ------------------------------------------------------------
+
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
+    _add_serve,
+    _add_openapi,
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Ace File '99 rules referee.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add in SUBCOMMANDS:
+        add(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except CommandError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

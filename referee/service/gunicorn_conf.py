@@ -1,0 +1,113 @@
+"""Gunicorn configuration of ``referee serve`` (``gunicorn -c python:referee.service.gunicorn_conf``).
+
+Read from the environment that ``referee serve`` prepares:
+``REFEREE_BIND`` (``127.0.0.1:8000``), ``REFEREE_WORKERS`` (2),
+``REFEREE_TIMEOUT`` (30 s), ``REFEREE_DRAIN_SECONDS`` (0) and
+``PROMETHEUS_MULTIPROC_DIR``.
+
+- Sync workers: every request is short and CPU-bound, so one request per
+  worker process at a time is the fastest model; scale with workers (≈ one
+  per core) and replicas.
+- ``preload_app``: the catalog and the OpenAPI document are built once, in
+  the master, before forking; a bad catalog stops the start-up.
+- Shutdown: on SIGTERM a worker turns ``/readyz`` to 503, keeps serving for
+  ``REFEREE_DRAIN_SECONDS`` (so a load balancer can take it out of rotation),
+  then finishes its request and exits. SIGINT/SIGQUIT stop at once.
+- Metrics: dead workers are marked (``child_exit``) in the Prometheus
+  multiprocess directory, which is emptied at start-up and removed at exit
+  when ``referee serve`` created it.
+- Logs: JSON lines on stderr; gunicorn's access log is off because the app
+  writes its own line per request (with the request id).
+"""
+
+import glob
+import os
+import shutil
+import signal
+import threading
+import time
+
+bind = [os.environ.get("REFEREE_BIND", "127.0.0.1:8000")]
+workers = int(os.environ.get("REFEREE_WORKERS", "2"))
+worker_class = "sync"
+wsgi_app = "referee.service.wsgi:app"
+preload_app = True
+timeout = int(os.environ.get("REFEREE_TIMEOUT", "30"))
+_drain = float(os.environ.get("REFEREE_DRAIN_SECONDS", "0") or 0)
+graceful_timeout = int(_drain) + 30
+keepalive = 2
+backlog = 2048
+limit_request_line = 4094
+limit_request_fields = 100
+accesslog = None
+errorlog = "-"
+loglevel = os.environ.get("REFEREE_LOG_LEVEL", "info").lower()
+proc_name = "referee"
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "referee.service.logs.JsonFormatter"}},
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"},
+    },
+    "loggers": {
+        "gunicorn.error": {"handlers": ["stderr"], "level": loglevel.upper(), "propagate": False},
+        "gunicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
+    },
+}
+
+
+def _metrics_dir():
+    return os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
+
+
+def on_starting(server):
+    path = _metrics_dir()
+    if path:
+        os.makedirs(path, exist_ok=True)
+        for stale in glob.glob(os.path.join(path, "*.db")):
+            os.remove(stale)
+
+
+def when_ready(server):
+    server.log.info("referee ready: %s, %d worker(s)", ", ".join(bind), workers)
+
+
+def post_worker_init(worker):
+    """SIGTERM: /readyz 503 at once, keep serving for the drain time, then stop."""
+    referee = worker.wsgi.extensions["referee"]
+
+    def stop():
+        worker.alive = False
+        try:
+            os.write(worker.PIPE[1], b"1")  # wake the worker's select()
+        except OSError:
+            pass
+
+    def on_term(signum, frame):
+        if referee.draining:
+            return
+        referee.draining = True
+        if _drain <= 0:
+            stop()
+            return
+        timer = threading.Timer(_drain, stop)
+        timer.daemon = True
+        timer.start()
+
+    signal.signal(signal.SIGTERM, on_term)
+    signal.siginterrupt(signal.SIGTERM, False)
+
+
+def child_exit(server, worker):
+    if _metrics_dir():
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server):
+    path = _metrics_dir()
+    if path and os.environ.get("REFEREE_METRICS_DIR_OWNED") == "1":
+        shutil.rmtree(path, ignore_errors=True)

@@ -1,0 +1,219 @@
+"""The OpenAPI document, generated from the marshmallow schemas (flask-smorest /
+apispec), and the offline ``/docs`` page (Swagger UI from the
+``swagger-ui-bundle`` package: no CDN).
+
+``openapi.yaml`` at the top of the repository is :func:`render_yaml` of the
+app; ``make openapi`` rewrites it and ``tests/test_openapi.py`` fails when it
+drifts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
+from apispec.ext.marshmallow.common import resolve_schema_instance
+from flask_smorest import Api
+from marshmallow import EXCLUDE, INCLUDE
+
+from schemas.fields import Deck, OneOfSchemas
+from schemas import ProblemSchema
+
+API_VERSION = "1.0.0"
+OPENAPI_VERSION = "3.0.3"
+
+DESCRIPTION = """\
+A stateless rules referee for the card game Ace File '99.
+
+The contract is `API.md`; the rule ids are those of `RULES.md` (served at
+`GET /v1/rules`). Every error is `application/problem+json` (RFC 9457) with a
+stable `code`; a broken rule is a 422 naming its `rule`. Send
+`Accept-Language: ja` for Japanese violation details.
+
+**States.** The state is the whole game: the service keeps nothing between
+requests, so any replica answers any request. Send a state back exactly as you
+received it. When the service runs with `REFEREE_SECRET`, every state it
+returns carries a `seal` and every endpoint that takes a state refuses (403)
+one whose seal is missing or wrong.
+
+**Limits.** Request bodies are limited to `REFEREE_MAX_BODY` (default 1 MiB;
+413 over it) and must be sent as `Content-Type: application/json` (415
+otherwise).
+
+**Request ids.** Send `X-Request-ID` (1-128 of `A-Z a-z 0-9 . _ : -`) or one
+is made; it is echoed in the response header, in the log line and as the
+problem's `instance`.
+"""
+
+# name: (description, problem codes) of the shared error responses.
+ERROR_RESPONSES = {
+    "BadRequest": (
+        "The body is not JSON (`invalid_json`), not of the schema (`invalid_schema`, with "
+        "`errors`: field path to messages), or the state is not consistent (RULES 13.1; "
+        "`code` names what, e.g. `card_not_conserved`, `catalog_mismatch`).", 400),
+    "SealRefused": (
+        "Sealing is on and the state's seal is missing (`seal_missing`) or wrong "
+        "(`seal_mismatch`) (API.md §4).", 403),
+    "NotFound": ("No such path, or no such card (`not_found`, `card_not_found`).", 404),
+    "PayloadTooLarge": ("The body is over `REFEREE_MAX_BODY` (`payload_too_large`).", 413),
+    "UnsupportedMediaType": (
+        "The body's `Content-Type` is not `application/json` (`unsupported_media_type`).", 415),
+    "RuleViolation": (
+        "Well formed, but the action breaks a rule: `rule` is the RULES.md id of the first "
+        "rule broken (RULES 13.3), `code` its stable name, `detail` human text.", 422),
+    "ServiceUnavailable": ("The replica is shutting down (`shutting_down`).", 503),
+    "Error": ("Any other error (e.g. 405 with `Allow`, 500), as problem details.", None),
+}
+
+
+class _Converter(OpenAPIConverter):
+    """Documents ``additionalProperties`` even for schemas with a description."""
+
+    def schema2jsonschema(self, schema: Any) -> dict:
+        out = super().schema2jsonschema(schema)
+        instance = resolve_schema_instance(schema)
+        if "additionalProperties" not in out and instance.unknown != EXCLUDE:
+            out["additionalProperties"] = instance.unknown == INCLUDE
+        return out
+
+
+    def field2nullable(self, field: Any, ret: dict) -> dict:
+        """``null`` or the referenced schema, without apispec's catch-all ``{type: object}``."""
+        if field.allow_none and "$ref" in ret:
+            return {"nullable": True, "allOf": [{"$ref": ret.pop("$ref")}]}
+        return super().field2nullable(field, ret)
+
+
+class _Plugin(MarshmallowPlugin):
+    Converter = _Converter
+
+
+def _custom_fields(self: OpenAPIConverter, field: Any, ret: dict, **kwargs: Any) -> dict:
+    """OpenAPI for the schemas' own fields: tagged unions and decks."""
+    if isinstance(field, OneOfSchemas):
+        refs = {kind: self.resolve_nested_schema(schema) for kind, schema in field.choices.items()}
+        return {
+            "oneOf": list(refs.values()),
+            "discriminator": {"propertyName": field.discriminator,
+                              "mapping": {kind: ref["$ref"] for kind, ref in refs.items()}},
+        }
+    if isinstance(field, Deck):
+        return {"oneOf": [
+            {"type": "array", "items": {"type": "string"},
+             "description": "Catalog card ids, top of the file first (40 for a legal deck)."},
+            {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0},
+             "description": "Counts by catalog card id."},
+        ]}
+    return {}
+
+
+class _Api(Api):
+    """flask-smorest's Api, with problem details as its default error response."""
+
+    DEFAULT_ERROR_RESPONSE_NAME = "Error"
+    ERROR_SCHEMA = ProblemSchema
+
+
+def make_api(app: Any) -> Api:
+    """The flask-smorest Api of ``app``, with the shared error responses registered."""
+    app.config.update(
+        API_TITLE="Ace File '99 referee",
+        API_VERSION=API_VERSION,
+        OPENAPI_VERSION=OPENAPI_VERSION,
+    )
+    api = _Api(app, spec_kwargs={
+        "marshmallow_plugin": _Plugin(),
+        "info": {
+            "description": DESCRIPTION,
+            "license": {"name": "MIT"},
+        },
+    })
+    api.ma_plugin.converter.add_attribute_function(_custom_fields)
+    for name, (text, _status) in ERROR_RESPONSES.items():
+        api.spec.components.response(name, {
+            "description": text,
+            "content": {"application/problem+json": {"schema": ProblemSchema}},
+        })
+    return api
+
+
+_TOP_ORDER = ("openapi", "info", "tags", "paths", "components")
+_UNUSED_SCHEMAS = ("Error", "PaginationMetadata")  # flask-smorest's own, unused here
+
+
+def spec_dict(api: Api) -> dict:
+    """The OpenAPI document as a dict, top-level keys in reading order."""
+    raw = api.spec.to_dict()
+    schemas = raw.get("components", {}).get("schemas", {})
+    for name in _UNUSED_SCHEMAS:
+        schemas.pop(name, None)
+    return {**{k: raw[k] for k in _TOP_ORDER if k in raw}, **{k: v for k, v in raw.items() if k not in _TOP_ORDER}}
+
+
+class _Dumper(yaml.SafeDumper):
+    """Block style; multi-line strings as literal blocks, so the file reads well."""
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    if "\n" in value:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def render_yaml(api: Api) -> str:
+    """The OpenAPI document as YAML: stable key order, UTF-8, one document."""
+    return yaml.dump(spec_dict(api), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+# -- /docs -----------------------------------------------------------------------
+
+DOCS_ASSETS = (
+    "swagger-ui.css", "index.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js",
+    "favicon-32x32.png", "favicon-16x16.png",
+)
+
+DOCS_HTML = """\
+<!DOCTYPE html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8">
+    <title>Ace File '99 referee — API</title>
+    <link rel="stylesheet" type="text/css" href="/docs/static/swagger-ui.css">
+    <link rel="stylesheet" type="text/css" href="/docs/static/index.css">
+    <link rel="icon" type="image/png" href="/docs/static/favicon-32x32.png" sizes="32x32">
+  </head>
+  <body>
+    <div id="swagger-ui"></div>
+    <script src="/docs/static/swagger-ui-bundle.js" charset="UTF-8"></script>
+    <script src="/docs/static/swagger-ui-standalone-preset.js" charset="UTF-8"></script>
+    <script src="/docs/init.js" charset="UTF-8"></script>
+  </body>
+</html>
+"""
+
+DOCS_INIT_JS = """\
+window.onload = function () {
+  window.ui = SwaggerUIBundle({
+    url: "/openapi.yaml",
+    dom_id: "#swagger-ui",
+    deepLinking: true,
+    validatorUrl: null,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    plugins: [SwaggerUIBundle.plugins.DownloadUrl],
+    layout: "StandaloneLayout"
+  });
+};
+"""
+
+
+def docs_assets_dir() -> str | None:
+    """The Swagger UI files shipped by ``swagger-ui-bundle``, or None if it is missing."""
+    try:
+        from swagger_ui_bundle import swagger_ui_path
+    except ImportError:  # pragma: no cover - it is a dependency
+        return None
+    return str(swagger_ui_path)

@@ -1,0 +1,17 @@
+"""The WSGI entry point: ``referee.service.wsgi:app``, configured from the environment.
+
+Gunicorn (``referee serve``) imports it; so can any other WSGI server. A bad
+setting or catalog ends the process with a one-line message, not a traceback.
+"""
+
+import sys
+
+from referee.engine.errors import CatalogError
+from referee.service.app import create_app
+from referee.service.config import ConfigError
+
+try:
+    app = create_app()
+except (ConfigError, CatalogError) as exc:
+    print(f"referee: error: {exc}", file=sys.stderr)
+    raise SystemExit(2) from None

@@ -1,0 +1,88 @@
+"""Strict marshmallow fields: JSON types only, no coercion.
+
+Marshmallow's stock fields coerce (``"true"`` and ``1`` load as ``True``);
+the referee's contract is JSON types exactly, as the engine's own parser
+checks them. These fields are the schema side of that agreement, and
+``tests/test_openapi_parity.py`` proves both sides accept and reject the same
+inputs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import ValidationError, fields, validate
+
+
+class StrictBoolean(fields.Boolean):
+    """A JSON ``true`` or ``false``: nothing else loads."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+def instance_id(**kwargs: Any) -> fields.String:
+    """A card instance id: an opaque, non-empty string."""
+    kwargs.setdefault("metadata", {}).setdefault(
+        "description", "A card instance id (opaque, unique in the game).")
+    return fields.String(validate=validate.Length(min=1), **kwargs)
+
+
+def instance_ids(**kwargs: Any) -> fields.List:
+    return fields.List(instance_id(), **kwargs)
+
+
+def player_index(**kwargs: Any) -> fields.Integer:
+    """A player: 0 or 1 (not ``true``/``false``, not ``0.0``)."""
+    return fields.Integer(strict=True, validate=validate.OneOf([0, 1]), **kwargs)
+
+
+def natural(**kwargs: Any) -> fields.Integer:
+    return fields.Integer(strict=True, validate=validate.Range(min=0), **kwargs)
+
+
+class OneOfSchemas(fields.Field):
+    """A JSON object that is one of several schemas, chosen by its ``type``.
+
+    ``choices`` maps each ``type`` value to a schema *instance*. Unknown types
+    are schema errors (API.md §1: "an unknown action `type` included").
+    Documented in OpenAPI as ``oneOf`` with a ``discriminator``.
+    """
+
+    def __init__(self, choices: dict[str, Any], discriminator: str = "type", **kwargs: Any):
+        super().__init__(**kwargs)
+        self.choices = choices
+        self.discriminator = discriminator
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, dict):
+            raise ValidationError("Must be an object.")
+        kind = value.get(self.discriminator)
+        schema = self.choices.get(kind) if isinstance(kind, str) else None
+        if schema is None:
+            msg = "Missing data for required field." if kind is None else f"Unknown {self.discriminator} {kind!r}."
+            raise ValidationError({self.discriminator: [msg]})
+        return schema.load(value)
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return value
+
+
+class Deck(fields.Field):
+    """A deck: a list of catalog card ids, or an object of counts by card id."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, list):
+            if all(isinstance(x, str) for x in value):
+                return list(value)
+            raise ValidationError("A deck list holds catalog card ids (strings).")
+        if isinstance(value, dict):
+            if all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value.values()):
+                return dict(value)
+            raise ValidationError("A deck object maps catalog card ids to counts (integers ≥ 0).")
+        raise ValidationError("A deck is a list of card ids or an object of counts.")
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return value
