@@ -118,15 +118,6 @@ class Game:
         self.emit("draw", player=player, cards=drawn)
         return drawn
 
-    def owner(self, iid: str) -> int:
-        """The player whose 40 cards include ``iid`` (controller and owner never differ here)."""
-        for i in (0, 1):
-            pl = self.s["players"][i]
-            if (iid in pl["hand"] or iid in pl["trash"] or iid in pl["file"]
-                    or any(e["card"] == iid for z in ("cases", "fairies", "evidence") for e in pl[z])):
-                return i
-        raise KeyError(iid)
-
     def to_trash(self, player: int, iid: str) -> None:
         """RULES 4.5: a card goes to its owner's trash (here, the player it belongs to)."""
         self.s["players"][player]["trash"].append(iid)

@@ -14,7 +14,7 @@ from typing import Any
 # Importing the rules modules registers their action rules in RULEBOOK.
 from referee.engine import effects, investigation, main_actions, responses, setup, turn  # noqa: F401
 from referee.engine.actions import RULEBOOK, Action, ActionRule
-from referee.engine.board import Game
+from referee.engine.board import HAND_LIMIT, Game
 from referee.engine.catalog import Catalog
 from referee.engine.costs import pay, payers
 from referee.engine.errors import InvalidInput, RuleViolation
@@ -56,7 +56,7 @@ def _phase_gate(g: Game, a: Action) -> None:
     if s["phase"] == "mulligan" and kind not in ("mulligan", "keep"):
         raise RuleViolation("mulligan_phase")
     if s["step"] == "end" and s["phase"] == "turn" and kind != "discard":
-        excess = len(g.player(s["active"])["hand"]) - 7
+        excess = len(g.player(s["active"])["hand"]) - HAND_LIMIT
         raise RuleViolation("end_step", player=s["active"], count=excess)
 
 
