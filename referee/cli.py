@@ -144,9 +144,17 @@ def cmd_openapi(args: argparse.Namespace) -> int:
 
 # -- the dispatcher ------------------------------------------------------------
 
+# check, record, replay: scenario files for users' CI (referee/scenarios/cli.py, docs/scenarios.md).
+from referee.scenarios.cli import add_check as _add_check  # noqa: E402
+from referee.scenarios.cli import add_record as _add_record  # noqa: E402
+from referee.scenarios.cli import add_replay as _add_replay  # noqa: E402
+
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_serve,
     _add_openapi,
+    _add_check,
+    _add_record,
+    _add_replay,
 ]
 
 

@@ -1,0 +1,186 @@
+"""Where scenarios run: in this process (the engine), or against a service over HTTP.
+
+Both backends take API-level data (NewGame, State, Action) and refuse the
+same way, with a :class:`Refusal` that carries what an HTTP problem would:
+status (400, 403, 413 or 422), code, detail, and rule / errors / violations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.engine import (
+    Catalog,
+    IllegalDeck,
+    InconsistentState,
+    InvalidInput,
+    RuleViolation,
+    check_state,
+    legal_actions,
+    new_game,
+    parse_action,
+)
+from referee.engine.board import Game
+from referee.engine.game import step
+
+
+class Refusal(Exception):
+    """The referee refused a request: a 422 violation or a 4xx input error."""
+
+    def __init__(self, status: int, code: str | None, detail: str, *, rule: str | None = None,
+                 errors: dict[str, list[str]] | None = None, violations: list[dict[str, Any]] | None = None,
+                 index: int | None = None):
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.rule = rule
+        self.errors = errors or {}
+        self.violations = violations or []
+        self.index = index
+        super().__init__(detail)
+
+    @property
+    def kind(self) -> str:
+        return "violation" if self.status == 422 else "error"
+
+    def describe(self) -> str:
+        if self.kind == "violation":
+            text = f"violation of rule {self.rule} ({self.code}): {self.detail}"
+            others = [v for v in self.violations[1:]]
+            if others:
+                text += " — also " + "; ".join(f"{v.get('rule')} ({v.get('code')})" for v in others)
+            return text
+        text = f"error {self.status} ({self.code}): {self.detail}"
+        return text
+
+
+def _from_engine(exc: Exception) -> Refusal:
+    if isinstance(exc, IllegalDeck):
+        return Refusal(422, exc.code, exc.detail("en"), rule=exc.rule,
+                       violations=[v.to_dict() for v in exc.violations])
+    if isinstance(exc, RuleViolation):
+        return Refusal(422, exc.code, exc.detail("en"), rule=exc.rule)
+    if isinstance(exc, InconsistentState):
+        return Refusal(400, exc.code, exc.detail, errors=exc.errors)
+    if isinstance(exc, InvalidInput):
+        return Refusal(400, exc.code, exc.detail, errors=exc.errors)
+    raise exc  # pragma: no cover
+
+
+@dataclass
+class Session:
+    """A game being played through a backend: its current state."""
+
+    state: dict[str, Any]
+    game: Any = None  # the engine's Game (in-process)
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+class InProcess:
+    """The engine, called directly: one catalog, the internal step on a live :class:`Game`."""
+
+    label = "in-process"
+
+    def __init__(self, catalog: Catalog):
+        self.catalog = catalog
+        self.ref = catalog.ref
+
+    def new_game(self, game: Any) -> Session:
+        try:
+            state, events = new_game(self.catalog, game)
+        except (RuleViolation, InvalidInput) as exc:
+            raise _from_engine(exc) from None
+        return self._session(state, events)
+
+    def load(self, state: Any) -> Session:
+        try:
+            work = check_state(self.catalog, state)
+        except InvalidInput as exc:
+            raise _from_engine(exc) from None
+        return self._session(work, [])
+
+    def _session(self, state: dict[str, Any], events: list[dict[str, Any]]) -> Session:
+        g = Game(self.catalog, state)
+        g.events = list(events)
+        return Session(state, g, g.events)
+
+    def apply(self, session: Session, action: Any) -> list[dict[str, Any]]:
+        """Check and apply one action in place; the state is unchanged when it is refused."""
+        g = session.game
+        try:
+            parsed = parse_action(action)
+            n = len(g.events)
+            step(g, parsed)
+        except (RuleViolation, InvalidInput) as exc:
+            raise _from_engine(exc) from None
+        return g.events[n:]
+
+    def replay(self, session: Session, actions: list[Any]) -> int:  # pragma: no cover - HTTP only
+        raise NotImplementedError
+
+    def legal_actions(self, state: dict[str, Any], player: int | None) -> list[dict[str, Any]]:
+        return legal_actions(self.catalog, state, player)
+
+    def close(self) -> None:
+        pass
+
+
+class Http:
+    """A running referee service, through :class:`referee.client.RefereeClient`."""
+
+    def __init__(self, url: str, timeout: float = 30.0, client: Any = None):
+        from referee.client import RefereeClient
+
+        self.client = client or RefereeClient(url, timeout=timeout)
+        self.label = url
+        body = self.client.cards()
+        self.ref = dict(body["catalog"])
+        try:
+            self.catalog = Catalog.from_data({"id": self.ref["id"], "cards": body["cards"]})
+        except Exception:  # the service's card JSON should load; if not, scenarios still run by id
+            self.catalog = Catalog.builtin()
+
+    def _call(self, func: Any, *args: Any, **kw: Any) -> Any:
+        from referee.client import (
+            InvalidRequest,
+            RefereeHTTPError,
+            RefereeRuleViolation,
+        )
+
+        try:
+            return func(*args, **kw)
+        except RefereeRuleViolation as exc:
+            raise Refusal(422, exc.code, exc.detail, rule=exc.rule, violations=exc.violations,
+                          index=exc.index) from None
+        except InvalidRequest as exc:
+            raise Refusal(400, exc.code, exc.detail, errors=exc.errors) from None
+        except RefereeHTTPError as exc:
+            raise Refusal(exc.status or 0, exc.code, exc.detail) from None
+
+    def new_game(self, game: Any) -> Session:
+        out = self._call(self.client.new_game, game)
+        return Session(out.state, None, list(out.events))
+
+    def load(self, state: Any) -> Session:
+        # Any endpoint that takes a state checks it (RULES 13.1); legal-actions changes nothing.
+        self._call(self.client.legal_actions, state)
+        return Session(state, None, [])
+
+    def apply(self, session: Session, action: Any) -> list[dict[str, Any]]:
+        out = self._call(self.client.apply, session.state, action)
+        session.state = out.state
+        session.events.extend(out.events)
+        return out.events
+
+    def replay(self, session: Session, actions: list[Any]) -> int:
+        """All actions in one request; a refusal carries the index of the illegal action."""
+        out = self._call(self.client.replay, actions, state=session.state)
+        session.state = out.state
+        return out.applied
+
+    def legal_actions(self, state: dict[str, Any], player: int | None) -> list[dict[str, Any]]:
+        return self._call(self.client.legal_actions, state, player)
+
+    def close(self) -> None:
+        self.client.close()

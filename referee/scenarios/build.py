@@ -1,0 +1,252 @@
+"""Turning a scenario's ``given`` into what the referee takes: a NewGame or a State.
+
+Three forms (docs/scenarios.md):
+
+- ``game``: a NewGame (API.md §2). A deck may be written ``{top: [ids...]}``:
+  those cards first (the top of the file), the rest filled to 40 with
+  *filler*. A scenario's game defaults to ``seed: scenario`` and
+  ``first_player: 0`` (so it is the same on every run), and to
+  ``shuffle: false`` when a deck uses ``top``.
+- ``state``: a full State (API.md §3), sent as it is.
+- ``position``: a State written by catalog ids, zone by zone; everything not
+  listed is filler, instance ids are ``a01``..``a40`` (player 0) and
+  ``b01``..``b40`` (player 1), and references (``p0.cases.0``) name the case a
+  fairy or evidence sits on.
+
+Filler is the catalog's plainest cards, taken in a fixed order: fairies and
+evidence without abilities, then with abilities, then spells, cases and, last
+of all, counters (so a filler card in hand never opens a response window),
+each id in id order and up to its name's deck limit (RULES 3.2).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine import Catalog
+from referee.scenarios.refs import RefError, looks_like_ref, resolve, resolve_action
+
+DECK_SIZE = 40
+STATE_SCHEMA = "ace-file/state@1"  # API.md §3
+RULESET = "ace-file-99"
+DEFAULT_SEED = "scenario"
+POSITION_SEED = "position"
+
+_RANK = {"spell": 2, "case": 3, "counter": 4}
+_POOLS: dict[str, tuple[list[str], dict[str, int], dict[str, str]]] = {}
+
+
+class BuildError(Exception):
+    """A ``given`` that cannot be built; ``path`` is the field (relative to ``given``)."""
+
+    def __init__(self, path: tuple, message: str):
+        self.path = path
+        self.message = message
+        super().__init__(message)
+
+
+def _pool(catalog: Catalog) -> tuple[list[str], dict[str, int], dict[str, str]]:
+    """(filler ids in order, limit per name, name per id), once per catalog."""
+    key = catalog.digest
+    if key not in _POOLS:
+        limits: dict[str, int] = {}
+        names: dict[str, str] = {}
+        ranked = []
+        for card in catalog.cards.values():
+            names[card.id] = card.name
+            limits[card.name] = min(limits.get(card.name, 99), card.deck_limit)
+            if card.kind == "bonus":
+                continue
+            if card.kind in ("fairy", "evidence"):
+                rank = 1 if card.abilities else 0
+            else:
+                rank = _RANK.get(card.kind, 5)
+            ranked.append((rank, card.id))
+        _POOLS[key] = ([cid for _, cid in sorted(ranked)], limits, names)
+    return _POOLS[key]
+
+
+def filler(catalog: Catalog, listed: list[str], count: int, strict: bool = True) -> list[str]:
+    """``count`` filler cards to go with ``listed`` (catalog ids), within the deck limits.
+
+    ``strict`` (decks): never beyond a name's limit, so the result may be
+    short. Otherwise (positions, where no deck rule applies) the pool is used
+    again from the start once the limits are spent.
+    """
+    if count <= 0:
+        return []
+    pool, limits, names = _pool(catalog)
+    used: dict[str, int] = {}
+    for cid in listed:
+        name = names.get(cid)
+        if name is not None:
+            used[name] = used.get(name, 0) + 1
+    out: list[str] = []
+    for cid in pool:
+        name = names[cid]
+        while used.get(name, 0) < limits[name] and len(out) < count:
+            out.append(cid)
+            used[name] = used.get(name, 0) + 1
+        if len(out) == count:
+            return out
+    while not strict and pool and len(out) < count:
+        out.extend(pool[: count - len(out)])
+    return out
+
+
+def expand_game(catalog: Catalog, game: dict[str, Any]) -> dict[str, Any]:
+    """The NewGame to send: ``top`` decks filled, the scenario defaults set."""
+    out = dict(game)
+    decks = out.get("decks")
+    sugar = False
+    if isinstance(decks, list):
+        expanded = []
+        for deck in decks:
+            if isinstance(deck, dict) and "top" in deck:
+                sugar = True
+                top = list(deck.get("top") or [])
+                size = deck.get("size", DECK_SIZE)
+                expanded.append(top + filler(catalog, top, size - len(top), strict=True))
+            else:
+                expanded.append(deck)
+        out["decks"] = expanded
+    out.setdefault("seed", DEFAULT_SEED)
+    out.setdefault("first_player", 0)
+    if sugar:
+        out.setdefault("shuffle", False)
+    return out
+
+
+# -- positions ----------------------------------------------------------------
+
+def _entry_card(entry: Any) -> Any:
+    return entry.get("card") if isinstance(entry, dict) else entry
+
+
+def build_position(catalog: Catalog, pos: dict[str, Any], catalog_ref: dict[str, str] | None = None) -> dict[str, Any]:
+    """A State from a ``position`` (see the module doc); the referee then checks it like any state."""
+    phase = pos.get("phase", "turn")
+    first = pos.get("first_player", 0)
+    turn = pos.get("turn", 0 if phase == "mulligan" else 1)
+    kept_default = phase != "mulligan"
+    players: list[dict[str, Any]] = []
+    cards: dict[str, str] = {}
+    later: list[tuple[tuple, dict, str]] = []  # (path, entry, key) whose case reference waits for every id
+    for p in (0, 1):
+        spec = pos.get(f"p{p}") or {}
+        base = ("position", f"p{p}")
+        hand = list(spec.get("hand", []))
+        trash = list(spec.get("trash", []))
+        cases = [e if isinstance(e, dict) else {"card": e} for e in spec.get("cases", [])]
+        fairies = [e if isinstance(e, dict) else {"card": e, "case": None} for e in spec.get("fairies", [])]
+        evidence = list(spec.get("evidence", []))
+        file_spec = spec.get("file")
+        if isinstance(file_spec, dict):
+            top, file_count = list(file_spec.get("top", [])), file_spec.get("count")
+        elif isinstance(file_spec, list):
+            top, file_count = list(file_spec), None
+        else:
+            top, file_count = [], file_spec
+        listed = [*hand, *(_entry_card(e) for e in cases), *(_entry_card(e) for e in fairies),
+                  *(_entry_card(e) for e in evidence), *trash, *top]
+        room = DECK_SIZE - len(listed)
+        if room < 0:
+            raise BuildError(base, f"player {p} is given {len(listed)} cards; a player has exactly {DECK_SIZE}")
+        if file_count is not None and not len(top) <= file_count <= len(top) + room:
+            raise BuildError(base + ("file",), f"player {p}'s file cannot hold {file_count} card(s): "
+                                               f"{len(listed)} are listed, so at most {len(top) + room} fit")
+        extra = filler(catalog, [c for c in listed if isinstance(c, str)], room, strict=False)
+        if file_count is None:
+            file_cids = top + extra
+        else:
+            n = file_count - len(top)
+            file_cids = top + extra[:n]
+            trash = trash + extra[n:]
+        prefix = "ab"[p]
+        counter = iter(range(1, DECK_SIZE + 1))
+
+        def new_id(cid: Any) -> str:
+            iid = f"{prefix}{next(counter):02d}"
+            cards[iid] = cid
+            return iid
+
+        pl: dict[str, Any] = {"name": spec.get("name", f"Player {p + 1}")}
+        pl["hand"] = [new_id(c) for c in hand]
+        pl["cases"] = [{"card": new_id(e.get("card")), "face_up": e.get("face_up", False),
+                        "actioned": e.get("actioned", False)} for e in cases]
+        pl["fairies"] = []
+        for j, e in enumerate(fairies):
+            entry = {"card": new_id(e.get("card")), "case": e.get("case")}
+            pl["fairies"].append(entry)
+            later.append((base + ("fairies", j, "case"), entry, "case"))
+        pl["evidence"] = []
+        for j, e in enumerate(evidence):
+            e = e if isinstance(e, dict) else {"card": e}
+            entry = {"card": new_id(e.get("card")), "case": e.get("case")}
+            pl["evidence"].append(entry)
+            later.append((base + ("evidence", j, "case"), entry, "case"))
+        pl["trash"] = [new_id(c) for c in trash]
+        pl["file"] = [new_id(c) for c in file_cids]
+        pl["kept"] = spec.get("kept", kept_default)
+        players.append(pl)
+
+    if phase == "mulligan":
+        active = first if not players[first]["kept"] else 1 - first
+    else:
+        active = first if turn % 2 == 1 else 1 - first
+    state: dict[str, Any] = {
+        "schema": STATE_SCHEMA, "ruleset": RULESET,
+        "catalog": dict(catalog_ref or catalog.ref),
+        "options": dict(pos.get("options", {"response_windows": "auto"})),
+        "seed": pos.get("seed", POSITION_SEED), "rng": pos.get("rng", 0),
+        "turn": turn, "phase": phase,
+        "step": pos.get("step", "mulligan" if phase == "mulligan" else "main"),
+        "active": pos.get("active", active), "first_player": first,
+        "case_played": pos.get("case_played", False),
+        "pending": None, "result": pos.get("result"),
+        "cards": cards, "players": players,
+        "modifiers": [], "used": [],
+    }
+    for path, entry, key in later:
+        entry[key] = _field_card(state, entry[key], path)
+    pen = pos.get("pending")
+    if pen is not None:
+        pen = dict(pen)
+        try:
+            pen["action"] = resolve_action(state, pen.get("action"))
+        except RefError as exc:
+            raise BuildError(("position", "pending", "action"), str(exc)) from None
+        if isinstance(pen.get("counters"), list):
+            pen["counters"] = [_field_card(state, c, ("position", "pending", "counters", j))
+                               for j, c in enumerate(pen["counters"])]
+        state["pending"] = pen
+    for key in ("modifiers", "used"):
+        entries = []
+        for j, m in enumerate(pos.get(key, [])):
+            m = dict(m)
+            m["card"] = _field_card(state, m.get("card"), ("position", key, j, "card"))
+            entries.append(m)
+        state[key] = entries
+    return state
+
+
+def _field_card(state: dict[str, Any], value: Any, path: tuple) -> Any:
+    """A reference, or a catalog id naming exactly one card on the field, as its instance id."""
+    if value is None or not isinstance(value, str):
+        return value
+    if looks_like_ref(value):
+        try:
+            return resolve(state, value)
+        except RefError as exc:
+            raise BuildError(path, str(exc)) from None
+    if value in state["cards"]:
+        return value
+    on_field = [e["card"] for pl in state["players"] for z in ("cases", "fairies", "evidence") for e in pl[z]
+                if state["cards"][e["card"]] == value]
+    if len(on_field) == 1:
+        return on_field[0]
+    if len(on_field) > 1:
+        raise BuildError(path, f"{value} names {len(on_field)} cards on the field; use a reference "
+                               f"such as p0.cases.{value}#1 to say which")
+    raise BuildError(path, f"{value!r} is not on the field; name a case in play with a reference "
+                           "such as p0.cases.0")

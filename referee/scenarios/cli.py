@@ -1,0 +1,259 @@
+"""The ``check``, ``record`` and ``replay`` subcommands of ``referee`` (registered in referee/cli.py).
+
+Exit status: 0 all good; 1 a scenario failed or an action was illegal; 2
+malformed input (a scenario file, an actions file, a path, a catalog) or the
+service could not be reached. Errors are one line each, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+PROG = "referee"
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _backend(args: argparse.Namespace) -> Any:
+    """The in-process engine (with ``--catalog``) or the service at ``--url``; raises ValueError to stop."""
+    if getattr(args, "url", None):
+        if args.catalog:
+            raise ValueError("--catalog is for in-process runs; the service at --url uses its own catalog")
+        from referee.client import RefereeClientError
+        from referee.scenarios.backends import Http
+
+        try:
+            return Http(args.url, timeout=args.timeout)
+        except RefereeClientError as exc:
+            raise ValueError(f"--url {args.url}: {exc}") from None
+    from referee.engine import Catalog, CatalogError
+    from referee.scenarios.backends import InProcess
+
+    try:
+        catalog = Catalog.from_path(args.catalog) if args.catalog else Catalog.builtin()
+    except CatalogError as exc:
+        raise ValueError(f"--catalog {args.catalog}: {exc}") from None
+    return InProcess(catalog)
+
+
+def _common(p: argparse.ArgumentParser, url: bool = True) -> None:
+    p.add_argument("--catalog", metavar="FILE",
+                   help="catalog file (YAML or JSON, API.md §8) for in-process runs; default the built-in af-ref")
+    if url:
+        p.add_argument("--url", metavar="URL",
+                       help="run against the referee service at URL (e.g. http://127.0.0.1:8000) instead of in-process")
+        p.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+                       help="HTTP timeout per request with --url (default 30)")
+
+
+# -- check -----------------------------------------------------------------------
+
+def add_check(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "check", help="run scenario files (rule regression tests) and report",
+        description=("Run every scenario file under the paths (directories are searched for *.yaml and "
+                     "*.yml) in-process, or against a running service with --url. Prints one line per "
+                     "scenario, the details of each failure, and a last line 'N passed, M failed'. "
+                     "Exit 0 if all passed, 1 if any failed, 2 if a file is malformed. "
+                     "The format: docs/scenarios.md."))
+    p.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or directories")
+    p.add_argument("--junit", metavar="FILE", help="also write JUnit XML to FILE (for CI test reports)")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
+    _common(p)
+    p.set_defaults(func=cmd_check)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from referee.client import RefereeConnectionError
+    from referee.scenarios import junit
+    from referee.scenarios.check import NothingToCheck, check, exit_code
+
+    try:
+        backend = _backend(args)
+    except ValueError as exc:
+        return _fail(str(exc))
+    try:
+        results, seconds = check(args.paths, backend, quiet=args.quiet)
+    except NothingToCheck as exc:
+        return _fail(str(exc))
+    except RefereeConnectionError as exc:
+        return _fail(str(exc))
+    finally:
+        backend.close()
+    if args.junit:
+        try:
+            junit.write(args.junit, results, seconds)
+        except OSError as exc:
+            return _fail(f"--junit {args.junit}: {exc.strerror or exc}")
+    return exit_code(results)
+
+
+# -- record ----------------------------------------------------------------------
+
+def add_record(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "record", help="play a seeded game and write it as a scenario pinning the final state",
+        description=("Play a game in-process — random legal actions drawn from --seed, or the actions "
+                     "of --actions FILE — and write it as a scenario (a golden playthrough) whose 'then' "
+                     "pins the final state. 'referee check' on that file then fails the day a rule or a "
+                     "card plays differently."))
+    p.add_argument("--seed", required=True, help="the game's seed (decks, shuffle and random choices)")
+    p.add_argument("--game", metavar="FILE",
+                   help="NewGame (JSON or YAML, API.md §2; decks may use {top: [...]}); "
+                        "default: two random legal decks from the seed")
+    p.add_argument("--actions", metavar="FILE",
+                   help="the actions to play (JSON or YAML list; references like p0.hand.AF-001 allowed); "
+                        "default: random legal actions")
+    p.add_argument("--max-actions", type=int, metavar="N", help="stop after N actions (default: the game's end)")
+    p.add_argument("--name", help="the scenario's name (default: 'recorded game, seed S')")
+    p.add_argument("--out", "-o", metavar="FILE", help="write the scenario to FILE (default: standard output)")
+    _common(p, url=False)
+    p.set_defaults(func=cmd_record)
+
+
+def _read_data(path: str, what: str) -> Any:
+    from referee.scenarios.source import ScenarioError, load_documents
+
+    try:
+        docs = load_documents(path)
+    except ScenarioError as exc:
+        raise ValueError(f"{what} {exc}") from None
+    if len(docs) != 1:
+        raise ValueError(f"{what} {path}: expected one YAML/JSON document, found {len(docs)}")
+    return docs[0].data
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    from referee.scenarios.record import RecordError, record, to_yaml
+
+    if args.max_actions is not None and args.max_actions < 0:
+        return _fail("--max-actions must be 0 or more")
+    try:
+        backend = _backend(args)
+        game = _read_data(args.game, "--game") if args.game else None
+        actions = _read_data(args.actions, "--actions") if args.actions else None
+    except ValueError as exc:
+        return _fail(str(exc))
+    if game is not None and not isinstance(game, dict):
+        return _fail(f"--game {args.game}: a NewGame is a mapping with decks")
+    if isinstance(actions, dict) and isinstance(actions.get("actions"), list):
+        actions = actions["actions"]  # a replay body or a scenario's when
+    elif isinstance(actions, dict) and isinstance(actions.get("when"), list):
+        actions = actions["when"]
+    if actions is not None and not isinstance(actions, list):
+        return _fail(f"--actions {args.actions}: expected a list of actions")
+    try:
+        rec = record(backend.catalog, args.seed, game, actions, args.max_actions)
+    except RecordError as exc:
+        print(f"{PROG}: {'illegal action' if exc.illegal else 'error'}: {exc}", file=sys.stderr)
+        return 1 if exc.illegal else 2
+    cat = backend.catalog
+    source = f"--actions {args.actions}" if args.actions else "random legal actions"
+    comment = (f"Recorded by `referee record --seed {args.seed}` ({source}), catalog {cat.id} {cat.digest[:19]}...\n"
+               f"{len(rec.actions)} action(s); the game is {'over' if rec.over() else 'not over'}.\n"
+               "`referee check` replays it and fails if an action is refused or the final state differs.")
+    text = to_yaml(rec, args.name or f"recorded game, seed {args.seed}", comment)
+    if args.out:
+        try:
+            Path(args.out).write_text(text, "utf-8")
+        except OSError as exc:
+            return _fail(f"--out {args.out}: {exc.strerror or exc}")
+        print(f"{PROG}: wrote {args.out}: {len(rec.actions)} action(s), "
+              f"{'game over' if rec.over() else 'game not over'}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+# -- replay ----------------------------------------------------------------------
+
+def add_replay(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "replay", help="check a recorded game end to end; report the first illegal action",
+        description=("Check a recorded game: the body of POST /v1/replay ({game or state, actions}, JSON "
+                     "or YAML) or a scenario file (its given and when). Every action must be legal; the "
+                     "first illegal one is reported with its index and rule (exit 1)."))
+    p.add_argument("file", metavar="FILE", help="the recorded game")
+    p.add_argument("--out", "-o", metavar="FILE", help="write the final state (JSON) to FILE")
+    _common(p)
+    p.set_defaults(func=cmd_replay)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from referee.client import RefereeConnectionError
+    from referee.scenarios.assertions import flow, legend
+    from referee.scenarios.record import load_replay
+    from referee.scenarios.runner import execute
+    from referee.scenarios.source import ScenarioError
+
+    try:
+        sc = load_replay(args.file)
+    except ScenarioError as exc:
+        return _fail(str(exc))
+    try:
+        backend = _backend(args)
+    except ValueError as exc:
+        return _fail(str(exc))
+    try:
+        ex = execute(sc, backend, fast=False)
+    except ScenarioError as exc:
+        return _fail(str(exc))
+    except RefereeConnectionError as exc:
+        return _fail(str(exc))
+    finally:
+        backend.close()
+    n = len(sc.when)
+    if ex.ref_error is not None:
+        print(f"{args.file}: action {ex.at} (line {sc.line_of('when', ex.at)}): {ex.ref_error}")
+        return 1
+    if ex.refusal is not None:
+        r = ex.refusal
+        if ex.at == "given":
+            print(f"{args.file}: the {sc.given_kind} is refused: {r.describe()}")
+            return 1 if r.kind == "violation" else 2
+        what = (f"rule {r.rule} ({r.code})" if r.kind == "violation" else f"error {r.status} ({r.code})")
+        print(f"{args.file}: action {ex.at} of {n} is illegal: {what}: {r.detail}")
+        print(f"  action (line {sc.line_of('when', ex.at)}): {flow(sc.when[ex.at])}")
+        key = legend(r.detail, ex.state)
+        if key:
+            print(f"  ({key})")
+        if r.errors:
+            for k, v in sorted(r.errors.items()):
+                print(f"  {k}: {'; '.join(v)}")
+        print(f"{ex.at} of {n} action(s) applied before it")
+        return 1 if r.kind == "violation" else 2
+    state = ex.state or {}
+    res = state.get("result")
+    end = (f"game over: player {res['winner']} wins ({res['reason']})" if res else
+           f"game not over: turn {state.get('turn')}, {state.get('step')} step, player {state.get('active')} to act")
+    print(f"{args.file}: all {n} action(s) legal; {end}")
+    if args.out:
+        try:
+            Path(args.out).write_text(json.dumps(state, ensure_ascii=False, indent=1) + "\n", "utf-8")
+        except OSError as exc:
+            return _fail(f"--out {args.out}: {exc.strerror or exc}")
+    return 0
+
+
+SUBCOMMANDS = [add_check, add_record, add_replay]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The three subcommands alone (``python -m referee.scenarios.cli``), for when referee/cli.py lacks them."""
+    parser = argparse.ArgumentParser(prog=PROG)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add in SUBCOMMANDS:
+        add(sub)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

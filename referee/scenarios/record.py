@@ -1,0 +1,188 @@
+"""``referee record`` and ``referee replay``: golden playthroughs and recorded games.
+
+:func:`record` plays a seeded game (random legal actions, or the actions of a
+file) in process and writes it as a scenario whose ``then`` pins the final
+state, zone by zone, by catalog id: a file a user commits, and ``referee
+check`` fails the day a rule or a card plays differently.
+
+:func:`load_replay` reads what ``referee replay`` checks: the body of
+``POST /v1/replay`` (``{"game" or "state", "actions"}``, JSON or YAML) or a
+scenario file (its ``given`` and ``when``; its ``then`` is ignored).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from referee.engine import Catalog, InvalidInput, RuleViolation, new_game, parse_action
+from referee.engine.board import Game
+from referee.engine.game import step
+from referee.engine.setup import SeededStream
+from referee.scenarios.assertions import Matcher, flow
+from referee.scenarios.build import expand_game
+from referee.scenarios.model import Scenario, parse
+from referee.scenarios.refs import RefError, ref_for, refs_in_action, resolve_action
+from referee.scenarios.source import Document, ScenarioError, load_documents
+
+
+class RecordError(Exception):
+    """An action of the actions file that cannot be recorded (malformed, or illegal at ``index``)."""
+
+    def __init__(self, message: str, index: int | None = None, rule: str | None = None, illegal: bool = False):
+        self.index = index
+        self.rule = rule
+        self.illegal = illegal
+        super().__init__(message)
+
+
+@dataclass
+class Recording:
+    game: dict[str, Any]
+    actions: list[dict[str, Any]]  # as written: references
+    state: dict[str, Any]
+
+    def over(self) -> bool:
+        return self.state["phase"] == "over"
+
+
+def _random_action(g: Game, stream: SeededStream) -> dict[str, Any]:
+    from referee.engine import playout
+
+    if hasattr(playout, "random_action"):  # the engine's own policy (what playout.play uses)
+        return playout.random_action(g, stream)
+    from referee.engine.game import actions_for  # pragma: no cover - older engines
+
+    return playout.choose(actions_for(g), stream)  # pragma: no cover
+
+
+def record(catalog: Catalog, seed: str, game: dict[str, Any] | None = None,
+           actions: list[Any] | None = None, max_actions: int | None = None) -> Recording:
+    """Play and record one game: from ``game`` (default: random legal decks from ``seed``),
+    applying ``actions`` (references allowed) or, without them, random legal actions drawn from ``seed``."""
+    from referee.engine.playout import random_new_game
+
+    if game is None:
+        game = random_new_game(catalog, seed)
+    else:
+        game = expand_game(catalog, {"seed": seed, **game})
+    game = dict(game)
+    game.setdefault("first_player", None)  # recorded explicitly: the scenario default is 0
+    try:
+        state, _ = new_game(catalog, game)
+    except (RuleViolation, InvalidInput) as exc:
+        raise RecordError(f"the game is refused: {exc}") from None
+    g = Game(catalog, state)
+    written: list[dict[str, Any]] = []
+    limit = max_actions if max_actions is not None else 100_000
+    if actions is not None:
+        for i, raw in enumerate(actions[:limit]):
+            try:
+                action = parse_action(resolve_action(state, raw), f"actions.{i}")
+            except RefError as exc:
+                raise RecordError(f"action {i}: {exc}", i) from None
+            except InvalidInput as exc:
+                raise RecordError(f"action {i}: {exc}", i) from None
+            written.append(refs_in_action(state, action))
+            try:
+                step(g, action)
+            except RuleViolation as exc:
+                raise RecordError(f"action {i} is illegal: rule {exc.rule} ({exc.code}): {exc.detail('en')}",
+                                  i, exc.rule, illegal=True) from None
+    else:
+        stream = SeededStream("choices:" + seed)
+        while not g.over and len(written) < limit:
+            action = _random_action(g, stream)
+            written.append(refs_in_action(state, action))
+            g.events = []
+            step(g, action)
+    return Recording(game, written, state)
+
+
+def pins(state: dict[str, Any]) -> dict[str, Any]:
+    """``then`` assertions that pin ``state``: every field a rule decides, by catalog id."""
+    m = Matcher(state)
+    out: dict[str, Any] = {"legal": True}
+    for key in ("phase", "step", "turn", "active", "case_played", "result"):
+        out[key] = state[key]
+    out["pending"] = m.human(state["pending"])
+    out["rng"] = state["rng"]
+
+    def case_name(iid: str | None) -> str | None:
+        if iid is None:
+            return None
+        cid = state["cards"][iid]
+        same = [e["card"] for pl in state["players"] for e in pl["cases"] if state["cards"][e["card"]] == cid]
+        return cid if len(same) == 1 else ref_for(state, iid)
+
+    for p, pl in enumerate(state["players"]):
+        for zone in ("file", "hand", "trash"):
+            out[f"p{p}.{zone}"] = m.human(pl[zone])
+        out[f"p{p}.cases"] = [{"card": state["cards"][e["card"]], "face_up": e["face_up"],
+                               "actioned": e["actioned"]} for e in pl["cases"]]
+        for zone in ("fairies", "evidence"):
+            out[f"p{p}.{zone}"] = [{"card": state["cards"][e["card"]], "case": case_name(e["case"])}
+                                   for e in pl[zone]]
+    if state.get("modifiers"):
+        out["modifiers"] = m.human(state["modifiers"])
+    if state.get("used"):
+        out["used"] = m.human(state["used"])
+    return out
+
+
+def to_yaml(rec: Recording, name: str, comment: str) -> str:
+    """The recording as a scenario file: one action per line, zones as flow lists."""
+    lines = [f"# {line}" if line else "#" for line in comment.splitlines()]
+    lines.append(f"name: {flow(name)}")
+    lines.append("given:")
+    lines.append("  game:")
+    for key, value in rec.game.items():
+        if key == "decks":
+            continue
+        lines.append(f"    {key}: {flow(value)}")
+    lines.append("    decks:")
+    for deck in rec.game["decks"]:
+        lines.append(f"      - {flow(deck)}")
+    lines.append("when:" if rec.actions else "when: []")
+    lines.extend(f"  - {flow(a)}" for a in rec.actions)
+    lines.append("then:")
+    for key, value in pins(rec.state).items():
+        lines.append(f"  {key}: {flow(value)}")
+    return "\n".join(lines) + "\n"
+
+
+# -- replay -------------------------------------------------------------------------
+
+def load_replay(path: str) -> Scenario:
+    """What ``referee replay`` checks, as a scenario that expects every action to be legal."""
+    docs = load_documents(path)
+    if len(docs) != 1:
+        raise ScenarioError(path, None, None, f"a recorded game is one document, not {len(docs)}")
+    doc = docs[0]
+    data = doc.data
+    if not isinstance(data, dict):
+        raise doc.error((), "a recorded game is a mapping: {game or state, actions}, or a scenario")
+    if "given" in data:
+        data = {k: v for k, v in data.items() if k != "then"}
+        data["then"] = {"legal": True}
+        return parse(Document(data, doc.file, 0, doc.lines, doc.line))
+    unknown = sorted(set(data) - {"game", "state", "actions"})
+    if unknown:
+        raise doc.error((unknown[0],), "unknown field: a recorded game has game or state, and actions")
+    if ("game" in data) == ("state" in data):
+        raise doc.error((), "give exactly one of game and state")
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        raise doc.error(("actions",), "must be a list of actions")
+    kind = "game" if "game" in data else "state"
+    lines = {}
+    for path, line in doc.lines.items():  # actions.3.card → when.3.card, game.x → given.game.x
+        if path[:1] == ("actions",):
+            lines[("when",) + path[1:]] = line
+        elif path[:1] == (kind,):
+            lines[("given",) + path] = line
+    sc_doc = Document({"given": {kind: data[kind]}, "when": actions, "then": {"legal": True}},
+                      doc.file, 0, lines, doc.line)
+    sc = parse(sc_doc)
+    sc.raw_game = True  # an API body: no scenario defaults (seed, first_player)
+    return sc

@@ -1,0 +1,254 @@
+"""Running one scenario through a backend and judging the outcome against its ``then``."""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.scenarios import assertions
+from referee.scenarios.assertions import flow, legend, readable_lines
+from referee.scenarios.backends import Refusal, Session
+from referee.scenarios.build import BuildError, build_position, expand_game
+from referee.scenarios.model import Scenario
+from referee.scenarios.refs import RefError, has_refs, resolve_action
+from referee.scenarios.source import ScenarioError
+
+
+@dataclass
+class Result:
+    """One scenario's verdict: ``status`` is ``passed``, ``failed`` or ``error`` (malformed)."""
+
+    label: str
+    name: str
+    status: str
+    details: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    file: str = ""
+    line: int = 1
+    rule: str | None = None
+    error: ScenarioError | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"
+
+
+@dataclass
+class Execution:
+    """What happened: the state reached, the events, and where (if anywhere) the referee refused."""
+
+    state: dict[str, Any] | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    refusal: Refusal | None = None
+    at: int | str | None = None  # "given" or the index of the refused action
+    ref_error: str | None = None
+    before: dict[str, Any] | None = None  # the state before the watched action
+    after: dict[str, Any] | None = None  # ... and after it, when it was accepted
+    resolved: dict[int, Any] = field(default_factory=dict)
+
+
+def run(sc: Scenario, backend: Any) -> Result:
+    """Run and judge one scenario; never raises for what a scenario or the referee can do."""
+    start = time.perf_counter()
+    result = Result(sc.label, sc.name, "passed", file=sc.file, line=sc.doc.line, rule=sc.rule)
+    try:
+        details = judge(sc, backend)
+    except ScenarioError as exc:
+        result.status, result.error, result.details = "error", exc, [str(exc)]
+    except Refusal as exc:  # a refusal outside the scenario's steps (legal_actions on a bad state...)
+        result.status, result.details = "failed", [f"the referee refused: {exc.describe()}"]
+    except Exception as exc:  # noqa: BLE001 - an engine bug must not stop the other scenarios
+        if type(exc).__module__.startswith(("referee.client", "httpx")):
+            raise
+        tb = traceback.extract_tb(exc.__traceback__)[-1]
+        result.status = "failed"
+        result.details = [f"the referee crashed: {type(exc).__name__}: {exc} "
+                          f"({tb.filename.rsplit('/', 1)[-1]}:{tb.lineno}) — this is a bug in the referee"]
+    else:
+        if details:
+            result.status, result.details = "failed", details
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _start(sc: Scenario, backend: Any) -> Session:
+    try:
+        if sc.given_kind == "game":
+            game = sc.given if sc.raw_game else expand_game(backend.catalog, sc.given)
+            return backend.new_game(game)
+        if sc.given_kind == "state":
+            return backend.load(sc.given)
+        return backend.load(build_position(backend.catalog, sc.given, backend.ref))
+    except BuildError as exc:
+        raise sc.doc.error(("given", *exc.path), exc.message) from None
+
+
+def execute(sc: Scenario, backend: Any, watch: int | None = None, fast: bool = True) -> Execution:
+    """Build the given, then apply the actions until one is refused.
+
+    ``watch``: the index of an action whose before and after states to keep
+    (for the diff of an action that should have been refused). ``fast``
+    allows one ``/v1/replay`` request over HTTP when no action uses references.
+    """
+    ex = Execution()
+    try:
+        session = _start(sc, backend)
+    except Refusal as refusal:
+        ex.refusal, ex.at = refusal, "given"
+        return ex
+    ex.events = session.events
+    when = sc.when
+    if (fast and watch is None and when and hasattr(backend, "client")
+            and "events" not in sc.assertions and not any(has_refs(a) for a in when)):
+        try:
+            backend.replay(session, when)
+        except Refusal as refusal:
+            ex.refusal, ex.at = refusal, refusal.index if refusal.index is not None else 0
+        ex.state = session.state
+        return ex
+    for i, raw in enumerate(when):
+        state = session.state
+        try:
+            action = resolve_action(state, raw)
+        except RefError as exc:
+            ex.ref_error, ex.at, ex.state = str(exc), i, state
+            return ex
+        ex.resolved[i] = action
+        if i == watch:
+            ex.before = copy.deepcopy(state)
+        try:
+            backend.apply(session, action)
+        except Refusal as refusal:
+            ex.refusal, ex.at = refusal, i
+            break
+        if i == watch:
+            ex.after = copy.deepcopy(session.state)
+    ex.state = session.state
+    ex.events = session.events
+    return ex
+
+
+def judge(sc: Scenario, backend: Any) -> list[str]:
+    """The failure details (empty when the scenario passes)."""
+    watch = sc.expect_index if isinstance(sc.expect_index, int) and sc.expect != "legal" else None
+    ex = execute(sc, backend, watch)
+    out = _judge(sc, backend, ex)
+    if out and watch is None and hasattr(backend, "client") and sc.when:
+        # The one-request replay cannot say what an action changed: run again step by step.
+        out = _judge(sc, backend, execute(sc, backend, watch, fast=False))
+    return out
+
+
+def _judge(sc: Scenario, backend: Any, ex: Execution) -> list[str]:
+    if ex.ref_error is not None:
+        return [*_step_header(sc, ex, ex.at),
+                f"  the reference names no card: {ex.ref_error}",
+                *_state_block("state at that point", ex.state)]
+    if sc.expect == "legal":
+        if ex.refusal is not None:
+            return [*_step_header(sc, ex, ex.at),
+                    "  expected: legal",
+                    f"  actual:   {_refusal_text(ex.refusal, ex.state)}",
+                    *_state_block("state before it" if ex.at != "given" else None, ex.state)]
+        return _assert(sc, backend, ex)
+    want = sc.then[sc.expect]
+    if ex.refusal is None:
+        out = [*_step_header(sc, ex, sc.expect_index if sc.expect_index != "any" else None),
+               f"  expected: {_expected_text(sc)}",
+               "  actual:   accepted" + (" (every action was legal)" if sc.expect_index == "any" else "")]
+        if ex.before is not None and ex.after is not None:
+            out += _diff_block(ex.before, ex.after)
+        return out
+    problems = []
+    if sc.expect_index != "any" and ex.at != sc.expect_index:
+        problems.append(f"refused at {_step_name(ex.at)}, expected at {_step_name(sc.expect_index)}")
+    if ex.refusal.kind != sc.expect:
+        problems.append(f"expected a {sc.expect}, got a{'n' if ex.refusal.kind == 'error' else ''} "
+                        f"{ex.refusal.kind}")
+    else:
+        if sc.expect == "violation" and want.get("rule") != ex.refusal.rule:
+            problems.append(f"rule {ex.refusal.rule}, not {want.get('rule')}")
+        if "code" in want and want["code"] != ex.refusal.code:
+            problems.append(f"code {ex.refusal.code}, not {want['code']}")
+        if sc.expect == "error":
+            if want.get("status", 400) != ex.refusal.status:
+                problems.append(f"status {ex.refusal.status}, not {want.get('status', 400)}")
+            field_ = want.get("field")
+            if field_ and not any(k == field_ or k.endswith("." + field_) or k.startswith(field_ + ".")
+                                  or k.endswith("." + field_ + ".") for k in ex.refusal.errors):
+                problems.append(f"no error for field {field_} (errors: {flow(ex.refusal.errors)})")
+    if problems:
+        return [*_step_header(sc, ex, ex.at),
+                f"  expected: {_expected_text(sc)}",
+                f"  actual:   {_refusal_text(ex.refusal, ex.state)}",
+                *(f"  ({p})" for p in problems)]
+    return _assert(sc, backend, ex) if sc.assertions else []
+
+
+def _assert(sc: Scenario, backend: Any, ex: Execution) -> list[str]:
+    if not sc.assertions:
+        return []
+    if ex.state is None:
+        return ["there is no state to check the assertions against (the given was refused)"]
+    mismatches = assertions.check(sc.assertions, ex.state, ex.events, backend.legal_actions)
+    if not mismatches:
+        return []
+    after = "after every action" if ex.refusal is None else f"reached (before the refused {_step_name(ex.at)})"
+    out = [f"the state {after} differs from then (line {sc.line_of('then')}):"]
+    for mm in mismatches:
+        lines = mm.lines()
+        lines[0] = f"{mm.key} (line {sc.line_of('then', mm.key)}):"
+        out += ["  " + line for line in lines]
+    return out
+
+
+def _step_name(at: Any) -> str:
+    return "the given" if at == "given" else f"action {at}"
+
+
+def _step_header(sc: Scenario, ex: Execution, at: Any) -> list[str]:
+    if at is None:
+        return []
+    if at == "given":
+        return [f"at the given ({sc.given_kind}, line {sc.line_of('given')}):"]
+    raw = sc.when[at]
+    out = [f"at action {at} (when.{at}, line {sc.line_of('when', at)}): {flow(raw)}"]
+    resolved = ex.resolved.get(at)
+    if resolved is not None and resolved != raw:
+        out.append(f"  resolved: {flow(resolved)}")
+    return out
+
+
+def _expected_text(sc: Scenario) -> str:
+    want = sc.then[sc.expect]
+    if sc.expect == "violation":
+        text = f"violation of rule {want['rule']}" + (f" ({want['code']})" if "code" in want else "")
+    else:
+        text = f"error {want.get('status', 400)}" + (f" ({want['code']})" if "code" in want else "")
+        if want.get("field"):
+            text += f" on field {want['field']}"
+    return text + f" at {_step_name(sc.expect_index)}" if sc.expect_index != "any" else text
+
+
+def _refusal_text(refusal: Refusal, state: dict[str, Any] | None) -> str:
+    text = refusal.describe()
+    if refusal.errors:
+        text += " " + "; ".join(f"[{k}: {' '.join(v)}]" for k, v in sorted(refusal.errors.items()))[:400]
+    key = legend(refusal.detail, state)
+    return text + (f" ({key})" if key else "")
+
+
+def _state_block(title: str | None, state: dict[str, Any] | None) -> list[str]:
+    if not title or not state:
+        return []
+    return [f"  {title}:", *("    " + line for line in readable_lines(state))]
+
+
+def _diff_block(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    diff = [d for d in difflib.unified_diff(readable_lines(before), readable_lines(after), lineterm="", n=0)
+            if not d.startswith(("---", "+++", "@@"))]
+    return ["  what it changed (- before, + after):", *("    " + d for d in diff)] if diff else []
