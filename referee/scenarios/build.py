@@ -231,7 +231,11 @@ def build_position(catalog: Catalog, pos: dict[str, Any], catalog_ref: dict[str,
 
 
 def _field_card(state: dict[str, Any], value: Any, path: tuple) -> Any:
-    """A reference, or a catalog id naming exactly one card on the field, as its instance id."""
+    """A reference, or a catalog id naming exactly one card on the field, as its instance id.
+
+    Anything else is kept as written, so a position can also pose a broken
+    state on purpose (a dangling reference is the referee's 400 to give).
+    """
     if value is None or not isinstance(value, str):
         return value
     if looks_like_ref(value):
@@ -248,5 +252,4 @@ def _field_card(state: dict[str, Any], value: Any, path: tuple) -> Any:
     if len(on_field) > 1:
         raise BuildError(path, f"{value} names {len(on_field)} cards on the field; use a reference "
                                f"such as p0.cases.{value}#1 to say which")
-    raise BuildError(path, f"{value!r} is not on the field; name a case in play with a reference "
-                           "such as p0.cases.0")
+    return value  # an instance id, right or wrong: the referee judges it (RULES 13.1)
