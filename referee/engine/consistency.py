@@ -158,10 +158,21 @@ def _check_pending(catalog: Catalog, s: dict) -> None:
     for iid in [*act.get("targets", []), *act.get("pay", []), *pen["counters"]]:
         if iid not in cards:
             raise _fail("dangling_reference", f"the pending action names unknown card {iid}", "pending")
-    if act["type"] in ("play_case", "play_fairy", "play_evidence", "cast_spell"):
+    if act["type"] in _PLAYED_KIND:
         if act["card"] not in s["players"][active]["hand"]:
             raise _fail("inconsistent_pending", f"the card being played ({act['card']}) stays in hand until it resolves",
                         "pending.action.card")
+        kind = _PLAYED_KIND[act["type"]]
+        if catalog[cards[act["card"]]].kind != kind:  # it could never have been declared (6.4, 8.3, 8.4, 9.2)
+            raise _fail("inconsistent_pending", f"a pending {act['type']} names {act['card']}, which is not a {kind} card",
+                        "pending.action.card")
+    if act["type"] == "use_ability" and act["ability"] >= len(catalog[cards[act["card"]]].abilities):
+        raise _fail("inconsistent_pending", f"card {act['card']} has no ability {act['ability']} (RULES 9.1)",
+                    "pending.action.ability")
+
+
+# The card a pending action plays, by action type: it must be of this kind.
+_PLAYED_KIND = {"play_case": "case", "play_fairy": "fairy", "play_evidence": "evidence", "cast_spell": "spell"}
 
 
 def _check_extras(catalog: Catalog, s: dict) -> None:
