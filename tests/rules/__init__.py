@@ -1,0 +1,1 @@
+"""Scenario tests: one module per area of RULES.md, each test citing its rule id."""
