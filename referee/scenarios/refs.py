@@ -93,6 +93,8 @@ def resolve(state: dict[str, Any], ref: Ref | str) -> str:
     cards = state["cards"]
     seen = 0
     for iid in ids:
+        if iid == ref.card and ref.nth == 0:  # an instance id works as a selector too
+            return iid
         if cards.get(iid) == ref.card:
             if seen == ref.nth:
                 return iid

@@ -1,0 +1,202 @@
+"""``referee check``: the lines it prints, the summary, exit codes, --junit, --catalog, -q, and --url."""
+
+from __future__ import annotations
+
+import textwrap
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import httpx
+import pytest
+
+from referee.cli import main as referee
+
+ROOT = Path(__file__).resolve().parent.parent
+PASSING = """
+name: a draw from an empty file is refused
+rule: "8.2"
+given: {position: {p0: {cases: [AF-042], file: 0}}}
+when: [{type: draw, player: 0}]
+then: {violation: {rule: "8.2", code: file_empty}}
+"""
+FAILING = """
+name: deliberately wrong
+given: {position: {p0: {cases: [AF-042], file: [AF-006]}}}
+when: [{type: draw, player: 0}]
+then: {p0.hand: [AF-004]}
+"""
+MALFORMED = "given: {position: {}}\nthen: {turn: first}\n"
+
+
+def write(folder: Path, **files: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / f"{name}.yaml").write_text(textwrap.dedent(text).lstrip(), "utf-8")
+    return folder
+
+
+def run(capsys, *args: str) -> tuple[int, list[str]]:
+    code = referee(["check", *args])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out.splitlines()
+
+
+def test_all_passing_exit_0_and_summary_last(tmp_path, capsys):
+    folder = write(tmp_path / "s", a=PASSING, b=PASSING)
+    code, lines = run(capsys, str(folder))
+    assert code == 0
+    assert lines[0] == f"ok   {folder / 'a.yaml'} [8.2] a draw from an empty file is refused"
+    assert lines[-1] == "2 passed, 0 failed"
+
+
+def test_a_failure_exit_1_with_details(tmp_path, capsys):
+    folder = write(tmp_path / "s", a=PASSING, b=FAILING)
+    code, lines = run(capsys, str(folder))
+    assert code == 1
+    assert lines[1] == f"FAIL {folder / 'b.yaml'} deliberately wrong"
+    text = "\n".join(lines)
+    assert "      p0.hand (line 4):" in text
+    assert "expected: [AF-004]" in text and "actual:   [AF-006]" in text
+    assert lines[-1] == "1 passed, 1 failed"
+
+
+def test_malformed_wins_exit_2(tmp_path, capsys):
+    folder = write(tmp_path / "s", a=PASSING, b=FAILING, c=MALFORMED)
+    code, lines = run(capsys, str(folder))
+    assert code == 2
+    assert lines[-1] == "1 passed, 2 failed"
+    assert any(line.startswith(f"ERROR {folder / 'c.yaml'}:2: then.turn:") for line in lines)
+
+
+def test_quiet_prints_only_failures(tmp_path, capsys):
+    folder = write(tmp_path / "s", a=PASSING, b=FAILING)
+    code, lines = run(capsys, "-q", str(folder))
+    assert code == 1
+    assert not any(line.startswith("ok") for line in lines)
+    assert lines[0].startswith("FAIL") and lines[-1] == "1 passed, 1 failed"
+
+
+def test_files_and_directories_sorted_and_deduplicated(tmp_path, capsys):
+    folder = write(tmp_path / "s", b=PASSING, a=PASSING)
+    write(folder / "nested", c=PASSING)
+    write(folder / ".hidden", d=FAILING)
+    (folder / "notes.txt").write_text("not a scenario")
+    code, lines = run(capsys, str(folder), str(folder / "a.yaml"))
+    assert code == 0
+    assert [line.split()[1] for line in lines[:-1]] == [
+        str(folder / "a.yaml"), str(folder / "b.yaml"), str(folder / "nested" / "c.yaml")]
+
+
+def test_junit_xml_parsed_back(tmp_path, capsys):
+    folder = write(tmp_path / "s", a=PASSING, b=FAILING, c=MALFORMED)
+    report = tmp_path / "junit.xml"
+    code, _ = run(capsys, "--junit", str(report), str(folder))
+    assert code == 2
+    root = ET.parse(report).getroot()
+    assert root.tag == "testsuites"
+    suite = root.find("testsuite")
+    assert suite is not None
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("3", "1", "1")
+    cases = {tc.get("name"): tc for tc in suite.findall("testcase")}
+    passed = cases["a draw from an empty file is refused"]
+    assert passed.find("failure") is None and passed.get("file") == str(folder / "a.yaml")
+    assert passed.find("properties/property").get("value") == "8.2"
+    failure = cases["deliberately wrong"].find("failure")
+    assert failure is not None and "expected: [AF-004]" in failure.text
+    error = cases["c"].find("error")
+    assert error is not None and ":2: then.turn:" in error.get("message")
+    assert float(suite.get("time")) >= 0
+
+
+def test_catalog_option(tmp_path, capsys):
+    """A custom catalog: the scenario plays with its cards, filler included."""
+    catalog = tmp_path / "mini.yaml"
+    catalog.write_text(textwrap.dedent("""
+        id: mini
+        cards:
+          - {id: M-1, name: Sprite, kind: fairy, power: 2}
+          - {id: M-2, name: Pixie, kind: fairy, power: 1}
+          - {id: M-3, name: Wisp, kind: fairy, power: 1}
+          - {id: M-4, name: Imp, kind: fairy, power: 1}
+          - {id: M-5, name: Glint, kind: evidence, power: 1}
+          - {id: M-6, name: Mote, kind: evidence, power: 1}
+          - {id: M-7, name: Puzzle, kind: case, level: 2, hit: 1}
+          - {id: M-8, name: Riddle, kind: case, level: 3, hit: 1}
+          - {id: M-9, name: Hint, kind: spell, cost: 1, effect: [{draw: 1}]}
+          - {id: M-10, name: Snag, kind: counter, cost: 1, trigger: investigate, effect: [{negate: true}]}
+          - {id: M-11, name: Lull, kind: spell, cost: 0, effect: [{ready: 1}]}
+          - {id: M-12, name: Knot, kind: case, level: 1, hit: 1}
+          - {id: M-13, name: Fog, kind: case, level: 4, hit: 2}
+          - {id: M-14, name: Bell, kind: evidence, power: 2}
+    """))
+    folder = write(tmp_path / "s", a="""
+        given:
+          position:
+            p0: {cases: [M-7], fairies: [{card: M-1, case: p0.cases.M-7}]}
+        when: [{type: investigate, player: 0, case: p0.cases.M-7}]
+        then: {events: [{type: solved, hit: 1}], p1.trash: 1}
+    """, b="""
+        given: {game: {decks: [{top: [M-7, M-7, M-7, M-7]}, {top: []}]}}
+        then: {violation: {rule: "3.2"}}
+    """)
+    code, lines = run(capsys, "--catalog", str(catalog), str(folder))
+    assert code == 0, "\n".join(lines)
+    code, lines = run(capsys, str(folder))  # the built-in catalog has no M-7
+    assert code == 1
+
+
+# -- against the HTTP service -----------------------------------------------------
+
+@pytest.fixture(scope="module")
+def wsgi_backend():
+    from referee.client import RefereeClient
+    from referee.scenarios.backends import Http
+    from referee.service.app import create_app
+    from referee.service.config import Settings
+
+    app = create_app(Settings(log_requests=False))
+    client = RefereeClient("http://referee.test", transport=httpx.WSGITransport(app=app))
+    backend = Http("http://referee.test", client=client)
+    yield backend
+    backend.close()
+
+
+def test_examples_pass_against_the_http_service_too(wsgi_backend):
+    """The same scenarios, through POST /v1/games, /v1/apply, /v1/replay and /v1/legal-actions."""
+    import io
+
+    from referee.scenarios.check import check, exit_code
+
+    out = io.StringIO()
+    results, _ = check([ROOT / "examples" / "scenarios"], wsgi_backend, out=out, quiet=True)
+    assert exit_code(results) == 0, out.getvalue()
+    assert len(results) > 76
+
+
+def test_failures_read_the_same_over_http(tmp_path, wsgi_backend):
+    import io
+
+    from referee.engine import Catalog
+    from referee.scenarios.backends import InProcess
+    from referee.scenarios.check import check
+
+    folder = write(tmp_path / "s", a=PASSING, b=FAILING, c="""
+        given: {position: {p0: {cases: [AF-051], fairies: [{card: AF-005, case: p0.cases.0}]}}}
+        when: [{type: investigate, player: 0, case: a01}]
+        then: {violation: {rule: "10.1"}}
+    """)
+    texts = []
+    for backend in (InProcess(Catalog.builtin()), wsgi_backend):
+        out = io.StringIO()
+        check([folder], backend, out=out)
+        texts.append(out.getvalue())
+    assert texts[0] == texts[1]
+    assert "what it changed" in texts[1]
+
+
+def test_url_that_does_not_answer(tmp_path, capsys):
+    folder = write(tmp_path / "s", a=PASSING)
+    code = referee(["check", "--url", "http://127.0.0.1:9", "--timeout", "2", str(folder)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("referee: error: --url http://127.0.0.1:9") and "Traceback" not in err
