@@ -17,7 +17,12 @@ file; the rest of the filler then sits in the trash. ``build`` checks the result
 with ``referee.engine.check_state`` and returns a plain JSON-able dict.
 
 Instance ids are readable: ``a01``… for player 0, ``b01``… for player 1, in
-the order the cards were placed (``a``/``b`` then filler).
+the order the cards were placed, then the filler.
+
+``Position(catalog=PLUS)`` builds on ``af-ref-plus``: af-ref with four
+test-only counters for situations af-ref cannot produce (a bounce answering an
+investigation; a negate for redispatch, recall and the draw action). The
+helpers find a state's catalog by its digest.
 
 The helpers at the bottom (:func:`act`, :func:`apply`, :func:`run`,
 :func:`normal`, :func:`assert_illegal`) keep each test to its given, when and then.
@@ -33,12 +38,39 @@ import pytest
 from referee import engine
 from referee.engine import Catalog, RuleViolation, check_state
 
-CAT = Catalog.builtin()
-DECK = 40
-FILLER = "AF-022"  # 虫眼鏡, a plain evidence without abilities: never opens a window, never acts
-
 State = dict[str, Any]
 Action = dict[str, Any]
+
+CAT = Catalog.builtin()
+
+
+def _plus() -> Catalog:
+    """af-ref plus four test-only counters for what af-ref leaves out: a bounce on ``investigate`` and a
+    ``negate`` for each of ``redispatch``, ``recall`` and ``draw``. Its own catalog id and digest."""
+    extra = [
+        {"id": "T-01", "name": "神隠し", "kind": "counter", "cost": 1, "trigger": "investigate",
+         "effect": [{"bounce": "fairy"}]},
+        {"id": "T-02", "name": "回り道", "kind": "counter", "cost": 1, "trigger": "redispatch",
+         "effect": [{"negate": True}]},
+        {"id": "T-03", "name": "引き止め", "kind": "counter", "cost": 1, "trigger": "recall",
+         "effect": [{"negate": True}]},
+        {"id": "T-04", "name": "空振り", "kind": "counter", "cost": 1, "trigger": "draw",
+         "effect": [{"negate": True}]},
+    ]
+    return Catalog.from_data({"id": "af-ref-plus", "cards": [dict(c) for c in CAT.canonical["cards"]] + extra})
+
+
+PLUS = _plus()
+_CATALOGS = {c.digest: c for c in (CAT, PLUS)}
+
+
+def catalog_of(state: State) -> Catalog:
+    """The catalog a (test) state was built with: af-ref, or PLUS."""
+    return _CATALOGS[state["catalog"]["digest"]]
+
+
+DECK = 40
+FILLER = "AF-022"  # 虫眼鏡, a plain evidence without abilities: never opens a window, never acts
 
 
 class Position:
@@ -46,7 +78,8 @@ class Position:
 
     def __init__(self, *, active: int = 0, step: str = "main", turn: int | None = None,
                  first_player: int = 0, windows: str = "auto", phase: str = "turn",
-                 case_played: bool | None = None):
+                 case_played: bool | None = None, catalog: Catalog = CAT):
+        self.catalog = catalog
         self.phase = phase
         self.step = "mulligan" if phase == "mulligan" else step
         self.active = active
@@ -55,7 +88,7 @@ class Position:
             turn = 0 if phase == "mulligan" else (1 if active == first_player else 2)
         self.turn = turn
         self.windows = windows
-        # A case step that has not seen a case yet; a main or end step after one was played or skipped.
+        # Default: no case declared this turn (in the main step: the case step was skipped).
         self.case_played = False if case_played is None else case_played
         self.result: dict[str, Any] | None = None
         self.pending_: dict[str, Any] | None = None
@@ -71,8 +104,8 @@ class Position:
     # -- placing cards ---------------------------------------------------------
 
     def _new(self, player: int, cid: str) -> str:
-        if cid not in CAT:
-            raise ValueError(f"{cid} is not in the reference catalog")
+        if cid not in self.catalog:
+            raise ValueError(f"{cid} is not in catalog {self.catalog.id}")
         self._count[player] += 1
         if self._count[player] > DECK:
             raise ValueError(f"player {player} has only {DECK} cards")
@@ -168,7 +201,7 @@ class Position:
                 z["file"] += filler[:room]
             players.append({"name": f"Player {i + 1}", **z, "kept": self.kept_[i]})
         state = {
-            "schema": "ace-file/state@1", "ruleset": "ace-file-99", "catalog": CAT.ref,
+            "schema": "ace-file/state@1", "ruleset": "ace-file-99", "catalog": self.catalog.ref,
             "options": {"response_windows": self.windows}, "seed": "rules-tests", "rng": 0,
             "turn": self.turn, "phase": self.phase, "step": self.step, "active": self.active,
             "first_player": self.first_player, "case_played": self.case_played,
@@ -176,7 +209,7 @@ class Position:
             "cards": dict(sorted(cards.items())), "players": players,
             "modifiers": copy.deepcopy(self.modifiers), "used": copy.deepcopy(self.used_),
         }
-        check_state(CAT, state)  # RULES 13.1: a hand-built position must be consistent
+        check_state(self.catalog, state)  # RULES 13.1: a hand-built position must be consistent
         return state
 
 
@@ -190,7 +223,7 @@ def act(kind: str, player: int, **fields: Any) -> Action:
 def apply(state: State, action: Action) -> tuple[State, list[dict[str, Any]]]:
     """Apply one action; the input state must come back untouched."""
     before = copy.deepcopy(state)
-    after, events = engine.apply(CAT, state, action)
+    after, events = engine.apply(catalog_of(state), state, action)
     assert state == before, "apply mutated its input"
     return after, events
 
@@ -206,11 +239,11 @@ def run(state: State, *actions: Action) -> tuple[State, list[dict[str, Any]]]:
 
 def normal(state: State) -> State:
     """The state with every optional field filled in: the starting point of an expected state."""
-    return check_state(CAT, state)
+    return check_state(catalog_of(state), state)
 
 
 def legal(state: State, player: int | None = None) -> list[Action]:
-    return engine.legal_actions(CAT, state, player)
+    return engine.legal_actions(catalog_of(state), state, player)
 
 
 def assert_illegal(state: State, action: Action, rule: str, code: str) -> RuleViolation:
@@ -220,12 +253,13 @@ def assert_illegal(state: State, action: Action, rule: str, code: str) -> RuleVi
     the same violation, and ``legal_actions`` does not list the action.
     """
     before = copy.deepcopy(state)
+    catalog = catalog_of(state)
     with pytest.raises(RuleViolation) as caught:
-        engine.apply(CAT, state, action)
+        engine.apply(catalog, state, action)
     v = caught.value
     assert (v.rule, v.code) == (rule, code), f"got RULES {v.rule} {v.code}: {v.detail()}"
     assert state == before, "an illegal action changed the state"
-    again = engine.validate(CAT, state, action)
+    again = engine.validate(catalog, state, action)
     assert again is not None and (again.rule, again.code) == (rule, code)
     assert state == before
     if "pay" not in action:
@@ -234,7 +268,7 @@ def assert_illegal(state: State, action: Action, rule: str, code: str) -> RuleVi
 
 
 def assert_legal(state: State, action: Action) -> None:
-    assert engine.validate(CAT, state, action) is None
+    assert engine.validate(catalog_of(state), state, action) is None
     if "pay" not in action and action["type"] != "discard":
         assert action in legal(state), "legal_actions misses a legal action"
 

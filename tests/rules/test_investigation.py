@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .positions import CAT, Position, act, apply, assert_illegal, assert_legal, events_of, normal, run
+from .positions import CAT, PLUS, Position, act, apply, assert_illegal, assert_legal, events_of, normal, run
 
 
 def _outcome(events):
@@ -116,6 +116,33 @@ def test_10_2_1_a_counter_that_removes_the_only_fairy_leaves_nothing_to_resolve(
     assert after == expected
     assert after["players"][0]["evidence"] == [{"card": ev, "case": case}]
     assert _outcome(events) == {"type": "investigation", "player": 0, "case": case, "outcome": "abandoned"}
+
+
+def test_10_2_1_a_counter_that_bounces_the_only_fairy_leaves_nothing_to_resolve():
+    """RULES 10.2.1: a counter (test catalog PLUS, T-01: bounce a fairy on investigate) returns the
+    investigator's only fairy to hand; at resolution the case has none of theirs: nothing happens —
+    the evidence that would have reached level 1 alone is not counted, nothing is milled or trashed."""
+    p = Position(catalog=PLUS)
+    p.case(0, "AF-042")
+    case = p.case(1, "AF-042", actioned=True)  # level 1, hit 1
+    fairy = p.fairy(0, "AF-004", on=case)
+    ev = p.evidence(0, "AF-023", on=case)
+    p.case(1, "AF-043")
+    bounce = p.hand(1, "T-01")
+    state = p.build()
+    state, _ = apply(state, act("investigate", 0, case=case))
+    state, _ = apply(state, act("counter", 1, card=bounce, targets=[fairy]))
+    assert state["players"][0]["hand"] == [fairy] and state["players"][0]["fairies"] == []
+    before = state
+
+    after, events = apply(state, act("pass", 1))
+
+    expected = normal(before)
+    expected["pending"] = None
+    assert after == expected
+    assert after["players"][0]["evidence"] == [{"card": ev, "case": case}]
+    assert after["players"][1]["cases"][0]["card"] == case
+    assert _outcome(events)["outcome"] == "abandoned"
 
 
 def test_10_2_1_a_bounced_only_fairy_leaves_nothing_to_resolve():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .positions import Position, act, apply, assert_illegal, assert_legal, events_of, legal, normal, run
+from .positions import PLUS, Position, act, apply, assert_illegal, assert_legal, events_of, legal, normal, run
 
 
 # -- 9.1 Abilities ------------------------------------------------------------------------------
@@ -492,10 +492,30 @@ def test_9_5_a_negated_ability_does_nothing_and_its_cost_stays_paid():
     assert after["modifiers"] == [] and after["used"] == [{"card": south, "ability": 0}]
 
 
+@pytest.mark.parametrize("kind, counter_cid", [("redispatch", "T-02"), ("recall", "T-03"), ("draw", "T-04")])
+def test_9_5_a_negated_redispatch_recall_or_draw_changes_nothing(kind, counter_cid):
+    """RULES 9.5: af-ref has no counter negating these three, so the test catalog PLUS adds them: a negated
+    redispatch or recall leaves the fairy where it was; a negated draw draws nothing; the cost stays paid."""
+    p = Position(catalog=PLUS)
+    pay = p.case(0, "AF-042")
+    here = p.case(0, "AF-043", actioned=True)
+    there = p.case(1, "AF-047", actioned=True)
+    fairy = p.fairy(0, "AF-004", on=here)
+    action = {"redispatch": act("redispatch", 0, fairy=fairy, case=there),
+              "recall": act("recall", 0, fairy=fairy),
+              "draw": act("draw", 0)}[kind]
+    before, after, counter = _negated(p, action, counter_cid)
+    expected = _without_counter(before, after, counter)
+    assert after == expected
+    assert after["players"][0]["fairies"] == [{"card": fairy, "case": here}]
+    assert after["players"][0]["cases"][0] == {"card": pay, "face_up": False, "actioned": True}
+    assert after["players"][0]["hand"] == []
+
+
 @pytest.mark.parametrize("kind", ["redispatch", "recall", "draw"])
-def test_9_5_a_negated_redispatch_recall_or_draw_changes_nothing(kind):
-    """RULES 9.5: a pending redispatch, recall or draw marked negated (af-ref has no such negating
-    counter; a hand-built window poses it): the pass leaves the fairy where it was, draws nothing."""
+def test_9_5_a_window_marked_negated_resolves_to_nothing_on_pass(kind):
+    """RULES 9.5: a hand-built window whose pending action is already negated: the pass changes nothing
+    but closing the window."""
     p = Position()
     pay = p.case(0, "AF-042", actioned=True)
     here = p.case(0, "AF-043")
