@@ -36,8 +36,6 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
     # 6 Turn
     "not_case_step": ("6.4", "A case is played (or skipped) only in the case step.",
                       "事件カードは事件ステップでのみ出せます（またはスキップできます）。"),
-    "case_step": ("6.4", "The case step comes first: play a case or skip it.",
-                  "まず事件ステップです。事件カードを出すかスキップしてください。"),
     "not_a_case": ("6.4", "Card {card} is not a case.", "カード{card}は事件カードではありません。"),
     "not_end_step": ("6.6", "Discards are made only in the end step, when the hand is over 7.",
                      "手札の調整はエンドステップで手札が7枚を超えるときにのみ行います。"),

@@ -78,7 +78,7 @@ def parse_action(raw: Any, path: str = "action") -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise InvalidInput({path: ["must be an object"]})
     kind = raw.get("type")
-    if kind not in ACTION_FIELDS:
+    if not isinstance(kind, str) or kind not in ACTION_FIELDS:
         msg = "missing" if kind is None else f"unknown action type {kind!r}"
         raise InvalidInput({f"{path}.type": [msg]})
     fields = ACTION_FIELDS[kind]
