@@ -143,6 +143,11 @@ def _message(err: Any, data: Any) -> str:
         desc = node.get("description") if isinstance(node, dict) else None
         if desc:
             return f"must be {desc}"
+    if path and path[-1] == "enum":
+        options = _schema_node(path)
+        if isinstance(options, list):
+            return f"{json.dumps(err.instance, ensure_ascii=False)} is not one of: " + ", ".join(
+                json.dumps(o, ensure_ascii=False) for o in options)
     if path and path[-1] in ("minProperties", "maxProperties") and list(err.instance_path) == ["given"]:
         return "give exactly one of game, state, position"
     if path and path[-1] == "const" and err.instance_path and err.instance_path[-1] == "legal":
