@@ -25,15 +25,26 @@ _NEW_GAME_KEYS = frozenset(("decks", "seed", "first_player", "shuffle", "players
 
 # -- RULES 3: decks ------------------------------------------------------------
 
-def deck_list(deck: Any, path: str = "deck") -> list[str]:
-    """A Deck (API.md §2: a list of ids, or an object of counts) as a list of catalog ids."""
+def deck_counts(deck: Any, path: str = "deck") -> Counter[str]:
+    """A Deck (API.md §2: a list of ids, or an object of counts) as counts per catalog id.
+
+    Counts are never expanded here, so ``{"AF-001": 10**12}`` costs nothing
+    and is simply a RULES 3.1 violation.
+    """
     if isinstance(deck, list) and all(isinstance(c, str) for c in deck):
-        return list(deck)
+        return Counter(deck)
     if isinstance(deck, dict) and all(
             isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v >= 0
             for k, v in deck.items()):
-        return [cid for cid, n in deck.items() for _ in range(n)]
+        return Counter({k: v for k, v in deck.items() if v})
     raise InvalidInput({path: ["must be a list of card ids or an object of card id → count (integer ≥ 0)"]})
+
+
+def deck_list(deck: Any) -> list[str]:
+    """A deck already checked (40 cards) as its list of catalog ids, in the order given."""
+    if isinstance(deck, list):
+        return list(deck)
+    return [cid for cid, n in deck.items() for _ in range(n)]
 
 
 def validate_deck(catalog: Catalog, deck: Any, path: str = "deck") -> list[RuleViolation]:
@@ -42,11 +53,11 @@ def validate_deck(catalog: Catalog, deck: Any, path: str = "deck") -> list[RuleV
     >>> validate_deck(Catalog.builtin(), ["AF-001"] * 40)[0].rule
     '3.2'
     """
-    ids = deck_list(deck, path)
+    counts = deck_counts(deck, path)
     found: list[RuleViolation] = []
-    if len(ids) != DECK_SIZE:  # RULES 3.1
-        found.append(RuleViolation("deck_size", count=len(ids)))
-    counts = Counter(ids)
+    total = sum(counts.values())
+    if total != DECK_SIZE:  # RULES 3.1
+        found.append(RuleViolation("deck_size", count=total))
     by_name: dict[str, list[str]] = {}
     for cid in counts:
         card = catalog.get(cid)
@@ -167,7 +178,7 @@ def _parse_new_game(raw: Any) -> dict[str, Any]:
     else:
         for i, deck in enumerate(decks):
             try:
-                deck_list(deck, f"decks.{i}")
+                deck_counts(deck, f"decks.{i}")
             except InvalidInput as exc:
                 errors.update(exc.errors)
     seed = raw.get("seed")
