@@ -13,6 +13,7 @@ and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import glob
 import os
 import socket
 import sys
@@ -69,6 +70,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if metrics_dir:
         if not (os.path.isdir(metrics_dir) and os.access(metrics_dir, os.W_OK)):
             raise CommandError(f"PROMETHEUS_MULTIPROC_DIR={metrics_dir}: not a writable directory")
+        for stale in glob.glob(os.path.join(metrics_dir, "*.db")):  # a previous run's samples
+            os.remove(stale)
     else:
         env["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="referee-metrics-")
         env["REFEREE_METRICS_DIR_OWNED"] = "1"
@@ -173,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.func(args)
     except CommandError as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        print(f"{PROG}: error: {' '.join(str(exc).split())}", file=sys.stderr)  # one line
         return 2
     except KeyboardInterrupt:
         return 130

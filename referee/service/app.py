@@ -15,18 +15,18 @@ wrong seal 403; anything unexpected 500, logged with its traceback.
 
 from __future__ import annotations
 
+import inspect
 import os
 import re
 import time
-import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import orjson
-from flask import Flask, Response, g, request, send_from_directory
+from flask import Flask, Response, request, send_from_directory
 from flask.json.provider import JSONProvider
 from flask_smorest import Blueprint
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from referee import engine
 from referee.engine.errors import (
@@ -51,6 +51,10 @@ from referee.service.sealing import Sealer, SealError
 import schemas as S
 
 JSON = "application/json"
+# Per-request values, kept in the WSGI environ (cheaper than flask.g).
+_T0 = "referee.t0"
+_RID = "referee.request_id"
+_VIOLATION = "referee.violation"
 PROBLEM_JSON = "application/problem+json"
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
 
@@ -113,6 +117,10 @@ def create_app(settings: Settings | None = None, catalog: engine.Catalog | None 
     api = make_api(app)
     api.register_blueprint(_game_blueprint(ref))
     api.register_blueprint(_ops_blueprint(ref, lambda: _openapi(ref, api)))
+    # The decorators above document the views; at run time the views return
+    # finished Responses, so call them directly, without flask-smorest's wrappers.
+    for endpoint, view in list(app.view_functions.items()):
+        app.view_functions[endpoint] = inspect.unwrap(view)
     _register_docs(app)
     if settings.bench_echo:
         _register_echo(app)
@@ -135,12 +143,21 @@ def openapi_yaml(app: Flask) -> str:
 
 # -- reading requests -------------------------------------------------------------
 
+def request_id() -> str:
+    """This request's id (X-Request-ID if acceptable, else a new random one)."""
+    environ = request.environ
+    rid = environ.get(_RID)
+    if rid is None:
+        rid = environ[_RID] = os.urandom(16).hex()
+    return rid
+
+
 def read_body() -> dict[str, Any]:
     """The request's JSON object: 415 unless JSON, 413 over the limit, 400 unless an object."""
     if request.mimetype != JSON:
         raise Problem(415, "unsupported-media-type", "unsupported_media_type",
                       f"Send the body as {JSON}, not {request.mimetype or 'no Content-Type'}.")
-    data = request.get_data(cache=False)  # raises RequestEntityTooLarge (413)
+    data = _read_raw()
     try:
         body = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
@@ -148,6 +165,20 @@ def read_body() -> dict[str, Any]:
     if not isinstance(body, dict):
         raise _schema_problem({"_schema": ["The body must be a JSON object."]})
     return body
+
+
+def _read_raw() -> bytes:
+    """The body's bytes, never more than ``REFEREE_MAX_BODY`` (else 413)."""
+    if request.content_length is not None:
+        return request.get_data(cache=False)  # werkzeug: 413 when Content-Length is over the limit
+    environ = request.environ
+    if not environ.get("wsgi.input_terminated"):
+        return b""  # no length and a server that does not end the stream: read nothing (werkzeug's rule)
+    limit = request.max_content_length or 0
+    data = environ["wsgi.input"].read(limit + 1)  # chunked: read one byte past the limit to know
+    if len(data) > limit:
+        raise RequestEntityTooLarge()
+    return data
 
 
 def _schema_problem(errors: dict[str, list[str]], detail: str | None = None) -> Problem:
@@ -205,10 +236,14 @@ def _player(body: dict[str, Any], key: str = "player") -> int | None:
 
 
 def _language() -> str:
-    header = request.headers.get("Accept-Language")
-    if not header:
+    """``ja`` when the client prefers Japanese to English (Accept-Language, by quality), else ``en``."""
+    if not request.headers.get("Accept-Language"):
         return "en"
-    return "ja" if request.accept_languages.best_match(("en", "ja"), default="en") == "ja" else "en"
+    for tag, quality in request.accept_languages:  # highest quality first
+        primary = tag.split("-", 1)[0].lower()
+        if quality > 0 and primary in ("en", "ja"):
+            return primary
+    return "en"
 
 
 # -- the game endpoints -------------------------------------------------------------
@@ -429,7 +464,7 @@ def _ops_blueprint(ref: Referee, openapi: Callable[[], str]) -> Blueprint:
 
     @blp.route("/openapi.yaml", methods=["GET"])
     @blp.doc(responses={"200": {"description": "This document (identical to the repository's openapi.yaml).",
-                                "content": {"application/yaml": {"schema": {"type": "string"}}}}})
+                                "content": {"application/yaml": {}}}})
     def openapi_document() -> Response:
         """The OpenAPI document."""
         return Response(openapi(), content_type="application/yaml; charset=utf-8")
@@ -468,44 +503,42 @@ def _register_echo(app: Flask) -> None:
 def _register_hooks(app: Flask, ref: Referee) -> None:
     log_requests = ref.settings.log_requests
     max_body = ref.settings.max_body
+    record = metrics.record
 
     @app.before_request
     def _start() -> None:
-        g.t0 = time.perf_counter()
-        rid = request.headers.get("X-Request-ID")
-        g.request_id = rid if rid is not None and _REQUEST_ID.match(rid) else uuid.uuid4().hex
-        g.violation = None
+        environ = request.environ
+        environ[_T0] = time.perf_counter()
+        rid = environ.get("HTTP_X_REQUEST_ID")
+        environ[_RID] = rid if rid is not None and _REQUEST_ID.match(rid) else os.urandom(16).hex()
 
     @app.after_request
     def _finish(response: Response) -> Response:
-        rid = getattr(g, "request_id", None) or uuid.uuid4().hex
-        response.headers["X-Request-ID"] = rid
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        endpoint = request.endpoint or "unmatched"
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        environ = req.environ
+        rid = request_id()
+        headers = response.headers
+        headers["X-Request-ID"] = rid
+        headers["X-Content-Type-Options"] = "nosniff"
+        endpoint = req.endpoint or "unmatched"
         status = response.status_code
-        elapsed = time.perf_counter() - getattr(g, "t0", time.perf_counter())
-        metrics.REQUESTS.labels(endpoint, request.method, str(status)).inc()
-        metrics.LATENCY.labels(endpoint).observe(elapsed)
-        violation = getattr(g, "violation", None)
-        if violation is not None:
-            metrics.VIOLATIONS.labels(*violation).inc()
+        elapsed = time.perf_counter() - environ.get(_T0, time.perf_counter())
+        violation = environ.get(_VIOLATION)
+        record(endpoint, req.method, status, elapsed, violation)
         if log_requests:
-            extra = {
-                "request_id": rid, "method": request.method, "path": request.path,
-                "endpoint": endpoint, "status": status, "duration_ms": round(elapsed * 1000, 3),
-                "bytes_in": request.content_length or 0, "bytes_out": response.content_length or 0,
-                "remote": request.remote_addr,
+            line = {
+                "request_id": rid, "method": req.method, "path": req.path, "endpoint": endpoint,
+                "status": status, "duration_ms": round(elapsed * 1000, 3),
+                "bytes_in": req.content_length or 0, "bytes_out": response.content_length or 0,
+                "remote": req.remote_addr,
             }
             if violation is not None:
-                extra["rule"], extra["code"] = violation
-            logs.ACCESS.info("request", extra=extra)
+                line["rule"], line["code"] = violation
+            logs.access(line)
         return response
 
     def render(problem: Problem, headers: dict[str, str] | None = None) -> Response:
-        rid = getattr(g, "request_id", None)
-        if rid is None:
-            rid = g.request_id = uuid.uuid4().hex
-        resp = Response(orjson.dumps(problem.body(rid)), status=problem.status, mimetype=PROBLEM_JSON)
+        resp = Response(orjson.dumps(problem.body(request_id())), status=problem.status, mimetype=PROBLEM_JSON)
         if headers:
             resp.headers.update(headers)
         return resp
@@ -523,7 +556,7 @@ def _register_hooks(app: Flask, ref: Referee) -> None:
     @app.errorhandler(RuleViolation)
     def _violation(exc: RuleViolation) -> Response:
         lang = _language()
-        g.violation = (exc.rule, exc.code)
+        request.environ[_VIOLATION] = (exc.rule, exc.code)
         extra: dict[str, Any] = {"rule": exc.rule}
         slug = "rule-violation"
         if isinstance(exc, IllegalDeck):
@@ -554,6 +587,6 @@ def _register_hooks(app: Flask, ref: Referee) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> Response:
-        logs.LOG.exception("unhandled error", extra={"request_id": getattr(g, "request_id", None)})
+        logs.LOG.exception("unhandled error", extra={"request_id": request_id()})
         return render(Problem(500, "internal-error", "internal_error",
                               "The referee failed on this request; it is logged under this request id."))

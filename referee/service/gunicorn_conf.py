@@ -14,13 +14,12 @@ Read from the environment that ``referee serve`` prepares:
   ``REFEREE_DRAIN_SECONDS`` (so a load balancer can take it out of rotation),
   then finishes its request and exits. SIGINT/SIGQUIT stop at once.
 - Metrics: dead workers are marked (``child_exit``) in the Prometheus
-  multiprocess directory, which is emptied at start-up and removed at exit
-  when ``referee serve`` created it.
+  multiprocess directory (``referee serve`` empties it before starting
+  gunicorn), which is removed at exit when ``referee serve`` created it.
 - Logs: JSON lines on stderr; gunicorn's access log is off because the app
   writes its own line per request (with the request id).
 """
 
-import glob
 import os
 import shutil
 import signal
@@ -39,6 +38,7 @@ keepalive = 2
 backlog = 2048
 limit_request_line = 4094
 limit_request_fields = 100
+control_socket_disable = True  # gunicorn ≥ 23's admin socket: not needed, and $HOME may be read-only
 accesslog = None
 errorlog = "-"
 loglevel = os.environ.get("REFEREE_LOG_LEVEL", "info").lower()
@@ -51,6 +51,7 @@ logconfig_dict = {
     "handlers": {
         "stderr": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"},
     },
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
     "loggers": {
         "gunicorn.error": {"handlers": ["stderr"], "level": loglevel.upper(), "propagate": False},
         "gunicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
@@ -62,14 +63,6 @@ def _metrics_dir():
     return os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
 
 
-def on_starting(server):
-    path = _metrics_dir()
-    if path:
-        os.makedirs(path, exist_ok=True)
-        for stale in glob.glob(os.path.join(path, "*.db")):
-            os.remove(stale)
-
-
 def when_ready(server):
     server.log.info("referee ready: %s, %d worker(s)", ", ".join(bind), workers)
 
@@ -77,6 +70,9 @@ def when_ready(server):
 def post_worker_init(worker):
     """SIGTERM: /readyz 503 at once, keep serving for the drain time, then stop."""
     referee = worker.wsgi.extensions["referee"]
+    from referee.service import metrics
+
+    metrics.CATALOG.labels(referee.catalog.id, referee.catalog.digest).set(1)  # this worker's sample
 
     def stop():
         worker.alive = False

@@ -19,6 +19,7 @@ Metrics:
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -40,6 +41,29 @@ VIOLATIONS = Counter(
 CATALOG = Gauge(
     "referee_catalog_info", "The catalog loaded (value 1).", ("catalog", "digest"),
     multiprocess_mode="max")
+
+
+_REQUESTS: dict[tuple[str, str, int], Any] = {}
+_LATENCY: dict[str, Any] = {}
+_VIOLATIONS: dict[tuple[str, str], Any] = {}
+
+
+def record(endpoint: str, method: str, status: int, seconds: float, violation: tuple[str, str] | None) -> None:
+    """Count one answered request (labelled children cached: ``labels()`` is not free)."""
+    key = (endpoint, method, status)
+    child = _REQUESTS.get(key)
+    if child is None:
+        child = _REQUESTS[key] = REQUESTS.labels(endpoint, method, str(status))
+    child.inc()
+    hist = _LATENCY.get(endpoint)
+    if hist is None:
+        hist = _LATENCY[endpoint] = LATENCY.labels(endpoint)
+    hist.observe(seconds)
+    if violation is not None:
+        counter = _VIOLATIONS.get(violation)
+        if counter is None:
+            counter = _VIOLATIONS[violation] = VIOLATIONS.labels(*violation)
+        counter.inc()
 
 
 def multiprocess_dir() -> str | None:

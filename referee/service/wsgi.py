@@ -13,5 +13,5 @@ from referee.service.config import ConfigError
 try:
     app = create_app()
 except (ConfigError, CatalogError) as exc:
-    print(f"referee: error: {exc}", file=sys.stderr)
+    print(f"referee: error: {' '.join(str(exc).split())}", file=sys.stderr)
     raise SystemExit(2) from None

@@ -1,0 +1,298 @@
+"""HTTP benchmark: ``/v1/apply`` against a parse-and-echo baseline, on the real server.
+
+    .venv/bin/python benchmarks/http.py            # or: make bench-http
+    .venv/bin/python benchmarks/http.py --duration 20 --connections 8 --json
+
+Starts ``referee serve`` (gunicorn, 2 sync workers, the production config) on a
+free loopback port with ``REFEREE_BENCH_ECHO=1``, which adds ``POST /bench/echo``:
+the same body read, Content-Type and size checks, orjson parse and orjson
+dump, request-id, metrics and log line, and nothing else. Then it drives, for a
+bounded time each, the same mid-game bodies (``{"state", "action"}`` of a seeded
+random game, every action legal, ~3 KB) against ``/v1/apply`` and against
+``/bench/echo``, with ``wrk`` when installed (``apt-get install wrk``) or else a
+threaded Python client, and prints requests/s, p50 and p99 for both, their
+ratio, and each worker's RSS. Loopback only; it stops the server when done.
+
+Aims (issue 3): apply ≥ 70% of the echo's throughput, apply p99 < 20 ms, each
+worker < 100 MiB RSS.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# This file is named like the standard library's ``http``: keep its folder off the path.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+
+import argparse
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+from typing import Any
+
+import orjson
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from referee.engine import Catalog, apply, legal_actions, new_game  # noqa: E402
+from referee.engine.playout import random_new_game  # noqa: E402
+
+
+# -- the bodies ----------------------------------------------------------------
+
+def midgame_bodies(count: int, seed: str = "bench-http") -> list[bytes]:
+    """``count`` {"state", "action"} bodies from the middle of seeded games: main-step
+    positions with a legal action that is not the end of the turn."""
+    catalog = Catalog.builtin()
+    rng = random.Random(seed)
+    bodies: list[bytes] = []
+    game_no = 0
+    while len(bodies) < count:
+        state, _ = new_game(catalog, random_new_game(catalog, f"{seed}-{game_no}"))
+        game_no += 1
+        while state["phase"] != "over" and len(bodies) < count:
+            actions = legal_actions(catalog, state)
+            keep = [a for a in actions if a["type"] == "keep"]
+            pool = keep or [a for a in actions if a["type"] != "concede"] or actions
+            action = rng.choice(pool)
+            if 6 <= state["turn"] and state["step"] == "main" and action["type"] not in ("end_turn", "concede"):
+                bodies.append(orjson.dumps({"state": state, "action": action}))
+            state, _ = apply(catalog, state, action)
+    return bodies
+
+
+# -- the server -----------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(workers: int, log_path: Path, extra_env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+    env.update(extra_env)
+    env["REFEREE_BENCH_ECHO"] = "1"
+    referee = Path(sys.executable).with_name("referee")
+    cmd = [str(referee) if referee.exists() else sys.executable, *([] if referee.exists() else ["-m", "referee"]),
+           "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]
+    log = open(log_path, "wb")
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server exited: see {log_path}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as conn:
+                conn.sendall(b"GET /livez HTTP/1.0\r\n\r\n")
+                if b" 200 " in conn.recv(100):
+                    return proc, url
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the server did not start in 30 s")
+
+
+def worker_rss_mib(master: int) -> list[float]:
+    """VmRSS of the master's children (the gunicorn workers), in MiB."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            if ppid != master:
+                continue
+            with open(f"/proc/{entry}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        out.append(int(line.split()[1]) / 1024)
+        except (OSError, ValueError, IndexError):
+            continue
+    return sorted(out)
+
+
+# -- load generators ----------------------------------------------------------------
+
+WRK_SCRIPT = """
+local bodies = {}
+local i = 0
+init = function(args)
+  for line in io.lines(args[1]) do
+    local f = io.open(line, "rb")
+    bodies[#bodies + 1] = wrk.format("POST", args[2], {["Content-Type"] = "application/json"}, f:read("*a"))
+    f:close()
+  end
+end
+request = function()
+  i = (i % #bodies) + 1
+  return bodies[i]
+end
+done = function(summary, latency, requests)
+  io.write(string.format("JSON {\\"requests\\": %d, \\"duration_us\\": %d, \\"non2xx\\": %d, \\"errors\\": %d, "
+    .. "\\"p50_us\\": %d, \\"p99_us\\": %d, \\"mean_us\\": %f}\\n",
+    summary.requests, summary.duration, summary.errors.status,
+    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,
+    latency:percentile(50), latency:percentile(99), latency.mean))
+end
+"""
+
+
+def run_wrk(url: str, path: str, body_files: list[Path], duration: float, connections: int,
+            workdir: Path) -> dict[str, Any]:
+    listing = workdir / "bodies.txt"
+    listing.write_text("\n".join(str(p) for p in body_files) + "\n")
+    script = workdir / "bench.lua"
+    script.write_text(WRK_SCRIPT)
+    cmd = ["wrk", "-t1", f"-c{connections}", f"-d{max(1, round(duration))}s", "--timeout", "5s",
+           "-s", str(script), url, "--", str(listing), path]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    line = next(ln for ln in out.splitlines() if ln.startswith("JSON "))
+    raw = json.loads(line[5:])
+    return {
+        "requests": raw["requests"],
+        "rps": raw["requests"] / (raw["duration_us"] / 1e6),
+        "p50_ms": raw["p50_us"] / 1000,
+        "p99_ms": raw["p99_us"] / 1000,
+        "mean_ms": raw["mean_us"] / 1000,
+        "failed": raw["non2xx"] + raw["errors"],
+    }
+
+
+def run_python(url: str, path: str, bodies: list[bytes], duration: float, connections: int) -> dict[str, Any]:
+    """A threaded client: ``connections`` threads, each posting in a loop until the time is up."""
+    import http.client
+
+    host, port = url.removeprefix("http://").split(":")
+    deadline = time.monotonic() + duration
+    latencies: list[list[float]] = [[] for _ in range(connections)]
+    failed = [0] * connections
+
+    def client(n: int) -> None:
+        i = n
+        conn = None
+        while time.monotonic() < deadline:
+            body = bodies[i % len(bodies)]
+            i += connections
+            start = time.perf_counter()
+            try:
+                conn = conn or http.client.HTTPConnection(host, int(port), timeout=5)
+                conn.request("POST", path, body, {"Content-Type": "application/json"})
+                resp = conn.getresponse()
+                resp.read()
+                if resp.status != 200:
+                    failed[n] += 1
+                if resp.getheader("Connection", "").lower() == "close":
+                    conn.close()
+                    conn = None
+            except OSError:
+                failed[n] += 1
+                conn = None
+                continue
+            latencies[n].append(time.perf_counter() - start)
+
+    started = time.monotonic()
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(connections)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.monotonic() - started
+    flat = sorted(x for lat in latencies for x in lat)
+    q = statistics.quantiles(flat, n=100, method="inclusive") if len(flat) > 1 else [0.0] * 99
+    return {"requests": len(flat), "rps": len(flat) / elapsed, "p50_ms": q[49] * 1000, "p99_ms": q[98] * 1000,
+            "mean_ms": statistics.fmean(flat) * 1000 if flat else 0.0, "failed": sum(failed)}
+
+
+# -- main -------------------------------------------------------------------------------
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--duration", type=float, default=10.0, help="seconds per endpoint (default 10)")
+    parser.add_argument("--warmup", type=float, default=2.0, help="seconds of warm-up per endpoint (default 2)")
+    parser.add_argument("--connections", type=int, default=4, help="concurrent connections (default 4)")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
+    parser.add_argument("--bodies", type=int, default=64, help="distinct mid-game bodies (default 64)")
+    parser.add_argument("--tool", choices=("auto", "wrk", "python"), default="auto",
+                        help="load generator (default: wrk if installed)")
+    parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
+                        help="a setting for the server, e.g. REFEREE_SECRET=... or REFEREE_LOG_REQUESTS=0")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+    if not 0 < args.duration <= 120 or not 0 <= args.warmup <= 30:
+        parser.error("--duration is 0-120 s and --warmup 0-30 s (the run is bounded)")
+    tool = args.tool if args.tool != "auto" else ("wrk" if shutil.which("wrk") else "python")
+
+    bodies = midgame_bodies(args.bodies)
+    workdir = Path(tempfile.mkdtemp(prefix="referee-bench-"))
+    files = []
+    for n, body in enumerate(bodies):
+        files.append(workdir / f"body-{n}.json")
+        files[-1].write_bytes(body)
+    extra_env = dict(item.split("=", 1) for item in args.server_env)
+    proc, url = start_server(args.workers, workdir / "server.log", extra_env)
+    results: dict[str, Any] = {
+        "tool": tool, "workers": args.workers, "connections": args.connections, "duration_s": args.duration,
+        "bodies": len(bodies), "body_bytes_mean": round(statistics.fmean(len(b) for b in bodies)),
+        "server_env": sorted(extra_env),
+    }
+    try:
+        for name, path in (("echo", "/bench/echo"), ("apply", "/v1/apply")):
+            for seconds, keep in ((args.warmup, False), (args.duration, True)):
+                if seconds <= 0:
+                    continue
+                if tool == "wrk":
+                    res = run_wrk(url, path, files, seconds, args.connections, workdir)
+                else:
+                    res = run_python(url, path, bodies, seconds, args.connections)
+                if keep:
+                    results[name] = res
+        results["worker_rss_mib"] = [round(x, 1) for x in worker_rss_mib(proc.pid)]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    echo, app = results["echo"], results["apply"]
+    results["ratio"] = app["rps"] / echo["rps"] if echo["rps"] else 0.0
+    results["aims"] = {
+        "apply_at_least_70pct_of_echo": results["ratio"] >= 0.70,
+        "apply_p99_under_20ms": app["p99_ms"] < 20,
+        "worker_rss_under_100mib": all(x < 100 for x in results["worker_rss_mib"]),
+        "no_failed_requests": echo["failed"] == 0 and app["failed"] == 0,
+    }
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        print(f"{tool}, {args.workers} workers, {args.connections} connections, {args.duration:g} s per endpoint, "
+              f"{len(bodies)} mid-game bodies of ~{results['body_bytes_mean']} B")
+        print(f"{'endpoint':<12}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'failed':>8}")
+        for name in ("echo", "apply"):
+            r = results[name]
+            print(f"{name:<12}{r['rps']:>10.0f}{r['p50_ms']:>10.2f}{r['p99_ms']:>10.2f}{r['failed']:>8}")
+        print(f"apply / echo throughput: {results['ratio']:.0%}")
+        print(f"worker RSS (MiB): {', '.join(str(x) for x in results['worker_rss_mib'])}")
+        for aim, met in results["aims"].items():
+            print(f"  {'ok  ' if met else 'MISS'} {aim}")
+    return 0 if all(results["aims"].values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,197 @@
+"""Shared fixtures.
+
+Service fixtures (``tests/test_service_*``, ``test_e2e_*``, ``test_sealing*``,
+``test_openapi*``, ``test_schemathesis*``): Flask apps over the real engine,
+seeded positions taken from real play, and ``serve``, which starts the real
+server with ``referee serve`` on a free loopback port.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SECRET = "test-secret-0123456789abcdef"  # tests/test_sealing.py and the e2e tests use the same literals
+OTHER_SECRET = "another-secret-0123456789abcdef"
+
+
+# -- apps and clients ---------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def catalog():
+    from referee.engine import Catalog
+
+    return Catalog.builtin()
+
+
+@pytest.fixture(scope="session")
+def make_app(catalog) -> Callable[..., Any]:
+    """``make_app(secret=..., max_body=..., ...)``: a fresh app (Settings fields as keywords)."""
+    from referee.service.app import create_app
+    from referee.service.config import Settings
+
+    def make(**settings: Any):
+        settings.setdefault("log_requests", False)
+        if isinstance(settings.get("secret"), str):
+            settings["secret"] = settings["secret"].encode()
+        if isinstance(settings.get("previous_secret"), str):
+            settings["previous_secret"] = settings["previous_secret"].encode()
+        app = create_app(Settings(**settings), catalog)
+        app.config["TESTING"] = False  # exceptions go through the error handlers, as in production
+        return app
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def app(make_app):
+    return make_app()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def sealed_app(make_app):
+    return make_app(secret=SECRET)
+
+
+@pytest.fixture
+def sealed_client(sealed_app):
+    return sealed_app.test_client()
+
+
+# -- games and positions --------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def new_game_body(catalog) -> dict:
+    """A legal NewGame with a seed (random decks of the reference catalog)."""
+    from referee.engine.playout import random_new_game
+
+    return random_new_game(catalog, "service-tests")
+
+
+def keep_or_random(actions: list[dict], rng: random.Random) -> dict:
+    """The tests' play policy: keep in the mulligan phase, else a random action other than concede."""
+    keep = [a for a in actions if a["type"] == "keep"]
+    if keep:
+        return keep[0]
+    pool = [a for a in actions if a["type"] != "concede"] or actions
+    return rng.choice(pool)
+
+
+@pytest.fixture(scope="session")
+def play_policy() -> Callable[[list[dict], random.Random], dict]:
+    return keep_or_random
+
+
+@pytest.fixture(scope="session")
+def positions(catalog, new_game_body) -> list[tuple[dict, dict]]:
+    """(state, legal action) pairs of one seeded game, from the deal to the end, in order."""
+    from referee.engine import apply, legal_actions, new_game
+
+    state, _ = new_game(catalog, new_game_body)
+    rng = random.Random("positions")
+    out = []
+    while state["phase"] != "over":
+        action = keep_or_random(legal_actions(catalog, state), rng)
+        out.append((copy.deepcopy(state), action))
+        state, _ = apply(catalog, state, action)
+    out.append((state, None))
+    return out
+
+
+@pytest.fixture(scope="session")
+def midgame(positions) -> tuple[dict, dict]:
+    """A main-step position in the middle of the game, with a legal action."""
+    mains = [(s, a) for s, a in positions if a is not None and s["step"] == "main" and s["pending"] is None
+             and a["type"] != "end_turn"]
+    return copy.deepcopy(mains[len(mains) // 2])
+
+
+# -- real servers -------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A ``referee serve`` process on a loopback port."""
+
+    def __init__(self, proc: subprocess.Popen, url: str, log: Path):
+        self.proc = proc
+        self.url = url
+        self.log = log
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def output(self) -> str:
+        return self.log.read_text("utf-8", "replace")
+
+    def stop(self, timeout: float = 20) -> int:
+        """SIGTERM to the server's PID (gunicorn's master: `referee serve` execs it); its exit status."""
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                os.kill(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(5)
+        return self.proc.returncode
+
+
+@pytest.fixture
+def serve(tmp_path) -> Iterator[Callable[..., Server]]:
+    """``serve(workers=1, env={...})`` starts a real server and waits until /livez answers."""
+    import httpx
+
+    started: list[Server] = []
+
+    def start(workers: int = 1, env: dict[str, str] | None = None, module: bool = False) -> Server:
+        port = free_port()
+        log = tmp_path / f"server-{port}.log"
+        full_env = {k: v for k, v in os.environ.items()
+                    if not k.startswith("REFEREE_") and k != "PROMETHEUS_MULTIPROC_DIR"}
+        full_env.update(env or {})
+        if module:
+            cmd = [sys.executable, "-m", "referee"]
+        else:
+            cmd = [str(Path(sys.executable).with_name("referee"))]
+        cmd += ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]
+        with open(log, "wb") as out:
+            proc = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT)
+        server = Server(proc, f"http://127.0.0.1:{port}", log)
+        started.append(server)
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"referee serve exited with {proc.returncode}:\n{server.output()}")
+            try:
+                if httpx.get(server.url + "/livez", timeout=1).status_code == 200:
+                    return server
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"referee serve did not answer in 30 s:\n{server.output()}")
+            time.sleep(0.1)
+
+    yield start
+    for server in started:
+        server.stop()

@@ -1,0 +1,236 @@
+"""The hot path does not run marshmallow, so prove it needs not: the engine's strict
+parser and the documented schemas (hence openapi.yaml) accept and reject exactly
+the same inputs.
+
+Inputs are real positions (and actions, NewGames, decks) with random mutations:
+a field removed, added, nulled or replaced by any JSON value, at any depth.
+"Accepted" means, for the engine, anything but a schema error (an inconsistent
+state is well formed: RULES 13.1 is not the schema's business); for the
+service, any answer but a 400 ``invalid_schema`` / ``invalid_json``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import schemas as S
+from referee.engine import InconsistentState, InvalidInput, check_state, new_game, parse_action, validate_deck
+from referee.engine.state import ACTION_FIELDS, ACTION_TYPES
+
+SETTINGS = settings(max_examples=250, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                           HealthCheck.function_scoped_fixture])
+
+LEAF = st.one_of(
+    st.none(), st.booleans(), st.integers(-2, 3), st.sampled_from([0.5, -1.0, 2 ** 40]),
+    st.sampled_from(["", "x", "auto", "strict", "draw", "keep", "mulligan", "turn", "main", "over",
+                     "deck_out", "ace-file/state@1", "ace-file-99", "AF-001"]),
+    st.text(max_size=3),
+)
+JSON = st.recursive(LEAF, lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=6)
+
+
+@st.composite
+def mutated(draw, base: Any, extra_values: list[Any] = (), extra_keys: list[str] = ()) -> Any:
+    """``base`` with one to three random edits at random depths."""
+    doc = copy.deepcopy(base)
+    values = st.one_of(JSON, st.sampled_from(list(extra_values)).map(copy.deepcopy)) if extra_values else JSON
+    keys = st.one_of(st.text(max_size=6), st.sampled_from(list(extra_keys))) if extra_keys else st.text(max_size=6)
+    for _ in range(draw(st.integers(1, 3))):
+        parent, key, node = None, None, doc
+        while True:
+            if isinstance(node, dict) and node and draw(st.integers(0, 3)):
+                k = draw(st.sampled_from(sorted(node)))
+            elif isinstance(node, list) and node and draw(st.integers(0, 3)):
+                k = draw(st.integers(0, len(node) - 1))
+            else:
+                break
+            parent, key, node = node, k, node[k]
+        op = draw(st.sampled_from(["replace", "delete", "add", "null"]))
+        if op == "add" and isinstance(node, dict):
+            node[draw(keys)] = draw(values)
+        elif op == "add" and isinstance(node, list):
+            node.append(draw(values))
+        elif op == "delete" and parent is not None:
+            del parent[key]
+        elif parent is None:
+            doc = draw(values)
+        else:
+            parent[key] = None if op == "null" else draw(values)
+    return doc
+
+
+def huge_count(value: Any) -> bool:
+    """Whether ``value`` holds an integer over 1000 anywhere (a deck count the engine would expand)."""
+    if isinstance(value, dict):
+        return any(huge_count(v) for v in value.values())
+    if isinstance(value, list):
+        return any(huge_count(v) for v in value)
+    return isinstance(value, int) and not isinstance(value, bool) and value > 1000
+
+
+def engine_accepts(parse, value: Any) -> bool:
+    try:
+        parse(value)
+    except InconsistentState:
+        return True  # well formed, but not a possible position
+    except InvalidInput:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def bases(positions) -> list[dict]:
+    """Positions of every kind: the deal, windows, end steps, the end, and a spread of the rest."""
+    states = [s for s, _ in positions]
+    picked = states[:: max(1, len(states) // 12)] + [states[-1]]
+    picked += [s for s in states if s["pending"] is not None][:3]
+    picked += [s for s in states if s["step"] == "end"][:2]
+    out = []
+    for s in picked:
+        s = copy.deepcopy(s)
+        s.setdefault("modifiers", [])
+        s.setdefault("used", [])
+        out.append(s)
+    with_extras = copy.deepcopy(out[len(out) // 2])
+    with_extras["modifiers"] = [{"card": "x1", "power": 2}]
+    with_extras["used"] = [{"card": "x1", "ability": 0}]
+    with_extras["seal"] = "hmac-sha256:00"
+    with_extras["pending"] = {"action": {"type": "draw", "player": 0, "pay": ["c1"]}, "responder": 1,
+                              "negated": False, "power": 0, "counters": []}
+    out.append(with_extras)
+    return out
+
+
+def _action_examples() -> list[dict]:
+    examples = []
+    for kind in ACTION_TYPES:
+        action: dict[str, Any] = {"type": kind, "player": 0}
+        for name in ACTION_FIELDS[kind]:
+            action[name] = {"ability": 0, "targets": ["t1"], "cards": ["h1", "h2"]}.get(name, "c1")
+        examples.append(action)
+        examples.append({**action, "pay": ["p1"]})
+    return examples
+
+
+ACTIONS = _action_examples()
+FIELD_NAMES = sorted({n for fields in ACTION_FIELDS.values() for n in fields} | {"pay", "type", "player"})
+
+
+# -- the engine's parser against the schemas ------------------------------------------------
+
+def test_unmutated_positions_are_accepted_by_both(bases, catalog):
+    for state in bases:
+        assert S.STATE.validate(state) == {}
+        assert engine_accepts(lambda s: check_state(catalog, s), state)
+
+
+@SETTINGS
+@given(data=st.data())
+def test_state_parser_and_state_schema_agree(bases, catalog, data):
+    base = data.draw(st.sampled_from(bases))
+    ids = sorted(base["cards"])[:4]
+    state = data.draw(mutated(base, extra_values=[*ids, ACTIONS[4], {"card": ids[0], "case": None}],
+                              extra_keys=["seal", "modifiers", "used", "options", "negated", "power", "counters"]))
+    schema_ok = S.STATE.validate(state) == {} if isinstance(state, dict) else False
+    assert schema_ok == engine_accepts(lambda s: check_state(catalog, s), state), state
+
+
+@SETTINGS
+@given(data=st.data())
+def test_action_parser_and_action_schema_agree(data):
+    base = data.draw(st.sampled_from(ACTIONS))
+    action = data.draw(mutated(base, extra_values=[*ACTION_TYPES, 0, 1, ["c1"], "c1"], extra_keys=FIELD_NAMES))
+    schema_ok = S.ACTION.validate({"action": action}) == {}
+    assert schema_ok == engine_accepts(parse_action, action), action
+
+
+@SETTINGS
+@given(data=st.data())
+def test_new_game_parser_and_schema_agree(new_game_body, catalog, data):
+    counts: dict[str, int] = {}
+    for cid in new_game_body["decks"][1]:
+        counts[cid] = counts.get(cid, 0) + 1
+    base = {**new_game_body, "decks": [new_game_body["decks"][0], counts], "first_player": 1, "shuffle": True,
+            "players": ["Aoi", "Ren"], "options": {"response_windows": "strict"}}
+    game = data.draw(mutated(base, extra_values=["AF-001", 40, "auto"],
+                             extra_keys=["seed", "first_player", "shuffle", "players", "options"]))
+    if huge_count(game):
+        return  # see test_service_endpoints.py::test_a_deck_of_huge_counts_is_cheap
+    schema_ok = S.NEW_GAME.validate(game) == {} if isinstance(game, dict) else False
+    from referee.engine import RuleViolation
+
+    def parse(g):
+        try:
+            new_game(catalog, g)
+        except RuleViolation:
+            pass  # an illegal deck is well formed
+
+    assert schema_ok == engine_accepts(parse, game), game
+
+
+@SETTINGS
+@given(data=st.data())
+def test_deck_parser_and_schema_agree(new_game_body, catalog, data):
+    base = data.draw(st.sampled_from([new_game_body["decks"][0], {"AF-001": 1, "AF-002": 3}]))
+    deck = data.draw(mutated(base, extra_values=["AF-001", 2, -1, ""]))
+    if huge_count(deck):
+        return  # huge counts: see test_service_endpoints.py::test_a_deck_of_huge_counts_is_cheap
+    schema_ok = S.DECK_VALIDATE_REQUEST.validate({"deck": deck}) == {}
+    assert schema_ok == engine_accepts(lambda d: validate_deck(catalog, d), deck), deck
+
+
+# -- the service's answers against the request schemas --------------------------------------
+
+def service_agrees(resp, errors: dict) -> bool:
+    """The answer agrees with the schema's ``errors`` for the body.
+
+    A state is checked for consistency before anything else (API.md §3), so an
+    inconsistent state may hide a malformed action: then only the action may
+    be wrong in the schema's eyes.
+    """
+    assert resp.status_code != 500, resp.get_data(as_text=True)
+    if resp.status_code == 400:
+        if resp.get_json()["code"] in ("invalid_schema", "invalid_json"):
+            return bool(errors)
+        return set(errors) <= {"action", "actions"}
+    return not errors
+
+
+ENDPOINTS = {
+    "/v1/apply": S.APPLY_REQUEST,
+    "/v1/validate": S.APPLY_REQUEST,
+    "/v1/legal-actions": S.LEGAL_ACTIONS_REQUEST,
+    "/v1/view": S.VIEW_REQUEST,
+    "/v1/replay": S.REPLAY_REQUEST,
+}
+
+
+@settings(max_examples=200, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                 HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_service_and_request_schemas_agree(app, bases, positions, data):
+    client = app.test_client()
+    path = data.draw(st.sampled_from(sorted(ENDPOINTS)))
+    state = data.draw(st.sampled_from(bases))
+    action = next(a for s, a in positions if s["turn"] == state["turn"] and a is not None) \
+        if state["phase"] != "over" else {"type": "concede", "player": 0}
+    base = {
+        "/v1/apply": {"state": state, "action": action},
+        "/v1/validate": {"state": state, "action": action},
+        "/v1/legal-actions": {"state": state, "player": 0},
+        "/v1/view": {"state": state, "player": 1},
+        "/v1/replay": {"state": state, "actions": [action]},
+    }[path]
+    body = data.draw(mutated(base, extra_values=[0, 1, action, state, []],
+                             extra_keys=["state", "action", "actions", "player", "game"]))
+    resp = client.post(path, data=orjson.dumps(body), content_type="application/json")
+    errors = ENDPOINTS[path].validate(body) if isinstance(body, dict) else {"_schema": ["not an object"]}
+    assert service_agrees(resp, errors), (path, errors, resp.get_json(), body)

@@ -1,0 +1,107 @@
+"""``referee serve`` / ``python -m referee``: settings errors are one clear line and a non-zero exit."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.cli import build_parser
+from referee.service.config import MIB, ConfigError, Settings, parse_size
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+    clean.update(env or {})
+    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=ROOT, env=clean,
+                          capture_output=True, text=True, timeout=60)
+
+
+def one_line_error(out: subprocess.CompletedProcess, *needles: str) -> str:
+    assert out.returncode == 2, (out.returncode, out.stderr)
+    assert "Traceback" not in out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize("env,needles", [
+    ({"REFEREE_CATALOG": "/nonexistent/catalog.yaml"}, ["REFEREE_CATALOG", "/nonexistent/catalog.yaml"]),
+    ({"REFEREE_MAX_BODY": "lots"}, ["REFEREE_MAX_BODY"]),
+    ({"REFEREE_MAX_BODY": "12"}, ["REFEREE_MAX_BODY", "1 KiB"]),
+    ({"REFEREE_SECRET": "short"}, ["REFEREE_SECRET", "16"]),
+    ({"REFEREE_DRAIN_SECONDS": "-1"}, ["REFEREE_DRAIN_SECONDS"]),
+    ({"PROMETHEUS_MULTIPROC_DIR": "/nonexistent/metrics"}, ["PROMETHEUS_MULTIPROC_DIR"]),
+])
+def test_bad_settings_stop_serve_with_one_line(env, needles):
+    out = run("serve", "--port", "0", env=env)
+    line = one_line_error(out, *needles)
+    assert line.startswith("referee: error: ")
+
+
+def test_a_bad_catalog_names_the_card_and_field(tmp_path):
+    bad = tmp_path / "catalog.yaml"
+    bad.write_text("id: mine\ncards:\n  - {id: X-1, name: x, kind: dragon}\n", "utf-8")
+    one_line_error(run("serve", env={"REFEREE_CATALOG": str(bad)}), "X-1", "kind", str(bad))
+    bad.write_text("id: [unclosed", "utf-8")
+    one_line_error(run("serve", env={"REFEREE_CATALOG": str(bad)}), str(bad))
+
+
+def test_a_port_in_use_is_one_line():
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        one_line_error(run("serve", "--port", str(port)), f"127.0.0.1:{port}")
+
+
+def test_bad_arguments_are_usage_errors():
+    for args in (("serve", "--port", "99999"), ("serve", "--workers", "0"), ("frobnicate",), ()):
+        out = run(*args)
+        assert out.returncode == 2 and "usage: referee" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_help_lists_the_subcommands():
+    out = run("--help")
+    assert out.returncode == 0 and "serve" in out.stdout and "openapi" in out.stdout
+    assert {"serve", "openapi"} <= set(build_parser()._subparsers._group_actions[0].choices)
+
+
+def test_openapi_to_a_file(tmp_path):
+    target = tmp_path / "openapi.yaml"
+    assert run("openapi", "--output", str(target)).returncode == 0
+    assert target.read_text("utf-8") == (ROOT / "openapi.yaml").read_text("utf-8")
+
+
+# -- Settings -----------------------------------------------------------------------
+
+def test_settings_defaults_and_parsing(tmp_path):
+    assert Settings.from_env({}) == Settings()
+    catalog = tmp_path / "c.yaml"
+    catalog.write_text("id: x\n", "utf-8")
+    s = Settings.from_env({"REFEREE_CATALOG": str(catalog), "REFEREE_SECRET": "s" * 16,
+                           "REFEREE_MAX_BODY": "2MiB", "REFEREE_DRAIN_SECONDS": "2.5",
+                           "REFEREE_LOG_REQUESTS": "0", "REFEREE_BENCH_ECHO": "yes"})
+    assert s == Settings(catalog_path=str(catalog), secret=b"s" * 16, max_body=2 * MIB,
+                         drain_seconds=2.5, log_requests=False, bench_echo=True)
+
+
+@pytest.mark.parametrize("text,size", [("", MIB), ("1048576", MIB), ("512KiB", 512 * 1024),
+                                       ("2 mib", 2 * MIB), ("1MB", 1_000_000), ("4k", 4096)])
+def test_sizes(text, size):
+    assert parse_size(text, "X", MIB) == size
+
+
+@pytest.mark.parametrize("env", [{"REFEREE_LOG_REQUESTS": "maybe"}, {"REFEREE_DRAIN_SECONDS": "soon"},
+                                 {"REFEREE_SECRET_PREVIOUS": "x"}, {"REFEREE_MAX_BODY": "1GiB"}])
+def test_bad_settings_raise_config_error(env):
+    with pytest.raises(ConfigError):
+        Settings.from_env(env)
