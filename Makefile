@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: serve test venv openapi golden bench clean
+.PHONY: serve test venv openapi golden bench bench-http clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,14 +28,19 @@ serve: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q
 
+# Regenerate openapi.yaml from the schemas (tests/test_openapi.py fails when it drifts).
 openapi: $(VENV)/.installed
-	$(BIN)/referee openapi > openapi.yaml
+	$(BIN)/referee openapi --output openapi.yaml
 
 golden: $(VENV)/.installed
 	$(BIN)/python -m tests.golden.playthrough
 
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/engine.py
+
+# /v1/apply against a parse-and-echo endpoint on the real server (2 workers; wrk if installed).
+bench-http: $(VENV)/.installed
+	$(BIN)/python benchmarks/http.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
