@@ -51,9 +51,13 @@ from referee.engine.playout import random_new_game  # noqa: E402
 
 # -- the bodies ----------------------------------------------------------------
 
-def midgame_bodies(count: int, seed: str = "bench-http") -> list[bytes]:
+def midgame_bodies(count: int, seed: str = "bench-http", secret: str | None = None) -> list[bytes]:
     """``count`` {"state", "action"} bodies from the middle of seeded games: main-step
-    positions with a legal action that is not the end of the turn."""
+    positions with a legal action that is not the end of the turn (states sealed
+    under ``secret`` when the server seals)."""
+    from referee.service.sealing import Sealer
+
+    sealer = Sealer(secret.encode()) if secret else None
     catalog = Catalog.builtin()
     rng = random.Random(seed)
     bodies: list[bytes] = []
@@ -67,7 +71,8 @@ def midgame_bodies(count: int, seed: str = "bench-http") -> list[bytes]:
             pool = keep or [a for a in actions if a["type"] != "concede"] or actions
             action = rng.choice(pool)
             if 6 <= state["turn"] and state["step"] == "main" and action["type"] not in ("end_turn", "concede"):
-                bodies.append(orjson.dumps({"state": state, "action": action}))
+                sent = sealer.seal(dict(state)) if sealer else state
+                bodies.append(orjson.dumps({"state": sent, "action": action}))
             state, _ = apply(catalog, state, action)
     return bodies
 
@@ -237,13 +242,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--duration is 0-120 s and --warmup 0-30 s (the run is bounded)")
     tool = args.tool if args.tool != "auto" else ("wrk" if shutil.which("wrk") else "python")
 
-    bodies = midgame_bodies(args.bodies)
+    extra_env = dict(item.split("=", 1) for item in args.server_env)
+    bodies = midgame_bodies(args.bodies, secret=extra_env.get("REFEREE_SECRET"))
     workdir = Path(tempfile.mkdtemp(prefix="referee-bench-"))
     files = []
     for n, body in enumerate(bodies):
         files.append(workdir / f"body-{n}.json")
         files[-1].write_bytes(body)
-    extra_env = dict(item.split("=", 1) for item in args.server_env)
     proc, url = start_server(args.workers, workdir / "server.log", extra_env)
     results: dict[str, Any] = {
         "tool": tool, "workers": args.workers, "connections": args.connections, "duration_s": args.duration,

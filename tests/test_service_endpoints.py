@@ -233,8 +233,9 @@ def test_validate_legal(client, midgame):
 def test_validate_illegal_is_200_with_the_violation(client, midgame):
     state, _ = midgame
     action = {"type": "end_turn", "player": 1 - state["active"]}
-    body = ok(client.post("/v1/validate", json={"state": state, "action": action},
-                          headers={"Accept-Language": "ja"}), S.VALIDATE_RESPONSE)
+    resp = client.post("/v1/validate", json={"state": state, "action": action}, headers={"Accept-Language": "ja"})
+    assert resp.headers["Content-Language"] == "ja"
+    body = ok(resp, S.VALIDATE_RESPONSE)
     assert body["legal"] is False
     v = body["violation"]
     assert (v["rule"], v["code"], v["status"]) == ("12.2", "not_your_turn", 422)

@@ -235,6 +235,13 @@ def _player(body: dict[str, Any], key: str = "player") -> int | None:
     return value
 
 
+def localized(resp: Response, lang: str) -> Response:
+    """Mark an answer whose human text is Japanese."""
+    if lang == "ja":
+        resp.headers["Content-Language"] = "ja"
+    return resp
+
+
 def _language() -> str:
     """``ja`` when the client prefers Japanese to English (Accept-Language, by quality), else ``en``."""
     if not request.headers.get("Accept-Language"):
@@ -336,7 +343,8 @@ def _game_blueprint(ref: Referee) -> Blueprint:
             raise rebase(exc, "state", state, "action") from None
         if violation is None:
             return ok({"legal": True, "violation": None})
-        return ok({"legal": False, "violation": violation_json(violation, _language())})
+        lang = _language()
+        return localized(ok({"legal": False, "violation": violation_json(violation, lang)}), lang)
 
     @blp.route("/v1/legal-actions", methods=["POST"])
     @request_body(S.LegalActionsRequestSchema, "A state, and optionally a player.")
@@ -407,7 +415,8 @@ def _game_blueprint(ref: Referee) -> Blueprint:
         envelope(body, ("deck",))
         violations = engine.validate_deck(catalog, body["deck"])
         lang = _language()
-        return ok({"legal": not violations, "violations": [violation_json(v, lang) for v in violations]})
+        resp = ok({"legal": not violations, "violations": [violation_json(v, lang) for v in violations]})
+        return localized(resp, lang) if violations else resp
 
     @blp.route("/v1/cards", methods=["GET"])
     @blp.response(200, S.CardsResponseSchema, description="The catalog's id, digest and cards.", **common)
@@ -565,10 +574,7 @@ def _register_hooks(app: Flask, ref: Referee) -> None:
         index = getattr(exc, "index", None)
         if index is not None:
             extra["index"] = index
-        resp = render(Problem(422, slug, exc.code, exc.detail(lang), **extra))
-        if lang == "ja":
-            resp.headers["Content-Language"] = "ja"
-        return resp
+        return localized(render(Problem(422, slug, exc.code, exc.detail(lang), **extra)), lang)
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Response:
