@@ -487,3 +487,15 @@ def test_a_deck_of_huge_counts_is_cheap(tmp_path):
     lines = out.stdout.split("\n")
     assert lines[0] == "/v1/decks/validate 200 None False", out.stdout
     assert lines[1].startswith("/v1/games 422 "), out.stdout
+
+
+def test_the_readme_example_game_is_legal(client):
+    """examples/http/new-game.json is the README's curl walkthrough: two legal decks, seeded."""
+    from pathlib import Path
+
+    body = (Path(__file__).resolve().parent.parent / "examples" / "http" / "new-game.json").read_bytes()
+    resp = post_raw(client, "/v1/games", body)
+    state = ok(resp, S.GAME_RESPONSE, 201)["state"]
+    assert state["seed"] == "readme-1" and [p["name"] for p in state["players"]] == ["Aoi", "Ren"]
+    for deck in orjson.loads(body)["decks"]:
+        assert client.post("/v1/decks/validate", json={"deck": deck}).get_json()["legal"] is True
