@@ -105,3 +105,11 @@ def test_sizes(text, size):
 def test_bad_settings_raise_config_error(env):
     with pytest.raises(ConfigError):
         Settings.from_env(env)
+
+
+def test_cors_origins_setting():
+    assert Settings.from_env({"REFEREE_CORS_ORIGINS": "https://a.example, http://b.example:8080/"}).cors_origins == \
+        ("https://a.example", "http://b.example:8080")
+    assert Settings.from_env({"REFEREE_CORS_ORIGINS": "*"}).cors_origins == ("*",)
+    with pytest.raises(ConfigError):
+        Settings.from_env({"REFEREE_CORS_ORIGINS": "a.example"})

@@ -499,3 +499,21 @@ def test_the_readme_example_game_is_legal(client):
     assert state["seed"] == "readme-1" and [p["name"] for p in state["players"]] == ["Aoi", "Ren"]
     for deck in orjson.loads(body)["decks"]:
         assert client.post("/v1/decks/validate", json={"deck": deck}).get_json()["legal"] is True
+
+
+def test_cors_is_off_by_default_and_on_for_the_configured_origins(client, make_app):
+    assert "Access-Control-Allow-Origin" not in client.get("/v1/cards", headers={"Origin": "https://a.example"}).headers
+    app = make_app(cors_origins=("https://table.example",)).test_client()
+    resp = app.options("/v1/apply", headers={"Origin": "https://table.example",
+                                             "Access-Control-Request-Method": "POST",
+                                             "Access-Control-Request-Headers": "content-type"})
+    assert resp.status_code == 200
+    assert resp.headers["Access-Control-Allow-Origin"] == "https://table.example"
+    assert "POST" in resp.headers["Access-Control-Allow-Methods"]
+    assert "Content-Type" in resp.headers["Access-Control-Allow-Headers"]
+    resp = app.get("/v1/cards/AF-000", headers={"Origin": "https://table.example"})
+    assert resp.headers["Access-Control-Allow-Origin"] == "https://table.example"
+    assert "X-Request-ID" in resp.headers["Access-Control-Expose-Headers"]
+    assert "Access-Control-Allow-Origin" not in app.get("/livez", headers={"Origin": "https://evil.example"}).headers
+    star = make_app(cors_origins=("*",)).test_client()
+    assert star.get("/livez", headers={"Origin": "https://x.example"}).headers["Access-Control-Allow-Origin"] == "*"

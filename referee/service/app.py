@@ -509,6 +509,18 @@ def _register_echo(app: Flask) -> None:
 
 # -- hooks and errors ------------------------------------------------------------------
 
+def _cors_headers(headers: Any, origin: str, any_origin: bool, preflight: bool) -> None:
+    """CORS for browser clients (REFEREE_CORS_ORIGINS); no credentials are involved."""
+    headers["Access-Control-Allow-Origin"] = "*" if any_origin else origin
+    if not any_origin:
+        headers.add("Vary", "Origin")
+    headers["Access-Control-Expose-Headers"] = "X-Request-ID, Content-Language"
+    if preflight:
+        headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+        headers["Access-Control-Allow-Headers"] = "Content-Type, X-Request-ID, Accept-Language"
+        headers["Access-Control-Max-Age"] = "86400"
+
+
 def _register_hooks(app: Flask, ref: Referee) -> None:
     log_requests = ref.settings.log_requests
     max_body = ref.settings.max_body
@@ -521,6 +533,9 @@ def _register_hooks(app: Flask, ref: Referee) -> None:
         rid = environ.get("HTTP_X_REQUEST_ID")
         environ[_RID] = rid if rid is not None and _REQUEST_ID.match(rid) else os.urandom(16).hex()
 
+    cors_any = "*" in ref.settings.cors_origins
+    cors = frozenset(ref.settings.cors_origins)
+
     @app.after_request
     def _finish(response: Response) -> Response:
         req = request._get_current_object()  # type: ignore[attr-defined]
@@ -529,6 +544,10 @@ def _register_hooks(app: Flask, ref: Referee) -> None:
         headers = response.headers
         headers["X-Request-ID"] = rid
         headers["X-Content-Type-Options"] = "nosniff"
+        if cors:
+            origin = environ.get("HTTP_ORIGIN")
+            if origin is not None and (cors_any or origin in cors):
+                _cors_headers(headers, origin, cors_any, req.method == "OPTIONS")
         endpoint = req.endpoint or "unmatched"
         status = response.status_code
         elapsed = time.perf_counter() - environ.get(_T0, time.perf_counter())

@@ -8,6 +8,7 @@
 | ``REFEREE_MAX_BODY`` | ``1MiB`` | largest request body; bytes, or with a ``KiB``/``MiB`` suffix |
 | ``REFEREE_DRAIN_SECONDS`` | ``0`` | after SIGTERM, how long a worker keeps serving (``/readyz`` 503) before it stops |
 | ``REFEREE_LOG_REQUESTS`` | ``1`` | ``0`` turns off the JSON line per request |
+| ``REFEREE_CORS_ORIGINS`` | unset: no CORS | browser origins allowed to call the API: ``*`` or a comma-separated list |
 | ``REFEREE_BENCH_ECHO`` | ``0`` | ``1`` adds ``POST /bench/echo`` (benchmarks only) |
 
 Anything wrong raises :class:`ConfigError` with a one-line message naming the
@@ -37,6 +38,7 @@ class Settings:
     drain_seconds: float = 0.0
     log_requests: bool = True
     bench_echo: bool = False
+    cors_origins: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -52,6 +54,7 @@ class Settings:
             drain_seconds=_number(env, "REFEREE_DRAIN_SECONDS", 0.0, high=300.0),
             log_requests=_flag(env, "REFEREE_LOG_REQUESTS", True),
             bench_echo=_flag(env, "REFEREE_BENCH_ECHO", False),
+            cors_origins=_origins(env, "REFEREE_CORS_ORIGINS"),
         )
 
 
@@ -79,6 +82,18 @@ def _secret(env: Mapping[str, str], name: str) -> bytes | None:
     if len(value) < 16:
         raise ConfigError(f"{name}: a sealing secret must be at least 16 characters")
     return value.encode("utf-8")
+
+
+def _origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """``*`` or a comma-separated list of origins (``https://app.example``)."""
+    value = env.get(name, "").strip()
+    if not value:
+        return ()
+    origins = tuple(o.strip().rstrip("/") for o in value.split(",") if o.strip())
+    for origin in origins:
+        if origin != "*" and not re.match(r"^https?://[^/\s]+$", origin):
+            raise ConfigError(f"{name}: {origin!r} is not an origin (scheme://host[:port]) or *")
+    return origins
 
 
 def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
