@@ -59,7 +59,7 @@ def test_a_whole_seeded_game_over_http(serve, new_game_body, play_policy):
 
 
 def test_sigterm_drains_then_stops(serve):
-    server = serve(workers=1, env={"REFEREE_DRAIN_SECONDS": "1.5"}, module=True)  # python -m referee serve
+    server = serve(workers=1, env={"REFEREE_DRAIN_SECONDS": "3"}, module=True)  # python -m referee serve
     assert httpx.get(server.url + "/readyz").status_code == 200
     os.kill(server.pid, signal.SIGTERM)
     time.sleep(0.3)
