@@ -499,6 +499,9 @@ def test_the_readme_example_game_is_legal(client):
     assert state["seed"] == "readme-1" and [p["name"] for p in state["players"]] == ["Aoi", "Ren"]
     for deck in orjson.loads(body)["decks"]:
         assert client.post("/v1/decks/validate", json={"deck": deck}).get_json()["legal"] is True
+    from referee.service.openapi import NEW_GAME_EXAMPLE
+
+    assert orjson.loads(body) == NEW_GAME_EXAMPLE  # the example of POST /v1/games in openapi.yaml
 
 
 def test_cors_is_off_by_default_and_on_for_the_configured_origins(client, make_app):

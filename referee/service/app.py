@@ -38,6 +38,7 @@ from referee.engine.errors import (
 from referee.service import logs, metrics
 from referee.service.config import Settings
 from referee.service.openapi import (
+    NEW_GAME_EXAMPLE,
     DOCS_ASSETS,
     DOCS_HTML,
     DOCS_INIT_JS,
@@ -291,12 +292,14 @@ def _game_blueprint(ref: Referee) -> Blueprint:
             return func
         return decorate
 
-    def request_body(schema: Any, text: str) -> Callable:
-        return blp.doc(requestBody={"required": True, "description": text,
-                                    "content": {JSON: {"schema": schema}}})
+    def request_body(schema: Any, text: str, example: Any = None) -> Callable:
+        content: dict[str, Any] = {"schema": schema}
+        if example is not None:
+            content["example"] = example
+        return blp.doc(requestBody={"required": True, "description": text, "content": {JSON: content}})
 
     @blp.route("/v1/games", methods=["POST"])
-    @request_body(S.NewGameSchema, "Both decks and the game's options (API.md §2).")
+    @request_body(S.NewGameSchema, "Both decks and the game's options (API.md §2).", NEW_GAME_EXAMPLE)
     @blp.response(201, S.GameResponseSchema, description="The new game, in the mulligan phase.", **common)
     @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
     def new_game() -> Response:
@@ -406,7 +409,7 @@ def _game_blueprint(ref: Referee) -> Blueprint:
             raise rebase(exc, "state", state) from None
 
     @blp.route("/v1/decks/validate", methods=["POST"])
-    @request_body(S.DeckValidateRequestSchema, "One deck.")
+    @request_body(S.DeckValidateRequestSchema, "One deck.", {"deck": NEW_GAME_EXAMPLE["decks"][0]})
     @blp.response(200, S.DeckValidateResponseSchema, description="Every problem of the deck.", **common)
     @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType")
     def validate_deck() -> Response:

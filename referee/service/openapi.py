@@ -46,6 +46,20 @@ is made; it is echoed in the response header, in the log line and as the
 problem's `instance`.
 """
 
+# A legal, seeded NewGame (also examples/http/new-game.json, the README's walkthrough):
+# "Try it out" on POST /v1/games in /docs deals a real game.
+NEW_GAME_EXAMPLE = {
+    "seed": "readme-1",
+    "first_player": 0,
+    "players": ["Aoi", "Ren"],
+    "decks": [
+        {"AF-042": 3, "AF-043": 3, "AF-045": 3, "AF-040": 3, "AF-002": 3, "AF-004": 3, "AF-006": 3,
+         "AF-001": 1, "AF-020": 3, "AF-023": 3, "AF-060": 3, "AF-063": 3, "AF-070": 3, "AF-073": 3},
+        {"AF-044": 3, "AF-046": 3, "AF-052": 3, "AF-047": 3, "AF-009": 3, "AF-012": 3, "AF-007": 3,
+         "AF-003": 1, "AF-022": 3, "AF-025": 3, "AF-061": 3, "AF-068": 3, "AF-071": 3, "AF-075": 3},
+    ],
+}
+
 # name: (description, problem codes) of the shared error responses.
 ERROR_RESPONSES = {
     "BadRequest": (
