@@ -34,7 +34,6 @@ preload_app = True
 timeout = int(os.environ.get("REFEREE_TIMEOUT", "30"))
 _drain = float(os.environ.get("REFEREE_DRAIN_SECONDS", "0") or 0)
 graceful_timeout = int(_drain) + 30
-keepalive = 2
 backlog = 2048
 limit_request_line = 4094
 limit_request_fields = 100
