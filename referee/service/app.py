@@ -38,10 +38,11 @@ from referee.engine.errors import (
 from referee.service import logs, metrics
 from referee.service.config import Settings
 from referee.service.openapi import (
-    NEW_GAME_EXAMPLE,
     DOCS_ASSETS,
     DOCS_HTML,
     DOCS_INIT_JS,
+    ERROR_RESPONSES,
+    NEW_GAME_EXAMPLE,
     docs_assets_dir,
     make_api,
     render_yaml,
@@ -126,6 +127,7 @@ def create_app(settings: Settings | None = None, catalog: engine.Catalog | None 
     if settings.bench_echo:
         _register_echo(app)
     _register_hooks(app, ref)
+    _openapi(ref, api)  # render once now: with gunicorn's preload, the workers share it
     return app
 
 
@@ -286,8 +288,6 @@ def _game_blueprint(ref: Referee) -> Blueprint:
     def errors(*names: str) -> Callable:
         def decorate(func: Callable) -> Callable:
             for name in names:
-                from referee.service.openapi import ERROR_RESPONSES
-
                 func = blp.alt_response(ERROR_RESPONSES[name][1], response=name)(func)
             return func
         return decorate
