@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: serve test venv openapi golden bench bench-http clean
+.PHONY: serve test venv openapi golden bench bench-http bench-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,7 +40,11 @@ bench: $(VENV)/.installed
 
 # /v1/apply against a parse-and-echo endpoint on the real server (2 workers; wrk if installed).
 bench-http: $(VENV)/.installed
-	$(BIN)/python benchmarks/http.py
+	$(BIN)/python benchmarks/http_load.py
+
+# `referee check` on 1,000 generated scenario files of 50 actions each, in-process.
+bench-check: $(VENV)/.installed
+	$(BIN)/python benchmarks/check.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -1,7 +1,7 @@
 """HTTP benchmark: ``/v1/apply`` against a parse-and-echo baseline, on the real server.
 
-    .venv/bin/python benchmarks/http.py            # or: make bench-http
-    .venv/bin/python benchmarks/http.py --duration 20 --connections 8 --json
+    .venv/bin/python benchmarks/http_load.py            # or: make bench-http
+    .venv/bin/python benchmarks/http_load.py --duration 20 --connections 8 --json
 
 Starts ``referee serve`` (gunicorn, 2 sync workers, the production config) on a
 free loopback port with ``REFEREE_BENCH_ECHO=1``, which adds ``POST /bench/echo``:
