@@ -14,7 +14,7 @@ from referee.engine.errors import InconsistentState
 from referee.engine.schema import DECK_SIZE, RESPONDABLE, other
 
 
-def _fail(code: str, detail: str, path: str = "state") -> InconsistentState:
+def _fail(code: str, detail: str, path: str = "") -> InconsistentState:
     return InconsistentState(code, detail, path)
 
 

@@ -39,6 +39,18 @@ class InvalidInput(RefereeError):
         self.detail = detail or _summarise(errors)
         super().__init__(self.detail)
 
+    def under(self, prefix: str) -> "InvalidInput":
+        """Move every path under ``prefix`` (the body field the object came in), in place.
+
+        The engine's public functions report paths relative to the request
+        body of API.md §1: ``state.players.0.hand``, ``action.card``,
+        ``game.decks.1``; an error about the whole object is at ``prefix``.
+        """
+        self.errors = {_join(prefix, path): msgs for path, msgs in self.errors.items()}
+        self.detail = _summarise(self.errors)
+        self.args = (self.detail,)
+        return self
+
 
 class InconsistentState(InvalidInput):
     """Raised when a well-formed state is not a possible game position (RULES 13.1).
@@ -49,10 +61,15 @@ class InconsistentState(InvalidInput):
 
     rule = "13.1"
 
-    def __init__(self, code: str, detail: str, path: str = "state"):
+    def __init__(self, code: str, detail: str, path: str = ""):
         self.code = code
         self.path = path
         super().__init__({path: [detail]}, detail)
+
+    def under(self, prefix: str) -> "InconsistentState":
+        self.path = _join(prefix, self.path)
+        self.errors = {self.path: self.errors.popitem()[1]}
+        return self
 
 
 class CatalogError(RefereeError):
@@ -104,6 +121,13 @@ class IllegalDeck(RuleViolation):
         first = violations[0]
         super().__init__(first.code, **first.params)
         self.violations = violations
+
+
+def _join(prefix: str, path: str) -> str:
+    """``prefix.path``; the whole object is ``prefix`` itself (``_schema`` at the top, as marshmallow says)."""
+    if not path:
+        return prefix or "_schema"
+    return f"{prefix}.{path}" if prefix else path
 
 
 def _summarise(errors: dict[str, list[str]]) -> str:

@@ -181,7 +181,7 @@ def replay(catalog: Catalog, actions: Any, *, state: Any = None, game: Any = Non
         raise InvalidInput({"state": ["give exactly one of state or game"]})
     if not isinstance(actions, list):
         raise InvalidInput({"actions": ["must be a list of actions"]})
-    work = setup.new_game(catalog, game)[0] if game is not None else check_state(catalog, state)
+    work = setup.new_game(catalog, game, "game")[0] if game is not None else check_state(catalog, state)
     parsed = [parse_action(a, f"actions.{i}") for i, a in enumerate(actions)]
     g = Game(catalog, work)
     for index, a in enumerate(parsed):

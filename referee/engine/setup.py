@@ -120,7 +120,7 @@ def _instance_ids(stream: SeededStream, prefix: str, count: int, taken: set[str]
 
 # -- RULES 5: a new game ---------------------------------------------------------
 
-def new_game(catalog: Catalog, request: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def new_game(catalog: Catalog, request: Any, path: str = "") -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Check both decks (5.1), shuffle, deal 7 each (5.3); the state is in the mulligan phase.
 
     >>> deck = {"AF-001": 1}
@@ -129,7 +129,10 @@ def new_game(catalog: Catalog, request: Any) -> tuple[dict[str, Any], list[dict[
     ...
     referee.engine.errors.IllegalDeck: Deck has 1 cards; a deck is exactly 40.
     """
-    req = _parse_new_game(request)
+    try:
+        req = _parse_new_game(request)
+    except InvalidInput as exc:  # paths relative to the body the NewGame came in
+        raise exc.under(path) from None
     violations = []
     for i, deck in enumerate(req["decks"]):
         for v in validate_deck(catalog, deck, f"decks.{i}"):
@@ -168,7 +171,7 @@ def new_game(catalog: Catalog, request: Any) -> tuple[dict[str, Any], list[dict[
 
 def _parse_new_game(raw: Any) -> dict[str, Any]:
     if not isinstance(raw, dict):
-        raise InvalidInput({"game": ["must be an object"]})
+        raise InvalidInput({"": ["must be an object"]})
     errors: dict[str, list[str]] = {}
     for name in sorted(set(raw) - _NEW_GAME_KEYS):
         errors[name] = ["unknown field"]

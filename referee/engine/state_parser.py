@@ -19,7 +19,7 @@ from referee.engine.schema import (
 def parse_state(raw: Any) -> dict[str, Any]:
     p = _Parser()
     if not isinstance(raw, dict):
-        raise InvalidInput({"state": ["must be an object"]})
+        raise InvalidInput({"": ["must be an object"]})
     for name in sorted(set(raw) - STATE_KEYS):
         p.err(name, "unknown field")
     s: dict[str, Any] = {}

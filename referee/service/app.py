@@ -203,32 +203,6 @@ def envelope(body: dict[str, Any], required: tuple[str, ...], optional: tuple[st
         raise _schema_problem(errors)
 
 
-def rebase(exc: InvalidInput, key: str, start: Any, own: str | None = None) -> InvalidInput:
-    """Make the engine's error paths relative to the request body.
-
-    The engine reports a state's (or NewGame's) paths relative to it
-    (``players.0.hand``) and an action's under ``own`` (``action.card``,
-    ``actions.3.type``). The engine parses the start object first and stops
-    there on error, so the paths come either all from the start object or
-    all from the actions; only an (unknown, hence failing) key of the start
-    object spelled like ``own`` could look alike, and it is checked for.
-    """
-    if not isinstance(start, dict):
-        return exc  # "state: must be an object" is already relative to the body
-
-    def is_own(path: str) -> bool:
-        return own is not None and (path == own or path.startswith(own + "."))
-
-    if own is not None and all(is_own(p) for p in exc.errors) and not any(is_own(k) for k in start):
-        return exc
-    exc.errors = {(key if p == key else f"{key}.{p}"): msgs for p, msgs in exc.errors.items()}
-    if isinstance(exc, InconsistentState):
-        exc.path = key if exc.path == key else f"{key}.{exc.path}"
-    else:
-        exc.detail = "; ".join(f"{p}: {'; '.join(m)}" for p, m in sorted(exc.errors.items()))
-    return exc
-
-
 def _player(body: dict[str, Any], key: str = "player") -> int | None:
     value = body.get(key)
     if value is None and key not in body:
@@ -325,10 +299,7 @@ def _game_blueprint(ref: Referee) -> Blueprint:
         body = read_body()
         envelope(body, ("state", "action"))
         state = state_in(body)
-        try:
-            state, events = engine.apply(catalog, state, body["action"])
-        except InvalidInput as exc:
-            raise rebase(exc, "state", state, "action") from None
+        state, events = engine.apply(catalog, state, body["action"])
         return ok({"state": state_out(state), "events": events})
 
     @blp.route("/v1/validate", methods=["POST"])
@@ -340,10 +311,7 @@ def _game_blueprint(ref: Referee) -> Blueprint:
         body = read_body()
         envelope(body, ("state", "action"))
         state = state_in(body)
-        try:
-            violation = engine.validate(catalog, state, body["action"])
-        except InvalidInput as exc:
-            raise rebase(exc, "state", state, "action") from None
+        violation = engine.validate(catalog, state, body["action"])
         if violation is None:
             return ok({"legal": True, "violation": None})
         lang = _language()
@@ -363,10 +331,7 @@ def _game_blueprint(ref: Referee) -> Blueprint:
         envelope(body, ("state",), ("player",))
         player = _player(body)
         state = state_in(body)
-        try:
-            actions = engine.legal_actions(catalog, state, player)
-        except InvalidInput as exc:
-            raise rebase(exc, "state", state) from None
+        actions = engine.legal_actions(catalog, state, player)
         return ok({"actions": actions})
 
     @blp.route("/v1/replay", methods=["POST"])
@@ -387,10 +352,7 @@ def _game_blueprint(ref: Referee) -> Blueprint:
         if body[key] is None:
             raise _schema_problem({key: ["Field may not be null."]})
         start = state_in(body) if key == "state" else body["game"]
-        try:
-            state, applied = engine.replay(catalog, body["actions"], **{key: start})
-        except InvalidInput as exc:
-            raise rebase(exc, key, start, "actions") from None
+        state, applied = engine.replay(catalog, body["actions"], **{key: start})
         return ok({"state": state_out(state), "applied": applied})
 
     @blp.route("/v1/view", methods=["POST"])
@@ -403,10 +365,7 @@ def _game_blueprint(ref: Referee) -> Blueprint:
         envelope(body, ("state", "player"))
         player = _player(body)
         state = state_in(body)
-        try:
-            return ok({"view": engine.view(catalog, state, player)})
-        except InvalidInput as exc:
-            raise rebase(exc, "state", state) from None
+        return ok({"view": engine.view(catalog, state, player)})
 
     @blp.route("/v1/decks/validate", methods=["POST"])
     @request_body(S.DeckValidateRequestSchema, "One deck.", {"deck": NEW_GAME_EXAMPLE["decks"][0]})

@@ -30,7 +30,7 @@ def test_1_1_a_state_with_a_third_player_is_refused():
     state["players"].append(copy.deepcopy(state["players"][0]))
     with pytest.raises(InvalidInput) as caught:
         engine.check_state(CAT, state)
-    assert "players" in caught.value.errors
+    assert "state.players" in caught.value.errors
 
 
 def test_1_1_a_new_game_seats_two_players():

@@ -153,7 +153,7 @@ def test_13_1_a_malformed_state_is_rejected_with_field_paths():
     state["turn"] = -1
     with pytest.raises(InvalidInput) as caught:
         engine.check_state(CAT, state)
-    assert {"players.0.hand", "turn"} <= set(caught.value.errors)
+    assert {"state.players.0.hand", "state.turn"} <= set(caught.value.errors)
 
 
 def test_13_1_a_hand_built_state_with_only_the_stable_fields_is_complete():

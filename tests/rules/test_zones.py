@@ -84,7 +84,7 @@ def test_4_2_an_evidence_is_always_attached_to_a_case_in_play():
     state["players"][0]["evidence"][0]["case"] = None
     with pytest.raises(InvalidInput) as caught:
         engine.check_state(CAT, state)
-    assert "players.0.evidence.0.case" in caught.value.errors
+    assert "state.players.0.evidence.0.case" in caught.value.errors
 
 
 def test_4_3_a_case_is_face_down_or_up_and_unactioned_or_actioned():
@@ -106,7 +106,7 @@ def test_4_3_only_cases_have_the_action_state():
     state["players"][0]["fairies"][0]["actioned"] = True
     with pytest.raises(InvalidInput) as caught:
         engine.check_state(CAT, state)
-    assert "players.0.fairies.0.actioned" in caught.value.errors
+    assert "state.players.0.fairies.0.actioned" in caught.value.errors
 
 
 def test_4_4_a_face_down_case_is_secret_to_the_opponent_and_known_to_its_owner():
