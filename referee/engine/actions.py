@@ -53,6 +53,17 @@ class ActionRule:
         return iter(())
 
 
+class MainStepRule(ActionRule):
+    """A main-step action (RULES 8.1): respondable (9.4); 1 action unless it says otherwise."""
+    respondable = True
+
+    def allowed(self, g: Game, a: Action) -> None:
+        require_main_step(g, a)
+
+    def cost(self, g: Game, a: Action) -> int:
+        return 1
+
+
 RULEBOOK: dict[str, ActionRule] = {}
 
 

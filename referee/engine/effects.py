@@ -10,7 +10,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Any, Iterator
 
-from referee.engine.actions import ActionRule, register, require_in_hand, require_main_step, simple
+from referee.engine.actions import MainStepRule, register, require_in_hand, simple
 from referee.engine.board import Game
 from referee.engine.catalog import Effect
 from referee.engine.errors import RuleViolation
@@ -150,13 +150,9 @@ _APPLY = {
 
 
 @register
-class UseAbility(ActionRule):
+class UseAbility(MainStepRule):
     """RULES 9.1: an ability of one's own fairy or evidence on the field; its cost; once per turn."""
     type = "use_ability"
-    respondable = True
-
-    def allowed(self, g: Game, a: dict) -> None:
-        require_main_step(g, a)
 
     def check(self, g: Game, a: dict) -> None:
         player, iid = a["player"], a["card"]
@@ -191,13 +187,9 @@ class UseAbility(ActionRule):
 
 
 @register
-class CastSpell(ActionRule):
+class CastSpell(MainStepRule):
     """RULES 9.2: a spell from hand in its owner's main step; then it goes to the trash."""
     type = "cast_spell"
-    respondable = True
-
-    def allowed(self, g: Game, a: dict) -> None:
-        require_main_step(g, a)
 
     def check(self, g: Game, a: dict) -> None:
         require_in_hand(g, a["player"], a["card"])

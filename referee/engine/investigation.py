@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from referee.engine.actions import register, require_case_in_play, simple
+from referee.engine.actions import MainStepRule, register, require_case_in_play, simple
 from referee.engine.board import Game
 from referee.engine.errors import RuleViolation
-from referee.engine.main_actions import MainStepRule
 from referee.engine.state import other
 
 

@@ -11,27 +11,16 @@ from __future__ import annotations
 from typing import Iterator
 
 from referee.engine.actions import (
-    ActionRule,
+    MainStepRule,
     register,
     require_case_in_play,
     require_dispatch_room,
     require_in_hand,
-    require_main_step,
     require_own_fairy,
     simple,
 )
 from referee.engine.board import Game
 from referee.engine.errors import RuleViolation
-
-
-class MainStepRule(ActionRule):
-    respondable = True
-
-    def allowed(self, g: Game, a: dict) -> None:
-        require_main_step(g, a)
-
-    def cost(self, g: Game, a: dict) -> int:
-        return 1
 
 
 @register
