@@ -1,0 +1,125 @@
+"""The facts of a card: the catalog format's vocabulary (API.md §8) and the card model.
+
+Kinds, their aliases (RULES 2.8), requirements, effect entries and triggers
+are declared here once; ``catalog_loader.py`` reads files against them and the
+rules read the resulting frozen :class:`Card` objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# RULES 2.1 kinds, and the aliases of RULES.md's term table / API.md §8.
+KINDS = ("case", "fairy", "evidence", "spell", "counter", "bonus")
+KIND_ALIASES = {
+    "character": "fairy",
+    "deduction": "spell",
+    "super_deduction": "counter",
+    "事件": "case",
+    "妖精": "fairy",
+    "証拠": "evidence",
+    "妖力": "spell",
+    "魔気": "counter",
+    "キャラクター": "fairy",
+    "推理": "spell",
+    "超推理": "counter",
+    "ノーマル": "bonus",
+    **{k: k for k in KINDS},
+}
+SERIES = ("af99", "millennium", "conan", "conan-movies")
+REQUIREMENTS = ("evidence_at_least", "fairies_at_least", "fairy_named", "evidence_named")
+# API.md §8: the counter triggers are action types of §6.
+TRIGGERS = (
+    "play_case", "draw", "play_fairy", "play_evidence", "dispatch",
+    "redispatch", "recall", "investigate", "use_ability", "cast_spell",
+)
+RECOVER_KINDS = ("fairy", "evidence", "spell", "any")
+
+_COMMON = {"id", "name", "name_en", "kind", "deck_limit", "series", "text"}
+FIELDS_BY_KIND = {
+    "case": _COMMON | {"level", "hit", "requires", "dispatch_limit"},
+    "fairy": _COMMON | {"power", "abilities"},
+    "evidence": _COMMON | {"power", "abilities"},
+    "spell": _COMMON | {"cost", "effect"},
+    "counter": _COMMON | {"cost", "trigger", "effect"},
+    "bonus": _COMMON,
+}
+REQUIRED_BY_KIND = {
+    "case": ("level", "hit"),
+    "fairy": ("power",),
+    "evidence": ("power",),
+    "spell": ("cost", "effect"),
+    "counter": ("cost", "trigger", "effect"),
+    "bonus": (),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One effect entry.
+
+    ``op`` is the entry's key (``draw``, ``mill``, ``power``, ``ready``,
+    ``bounce``, ``trash``, ``reveal``, ``recover``, ``negate``,
+    ``investigation_power``); ``amount`` its number (0 where it has none);
+    ``kind`` what it targets (``fairy``, ``evidence``, ``case``, ``self``,
+    ``spell``, ``any``) or ``None``; ``targeted`` whether it takes the next id
+    of the action's ``targets``.
+    """
+
+    op: str
+    amount: int = 0
+    kind: str | None = None
+    targeted: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        if self.op == "power":
+            return {"power": self.amount, "target": self.kind}
+        if self.op in ("draw", "mill", "ready", "investigation_power"):
+            return {self.op: self.amount}
+        if self.op == "negate":
+            return {"negate": True}
+        return {self.op: self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class Ability:
+    cost: int
+    effect: tuple[Effect, ...]
+    once_per_turn: bool = False
+
+    @property
+    def targeted(self) -> tuple[Effect, ...]:
+        return tuple(e for e in self.effect if e.targeted)
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    kind: str  # one of REQUIREMENTS
+    value: int | str
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    id: str
+    name: str
+    kind: str
+    name_en: str | None = None
+    deck_limit: int = 3
+    series: str | None = None
+    text: str | None = None
+    power: int = 0
+    level: int = 0
+    hit: int = 0
+    requires: tuple[Requirement, ...] = ()
+    dispatch_limit: int = 1
+    cost: int = 0
+    trigger: str | None = None
+    effect: tuple[Effect, ...] = ()
+    abilities: tuple[Ability, ...] = ()
+    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def targeted(self) -> tuple[Effect, ...]:
+        """The effects of a spell or counter that take a target, in order."""
+        return tuple(e for e in self.effect if e.targeted)

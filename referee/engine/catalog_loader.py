@@ -1,0 +1,218 @@
+"""Reading one card of a catalog file, checking every field (API.md §8).
+
+Every refusal is a :class:`CatalogError` naming the card and the field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.cards import (
+    KIND_ALIASES, RECOVER_KINDS, REQUIREMENTS, SERIES, TRIGGERS, FIELDS_BY_KIND, REQUIRED_BY_KIND,
+    Ability, Card, Effect, Requirement,
+)
+from referee.engine.errors import CatalogError
+
+
+def parse_card(raw: Any, index: int) -> Card:
+    if not isinstance(raw, dict):
+        raise CatalogError("a card is a mapping", card=f"#{index}")
+    card_id = raw.get("id")
+    if not isinstance(card_id, str) or not card_id:
+        raise CatalogError("'id' must be a non-empty string", card=f"#{index}", field="id")
+    p = _CardParser(card_id, raw)
+    kind = p.kind()
+    unknown = set(raw) - FIELDS_BY_KIND[kind]
+    if unknown:
+        name = sorted(map(str, unknown))[0]
+        raise CatalogError(f"unknown field for a {kind} card", card=card_id, field=name)
+    for name in REQUIRED_BY_KIND[kind]:
+        if name not in raw:
+            raise CatalogError(f"a {kind} card needs '{name}'", card=card_id, field=name)
+    fields: dict[str, Any] = {
+        "id": card_id,
+        "kind": kind,
+        "name": p.string("name", required=True),
+        "name_en": p.string("name_en"),
+        "deck_limit": p.integer("deck_limit", default=3, low=1, high=3),
+        "series": p.choice("series", SERIES),
+        "text": p.string("text"),
+    }
+    if kind in ("fairy", "evidence"):
+        fields["power"] = p.integer("power", low=-99, high=99)
+        fields["abilities"] = p.abilities()
+    elif kind == "case":
+        fields["level"] = p.integer("level", low=0, high=99)
+        fields["hit"] = p.integer("hit", low=0, high=40)
+        fields["dispatch_limit"] = p.integer("dispatch_limit", default=1, low=1, high=40)
+        fields["requires"] = p.requirements()
+        for req in fields["requires"]:
+            if req.kind == "fairies_at_least" and req.value > fields["dispatch_limit"]:
+                raise CatalogError(
+                    f"fairies_at_least {req.value} exceeds dispatch_limit {fields['dispatch_limit']}",
+                    card=card_id, field="requires")
+    elif kind in ("spell", "counter"):
+        fields["cost"] = p.integer("cost", low=0, high=40)
+        if kind == "counter":
+            fields["trigger"] = p.choice("trigger", TRIGGERS, required=True)
+        fields["effect"] = p.effects(raw.get("effect"), "effect", kind, fields.get("trigger"))
+    card = Card(**fields)
+    object.__setattr__(card, "raw", _to_json(card))
+    return card
+
+
+class _CardParser:
+    """Reads one card's fields, raising ``CatalogError`` naming card and field."""
+
+    def __init__(self, card_id: str, raw: dict[str, Any]):
+        self.card_id = card_id
+        self.raw = raw
+
+    def fail(self, field_name: str, detail: str) -> CatalogError:
+        return CatalogError(detail, card=self.card_id, field=field_name)
+
+    def kind(self) -> str:
+        kind = self.raw.get("kind")
+        if not isinstance(kind, str) or kind not in KIND_ALIASES:
+            raise self.fail("kind", f"unknown kind {kind!r}")
+        return KIND_ALIASES[kind]
+
+    def string(self, name: str, required: bool = False) -> str | None:
+        value = self.raw.get(name)
+        if value is None and not required:
+            return None
+        if not isinstance(value, str) or not value:
+            raise self.fail(name, "must be a non-empty string")
+        return value
+
+    def integer(self, name: str, default: int | None = None, low: int = 0, high: int = 99) -> int:
+        value = self.raw.get(name, default)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise self.fail(name, f"must be an integer from {low} to {high}")
+        return value
+
+    def choice(self, name: str, options: tuple[str, ...], required: bool = False) -> str | None:
+        value = self.raw.get(name)
+        if value is None and not required:
+            return None
+        if value not in options:
+            raise self.fail(name, f"must be one of {', '.join(options)} (got {value!r})")
+        return value
+
+    def requirements(self) -> tuple[Requirement, ...]:
+        raw = self.raw.get("requires", [])
+        if not isinstance(raw, list):
+            raise self.fail("requires", "must be a list")
+        out = []
+        for entry in raw:
+            if not isinstance(entry, dict) or len(entry) != 1:
+                raise self.fail("requires", "each requirement is a mapping with one key")
+            (key, value), = entry.items()
+            if key not in REQUIREMENTS:
+                raise self.fail("requires", f"unknown condition {key!r}")
+            if key.endswith("_named"):
+                ok = isinstance(value, str) and value
+            else:
+                ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 40
+            if not ok:
+                raise self.fail("requires", f"bad value for {key}: {value!r}")
+            out.append(Requirement(key, value))
+        return tuple(out)
+
+    def abilities(self) -> tuple[Ability, ...]:
+        raw = self.raw.get("abilities", [])
+        if not isinstance(raw, list):
+            raise self.fail("abilities", "must be a list")
+        out = []
+        for i, entry in enumerate(raw):
+            where = f"abilities.{i}"
+            if not isinstance(entry, dict):
+                raise self.fail(where, "an ability is a mapping")
+            unknown = set(entry) - {"cost", "once_per_turn", "effect", "text"}
+            if unknown:
+                raise self.fail(f"{where}.{sorted(map(str, unknown))[0]}", "unknown field")
+            cost = entry.get("cost")
+            if isinstance(cost, bool) or not isinstance(cost, int) or not 0 <= cost <= 40:
+                raise self.fail(f"{where}.cost", "must be an integer from 0 to 40")
+            once = entry.get("once_per_turn", False)
+            if not isinstance(once, bool):
+                raise self.fail(f"{where}.once_per_turn", "must be true or false")
+            effect = self.effects(entry.get("effect"), f"{where}.effect", "ability", None)
+            out.append(Ability(cost=cost, effect=effect, once_per_turn=once))
+        return tuple(out)
+
+    def effects(self, raw: Any, where: str, source: str, trigger: str | None) -> tuple[Effect, ...]:
+        if not isinstance(raw, list) or not raw:
+            raise self.fail(where, "must be a non-empty list of effect entries")
+        return tuple(self.effect(e, f"{where}.{i}", source, trigger) for i, e in enumerate(raw))
+
+    def effect(self, entry: Any, where: str, source: str, trigger: str | None) -> Effect:
+        if not isinstance(entry, dict) or not entry:
+            raise self.fail(where, "an effect entry is a mapping")
+        keys = set(entry)
+        if keys == {"power", "target"}:
+            amount, target = entry["power"], entry["target"]
+            self._int(amount, where + ".power", -99, 99)
+            if target not in ("fairy", "self"):
+                raise self.fail(where + ".target", "must be fairy or self")
+            if target == "self" and source != "ability":
+                raise self.fail(where + ".target", "target: self is for abilities of fairies and evidence")
+            return Effect("power", amount, target, targeted=target == "fairy")
+        if len(keys) != 1:
+            raise self.fail(where, f"unknown effect {sorted(map(str, keys))}")
+        (op, value), = entry.items()
+        if op in ("draw", "mill"):
+            self._int(value, f"{where}.{op}", 0, 40)
+            return Effect(op, value)
+        if op == "ready":
+            if isinstance(value, bool) or value != 1:
+                raise self.fail(f"{where}.ready", "must be 1")
+            return Effect("ready", 1, "case", targeted=True)
+        if op in ("bounce", "trash", "reveal", "recover"):
+            allowed = {"bounce": ("fairy",), "trash": ("fairy", "evidence"),
+                       "reveal": ("case",), "recover": RECOVER_KINDS}[op]
+            if value not in allowed:
+                raise self.fail(f"{where}.{op}", f"must be one of {', '.join(allowed)}")
+            return Effect(op, 0, value, targeted=True)
+        if op == "negate":
+            if value is not True:
+                raise self.fail(f"{where}.negate", "must be true")
+            if source != "counter":
+                raise self.fail(f"{where}.negate", "negate is for counters only")
+            return Effect("negate")
+        if op == "investigation_power":
+            self._int(value, f"{where}.investigation_power", -99, 99)
+            if source != "counter" or trigger != "investigate":
+                raise self.fail(f"{where}.investigation_power",
+                                "investigation_power is for counters with trigger investigate only")
+            return Effect("investigation_power", value)
+        raise self.fail(where, f"unknown effect {op!r}")
+
+    def _int(self, value: Any, where: str, low: int, high: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise self.fail(where, f"must be an integer from {low} to {high}")
+
+
+def _to_json(card: Card) -> dict[str, Any]:
+    """The normalised card, as served by ``GET /v1/cards`` and hashed for the digest."""
+    out: dict[str, Any] = {"id": card.id, "name": card.name, "kind": card.kind}
+    for name in ("name_en", "series", "text"):
+        if getattr(card, name) is not None:
+            out[name] = getattr(card, name)
+    out["deck_limit"] = card.deck_limit
+    if card.kind in ("fairy", "evidence"):
+        out["power"] = card.power
+        if card.abilities:
+            out["abilities"] = [
+                {"cost": a.cost, "once_per_turn": a.once_per_turn, "effect": [e.to_json() for e in a.effect]}
+                for a in card.abilities
+            ]
+    elif card.kind == "case":
+        out.update(level=card.level, hit=card.hit, dispatch_limit=card.dispatch_limit)
+        out["requires"] = [{r.kind: r.value} for r in card.requires]
+    elif card.kind in ("spell", "counter"):
+        out["cost"] = card.cost
+        if card.trigger:
+            out["trigger"] = card.trigger
+        out["effect"] = [e.to_json() for e in card.effect]
+    return out
