@@ -358,6 +358,7 @@ class ViolationSchema(Schema):
     rule = fields.String(required=True, metadata={"example": "8.9", "description": "The rule id of RULES.md."})
     code = fields.String(required=True, metadata={"example": "one_fairy_per_case"})
     detail = fields.String(required=True)
+    deck = fields.Integer(metadata={"description": "In a NewGame's deck violations: which deck (0 or 1)."})
 
 
 class EventSchema(Schema):

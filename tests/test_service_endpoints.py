@@ -79,6 +79,8 @@ def test_new_game_422_lists_every_deck_violation(client, new_game_body):
     assert {"3.1", "3.2", "3.3", "3.4"} <= set(rules)
     assert body["rule"] == body["violations"][0]["rule"]
     assert all(S.VIOLATION.validate(v) == {} for v in body["violations"])
+    by_deck = {(v["deck"], v["rule"]) for v in body["violations"]}  # which deck each problem is in
+    assert by_deck == {(0, "3.2"), (1, "3.1"), (1, "3.3"), (1, "3.4")}
 
 
 def test_new_game_accepts_deck_objects_and_keeps_the_order_without_shuffle(client, catalog, new_game_body):

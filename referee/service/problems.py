@@ -63,7 +63,5 @@ def violation_json(v: RuleViolation, lang: str) -> dict[str, Any]:
         "type": TYPE_BASE + "rule-violation",
         "title": TITLES["rule-violation"],
         "status": 422,
-        "rule": v.rule,
-        "code": v.code,
-        "detail": v.detail(lang),
+        **v.to_dict(lang),  # rule, code, detail (and deck: which deck of a NewGame)
     }
