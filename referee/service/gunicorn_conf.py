@@ -24,7 +24,6 @@ import os
 import shutil
 import signal
 import threading
-import time
 
 bind = [os.environ.get("REFEREE_BIND", "127.0.0.1:8000")]
 workers = int(os.environ.get("REFEREE_WORKERS", "2"))

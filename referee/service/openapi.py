@@ -17,8 +17,8 @@ from apispec.ext.marshmallow.common import resolve_schema_instance
 from flask_smorest import Api
 from marshmallow import EXCLUDE, INCLUDE
 
-from schemas.fields import Deck, OneOfSchemas
 from schemas import ProblemSchema
+from schemas.fields import Deck, OneOfSchemas
 
 API_VERSION = "1.0.0"
 OPENAPI_VERSION = "3.0.3"

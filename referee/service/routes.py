@@ -1,0 +1,200 @@
+"""The game endpoints of API.md §1: each reads the body, checks the seal, and hands the rest to the engine."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import orjson
+from flask import Response
+from flask_smorest import Blueprint
+
+import schemas as S
+from referee import engine
+from referee.service.context import Referee
+from referee.service.openapi import (
+    ERROR_RESPONSES,
+    NEW_GAME_EXAMPLE,
+)
+from referee.service.problems import Problem, violation_json
+from referee.service.reading import (
+    JSON,
+    envelope,
+    language,
+    localized,
+    player_field,
+    read_body,
+    schema_problem,
+)
+from referee.service.sealing import SealError
+
+def game_blueprint(ref: Referee) -> Blueprint:
+    catalog = ref.catalog
+    sealer = ref.sealer
+    blp = Blueprint("game", __name__, description="The referee (API.md §1).")
+
+    def state_in(body: dict[str, Any], key: str = "state") -> Any:
+        """The body's state, its seal checked when sealing is on (before anything else)."""
+        state = body[key]
+        if sealer is not None and isinstance(state, dict):
+            try:
+                sealer.check(state)
+            except SealError as exc:
+                raise Problem(403, "seal-mismatch", exc.code, exc.detail) from None
+        return state
+
+    def state_out(state: dict[str, Any]) -> dict[str, Any]:
+        """A state to return: sealed when sealing is on, else without any seal."""
+        if sealer is not None:
+            return sealer.seal(state)
+        state.pop("seal", None)
+        return state
+
+    def ok(body: Any, status: int = 200) -> Response:
+        return Response(orjson.dumps(body), status=status, mimetype=JSON)
+
+    common = dict(content_type=JSON)
+
+    def errors(*names: str) -> Callable:
+        def decorate(func: Callable) -> Callable:
+            for name in names:
+                func = blp.alt_response(ERROR_RESPONSES[name][1], response=name)(func)
+            return func
+        return decorate
+
+    def request_body(schema: Any, text: str, example: Any = None) -> Callable:
+        content: dict[str, Any] = {"schema": schema}
+        if example is not None:
+            content["example"] = example
+        return blp.doc(requestBody={"required": True, "description": text, "content": {JSON: content}})
+
+    @blp.route("/v1/games", methods=["POST"])
+    @request_body(S.NewGameSchema, "Both decks and the game's options (API.md §2).", NEW_GAME_EXAMPLE)
+    @blp.response(201, S.GameResponseSchema, description="The new game, in the mulligan phase.", **common)
+    @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
+    def new_game() -> Response:
+        """Start a game: check both decks, shuffle, deal.
+
+        An illegal deck is a 422 whose `violations` lists every problem of
+        both decks (RULES 3).
+        """
+        body = read_body()
+        state, events = engine.new_game(catalog, body)
+        return ok({"state": state_out(state), "events": events}, 201)
+
+    @blp.route("/v1/apply", methods=["POST"])
+    @request_body(S.ApplyRequestSchema, "A state and one action.")
+    @blp.response(200, S.GameResponseSchema, description="The next state and its events.", **common)
+    @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
+    def apply() -> Response:
+        """Apply one action.
+
+        An illegal action is a 422 naming the first rule it breaks, checked
+        in RULES 13.3's order; the state is unchanged.
+        """
+        body = read_body()
+        envelope(body, ("state", "action"))
+        state = state_in(body)
+        state, events = engine.apply(catalog, state, body["action"])
+        return ok({"state": state_out(state), "events": events})
+
+    @blp.route("/v1/validate", methods=["POST"])
+    @request_body(S.ApplyRequestSchema, "A state and one action.")
+    @blp.response(200, S.ValidateResponseSchema, description="Whether the action is legal now.", **common)
+    @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
+    def validate() -> Response:
+        """Dry-run one action: never a 422, the violation is in the answer."""
+        body = read_body()
+        envelope(body, ("state", "action"))
+        state = state_in(body)
+        violation = engine.validate(catalog, state, body["action"])
+        if violation is None:
+            return ok({"legal": True, "violation": None})
+        lang = language()
+        return localized(ok({"legal": False, "violation": violation_json(violation, lang)}), lang)
+
+    @blp.route("/v1/legal-actions", methods=["POST"])
+    @request_body(S.LegalActionsRequestSchema, "A state, and optionally a player.")
+    @blp.response(200, S.LegalActionsResponseSchema, description="Every legal action now.", **common)
+    @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
+    def legal_actions() -> Response:
+        """Every legal action now, for that player or for whoever may act.
+
+        Listed without `pay`; a discard owed at the end step is listed once
+        (API.md §6).
+        """
+        body = read_body()
+        envelope(body, ("state",), ("player",))
+        player = player_field(body)
+        state = state_in(body)
+        actions = engine.legal_actions(catalog, state, player)
+        return ok({"actions": actions})
+
+    @blp.route("/v1/replay", methods=["POST"])
+    @request_body(S.ReplayRequestSchema, "A new game or a state, and the actions to apply in order.")
+    @blp.response(200, S.ReplayResponseSchema, description="The state after every action.", **common)
+    @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
+    def replay() -> Response:
+        """Apply a list of actions in order.
+
+        On the first illegal one, a 422 whose body also has `index` (0-based);
+        an illegal deck in `game` is a 422 with `violations`.
+        """
+        body = read_body()
+        envelope(body, ("actions",), ("game", "state"))
+        if ("game" in body) == ("state" in body):
+            raise schema_problem({"_schema": ["Give exactly one of game and state."]})
+        key = "state" if "state" in body else "game"
+        if body[key] is None:
+            raise schema_problem({key: ["Field may not be null."]})
+        start = state_in(body) if key == "state" else body["game"]
+        state, applied = engine.replay(catalog, body["actions"], **{key: start})
+        return ok({"state": state_out(state), "applied": applied})
+
+    @blp.route("/v1/view", methods=["POST"])
+    @request_body(S.ViewRequestSchema, "A state and a player.")
+    @blp.response(200, S.ViewResponseSchema, description="What that player may see.", **common)
+    @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
+    def view() -> Response:
+        """What one player may see (API.md §5). A view is never sealed and never accepted as a state."""
+        body = read_body()
+        envelope(body, ("state", "player"))
+        player = player_field(body)
+        state = state_in(body)
+        return ok({"view": engine.view(catalog, state, player)})
+
+    @blp.route("/v1/decks/validate", methods=["POST"])
+    @request_body(S.DeckValidateRequestSchema, "One deck.", {"deck": NEW_GAME_EXAMPLE["decks"][0]})
+    @blp.response(200, S.DeckValidateResponseSchema, description="Every problem of the deck.", **common)
+    @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType")
+    def validate_deck() -> Response:
+        """Check one deck against RULES 3: every problem, not just the first."""
+        body = read_body()
+        envelope(body, ("deck",))
+        violations = engine.validate_deck(catalog, body["deck"])
+        lang = language()
+        resp = ok({"legal": not violations, "violations": [violation_json(v, lang) for v in violations]})
+        return localized(resp, lang) if violations else resp
+
+    @blp.route("/v1/cards", methods=["GET"])
+    @blp.response(200, S.CardsResponseSchema, description="The catalog's id, digest and cards.", **common)
+    def cards() -> Response:
+        """The catalog in use."""
+        return Response(ref.cards_body, mimetype=JSON)
+
+    @blp.route("/v1/cards/<id>", methods=["GET"])
+    @blp.response(200, S.CardSchema, description="The card.", **common)
+    @errors("NotFound")
+    def card(id: str) -> Response:  # noqa: A002 - the path says {id}
+        """One card of the catalog, by its catalog id."""
+        data = ref.card_bodies.get(id)
+        if data is None:
+            raise Problem(404, "not-found", "card_not_found", f"There is no card {id!r} in catalog {catalog.id}.")
+        return Response(data, mimetype=JSON)
+
+    @blp.route("/v1/rules", methods=["GET"])
+    @blp.response(200, S.RulesResponseSchema, description="Every rule id of RULES.md with its text.", **common)
+    def rules() -> Response:
+        """The rule index of RULES.md."""
+        return Response(ref.rules_body, mimetype=JSON)
+
+    return blp
