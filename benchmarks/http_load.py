@@ -19,13 +19,6 @@ worker < 100 MiB RSS.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-# This file is named like the standard library's ``http``: keep its folder off the path.
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-
 import argparse
 import json
 import os
@@ -35,9 +28,11 @@ import signal
 import socket
 import statistics
 import subprocess
+import sys
 import tempfile
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -47,7 +42,6 @@ sys.path.insert(0, str(ROOT))
 
 from referee.engine import Catalog, apply, legal_actions, new_game  # noqa: E402
 from referee.engine.playout import random_new_game  # noqa: E402
-
 
 # -- the bodies ----------------------------------------------------------------
 
