@@ -89,7 +89,8 @@ class Catalog:
         try:
             data = yaml.safe_load(text)  # JSON is YAML too
         except yaml.YAMLError as exc:
-            raise CatalogError(f"{source} is not valid YAML or JSON: {exc}") from None
+            reason = " ".join(str(exc).split())  # YAML's message spans lines; keep the error one line
+            raise CatalogError(f"{source} is not valid YAML or JSON: {reason}") from None
         return cls.from_data(data)
 
     @classmethod
