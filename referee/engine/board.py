@@ -40,27 +40,26 @@ class Game:
         cid = self.s["cards"].get(iid)
         return None if cid is None else self.catalog.cards[cid].kind
 
-    def case_in_play(self, iid: str) -> tuple[int, dict[str, Any]] | None:
-        """(controller, entry) of a case on the field, or None."""
+    def on_field(self, zone: str, iid: str) -> tuple[int, dict[str, Any]] | None:
+        """(controller, entry) of a card in either player's ``cases``, ``fairies`` or ``evidence``."""
         for i in (0, 1):
-            for e in self.s["players"][i]["cases"]:
+            for e in self.s["players"][i][zone]:
                 if e["card"] == iid:
                     return i, e
         return None
+
+    def case_in_play(self, iid: str) -> tuple[int, dict[str, Any]] | None:
+        return self.on_field("cases", iid)
 
     def fairy_on_field(self, iid: str) -> tuple[int, dict[str, Any]] | None:
-        for i in (0, 1):
-            for e in self.s["players"][i]["fairies"]:
-                if e["card"] == iid:
-                    return i, e
-        return None
+        return self.on_field("fairies", iid)
 
     def evidence_on_field(self, iid: str) -> tuple[int, dict[str, Any]] | None:
-        for i in (0, 1):
-            for e in self.s["players"][i]["evidence"]:
-                if e["card"] == iid:
-                    return i, e
-        return None
+        return self.on_field("evidence", iid)
+
+    def hand_of_kind(self, player: int, kind: str) -> list[str]:
+        """The cards of ``kind`` in ``player``'s hand, in hand order."""
+        return [iid for iid in self.s["players"][player]["hand"] if self.kind(iid) == kind]
 
     def own_entry(self, player: int, zone: str, iid: str) -> dict[str, Any] | None:
         for e in self.s["players"][player][zone]:
@@ -117,6 +116,11 @@ class Game:
             drawn += 1
         self.emit("draw", player=player, cards=drawn)
         return drawn
+
+    def hand_to_trash(self, player: int, iid: str) -> None:
+        """A card leaves the hand for its owner's trash (a negated play, RULES 9.5)."""
+        self.s["players"][player]["hand"].remove(iid)
+        self.to_trash(player, iid)
 
     def to_trash(self, player: int, iid: str) -> None:
         """RULES 4.5: a card goes to its owner's trash (here, the player it belongs to)."""

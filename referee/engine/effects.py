@@ -208,13 +208,10 @@ class CastSpell(MainStepRule):
         apply_effects(g, player, a["card"], g.card(a["card"]).effect, a["targets"])
         g.to_trash(player, a["card"])
 
-    def negated(self, g: Game, a: dict) -> None:
-        g.player(a["player"])["hand"].remove(a["card"])
-        g.to_trash(a["player"], a["card"])
+    def negated(self, g: Game, a: dict) -> None:  # RULES 9.5
+        g.hand_to_trash(a["player"], a["card"])
 
     def candidates(self, g: Game, player: int) -> Iterator[dict]:
-        for iid in g.player(player)["hand"]:
-            card = g.card(iid)
-            if card.kind == "spell":
-                for targets in target_choices(g, player, card.effect):
-                    yield simple(self.type, player, card=iid, targets=targets)
+        for iid in g.hand_of_kind(player, "spell"):
+            for targets in target_choices(g, player, g.card(iid).effect):
+                yield simple(self.type, player, card=iid, targets=targets)

@@ -52,8 +52,7 @@ class _PlayFromHand(MainStepRule):
             raise RuleViolation(self.code, card=a["card"])
 
     def negated(self, g: Game, a: dict) -> None:  # RULES 9.5
-        g.player(a["player"])["hand"].remove(a["card"])
-        g.to_trash(a["player"], a["card"])
+        g.hand_to_trash(a["player"], a["card"])
 
 
 @register
@@ -68,9 +67,8 @@ class PlayFairy(_PlayFromHand):
         g.emit("fairy_played", player=a["player"], fairy=a["card"])
 
     def candidates(self, g: Game, player: int) -> Iterator[dict]:
-        for iid in g.player(player)["hand"]:
-            if g.kind(iid) == "fairy":
-                yield simple(self.type, player, card=iid)
+        for iid in g.hand_of_kind(player, "fairy"):
+            yield simple(self.type, player, card=iid)
 
 
 @register
@@ -89,10 +87,9 @@ class PlayEvidence(_PlayFromHand):
 
     def candidates(self, g: Game, player: int) -> Iterator[dict]:
         cases = g.all_cases()
-        for iid in g.player(player)["hand"]:
-            if g.kind(iid) == "evidence":
-                for case in cases:
-                    yield simple(self.type, player, card=iid, case=case)
+        for iid in g.hand_of_kind(player, "evidence"):
+            for case in cases:
+                yield simple(self.type, player, card=iid, case=case)
 
 
 def _move_fairy(g: Game, player: int, fairy: str, case: str | None) -> None:

@@ -73,11 +73,9 @@ class Counter(ActionRule):
         g.to_trash(player, a["card"])
 
     def candidates(self, g: Game, player: int) -> Iterator[dict]:
-        for iid in g.player(player)["hand"]:
-            card = g.card(iid)
-            if card.kind == "counter":
-                for targets in target_choices(g, player, card.effect):
-                    yield simple(self.type, player, card=iid, targets=targets)
+        for iid in g.hand_of_kind(player, "counter"):
+            for targets in target_choices(g, player, g.card(iid).effect):
+                yield simple(self.type, player, card=iid, targets=targets)
 
 
 @register

@@ -59,14 +59,12 @@ class PlayCase(_CaseStepRule):
         g.s["step"] = "main"
 
     def negated(self, g: Game, a: dict) -> None:  # RULES 9.5; the case step still ends (6.4)
-        g.player(a["player"])["hand"].remove(a["card"])
-        g.to_trash(a["player"], a["card"])
+        g.hand_to_trash(a["player"], a["card"])
         g.s["step"] = "main"
 
     def candidates(self, g: Game, player: int) -> Iterator[dict]:
-        for iid in g.player(player)["hand"]:
-            if g.kind(iid) == "case":
-                yield simple(self.type, player, card=iid)
+        for iid in g.hand_of_kind(player, "case"):
+            yield simple(self.type, player, card=iid)
 
 
 @register
