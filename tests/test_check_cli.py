@@ -65,7 +65,7 @@ def test_malformed_wins_exit_2(tmp_path, capsys):
     folder = write(tmp_path / "s", a=PASSING, b=FAILING, c=MALFORMED)
     code, lines = run(capsys, str(folder))
     assert code == 2
-    assert lines[-1] == "1 passed, 2 failed"
+    assert lines[-1] == "1 passed, 1 failed, 1 malformed"
     assert any(line.startswith(f"ERROR {folder / 'c.yaml'}:2: then.turn:") for line in lines)
 
 
@@ -200,3 +200,12 @@ def test_url_that_does_not_answer(tmp_path, capsys):
     code = referee(["check", "--url", "http://127.0.0.1:9", "--timeout", "2", str(folder)])
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("referee: error: --url http://127.0.0.1:9") and "Traceback" not in err
+
+
+def test_a_file_that_is_not_a_scenario_is_malformed_not_failed(capsys):
+    # given a Markdown file named on the command line, when it is checked,
+    # then the summary counts it as malformed, and exit status 2 says the same
+    code, lines = run(capsys, str(ROOT / "README.md"))
+    assert code == 2
+    assert lines[-1] == "0 passed, 0 failed, 1 malformed"
+    assert lines[0].startswith(f"ERROR {ROOT / 'README.md'}")

@@ -69,7 +69,7 @@ def test_malformed_file_is_reported_with_line_and_field(tmp_path, capsys, text, 
     line = error_lines[0]
     assert str(tmp_path / "bad.yaml") in line
     assert where in line and message in line, line
-    assert out.rstrip().splitlines()[-1] == "0 passed, 1 failed"
+    assert out.rstrip().splitlines()[-1] == "0 passed, 0 failed, 1 malformed"
 
 
 def test_not_utf8(tmp_path, capsys):
@@ -96,7 +96,7 @@ def test_one_malformed_document_does_not_hide_the_others(tmp_path, capsys):
     assert lines[0].startswith("ok   ") and lines[0].split()[1].endswith("bad.yaml")
     assert lines[1].startswith("ERROR ") and ":5: then.turn:" in lines[1]
     assert lines[2].startswith("FAIL ") and "bad.yaml#3" in lines[2]
-    assert lines[-1] == "1 passed, 2 failed"
+    assert lines[-1] == "1 passed, 1 failed, 1 malformed"
 
 
 def test_missing_path_and_empty_directory(tmp_path, capsys):

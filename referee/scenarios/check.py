@@ -94,13 +94,23 @@ def check(paths: Iterable[str | Path], backend: Any, out: TextIO | None = None, 
                 for line in r.details:
                     out.write("      " + line + "\n")
     seconds = time.perf_counter() - start
-    passed = sum(r.passed for r in results)
-    malformed = sum(r.status == "error" for r in results)
-    if malformed:
-        out.write(f"{malformed} scenario file(s) or document(s) could not be used (ERROR above)\n")
-    out.write(f"{passed} passed, {len(results) - passed} failed\n")
+    out.write(summary_line(results) + "\n")
     out.flush()
     return results, seconds
+
+
+def summary_line(results: list[Result]) -> str:
+    """``N passed, M failed``, then ``, K malformed`` when a file or document could not be run.
+
+    The three counts are disjoint and add up to the results, and they say what
+    :func:`exit_code` says: a malformed scenario was not run, so it is neither
+    passed nor failed. CI tools that read ``(\\d+) passed, (\\d+) failed`` keep working.
+    """
+    passed = sum(r.status == "passed" for r in results)
+    failed = sum(r.status == "failed" for r in results)
+    malformed = sum(r.status == "error" for r in results)
+    line = f"{passed} passed, {failed} failed"
+    return f"{line}, {malformed} malformed" if malformed else line
 
 
 def exit_code(results: list[Result]) -> int:

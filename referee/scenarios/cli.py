@@ -60,7 +60,8 @@ def add_check(sub: argparse._SubParsersAction) -> None:
         "check", help="run scenario files (rule regression tests) and report",
         description=("Run every scenario file under the paths (directories are searched for *.yaml and "
                      "*.yml) in-process, or against a running service with --url. Prints one line per "
-                     "scenario, the details of each failure, and a last line 'N passed, M failed'. "
+                     "scenario, the details of each failure, and a last line 'N passed, M failed' "
+                     "(', K malformed' added when a file could not be run). "
                      "Exit 0 if all passed, 1 if any failed, 2 if a file is malformed. "
                      "The format: docs/scenarios.md."))
     p.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or directories")
