@@ -1,11 +1,11 @@
 # syntax=docker/dockerfile:1
 # The referee's HTTP service: gunicorn (sync workers) behind any load balancer.
 #
-#   docker build -t ace-file-referee .
-#   docker run --rm -p 8000:8000 -e REFEREE_SECRET=... ace-file-referee
+#   docker build -t ace-file-referee:0.1.0 .     (the tag is the package version, pyproject.toml)
+#   docker run --rm -p 8000:8000 -e REFEREE_SECRET=... ace-file-referee:0.1.0
 #
-# Settings by environment: REFEREE_CATALOG, REFEREE_SECRET, REFEREE_MAX_BODY,
-# REFEREE_WORKERS, REFEREE_DRAIN_SECONDS (see docs/operations.md).
+# Settings by environment: `docker run --rm ace-file-referee:0.1.0 --help` lists them
+# (also docs/operations.md).
 
 ARG PYTHON_VERSION=3.11
 

@@ -1,7 +1,10 @@
 """The ``referee`` command: one subcommand per function.
 
-    referee serve [--host H] [--port P] [--workers N]   run the HTTP service (gunicorn)
+    referee --version                                   the package version
+    referee serve [--host H] [--port P] [--workers N]   run the HTTP service (gunicorn);
+                  [--metrics-port P] [--catalog FILE]   `referee serve --help` lists every setting
     referee openapi [--output FILE]                     print the OpenAPI document
+    referee check | record | replay ...                 scenario files (docs/scenarios.md)
 
 Also ``python -m referee ...``. To add a subcommand, write ``_add_NAME(sub)``
 (its arguments, ending in ``set_defaults(func=cmd_NAME)``) and
@@ -18,7 +21,7 @@ import os
 import socket
 import sys
 import tempfile
-from typing import Callable, Sequence
+from typing import Any, Callable, MutableMapping, Sequence
 
 PROG = "referee"
 
@@ -30,25 +33,69 @@ class CommandError(Exception):
 # -- serve ---------------------------------------------------------------------
 
 def _add_serve(sub: argparse._SubParsersAction) -> None:
+    from referee.service.config import settings_help
+
+    env = os.environ
     p = sub.add_parser(
         "serve", help="run the HTTP service under gunicorn",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description=(
-            "Run the referee's HTTP service under gunicorn with its checked-in config "
-            "(referee/service/gunicorn_conf.py). Settings from the environment: "
-            "REFEREE_CATALOG (catalog file; default the built-in af-ref), REFEREE_SECRET "
-            "(sealing), REFEREE_MAX_BODY (default 1MiB), REFEREE_DRAIN_SECONDS, "
-            "PROMETHEUS_MULTIPROC_DIR (default: a temporary directory)."))
-    p.add_argument("--host", default=os.environ.get("REFEREE_HOST", "127.0.0.1"),
+            "Run the referee's HTTP service under gunicorn with its checked-in config\n"
+            "(referee/service/gunicorn_conf.py). A bad setting stops it with one line."),
+        epilog=settings_help())
+    # String defaults go through `type` when the flag is absent, so a bad variable is a usage error.
+    p.add_argument("--host", default=env.get("REFEREE_HOST", "127.0.0.1"),
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 in a container)")
-    p.add_argument("--port", type=_port, default=_port(os.environ.get("REFEREE_PORT", "8000")),
+    p.add_argument("--port", type=_port, default=env.get("REFEREE_PORT", "8000"),
                    help="port to listen on (default 8000)")
-    p.add_argument("--workers", type=_positive, default=_positive(os.environ.get("REFEREE_WORKERS", "2")),
+    p.add_argument("--workers", type=_positive, default=env.get("REFEREE_WORKERS", "2"),
                    help="worker processes (default 2; about one per core)")
+    p.add_argument("--metrics-port", type=_port, default=env.get("REFEREE_METRICS_PORT") or None,
+                   metavar="PORT", help="serve /metrics on this port only (default: on the API port)")
+    p.add_argument("--catalog", metavar="FILE",
+                   help="catalog file, YAML or JSON (docs/api.md §8); default REFEREE_CATALOG, else the "
+                        "built-in af-ref")
     p.set_defaults(func=cmd_serve)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    env = os.environ
+    _apply_flags(args, env)
+    settings, catalog = _load_settings(args)
+    _check_bind(args.host, args.port)
+    env["REFEREE_BIND"] = _bind(args.host, args.port)
+    if settings.metrics_port is not None:
+        if settings.metrics_port == args.port:
+            raise CommandError(f"--metrics-port {settings.metrics_port}: the API's port; give another one")
+        _check_bind(args.host, settings.metrics_port)
+        env["REFEREE_METRICS_BIND"] = _bind(args.host, settings.metrics_port)
+    env["REFEREE_WORKERS"] = str(args.workers)
+    _prepare_metrics_dir(env)
+    metrics = f", /metrics on port {settings.metrics_port}" if settings.metrics_port is not None else ""
+    print(f"{PROG}: serving catalog {catalog.id} ({catalog.digest[:19]}...) on "
+          f"http://{env['REFEREE_BIND']} with {args.workers} worker(s), sealing "
+          f"{'on' if settings.secret else 'off'}{metrics}", file=sys.stderr, flush=True)
+    argv = [sys.executable, "-m", "gunicorn", "--config", "python:referee.service.gunicorn_conf"]
+    os.execv(sys.executable, argv)  # keeps the PID: stopping it stops the server
+    return 0  # pragma: no cover
+
+
+def _apply_flags(args: argparse.Namespace, env: MutableMapping[str, str]) -> None:
+    """The flags that are also settings of the app, passed on to it (and to gunicorn's workers)."""
+    if args.catalog is not None:
+        if not os.path.isfile(args.catalog):
+            raise CommandError(f"--catalog {args.catalog}: no such file")
+        env["REFEREE_CATALOG"] = args.catalog
+    if args.metrics_port is None:
+        env.pop("REFEREE_METRICS_PORT", None)
+    else:
+        env["REFEREE_METRICS_PORT"] = str(args.metrics_port)
+
+
+def _load_settings(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The app's settings and catalog, or a one-line error naming the flag or variable."""
     from referee.engine.errors import CatalogError
+    from referee.service.app import load_catalog
     from referee.service.config import ConfigError, Settings
 
     try:
@@ -56,31 +103,31 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         raise CommandError(str(exc)) from None
     try:
-        from referee.service.app import load_catalog
-
-        catalog = load_catalog(settings)
+        return settings, load_catalog(settings)
     except CatalogError as exc:
-        raise CommandError(f"REFEREE_CATALOG={settings.catalog_path}: {exc}") from None
-    _check_bind(args.host, args.port)
+        where = f"--catalog {args.catalog}" if args.catalog else f"REFEREE_CATALOG={settings.catalog_path}"
+        raise CommandError(f"{where}: {exc}") from None
 
-    env = os.environ
-    env["REFEREE_BIND"] = _bind(args.host, args.port)
-    env["REFEREE_WORKERS"] = str(args.workers)
-    metrics_dir = env.get("PROMETHEUS_MULTIPROC_DIR")
-    if metrics_dir:
-        if not (os.path.isdir(metrics_dir) and os.access(metrics_dir, os.W_OK)):
-            raise CommandError(f"PROMETHEUS_MULTIPROC_DIR={metrics_dir}: not a writable directory")
-        for stale in glob.glob(os.path.join(metrics_dir, "*.db")):  # a previous run's samples
-            os.remove(stale)
-    else:
+
+def _prepare_metrics_dir(env: MutableMapping[str, str]) -> None:
+    """The directory where the workers share metrics: made if missing, emptied of a previous run's samples.
+
+    Containers mount a fresh ``/tmp`` (compose tmpfs, Kubernetes emptyDir), so the
+    image's ``/tmp/referee-metrics`` does not exist at start: it is created here.
+    """
+    path = env.get("PROMETHEUS_MULTIPROC_DIR")
+    if not path:
         env["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="referee-metrics-")
         env["REFEREE_METRICS_DIR_OWNED"] = "1"
-    print(f"{PROG}: serving catalog {catalog.id} ({catalog.digest[:19]}...) on "
-          f"http://{env['REFEREE_BIND']} with {args.workers} worker(s), sealing "
-          f"{'on' if settings.secret else 'off'}", file=sys.stderr, flush=True)
-    argv = [sys.executable, "-m", "gunicorn", "--config", "python:referee.service.gunicorn_conf"]
-    os.execv(sys.executable, argv)  # keeps the PID: stopping it stops the server
-    return 0  # pragma: no cover
+        return
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"PROMETHEUS_MULTIPROC_DIR={path}: cannot create it ({exc.strerror})") from None
+    if not (os.path.isdir(path) and os.access(path, os.W_OK)):
+        raise CommandError(f"PROMETHEUS_MULTIPROC_DIR={path}: not a writable directory")
+    for stale in glob.glob(os.path.join(path, "*.db")):
+        os.remove(stale)
 
 
 def _bind(host: str, port: int) -> str:
@@ -162,8 +209,11 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from referee import __version__
+
     parser = argparse.ArgumentParser(
         prog=PROG, description="Ace File '99 rules referee.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add in SUBCOMMANDS:
         add(sub)

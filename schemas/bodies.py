@@ -165,6 +165,8 @@ class HealthSchema(Schema):
         description = "Liveness or readiness."
 
     status = fields.String(required=True, metadata={"example": "ok"})
+    version = fields.String(metadata={"description": "The referee's package version (`/livez`).",
+                                      "example": "0.1.0"})
 
 
 class ProblemSchema(Schema):

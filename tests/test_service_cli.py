@@ -39,7 +39,7 @@ def one_line_error(out: subprocess.CompletedProcess, *needles: str) -> str:
     ({"REFEREE_MAX_BODY": "12"}, ["REFEREE_MAX_BODY", "1 KiB"]),
     ({"REFEREE_SECRET": "short"}, ["REFEREE_SECRET", "16"]),
     ({"REFEREE_DRAIN_SECONDS": "-1"}, ["REFEREE_DRAIN_SECONDS"]),
-    ({"PROMETHEUS_MULTIPROC_DIR": "/nonexistent/metrics"}, ["PROMETHEUS_MULTIPROC_DIR"]),
+    ({"REFEREE_METRICS_PORT": "0"}, ["REFEREE_METRICS_PORT"]),
 ])
 def test_bad_settings_stop_serve_with_one_line(env, needles):
     out = run("serve", "--port", "0", env=env)
@@ -113,3 +113,97 @@ def test_cors_origins_setting():
     assert Settings.from_env({"REFEREE_CORS_ORIGINS": "*"}).cors_origins == ("*",)
     with pytest.raises(ConfigError):
         Settings.from_env({"REFEREE_CORS_ORIGINS": "a.example"})
+
+
+# -- the metrics directory (PROMETHEUS_MULTIPROC_DIR) --------------------------------
+# Containers mount a fresh /tmp, so the image's /tmp/referee-metrics is missing at start:
+# serve creates it (tests/test_e2e_ops.py starts a server that way); here, what it cannot use.
+
+def test_a_metrics_dir_that_cannot_be_created_is_one_line(tmp_path):
+    # given a directory whose parent is a file: no user, root included, can create it
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", "utf-8")
+    target = blocker / "referee-metrics"
+    out = run("serve", "--port", "0", env={"PROMETHEUS_MULTIPROC_DIR": str(target)})
+    one_line_error(out, f"PROMETHEUS_MULTIPROC_DIR={target}: cannot create it")
+
+
+def test_a_metrics_dir_that_is_a_file_is_one_line(tmp_path):
+    target = tmp_path / "referee-metrics"
+    target.write_text("", "utf-8")
+    out = run("serve", "--port", "0", env={"PROMETHEUS_MULTIPROC_DIR": str(target)})
+    one_line_error(out, f"PROMETHEUS_MULTIPROC_DIR={target}")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write to any directory")
+def test_a_metrics_dir_under_a_read_only_parent_is_one_line(tmp_path):
+    parent = tmp_path / "read-only"
+    parent.mkdir(mode=0o500)
+    out = run("serve", "--port", "0", env={"PROMETHEUS_MULTIPROC_DIR": str(parent / "referee-metrics")})
+    one_line_error(out, "PROMETHEUS_MULTIPROC_DIR", "cannot create it")
+
+
+# -- --version, --help, --catalog, --metrics-port --------------------------------------
+
+def test_version_is_the_package_metadata():
+    from importlib.metadata import version
+
+    out = run("--version")
+    assert out.returncode == 0 and out.stdout.strip() == f"referee {version('ace-file-referee')}"
+
+
+def test_serve_help_lists_every_environment_setting():
+    from referee.service.config import ENVIRONMENT
+
+    out = run("serve", "--help")
+    assert out.returncode == 0
+    for setting in ENVIRONMENT:
+        assert setting.name in out.stdout
+        if setting.flag:
+            assert f"{setting.flag} " in out.stdout
+
+
+def test_every_variable_the_code_reads_is_a_documented_setting():
+    import re
+
+    from referee.service.config import ENVIRONMENT, INTERNAL
+
+    named = set()
+    for path in (ROOT / "referee").rglob("*.py"):
+        named |= set(re.findall(r"\b(?:REFEREE_[A-Z][A-Z_]*[A-Z]|PROMETHEUS_MULTIPROC_DIR|FORWARDED_ALLOW_IPS)\b",
+                                path.read_text("utf-8")))
+    documented = {s.name for s in ENVIRONMENT}
+    assert named - documented - set(INTERNAL) == set()
+    assert documented <= named  # and nothing documented that nothing reads
+
+
+def test_operations_doc_holds_the_settings_table():
+    from referee.service.config import settings_table
+
+    doc = (ROOT / "docs" / "operations.md").read_text("utf-8")
+    assert settings_table() in doc, "paste referee.service.config.settings_table() into docs/operations.md"
+
+
+def test_catalog_flag_like_the_other_subcommands(tmp_path):
+    bad = tmp_path / "catalog.yaml"
+    bad.write_text("id: mine\ncards:\n  - {id: X-1, name: x, kind: dragon}\n", "utf-8")
+    one_line_error(run("serve", "--catalog", str(bad)), f"--catalog {bad}", "X-1", "kind")
+    one_line_error(run("serve", "--catalog", str(tmp_path / "none.yaml")), "--catalog", "no such file")
+    # the flag wins over the variable
+    one_line_error(run("serve", "--catalog", str(bad), env={"REFEREE_CATALOG": str(tmp_path / "none.yaml")}),
+                   f"--catalog {bad}", "X-1")
+
+
+def test_metrics_port_must_differ_from_the_api_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    one_line_error(run("serve", "--port", str(port), "--metrics-port", str(port)), "--metrics-port")
+
+
+def test_metrics_port_setting():
+    assert Settings.from_env({"REFEREE_METRICS_PORT": "9100"}).metrics_port == 9100
+    assert Settings.from_env({}).metrics_port is None
+    for bad in ("0", "70000", "http"):
+        with pytest.raises(ConfigError, match="REFEREE_METRICS_PORT"):
+            Settings.from_env({"REFEREE_METRICS_PORT": bad})

@@ -377,7 +377,9 @@ def test_rules(client):
 def test_livez_readyz(make_app):
     app = make_app()
     client = app.test_client()
-    assert ok(client.get("/livez"), S.HEALTH) == {"status": "ok"}
+    from referee import __version__
+
+    assert ok(client.get("/livez"), S.HEALTH) == {"status": "ok", "version": __version__}
     assert ok(client.get("/readyz"), S.HEALTH) == {"status": "ready"}
     app.extensions["referee"].draining = True
     problem(client.get("/readyz"), 503, "shutting_down")

@@ -94,6 +94,8 @@ def create_app(settings: Settings | None = None, catalog: engine.Catalog | None 
     if settings.bench_echo:
         register_echo(app)
     register_hooks(app, ref)
+    if settings.metrics_port is not None:
+        app.wsgi_app = metrics.metrics_listener(app.wsgi_app, settings.metrics_port)  # type: ignore[method-assign]
     openapi_text(ref, api)  # render once now: with gunicorn's preload, the workers share it
     return app
 

@@ -1,15 +1,10 @@
 """The service's settings, read once from the environment.
 
-| variable | default | meaning |
-| --- | --- | --- |
-| ``REFEREE_CATALOG`` | the built-in ``af-ref`` | path of a catalog file (YAML or JSON, API.md §8) |
-| ``REFEREE_SECRET`` | unset: no sealing | the sealing secret (API.md §4); same on every replica |
-| ``REFEREE_SECRET_PREVIOUS`` | unset | an old secret still accepted (not used to seal) while rotating |
-| ``REFEREE_MAX_BODY`` | ``1MiB`` | largest request body; bytes, or with a ``KiB``/``MiB`` suffix |
-| ``REFEREE_DRAIN_SECONDS`` | ``0`` | after SIGTERM, how long a worker keeps serving (``/readyz`` 503) before it stops |
-| ``REFEREE_LOG_REQUESTS`` | ``1`` | ``0`` turns off the JSON line per request |
-| ``REFEREE_CORS_ORIGINS`` | unset: no CORS | browser origins allowed to call the API: ``*`` or a comma-separated list |
-| ``REFEREE_BENCH_ECHO`` | ``0`` | ``1`` adds ``POST /bench/echo`` (benchmarks only) |
+:data:`ENVIRONMENT` is the one list of every environment setting, with its
+flag, default and meaning: ``referee serve --help`` prints it, the table in
+docs/operations.md is :func:`settings_table` (a test keeps them equal), and
+it is appended to this docstring. :class:`Settings` holds the ones the WSGI
+app reads; ``referee serve`` and the gunicorn config read the others.
 
 Anything wrong raises :class:`ConfigError` with a one-line message naming the
 variable; ``referee serve`` prints it and exits non-zero.
@@ -23,6 +18,69 @@ from dataclasses import dataclass
 from typing import Mapping
 
 MIB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class EnvSetting:
+    """One environment setting: its name, the ``referee serve`` flag that overrides it, default, meaning."""
+
+    name: str
+    default: str
+    meaning: str
+    flag: str | None = None
+
+
+ENVIRONMENT: tuple[EnvSetting, ...] = (
+    EnvSetting("REFEREE_HOST", "127.0.0.1", "address to listen on (0.0.0.0 in the container image)", "--host"),
+    EnvSetting("REFEREE_PORT", "8000", "port of the API", "--port"),
+    EnvSetting("REFEREE_WORKERS", "2", "gunicorn sync workers: about one per core", "--workers"),
+    EnvSetting("REFEREE_METRICS_PORT", "unset (/metrics on the API port)",
+               "serve /metrics on this port (same address) and nowhere else; the API port then answers 404 "
+               "for /metrics", "--metrics-port"),
+    EnvSetting("REFEREE_CATALOG", "the built-in af-ref", "catalog file, YAML or JSON (docs/api.md §8)", "--catalog"),
+    EnvSetting("REFEREE_SECRET", "unset (no sealing)",
+               "sealing secret (at least 16 characters), the same on every replica (docs/api.md §4)"),
+    EnvSetting("REFEREE_SECRET_PREVIOUS", "unset",
+               "an old secret still accepted while rotating (never used to seal)"),
+    EnvSetting("REFEREE_MAX_BODY", "1MiB", "largest request body (bytes, or 512KiB, 2MiB); 413 over it"),
+    EnvSetting("REFEREE_DRAIN_SECONDS", "0",
+               "after SIGTERM, how long a worker keeps serving with /readyz at 503 before it stops"),
+    EnvSetting("REFEREE_CORS_ORIGINS", "unset (no CORS headers)",
+               "browser origins allowed to call the API: * or a comma-separated list "
+               "(https://table.example,https://other.example)"),
+    EnvSetting("REFEREE_TIMEOUT", "30", "gunicorn worker timeout, seconds"),
+    EnvSetting("REFEREE_LOG_REQUESTS", "1", "0 turns the JSON line per request off"),
+    EnvSetting("REFEREE_LOG_LEVEL", "info", "level of the other logs"),
+    EnvSetting("PROMETHEUS_MULTIPROC_DIR", "a fresh temporary directory",
+               "where the workers share metrics; created if missing, emptied at start"),
+    EnvSetting("FORWARDED_ALLOW_IPS", "127.0.0.1",
+               "proxies whose X-Forwarded-* headers gunicorn trusts (comma-separated, or *)"),
+    EnvSetting("REFEREE_BENCH_ECHO", "0", "1 adds POST /bench/echo (the benchmark's baseline; never in production)"),
+)
+
+# Set by ``referee serve`` for the gunicorn config; not settings.
+INTERNAL = ("REFEREE_BIND", "REFEREE_METRICS_BIND", "REFEREE_METRICS_DIR_OWNED")
+
+
+def settings_table() -> str:
+    """:data:`ENVIRONMENT` as a Markdown table (docs/operations.md holds exactly this)."""
+    rows = ["| setting | default | meaning |", "| --- | --- | --- |"]
+    for e in ENVIRONMENT:
+        name = f"`{e.flag}`, `{e.name}`" if e.flag else f"`{e.name}`"
+        rows.append(f"| {name} | {e.default} | {e.meaning} |")
+    return "\n".join(rows) + "\n"
+
+
+def settings_help(width: int = 78) -> str:
+    """:data:`ENVIRONMENT` as plain text for ``referee serve --help``."""
+    import textwrap
+
+    lines = ["environment (a flag wins over its variable):"]
+    for e in ENVIRONMENT:
+        lines.append(f"  {e.name}" + (f" ({e.flag})" if e.flag else ""))
+        lines.extend(textwrap.wrap(f"{e.meaning}. Default: {e.default}.", width,
+                                   initial_indent=" " * 6, subsequent_indent=" " * 6))
+    return "\n".join(lines)
 
 
 class ConfigError(Exception):
@@ -39,6 +97,7 @@ class Settings:
     log_requests: bool = True
     bench_echo: bool = False
     cors_origins: tuple[str, ...] = ()
+    metrics_port: int | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -55,6 +114,7 @@ class Settings:
             log_requests=_flag(env, "REFEREE_LOG_REQUESTS", True),
             bench_echo=_flag(env, "REFEREE_BENCH_ECHO", False),
             cors_origins=_origins(env, "REFEREE_CORS_ORIGINS"),
+            metrics_port=_port(env, "REFEREE_METRICS_PORT"),
         )
 
 
@@ -118,3 +178,15 @@ def _number(env: Mapping[str, str], name: str, default: float, high: float) -> f
     if not 0 <= number <= high:
         raise ConfigError(f"{name}={value!r}: must be between 0 and {high:g}")
     return number
+
+
+def _port(env: Mapping[str, str], name: str) -> int | None:
+    value = env.get(name, "").strip()
+    if not value:
+        return None
+    if not value.isdigit() or not 1 <= int(value) <= 65535:
+        raise ConfigError(f"{name}={value!r}: not a port number (1-65535)")
+    return int(value)
+
+
+__doc__ += "\n" + settings_table()

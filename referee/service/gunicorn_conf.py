@@ -1,7 +1,8 @@
 """Gunicorn configuration of ``referee serve`` (``gunicorn -c python:referee.service.gunicorn_conf``).
 
 Read from the environment that ``referee serve`` prepares:
-``REFEREE_BIND`` (``127.0.0.1:8000``), ``REFEREE_WORKERS`` (2),
+``REFEREE_BIND`` (``127.0.0.1:8000``), ``REFEREE_METRICS_BIND`` (unset),
+``REFEREE_WORKERS`` (2),
 ``REFEREE_TIMEOUT`` (30 s), ``REFEREE_DRAIN_SECONDS`` (0) and
 ``PROMETHEUS_MULTIPROC_DIR``.
 
@@ -26,6 +27,8 @@ import signal
 import threading
 
 bind = [os.environ.get("REFEREE_BIND", "127.0.0.1:8000")]
+if os.environ.get("REFEREE_METRICS_BIND"):  # REFEREE_METRICS_PORT: /metrics alone on a second listener
+    bind.append(os.environ["REFEREE_METRICS_BIND"])
 workers = int(os.environ.get("REFEREE_WORKERS", "2"))
 worker_class = "sync"
 wsgi_app = "referee.service.wsgi:app"

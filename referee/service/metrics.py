@@ -14,12 +14,17 @@ Metrics:
 - ``referee_violations_total{rule,code}``: 422s and ``/v1/validate`` answers
   with a violation, by RULES.md id
 - ``referee_catalog_info{catalog,digest}``: 1 for the loaded catalog
+
+``REFEREE_METRICS_PORT`` moves ``/metrics`` to a listener of its own
+(:func:`metrics_listener`), away from the public API port.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Callable, Iterable
+
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -81,3 +86,29 @@ def exposition() -> tuple[bytes, str]:
     from prometheus_client import REGISTRY
 
     return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
+
+
+def metrics_listener(app: WSGIApp, port: int) -> WSGIApp:
+    """WSGI middleware for ``REFEREE_METRICS_PORT``: a request that came in on ``port`` gets
+    ``GET /metrics`` and nothing else; every other request goes to ``app``.
+
+    Gunicorn listens on both ports with the same workers and sets ``SERVER_PORT``
+    from the socket the request arrived on (not from the ``Host`` header), so a
+    client of the API port cannot reach the metrics by naming the other port.
+    Scrapes on the metrics port are neither logged nor counted.
+    """
+    own_port = str(port)
+
+    def dispatch(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if environ.get("SERVER_PORT") != own_port:
+            return app(environ, start_response)
+        if environ.get("PATH_INFO") == "/metrics" and environ.get("REQUEST_METHOD") == "GET":
+            data, content_type = exposition()
+            start_response("200 OK", [("Content-Type", content_type), ("Content-Length", str(len(data)))])
+            return [data]
+        body = b"Only GET /metrics is served on this port.\n"
+        start_response("404 Not Found", [("Content-Type", "text/plain; charset=utf-8"),
+                                         ("Content-Length", str(len(body)))])
+        return [body]
+
+    return dispatch

@@ -17,10 +17,10 @@ from apispec.ext.marshmallow.common import resolve_schema_instance
 from flask_smorest import Api
 from marshmallow import EXCLUDE, INCLUDE
 
+from referee import __version__
 from schemas import ProblemSchema
 from schemas.fields import Deck, OneOfSchemas
 
-API_VERSION = "1.0.0"
 OPENAPI_VERSION = "3.0.3"
 
 DESCRIPTION = """\
@@ -133,7 +133,7 @@ def make_api(app: Any) -> Api:
     """The flask-smorest Api of ``app``, with the shared error responses registered."""
     app.config.update(
         API_TITLE="Ace File '99 referee",
-        API_VERSION=API_VERSION,
+        API_VERSION=__version__,  # the package's version (one source: pyproject.toml)
         OPENAPI_VERSION=OPENAPI_VERSION,
     )
     api = _Api(app, spec_kwargs={

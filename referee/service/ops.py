@@ -9,6 +9,7 @@ from flask import Flask, Response, send_from_directory
 from flask_smorest import Blueprint
 
 import schemas as S
+from referee import __version__
 from referee.service import metrics
 from referee.service.context import Referee
 from referee.service.openapi import (
@@ -22,12 +23,13 @@ from referee.service.reading import JSON, read_body
 
 def ops_blueprint(ref: Referee, openapi: Callable[[], str]) -> Blueprint:
     blp = Blueprint("operations", __name__, description="Health, metrics and this document.")
+    livez_body = orjson.dumps({"status": "ok", "version": __version__})
 
     @blp.route("/livez", methods=["GET"])
     @blp.response(200, S.HealthSchema, description="The process is alive.", content_type=JSON)
     def livez() -> Response:
-        """Liveness: the worker answers."""
-        return Response(b'{"status":"ok"}', mimetype=JSON)
+        """Liveness: the worker answers, with the referee's version."""
+        return Response(livez_body, mimetype=JSON)
 
     @blp.route("/readyz", methods=["GET"])
     @blp.response(200, S.HealthSchema, description="Ready for traffic.", content_type=JSON)
@@ -42,7 +44,12 @@ def ops_blueprint(ref: Referee, openapi: Callable[[], str]) -> Blueprint:
     @blp.doc(responses={"200": {"description": "Prometheus text exposition (every worker).",
                                 "content": {"text/plain": {"schema": {"type": "string"}}}}})
     def metrics_endpoint() -> Response:
-        """Prometheus metrics: requests by endpoint and status, latency, violations by rule id."""
+        """Prometheus metrics: requests by endpoint and status, latency, violations by rule id.
+
+        With `REFEREE_METRICS_PORT` they are served on that port only, and this path is a 404 here.
+        """
+        if ref.settings.metrics_port is not None:
+            raise Problem(404, "not-found", "not_found", "No such path: metrics are served on another port.")
         data, content_type = metrics.exposition()
         return Response(data, content_type=content_type)
 
