@@ -1,4 +1,4 @@
-# The two commands of the quick start: `make serve` and `make test`.
+# The two commands of the quick start: `make serve` (PORT=8080 HOST=0.0.0.0 to change where) and `make test`.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
