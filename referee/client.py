@@ -1,4 +1,4 @@
-"""A Python client for the referee's HTTP API (API.md), with typed errors.
+"""A Python client for the referee's HTTP API (docs/api.md), with typed errors and retries.
 
 >>> from referee.client import RefereeClient, RefereeRuleViolation
 >>> with RefereeClient("http://127.0.0.1:8000") as ref:           # doctest: +SKIP
@@ -8,9 +8,22 @@
 ...     except RefereeRuleViolation as v:
 ...         print(v.rule, v.code, v.detail)
 
-Every method maps to one endpoint and returns plain JSON data (dicts and
-lists), the results that have two parts as named tuples that unpack like the
-engine's own ``(state, events)``. A refusal raises:
+:class:`RefereeClient` (on ``httpx.Client``) and :class:`AsyncRefereeClient`
+(on ``httpx.AsyncClient``; ``async with``, every method awaited) have the same
+methods and raise the same errors. Every method maps to one endpoint and
+returns plain JSON data (dicts and lists), the results that have two parts as
+named tuples that unpack like the engine's own ``(state, events)``.
+
+**Retries.** Every endpoint is a pure function of its body (docs/api.md §9),
+so a request that got no answer, or a 502, 503 or 504 (a load balancer with no
+replica ready, a replica restarting), is sent again: ``retries`` more times
+(default 2), after ``backoff`` seconds (default 0.1) doubled each time up to
+``max_backoff`` (default 2), each wait shortened by a random factor in
+[0.5, 1] so many clients do not retry in step. ``retries=0`` turns it off. A
+4xx or a 500 is never retried: the same body would get the same answer.
+``ready()`` never retries (a 503 there is the answer).
+
+A refusal raises:
 
 | status | exception | what it carries |
 | --- | --- | --- |
@@ -24,17 +37,27 @@ engine's own ``(state, events)``. A refusal raises:
 
 All of them derive from :class:`RefereeClientError` and carry ``status``,
 ``code``, ``detail`` and the problem ``body`` (RFC 9457).
+
+How it is built: each endpoint is written once, as a function that returns a
+:class:`Call` (what to send, and how to read the answer); :class:`_Endpoint`
+makes it a method of both clients, which differ only in how they send
+(``_send``: blocking or awaited, with the retry loop).
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+import asyncio
+import functools
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, Generic, NamedTuple, ParamSpec, TypeVar, overload
 from urllib.parse import quote
 
 import httpx
 
 __all__ = [
-    "RefereeClient", "Step", "Replayed", "RefereeClientError", "RefereeHTTPError",
+    "RefereeClient", "AsyncRefereeClient", "Step", "Replayed", "RefereeClientError", "RefereeHTTPError",
     "InvalidRequest", "SealRejected", "NotFound", "PayloadTooLarge", "RefereeRuleViolation",
     "RuleViolation", "RefereeConnectionError",
 ]
@@ -93,7 +116,7 @@ class InvalidRequest(RefereeHTTPError):
 
 
 class SealRejected(RefereeHTTPError):
-    """403: sealing is on and the state's seal is missing or wrong (API.md §4)."""
+    """403: sealing is on and the state's seal is missing or wrong (docs/api.md §4)."""
 
     status = 403
 
@@ -111,7 +134,7 @@ class PayloadTooLarge(RefereeHTTPError):
 
 
 class RefereeRuleViolation(RefereeHTTPError):
-    """422: a well-formed action (or deck) breaks a rule (API.md §7).
+    """422: a well-formed action (or deck) breaks a rule (docs/api.md §7).
 
     ``rule`` is the RULES.md id, ``code`` the stable snake_case name,
     ``detail`` the human text, ``index`` the 0-based index of the illegal
@@ -136,33 +159,228 @@ class RefereeRuleViolation(RefereeHTTPError):
         return f"RefereeRuleViolation(rule={self.rule!r}, code={self.code!r}, detail={self.detail!r})"
 
 
-RuleViolation = RefereeRuleViolation  # the name the issue and API.md §7 use
+RuleViolation = RefereeRuleViolation  # the shorter name
 
 _BY_STATUS: dict[int, type[RefereeHTTPError]] = {
     400: InvalidRequest, 403: SealRejected, 404: NotFound, 413: PayloadTooLarge, 422: RefereeRuleViolation,
 }
 
 
-class RefereeClient:
+# -- what each endpoint sends and how its answer is read (once for both clients) --------
+
+T = TypeVar("T")
+P = ParamSpec("P")
+
+RETRY_STATUSES = frozenset({502, 503, 504})
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    """One request: ``method`` and ``path``, the JSON ``body`` (``None``: none), ``read`` (the
+    answer's JSON → the method's result), whether it may be ``retry``-ed, and ``when_refused``
+    (an error → a result, instead of raising it)."""
+
+    method: str
+    path: str
+    read: Callable[[Any], T]
+    body: Any = None
+    retry: bool = True
+    when_refused: Callable[["RefereeClientError"], T] | None = None
+
+
+def _step(out: Any) -> Step:
+    return Step(out["state"], out.get("events", []))
+
+
+def _new_game(game: dict[str, Any]) -> Call[Step]:
+    """``POST /v1/games``: check both decks, shuffle, deal (an illegal deck raises with ``violations``)."""
+    return Call("POST", "/v1/games", _step, game)
+
+
+def _apply(state: dict[str, Any], action: dict[str, Any]) -> Call[Step]:
+    """``POST /v1/apply``: the next state and its events."""
+    return Call("POST", "/v1/apply", _step, {"state": state, "action": action})
+
+
+def _validate(state: dict[str, Any], action: dict[str, Any]) -> Call[RefereeRuleViolation | None]:
+    """``POST /v1/validate``: the violation ``action`` would raise (returned, not raised), or ``None``."""
+
+    def read(out: Any) -> RefereeRuleViolation | None:
+        return None if out.get("legal") else RefereeRuleViolation.from_json(out.get("violation") or {})
+
+    return Call("POST", "/v1/validate", read, {"state": state, "action": action})
+
+
+def _legal_actions(state: dict[str, Any], player: int | None = None) -> Call[list[dict[str, Any]]]:
+    """``POST /v1/legal-actions``: every legal action now (for ``player``, or whoever may act)."""
+    body: dict[str, Any] = {"state": state}
+    if player is not None:
+        body["player"] = player
+    return Call("POST", "/v1/legal-actions", lambda out: out["actions"], body)
+
+
+def _replay(actions: list[dict[str, Any]], *, game: dict[str, Any] | None = None,
+            state: dict[str, Any] | None = None) -> Call[Replayed]:
+    """``POST /v1/replay`` from a NewGame or a state; the first illegal action raises with ``index``."""
+    if (game is None) == (state is None):
+        raise ValueError("give exactly one of game= and state=")
+    body: dict[str, Any] = {"actions": actions}
+    body.update({"game": game} if game is not None else {"state": state})
+    return Call("POST", "/v1/replay", lambda out: Replayed(out["state"], out["applied"]), body)
+
+
+def _view(state: dict[str, Any], player: int) -> Call[dict[str, Any]]:
+    """``POST /v1/view``: what ``player`` may see (docs/api.md §5)."""
+    return Call("POST", "/v1/view", lambda out: out["view"], {"state": state, "player": player})
+
+
+def _validate_deck(deck: Any) -> Call[list[RefereeRuleViolation]]:
+    """``POST /v1/decks/validate``: every violation of one deck (empty when legal)."""
+    return Call("POST", "/v1/decks/validate",
+                lambda out: [RefereeRuleViolation.from_json(v) for v in out.get("violations", [])],
+                {"deck": deck})
+
+
+def _cards() -> Call[dict[str, Any]]:
+    """``GET /v1/cards``: ``{"catalog": {"id", "digest"}, "cards": [...]}``."""
+    return Call("GET", "/v1/cards", lambda out: out)
+
+
+def _card(card_id: str) -> Call[dict[str, Any]]:
+    """``GET /v1/cards/{id}``: one card (:class:`NotFound` if there is none)."""
+    return Call("GET", f"/v1/cards/{quote(card_id, safe='')}", lambda out: out)
+
+
+def _rules() -> Call[list[dict[str, str]]]:
+    """``GET /v1/rules``: ``[{"id": "10.4", "text": "..."}, ...]``."""
+    return Call("GET", "/v1/rules", lambda out: out["rules"])
+
+
+def _ready() -> Call[bool]:
+    """``GET /readyz``: whether the service takes requests now (never retried)."""
+    return Call("GET", "/readyz", lambda out: True, retry=False, when_refused=lambda err: False)
+
+
+class _Endpoint(Generic[P, T]):
+    """A :class:`Call` function as a method: ``client.apply(state, action)`` sends
+    ``_apply(state, action)`` with that client's ``_send`` — a result from
+    :class:`RefereeClient`, an awaitable from :class:`AsyncRefereeClient`."""
+
+    def __init__(self, call: Callable[P, Call[T]]):
+        self.call = call
+        self.__doc__ = call.__doc__
+        self.__wrapped__ = call
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.__name__ = name
+
+    @overload
+    def __get__(self, client: None, owner: type) -> "_Endpoint[P, T]": ...
+    @overload
+    def __get__(self, client: "RefereeClient", owner: type) -> Callable[P, T]: ...
+    @overload
+    def __get__(self, client: "AsyncRefereeClient", owner: type) -> Callable[P, Awaitable[T]]: ...
+
+    def __get__(self, client: Any, owner: type) -> Any:
+        if client is None:
+            return self
+        call = self.call
+
+        @functools.wraps(call)
+        def method(*args: Any, **kwargs: Any) -> Any:
+            return client._send(call(*args, **kwargs))
+
+        method.__name__ = self.__name__
+        return method
+
+
+# -- the clients ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Retry:
+    retries: int
+    backoff: float
+    max_backoff: float
+
+    def __post_init__(self) -> None:
+        if self.retries < 0 or self.backoff < 0 or self.max_backoff < 0:
+            raise ValueError("retries, backoff and max_backoff must not be negative")
+
+    def wait(self, call: Call[Any], outcome: httpx.Response | httpx.TransportError, attempt: int) -> float | None:
+        """Seconds to wait before trying ``call`` again after ``outcome``, or ``None``: it stands."""
+        if not call.retry or attempt >= self.retries:
+            return None
+        if isinstance(outcome, httpx.Response) and outcome.status_code not in RETRY_STATUSES:
+            return None
+        return min(self.max_backoff, self.backoff * 2 ** attempt) * random.uniform(0.5, 1.0)
+
+
+class _ClientBase:
+    """What both clients share: settings, the endpoints, and turning an answer into a result."""
+
+    def __init__(self, base_url: str, *, language: str | None, headers: dict[str, str] | None,
+                 retries: int, backoff: float, max_backoff: float):
+        self.base_url = base_url.rstrip("/")
+        self._headers = {"Accept": f"{JSON}, application/problem+json"}
+        if language:
+            self._headers["Accept-Language"] = language
+        self._headers.update(headers or {})
+        self._retry = _Retry(retries, backoff, max_backoff)
+
+    new_game = _Endpoint(_new_game)
+    apply = _Endpoint(_apply)
+    validate = _Endpoint(_validate)
+    legal_actions = _Endpoint(_legal_actions)
+    replay = _Endpoint(_replay)
+    view = _Endpoint(_view)
+    validate_deck = _Endpoint(_validate_deck)
+    cards = _Endpoint(_cards)
+    card = _Endpoint(_card)
+    rules = _Endpoint(_rules)
+    ready = _Endpoint(_ready)
+
+    def _conclude(self, call: Call[T], outcome: httpx.Response | httpx.TransportError) -> T:
+        """The result of ``call`` from its last ``outcome``, or the error it raises."""
+        try:
+            return call.read(self._answer(call, outcome))
+        except RefereeClientError as err:
+            if call.when_refused is None:
+                raise
+            return call.when_refused(err)
+
+    def _answer(self, call: Call[Any], outcome: httpx.Response | httpx.TransportError) -> Any:
+        where = f"{call.method} {self.base_url}{call.path}"
+        if isinstance(outcome, httpx.TimeoutException):
+            raise RefereeConnectionError(f"{where}: no answer in time ({outcome})") from outcome
+        if isinstance(outcome, httpx.TransportError):
+            raise RefereeConnectionError(f"{where}: cannot reach the referee ({outcome})") from outcome
+        if outcome.status_code >= 400:
+            raise _error(call.method, call.path, outcome)
+        try:
+            return outcome.json()
+        except ValueError:
+            raise RefereeHTTPError(f"{call.method} {call.path}: the answer is not JSON",
+                                   status=outcome.status_code) from None
+
+
+class RefereeClient(_ClientBase):
     """A client for one referee service.
 
     ``base_url`` is where it listens (``http://127.0.0.1:8000``); ``timeout``
-    is in seconds; ``language`` (``"en"`` or ``"ja"``) is sent as
-    ``Accept-Language`` so violations come in that language. ``transport``
-    is handed to httpx (tests pass ``httpx.WSGITransport(app=...)``).
+    is in seconds, per try; ``language`` (``"en"`` or ``"ja"``) is sent as
+    ``Accept-Language`` so violations come in that language; ``retries``,
+    ``backoff`` and ``max_backoff`` as in the module's docstring.
+    ``transport`` is handed to httpx (tests pass ``httpx.WSGITransport(app=...)``).
     Use it as a context manager, or call :meth:`close`.
     """
 
     def __init__(self, base_url: str, *, timeout: float = 10.0, language: str | None = None,
-                 headers: dict[str, str] | None = None, transport: httpx.BaseTransport | None = None):
-        hdrs = {"Accept": f"{JSON}, application/problem+json"}
-        if language:
-            hdrs["Accept-Language"] = language
-        hdrs.update(headers or {})
-        self.base_url = base_url.rstrip("/")
-        self._http = httpx.Client(base_url=self.base_url, timeout=timeout, headers=hdrs, transport=transport)
-
-    # -- plumbing ----------------------------------------------------------
+                 headers: dict[str, str] | None = None, transport: httpx.BaseTransport | None = None,
+                 retries: int = 2, backoff: float = 0.1, max_backoff: float = 2.0):
+        super().__init__(base_url, language=language, headers=headers, retries=retries, backoff=backoff,
+                         max_backoff=max_backoff)
+        self._http = httpx.Client(base_url=self.base_url, timeout=timeout, headers=self._headers,
+                                  transport=transport)
 
     def close(self) -> None:
         self._http.close()
@@ -173,87 +391,57 @@ class RefereeClient:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def _call(self, method: str, path: str, body: Any = None) -> Any:
-        try:
-            if body is None:
-                resp = self._http.request(method, path)
-            else:
-                resp = self._http.request(method, path, json=body)
-        except httpx.TimeoutException as exc:
-            raise RefereeConnectionError(f"{method} {self.base_url}{path}: no answer in time ({exc})") from exc
-        except httpx.TransportError as exc:
-            raise RefereeConnectionError(f"{method} {self.base_url}{path}: cannot reach the referee ({exc})") from exc
-        if resp.status_code < 400:
+    def _send(self, call: Call[T]) -> T:
+        attempt = 0
+        while True:
+            outcome: httpx.Response | httpx.TransportError
             try:
-                return resp.json()
-            except ValueError:
-                raise RefereeHTTPError(f"{method} {path}: the answer is not JSON", status=resp.status_code) from None
-        raise _error(method, path, resp)
+                outcome = self._http.request(call.method, call.path, json=call.body)
+            except httpx.TransportError as exc:
+                outcome = exc
+            wait = self._retry.wait(call, outcome, attempt)
+            if wait is None:
+                return self._conclude(call, outcome)
+            time.sleep(wait)
+            attempt += 1
 
-    # -- the endpoints (API.md §1) ------------------------------------------
 
-    def new_game(self, game: dict[str, Any]) -> Step:
-        """``POST /v1/games``: check both decks, shuffle, deal (an illegal deck raises with ``violations``)."""
-        out = self._call("POST", "/v1/games", game)
-        return Step(out["state"], out.get("events", []))
+class AsyncRefereeClient(_ClientBase):
+    """:class:`RefereeClient` on ``httpx.AsyncClient``: the same arguments, methods and errors,
+    each method awaited. ``transport`` is an ``httpx.AsyncBaseTransport``.
+    Use ``async with``, or call :meth:`aclose`.
+    """
 
-    def apply(self, state: dict[str, Any], action: dict[str, Any]) -> Step:
-        """``POST /v1/apply``: the next state and its events."""
-        out = self._call("POST", "/v1/apply", {"state": state, "action": action})
-        return Step(out["state"], out.get("events", []))
+    def __init__(self, base_url: str, *, timeout: float = 10.0, language: str | None = None,
+                 headers: dict[str, str] | None = None, transport: httpx.AsyncBaseTransport | None = None,
+                 retries: int = 2, backoff: float = 0.1, max_backoff: float = 2.0):
+        super().__init__(base_url, language=language, headers=headers, retries=retries, backoff=backoff,
+                         max_backoff=max_backoff)
+        self._http = httpx.AsyncClient(base_url=self.base_url, timeout=timeout, headers=self._headers,
+                                       transport=transport)
 
-    def validate(self, state: dict[str, Any], action: dict[str, Any]) -> RefereeRuleViolation | None:
-        """``POST /v1/validate``: the violation ``action`` would raise (returned, not raised), or ``None``."""
-        out = self._call("POST", "/v1/validate", {"state": state, "action": action})
-        if out.get("legal"):
-            return None
-        return RefereeRuleViolation.from_json(out.get("violation") or {})
+    async def aclose(self) -> None:
+        await self._http.aclose()
 
-    def legal_actions(self, state: dict[str, Any], player: int | None = None) -> list[dict[str, Any]]:
-        """``POST /v1/legal-actions``: every legal action now (for ``player``, or whoever may act)."""
-        body: dict[str, Any] = {"state": state}
-        if player is not None:
-            body["player"] = player
-        return self._call("POST", "/v1/legal-actions", body)["actions"]
+    async def __aenter__(self) -> "AsyncRefereeClient":
+        return self
 
-    def replay(self, actions: list[dict[str, Any]], *, game: dict[str, Any] | None = None,
-               state: dict[str, Any] | None = None) -> Replayed:
-        """``POST /v1/replay`` from a NewGame or a state; the first illegal action raises with ``index``."""
-        if (game is None) == (state is None):
-            raise ValueError("give exactly one of game= and state=")
-        body: dict[str, Any] = {"actions": actions}
-        body.update({"game": game} if game is not None else {"state": state})
-        out = self._call("POST", "/v1/replay", body)
-        return Replayed(out["state"], out["applied"])
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.aclose()
 
-    def view(self, state: dict[str, Any], player: int) -> dict[str, Any]:
-        """``POST /v1/view``: what ``player`` may see (API.md §5)."""
-        return self._call("POST", "/v1/view", {"state": state, "player": player})["view"]
-
-    def validate_deck(self, deck: Any) -> list[RefereeRuleViolation]:
-        """``POST /v1/decks/validate``: every violation of one deck (empty when legal)."""
-        out = self._call("POST", "/v1/decks/validate", {"deck": deck})
-        return [RefereeRuleViolation.from_json(v) for v in out.get("violations", [])]
-
-    def cards(self) -> dict[str, Any]:
-        """``GET /v1/cards``: ``{"catalog": {"id", "digest"}, "cards": [...]}``."""
-        return self._call("GET", "/v1/cards")
-
-    def card(self, card_id: str) -> dict[str, Any]:
-        """``GET /v1/cards/{id}``: one card (:class:`NotFound` if there is none)."""
-        return self._call("GET", f"/v1/cards/{quote(card_id, safe='')}")
-
-    def rules(self) -> list[dict[str, str]]:
-        """``GET /v1/rules``: ``[{"id": "10.4", "text": "..."}, ...]``."""
-        return self._call("GET", "/v1/rules")["rules"]
-
-    def ready(self) -> bool:
-        """``GET /readyz``: whether the service takes requests now."""
-        try:
-            self._call("GET", "/readyz")
-        except RefereeClientError:
-            return False
-        return True
+    async def _send(self, call: Call[T]) -> T:
+        attempt = 0
+        while True:
+            outcome: httpx.Response | httpx.TransportError
+            try:
+                outcome = await self._http.request(call.method, call.path, json=call.body)
+            except httpx.TransportError as exc:
+                outcome = exc
+            wait = self._retry.wait(call, outcome, attempt)
+            if wait is None:
+                return self._conclude(call, outcome)
+            await asyncio.sleep(wait)
+            attempt += 1
 
 
 def _error(method: str, path: str, resp: httpx.Response) -> RefereeHTTPError:

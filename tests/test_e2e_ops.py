@@ -1,7 +1,8 @@
 """``referee serve`` for an operator, against the real server: the metrics directory a
-container's fresh ``/tmp`` lacks, ``/metrics`` on a listener of its own, the version.
+container's fresh ``/tmp`` lacks, and ``/metrics`` on a listener of its own.
 
-What serve refuses (one line, no traceback) is in tests/test_service_cli.py.
+What serve refuses (one line, no traceback) is in tests/test_service_cli.py; the
+version /livez reports, in tests/test_packaging.py.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ import httpx
 import pytest
 
 from conftest import free_port
-from referee import __version__
 
 pytestmark = pytest.mark.e2e
 
@@ -48,7 +48,3 @@ def test_metrics_on_their_own_port(serve):
         assert scraper.get("/v1/cards").status_code == 404
         assert scraper.post("/metrics", content=b"").status_code == 404
 
-
-def test_livez_reports_the_package_version(serve):
-    server = serve()
-    assert httpx.get(server.url + "/livez").json() == {"status": "ok", "version": __version__}
