@@ -1,4 +1,4 @@
-"""Marshmallow schemas: the documented shape of every body of API.md.
+"""Marshmallow schemas: the documented shape of every body of docs/api.md.
 
 They generate ``openapi.yaml`` (``make openapi``). Instances are created once,
 here. The service's hot path does not run them (docs/operations.md); the

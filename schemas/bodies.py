@@ -1,4 +1,4 @@
-"""Every request and response body of API.md §1.
+"""Every request and response body of docs/api.md §1.
 
 These schemas document the bodies and generate ``openapi.yaml``; the service
 never loads or dumps through them on a request (see docs/operations.md,
@@ -102,7 +102,7 @@ class ValidateResponseSchema(Schema):
 class LegalActionsResponseSchema(Schema):
     class Meta:
         unknown = RAISE
-        description = "Every legal action now, without `pay` (API.md §6)."
+        description = "Every legal action now, without `pay` (docs/api.md §6)."
 
     actions = fields.List(action_field(), required=True)
 

@@ -47,7 +47,7 @@ class OneOfSchemas(fields.Field):
     """A JSON object that is one of several schemas, chosen by its ``type``.
 
     ``choices`` maps each ``type`` value to a schema *instance*. Unknown types
-    are schema errors (API.md §1: "an unknown action `type` included").
+    are schema errors (docs/api.md §1: "an unknown action `type` included").
     Documented in OpenAPI as ``oneOf`` with a ``discriminator``.
     """
 

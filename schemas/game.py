@@ -1,4 +1,4 @@
-"""The game objects of API.md: Action (§6), State (§3, docs/state.md), NewGame
+"""The game objects of docs/api.md: Action (§6), State (§3, docs/state.md), NewGame
 and Deck (§2), View (§5), Card (§8) and Violation (§7).
 
 Shape only: whether an action is legal, a deck is legal or a state is
@@ -38,7 +38,7 @@ class _Strict(Schema):
         unknown = RAISE
 
 
-# -- actions (API.md §6) -----------------------------------------------------
+# -- actions (docs/api.md §6) -----------------------------------------------------
 
 # type: (the fields it takes besides type, player and pay; rule; summary)
 ACTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
@@ -93,7 +93,7 @@ _ACTION_INSTANCES = {kind: cls() for kind, cls in ACTION_SCHEMAS.items()}
 
 
 def action_field(**kwargs) -> OneOfSchemas:
-    kwargs.setdefault("metadata", _doc("An action (API.md §6), chosen by its `type`."))
+    kwargs.setdefault("metadata", _doc("An action (docs/api.md §6), chosen by its `type`."))
     return OneOfSchemas(_ACTION_INSTANCES, **kwargs)
 
 
@@ -103,12 +103,12 @@ class ActionSchema(_Strict):
     action = action_field(required=True)
 
 
-# -- the state (API.md §3, docs/state.md) --------------------------------------
+# -- the state (docs/api.md §3, docs/state.md) --------------------------------------
 
 class CatalogRefSchema(_Strict):
     class Meta:
         unknown = RAISE
-        description = "The catalog a state was made with (API.md §8)."
+        description = "The catalog a state was made with (docs/api.md §8)."
 
     id = fields.String(required=True, metadata={"example": "af-ref"})
     digest = fields.String(required=True, metadata={"example": "sha256:..."})
@@ -211,7 +211,7 @@ class StateSchema(_Strict):
     class Meta:
         unknown = RAISE
         description = (
-            "The full, authoritative game state (API.md §3, docs/state.md). Opaque to "
+            "The full, authoritative game state (docs/api.md §3, docs/state.md). Opaque to "
             "clients apart from the documented fields; send it back exactly as received.")
 
     schema = fields.String(required=True, validate=validate.OneOf([STATE_SCHEMA]))
@@ -234,10 +234,10 @@ class StateSchema(_Strict):
     modifiers = fields.List(fields.Nested(ModifierSchema), metadata=_doc("Default []."))
     used = fields.List(fields.Nested(UsedSchema), metadata=_doc("Default []."))
     seal = fields.String(metadata=_doc(
-        "A MAC over the rest of the state, present when the service runs with a secret (API.md §4)."))
+        "A MAC over the rest of the state, present when the service runs with a secret (docs/api.md §4)."))
 
 
-# -- new games and decks (API.md §2) ----------------------------------------------
+# -- new games and decks (docs/api.md §2) ----------------------------------------------
 
 def deck_field(**kwargs) -> Deck:
     kwargs.setdefault("metadata", _doc(
@@ -248,7 +248,7 @@ def deck_field(**kwargs) -> Deck:
 class NewGameSchema(_Strict):
     class Meta:
         unknown = RAISE
-        description = "A new game (API.md §2)."
+        description = "A new game (docs/api.md §2)."
 
     decks = fields.List(deck_field(), required=True, validate=validate.Length(equal=2),
                         metadata=_doc("Player 0's deck, then player 1's."))
@@ -260,7 +260,7 @@ class NewGameSchema(_Strict):
     options = fields.Nested(OptionsSchema)
 
 
-# -- views (API.md §5) --------------------------------------------------------------
+# -- views (docs/api.md §5) --------------------------------------------------------------
 
 VIEW_SCHEMA = "ace-file/view@1"
 
@@ -285,7 +285,7 @@ class ViewSchema(_Strict):
     class Meta:
         unknown = RAISE
         description = (
-            "The state as one player may see it (API.md §5): no seed, no rng, files as "
+            "The state as one player may see it (docs/api.md §5): no seed, no rng, files as "
             "counts, and in `cards` only the instances that player may know (their hand, "
             "the field but the opponent's face-down cases, both trashes, the card of a "
             "declared pending action). Not a State, never sealed, never accepted as one.")
@@ -310,7 +310,7 @@ class ViewSchema(_Strict):
     used = fields.List(fields.Nested(UsedSchema), required=True)
 
 
-# -- cards (API.md §8) ----------------------------------------------------------------
+# -- cards (docs/api.md §8) ----------------------------------------------------------------
 
 class AbilitySchema(Schema):
     class Meta:
@@ -319,13 +319,13 @@ class AbilitySchema(Schema):
 
     cost = natural()
     once_per_turn = StrictBoolean()
-    effect = fields.List(fields.Dict(), metadata=_doc("Effect entries, in order (API.md §8)."))
+    effect = fields.List(fields.Dict(), metadata=_doc("Effect entries, in order (docs/api.md §8)."))
 
 
 class CardSchema(Schema):
     class Meta:
         unknown = INCLUDE
-        description = "A catalog card, kind canonical (API.md §8)."
+        description = "A catalog card, kind canonical (docs/api.md §8)."
 
     id = fields.String(required=True, metadata={"example": "AF-001"})
     name = fields.String(required=True)
@@ -345,12 +345,12 @@ class CardSchema(Schema):
     effect = fields.List(fields.Dict())
 
 
-# -- violations (API.md §7) -----------------------------------------------------------
+# -- violations (docs/api.md §7) -----------------------------------------------------------
 
 class ViolationSchema(Schema):
     class Meta:
         unknown = INCLUDE
-        description = "A broken rule (API.md §7); `detail` in Japanese with `Accept-Language: ja`."
+        description = "A broken rule (docs/api.md §7); `detail` in Japanese with `Accept-Language: ja`."
 
     type = fields.String(required=True, metadata={"example": "https://ace-file-referee.dev/problems/rule-violation"})
     title = fields.String(required=True, metadata={"example": "Rule violation"})

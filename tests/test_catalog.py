@@ -19,7 +19,7 @@ from referee.engine.catalog import (
 )
 from referee.engine.errors import CatalogError
 
-# API.md §8 / RULES.md term table, written out here independently of the loader.
+# docs/api.md §8 / RULES.md term table, written out here independently of the loader.
 ALIASES = {
     "case": "case", "fairy": "fairy", "evidence": "evidence",
     "spell": "spell", "counter": "counter", "bonus": "bonus",

@@ -1,4 +1,4 @@
-"""openapi.yaml: generated from the schemas, committed, served, and complete for API.md §1."""
+"""openapi.yaml: generated from the schemas, committed, served, and complete for docs/api.md §1."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from referee.service.app import openapi_yaml
 ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = ROOT / "openapi.yaml"
 
-# API.md §1: path -> method -> the status codes it documents at least.
+# docs/api.md §1: path -> method -> the status codes it documents at least.
 CONTRACT = {
     "/v1/games": ("post", {"201", "400", "413", "415", "422"}),
     "/v1/apply": ("post", {"200", "400", "403", "413", "415", "422"}),

@@ -191,7 +191,7 @@ def test_deck_parser_and_schema_agree(new_game_body, catalog, data):
 def service_agrees(resp, errors: dict) -> bool:
     """The answer agrees with the schema's ``errors`` for the body.
 
-    A state is checked for consistency before anything else (API.md §3), so an
+    A state is checked for consistency before anything else (docs/api.md §3), so an
     inconsistent state may hide a malformed action: then only the action may
     be wrong in the schema's eyes.
     """

@@ -1,4 +1,4 @@
-"""Invariants over random play (hypothesis): RULES 13.1–13.3 and API.md §5, §9.
+"""Invariants over random play (hypothesis): RULES 13.1–13.3 and docs/api.md §5, §9.
 
 A stateful machine deals a random game and then interleaves legal actions
 (drawn from ``legal_actions``) with arbitrary, mostly illegal ones.
@@ -40,7 +40,7 @@ def hidden_from(state: dict, viewer: int) -> set[str]:
 
 
 def same_action(listed: dict, tried: dict) -> bool:
-    """``tried`` is ``listed`` up to ``pay`` and, for discards, the choice of cards (API.md §6)."""
+    """``tried`` is ``listed`` up to ``pay`` and, for discards, the choice of cards (docs/api.md §6)."""
     a = {k: v for k, v in tried.items() if k != "pay"}
     if a["type"] == "discard":
         return listed["type"] == "discard" and listed["player"] == a["player"]
@@ -71,7 +71,7 @@ class RandomPlay(RuleBasedStateMachine):
         game = random_new_game(CATALOG, seed, options={"response_windows": mode})
         self.state, _ = new_game(CATALOG, game)
         again, _ = new_game(CATALOG, game)
-        assert canonical(again) == canonical(self.state)  # RULES 13.2 / API.md §9
+        assert canonical(again) == canonical(self.state)  # RULES 13.2 / docs/api.md §9
 
     @rule(data=st.data())
     def a_listed_action_applies(self, data):

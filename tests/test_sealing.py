@@ -1,4 +1,4 @@
-"""Sealing (API.md §4): the MAC itself, and every endpoint that takes or returns a state."""
+"""Sealing (docs/api.md §4): the MAC itself, and every endpoint that takes or returns a state."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every endpoint of API.md §1 and every status code, through Flask's test client.
+"""Every endpoint of docs/api.md §1 and every status code, through Flask's test client.
 
 The engine is the real one; answers are checked against the marshmallow
 schemas that document them (so openapi.yaml describes what is really sent).

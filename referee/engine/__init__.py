@@ -7,7 +7,7 @@ returns new dicts: the input state is never mutated. The public functions:
 - :func:`apply` — the next state and its events, or a :class:`RuleViolation`.
 - :func:`validate` — the violation an action would raise, or ``None`` (a query).
 - :func:`legal_actions` — every legal action now.
-- :func:`view` — what one player may see (API.md §5).
+- :func:`view` — what one player may see (docs/api.md §5).
 - :func:`replay` — apply a list of actions in order.
 - :func:`validate_deck` — every RULES 3 violation of one deck.
 - :func:`check_state` / :func:`parse_action` — the strict input parsers.

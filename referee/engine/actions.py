@@ -1,6 +1,6 @@
 """The shape every action's rule takes, and the registry of them.
 
-Each action type of API.md §6 has one :class:`ActionRule`. The pipeline in
+Each action type of docs/api.md §6 has one :class:`ActionRule`. The pipeline in
 ``game.py`` calls its hooks in the order RULES 13.3 fixes, so the first rule
 an action breaks is the one reported:
 

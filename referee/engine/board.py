@@ -77,7 +77,7 @@ class Game:
         return [e["card"] for e in self.s["players"][player]["evidence"] if e["case"] == case]
 
     def power(self, iid: str) -> int:
-        """Printed power plus every until-end-of-turn modifier (API.md §8 ``power``)."""
+        """Printed power plus every until-end-of-turn modifier (docs/api.md §8 ``power``)."""
         return self.card(iid).power + sum(m["power"] for m in self.s["modifiers"] if m["card"] == iid)
 
     def unactioned_cases(self, player: int) -> list[str]:

@@ -1,4 +1,4 @@
-"""The facts of a card: the catalog format's vocabulary (API.md §8) and the card model.
+"""The facts of a card: the catalog format's vocabulary (docs/api.md §8) and the card model.
 
 Kinds, their aliases (RULES 2.8), requirements, effect entries and triggers
 are declared here once; ``catalog_loader.py`` reads files against them and the
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-# RULES 2.1 kinds, and the aliases of RULES.md's term table / API.md §8.
+# RULES 2.1 kinds, and the aliases of RULES.md's term table / docs/api.md §8.
 KINDS = ("case", "fairy", "evidence", "spell", "counter", "bonus")
 KIND_ALIASES = {
     "character": "fairy",
@@ -29,7 +29,7 @@ KIND_ALIASES = {
 }
 SERIES = ("af99", "millennium", "conan", "conan-movies")
 REQUIREMENTS = ("evidence_at_least", "fairies_at_least", "fairy_named", "evidence_named")
-# API.md §8: the counter triggers are action types of §6.
+# docs/api.md §8: the counter triggers are action types of §6.
 TRIGGERS = (
     "play_case", "draw", "play_fairy", "play_evidence", "dispatch",
     "redispatch", "recall", "investigate", "use_ability", "cast_spell",

@@ -1,4 +1,4 @@
-"""The card catalog: one loader for YAML or JSON files in API.md §8's format.
+"""The card catalog: one loader for YAML or JSON files in docs/api.md §8's format.
 
 A catalog is loaded once (at start-up) and is immutable afterwards. Loading
 resolves every kind alias (RULES 2.8) to one of the six canonical kinds,
@@ -61,7 +61,7 @@ class Catalog:
         return self.cards.get(card_id)
 
     def card_json(self, card_id: str) -> dict[str, Any]:
-        """The card as the API shows it (API.md §8 fields, kind canonical)."""
+        """The card as the API shows it (docs/api.md §8 fields, kind canonical)."""
         return self.cards[card_id].raw
 
     # -- loading -----------------------------------------------------------

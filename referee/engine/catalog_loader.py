@@ -1,4 +1,4 @@
-"""Reading one card of a catalog file, checking every field (API.md §8).
+"""Reading one card of a catalog file, checking every field (docs/api.md §8).
 
 Every refusal is a :class:`CatalogError` naming the card and the field.
 """

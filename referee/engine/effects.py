@@ -1,4 +1,4 @@
-"""RULES 9.1, 9.2, 9.6, 9.7 and API.md §8's effect entries: targets and their effects.
+"""RULES 9.1, 9.2, 9.6, 9.7 and docs/api.md §8's effect entries: targets and their effects.
 
 A card's effects apply in the order it lists them (9.7). Each effect that
 takes a target uses the next id of the action's ``targets``; targets must be

@@ -43,7 +43,7 @@ class InvalidInput(RefereeError):
         """Move every path under ``prefix`` (the body field the object came in), in place.
 
         The engine's public functions report paths relative to the request
-        body of API.md §1: ``state.players.0.hand``, ``action.card``,
+        body of docs/api.md §1: ``state.players.0.hand``, ``action.card``,
         ``game.decks.1``; an error about the whole object is at ``prefix``.
         """
         self.errors = {_join(prefix, path): msgs for path, msgs in self.errors.items()}

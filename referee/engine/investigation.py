@@ -17,7 +17,7 @@ def investigation_power(g: Game, player: int, case: str, modifier: int = 0) -> i
 
 
 def requirements_hold(g: Game, player: int, case: str) -> bool:
-    """RULES 10.5: every requirement, counted for the investigator on that case (API.md §8)."""
+    """RULES 10.5: every requirement, counted for the investigator on that case (docs/api.md §8)."""
     fairies = g.fairies_on(player, case)
     evidence = g.evidence_on(player, case)
     for req in g.card(case).requires:

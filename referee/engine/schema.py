@@ -18,7 +18,7 @@ STEPS = ("mulligan", "case", "main", "end")
 WINDOW_MODES = ("auto", "strict")
 RESULT_REASONS = ("deck_out", "concede")
 
-# API.md §6: the fields each action type takes (besides type, player, pay).
+# docs/api.md §6: the fields each action type takes (besides type, player, pay).
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "mulligan": (),
     "keep": (),

@@ -1,6 +1,6 @@
 """RULES 3 (decks) and 5 (setup): deck checks, the seeded shuffle, dealing, mulligans.
 
-Randomness draws only on the state's ``seed`` and ``rng`` (API.md §9): each
+Randomness draws only on the state's ``seed`` and ``rng`` (docs/api.md §9): each
 random 64-bit number is the first 8 bytes of SHA-256(seed, rng), and ``rng``
 then counts up. No Python ``random`` involved, so every machine and Python
 version deals the same game.
@@ -26,7 +26,7 @@ _NEW_GAME_KEYS = frozenset(("decks", "seed", "first_player", "shuffle", "players
 # -- RULES 3: decks ------------------------------------------------------------
 
 def deck_counts(deck: Any, path: str = "deck") -> Counter[str]:
-    """A Deck (API.md §2: a list of ids, or an object of counts) as counts per catalog id.
+    """A Deck (docs/api.md §2: a list of ids, or an object of counts) as counts per catalog id.
 
     Counts are never expanded here, so ``{"AF-001": 10**12}`` costs nothing
     and is simply a RULES 3.1 violation.

@@ -1,7 +1,7 @@
 """The state: its strict parser and the consistency check of RULES 13.1.
 
 :func:`check_state` is the one gate every state passes before anything else.
-It checks the shape (API.md §3 plus the optional fields of docs/state.md),
+It checks the shape (docs/api.md §3 plus the optional fields of docs/state.md),
 then consistency, and returns a *new* state with defaults filled in: the
 working copy the rules then mutate, so the caller's dict is never touched.
 

@@ -133,7 +133,7 @@ class Discard(ActionRule):
     def candidates(self, g: Game, player: int) -> Iterator[dict]:
         hand = g.player(player)["hand"]
         excess = len(hand) - HAND_LIMIT
-        if excess > 0:  # API.md §6: listed once, with the last cards of the hand
+        if excess > 0:  # docs/api.md §6: listed once, with the last cards of the hand
             yield simple(self.type, player, cards=hand[-excess:])
 
 

@@ -1,4 +1,4 @@
-"""API.md §5 and RULES 4.1/4.4: what one player may see.
+"""docs/api.md §5 and RULES 4.1/4.4: what one player may see.
 
 The viewer knows: their own hand and face-down cases, every card on the
 field except the opponent's face-down cases, both trashes, and the card of
@@ -37,7 +37,7 @@ def visible_cards(state: dict[str, Any], viewer: int) -> set[str]:
 
 
 def view(catalog: Catalog, state: Any, player: Any) -> dict[str, Any]:
-    """The state as ``player`` may see it (API.md §5)."""
+    """The state as ``player`` may see it (docs/api.md §5)."""
     if player not in (0, 1) or isinstance(player, bool):
         raise InvalidInput({"player": ["must be 0 or 1"]})
     s = check_state(catalog, state)

@@ -2,12 +2,12 @@
 
 Three forms (docs/scenarios.md):
 
-- ``game``: a NewGame (API.md §2). A deck may be written ``{top: [ids...]}``:
+- ``game``: a NewGame (docs/api.md §2). A deck may be written ``{top: [ids...]}``:
   those cards first (the top of the file), the rest filled to 40 with
   *filler*. A scenario's game defaults to ``seed: scenario`` and
   ``first_player: 0`` (so it is the same on every run), and to
   ``shuffle: false`` when a deck uses ``top``.
-- ``state``: a full State (API.md §3), sent as it is.
+- ``state``: a full State (docs/api.md §3), sent as it is.
 - ``position``: a State written by catalog ids, zone by zone; everything not
   listed is filler, instance ids are ``a01``..``a40`` (player 0) and
   ``b01``..``b40`` (player 1), and references (``p0.cases.0``) name the case a
@@ -27,7 +27,7 @@ from referee.engine import Catalog
 from referee.scenarios.refs import RefError, looks_like_ref, resolve, resolve_action
 
 DECK_SIZE = 40
-STATE_SCHEMA = "ace-file/state@1"  # API.md §3
+STATE_SCHEMA = "ace-file/state@1"  # docs/api.md §3
 RULESET = "ace-file-99"
 DEFAULT_SEED = "scenario"
 POSITION_SEED = "position"

@@ -45,7 +45,7 @@ def _backend(args: argparse.Namespace) -> Any:
 
 def _common(p: argparse.ArgumentParser, url: bool = True) -> None:
     p.add_argument("--catalog", metavar="FILE",
-                   help="catalog file (YAML or JSON, API.md §8) for in-process runs; default the built-in af-ref")
+                   help="catalog file (YAML or JSON, docs/api.md §8) for in-process runs; default the built-in af-ref")
     if url:
         p.add_argument("--url", metavar="URL",
                        help="run against the referee service at URL (e.g. http://127.0.0.1:8000) instead of in-process")
@@ -107,7 +107,7 @@ def add_record(sub: argparse._SubParsersAction) -> None:
                      "card plays differently."))
     p.add_argument("--seed", required=True, help="the game's seed (decks, shuffle and random choices)")
     p.add_argument("--game", metavar="FILE",
-                   help="NewGame (JSON or YAML, API.md §2; decks may use {top: [...]}); "
+                   help="NewGame (JSON or YAML, docs/api.md §2; decks may use {top: [...]}); "
                         "default: two random legal decks from the seed")
     p.add_argument("--actions", metavar="FILE",
                    help="the actions to play (JSON or YAML list; references like p0.hand.AF-001 allowed); "

@@ -32,7 +32,7 @@ _REF = re.compile(r"^@?p([01])\.(file|hand|trash|cases|fairies|evidence)\.(.+)$"
 _INDEX = re.compile(r"^-?\d+$")
 _NTH = re.compile(r"^(.+)#(\d+)$")
 
-# The action fields that hold card instance ids (API.md §6).
+# The action fields that hold card instance ids (docs/api.md §6).
 ID_FIELDS = ("card", "case", "fairy")
 ID_LIST_FIELDS = ("targets", "cards", "pay")
 

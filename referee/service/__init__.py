@@ -1,1 +1,1 @@
-"""The HTTP service (API.md §1): Flask app, sealing, metrics, logs, gunicorn config."""
+"""The HTTP service (docs/api.md §1): Flask app, sealing, metrics, logs, gunicorn config."""

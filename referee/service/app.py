@@ -1,7 +1,7 @@
-"""The HTTP service: API.md §1 over Flask. It translates; the engine decides.
+"""The HTTP service: docs/api.md §1 over Flask. It translates; the engine decides.
 
 Every endpoint reads the body with orjson, checks the envelope (which keys
-the body has), checks the seal of any state it carries (API.md §4), hands the
+the body has), checks the seal of any state it carries (docs/api.md §4), hands the
 state and action to :mod:`referee.engine` — whose strict parser checks their
 shape and consistency — and writes the answer with orjson. Marshmallow
 (``schemas/``) documents every body and generates ``openapi.yaml``, but is

@@ -26,7 +26,7 @@ OPENAPI_VERSION = "3.0.3"
 DESCRIPTION = """\
 A stateless rules referee for the card game Ace File '99.
 
-The contract is `API.md`; the rule ids are those of `RULES.md` (served at
+The contract is `docs/api.md`; the rule ids are those of `docs/rules.md` (served at
 `GET /v1/rules`). Every error is `application/problem+json` (RFC 9457) with a
 stable `code`; a broken rule is a 422 naming its `rule`. Send
 `Accept-Language: ja` for Japanese violation details.
@@ -68,7 +68,7 @@ ERROR_RESPONSES = {
         "`code` names what, e.g. `card_not_conserved`, `catalog_mismatch`).", 400),
     "SealRefused": (
         "Sealing is on and the state's seal is missing (`seal_missing`) or wrong "
-        "(`seal_mismatch`) (API.md §4).", 403),
+        "(`seal_mismatch`) (docs/api.md §4).", 403),
     "NotFound": ("No such path, or no such card (`not_found`, `card_not_found`).", 404),
     "PayloadTooLarge": ("The body is over `REFEREE_MAX_BODY` (`payload_too_large`).", 413),
     "UnsupportedMediaType": (

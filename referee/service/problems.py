@@ -58,7 +58,7 @@ class Problem(Exception):
 
 
 def violation_json(v: RuleViolation, lang: str) -> dict[str, Any]:
-    """A violation in API.md §7's shape (also the body of a 422)."""
+    """A violation in docs/api.md §7's shape (also the body of a 422)."""
     return {
         "type": TYPE_BASE + "rule-violation",
         "title": TITLES["rule-violation"],

@@ -1,4 +1,4 @@
-"""The game endpoints of API.md §1: each reads the body, checks the seal, and hands the rest to the engine."""
+"""The game endpoints of docs/api.md §1: each reads the body, checks the seal, and hands the rest to the engine."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from referee.service.sealing import SealError
 def game_blueprint(ref: Referee) -> Blueprint:
     catalog = ref.catalog
     sealer = ref.sealer
-    blp = Blueprint("game", __name__, description="The referee (API.md §1).")
+    blp = Blueprint("game", __name__, description="The referee (docs/api.md §1).")
 
     def state_in(body: dict[str, Any], key: str = "state") -> Any:
         """The body's state, its seal checked when sealing is on (before anything else)."""
@@ -68,7 +68,7 @@ def game_blueprint(ref: Referee) -> Blueprint:
         return blp.doc(requestBody={"required": True, "description": text, "content": {JSON: content}})
 
     @blp.route("/v1/games", methods=["POST"])
-    @request_body(S.NewGameSchema, "Both decks and the game's options (API.md §2).", NEW_GAME_EXAMPLE)
+    @request_body(S.NewGameSchema, "Both decks and the game's options (docs/api.md §2).", NEW_GAME_EXAMPLE)
     @blp.response(201, S.GameResponseSchema, description="The new game, in the mulligan phase.", **common)
     @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
     def new_game() -> Response:
@@ -120,7 +120,7 @@ def game_blueprint(ref: Referee) -> Blueprint:
         """Every legal action now, for that player or for whoever may act.
 
         Listed without `pay`; a discard owed at the end step is listed once
-        (API.md §6).
+        (docs/api.md §6).
         """
         body = read_body()
         envelope(body, ("state",), ("player",))
@@ -155,7 +155,7 @@ def game_blueprint(ref: Referee) -> Blueprint:
     @blp.response(200, S.ViewResponseSchema, description="What that player may see.", **common)
     @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
     def view() -> Response:
-        """What one player may see (API.md §5). A view is never sealed and never accepted as a state."""
+        """What one player may see (docs/api.md §5). A view is never sealed and never accepted as a state."""
         body = read_body()
         envelope(body, ("state", "player"))
         player = player_field(body)

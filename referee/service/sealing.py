@@ -1,4 +1,4 @@
-"""Sealing (API.md §4): a MAC that proves a state came from a referee.
+"""Sealing (docs/api.md §4): a MAC that proves a state came from a referee.
 
 With a secret, every state the service returns carries
 ``"seal": "hmac-sha256:<64 hex digits>"``: HMAC-SHA256 under the secret over

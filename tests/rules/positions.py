@@ -216,7 +216,7 @@ class Position:
 # -- given / when / then helpers ----------------------------------------------------
 
 def act(kind: str, player: int, **fields: Any) -> Action:
-    """An action of API.md §6: ``act("dispatch", 0, fairy=f, case=c)``."""
+    """An action of docs/api.md §6: ``act("dispatch", 0, fairy=f, case=c)``."""
     return {"type": kind, "player": player, **fields}
 
 

@@ -274,7 +274,7 @@ def test_3_1_a_deck_is_exactly_40_cards(size):
 
 
 def test_3_1_forty_cards_as_a_list_or_as_counts_is_legal():
-    """RULES 3.1: the same 40 cards are legal in both Deck forms of API.md §2."""
+    """RULES 3.1: the same 40 cards are legal in both Deck forms of docs/api.md §2."""
     assert engine.validate_deck(CAT, legal_deck()) == []
     assert engine.validate_deck(CAT, dict(Counter(legal_deck()))) == []
 

@@ -31,7 +31,7 @@ def test_5_1_shuffling_makes_each_file_a_permutation_of_its_deck():
 
 
 def test_5_1_the_same_seed_shuffles_the_same_way():
-    """RULES 5.1 (and API.md §9): the shuffle draws only on the seed."""
+    """RULES 5.1 (and docs/api.md §9): the shuffle draws only on the seed."""
     game = {"decks": [legal_deck(), legal_deck()], "seed": "same"}
     assert engine.new_game(CAT, game) == engine.new_game(CAT, game)
 
