@@ -318,14 +318,19 @@ class _Retry:
 class _ClientBase:
     """What both clients share: settings, the endpoints, and turning an answer into a result."""
 
-    def __init__(self, base_url: str, *, language: str | None, headers: dict[str, str] | None,
-                 retries: int, backoff: float, max_backoff: float):
+    _http_class: type[httpx.Client] | type[httpx.AsyncClient]
+
+    def __init__(self, base_url: str, *, timeout: float = 10.0, language: str | None = None,
+                 headers: dict[str, str] | None = None, transport: Any = None,
+                 retries: int = 2, backoff: float = 0.1, max_backoff: float = 2.0):
         self.base_url = base_url.rstrip("/")
-        self._headers = {"Accept": f"{JSON}, application/problem+json"}
+        sent = {"Accept": f"{JSON}, application/problem+json"}
         if language:
-            self._headers["Accept-Language"] = language
-        self._headers.update(headers or {})
+            sent["Accept-Language"] = language
+        sent.update(headers or {})
         self._retry = _Retry(retries, backoff, max_backoff)
+        self._http: Any = self._http_class(base_url=self.base_url, timeout=timeout, headers=sent,
+                                           transport=transport)
 
     new_game = _Endpoint(_new_game)
     apply = _Endpoint(_apply)
@@ -374,13 +379,7 @@ class RefereeClient(_ClientBase):
     Use it as a context manager, or call :meth:`close`.
     """
 
-    def __init__(self, base_url: str, *, timeout: float = 10.0, language: str | None = None,
-                 headers: dict[str, str] | None = None, transport: httpx.BaseTransport | None = None,
-                 retries: int = 2, backoff: float = 0.1, max_backoff: float = 2.0):
-        super().__init__(base_url, language=language, headers=headers, retries=retries, backoff=backoff,
-                         max_backoff=max_backoff)
-        self._http = httpx.Client(base_url=self.base_url, timeout=timeout, headers=self._headers,
-                                  transport=transport)
+    _http_class = httpx.Client
 
     def close(self) -> None:
         self._http.close()
@@ -412,13 +411,7 @@ class AsyncRefereeClient(_ClientBase):
     Use ``async with``, or call :meth:`aclose`.
     """
 
-    def __init__(self, base_url: str, *, timeout: float = 10.0, language: str | None = None,
-                 headers: dict[str, str] | None = None, transport: httpx.AsyncBaseTransport | None = None,
-                 retries: int = 2, backoff: float = 0.1, max_backoff: float = 2.0):
-        super().__init__(base_url, language=language, headers=headers, retries=retries, backoff=backoff,
-                         max_backoff=max_backoff)
-        self._http = httpx.AsyncClient(base_url=self.base_url, timeout=timeout, headers=self._headers,
-                                       transport=transport)
+    _http_class = httpx.AsyncClient
 
     async def aclose(self) -> None:
         await self._http.aclose()
