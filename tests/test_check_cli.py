@@ -125,7 +125,7 @@ def test_catalog_option(tmp_path, capsys):
           - {id: M-8, name: Riddle, kind: case, level: 3, hit: 1}
           - {id: M-9, name: Hint, kind: spell, cost: 1, effect: [{draw: 1}]}
           - {id: M-10, name: Snag, kind: counter, cost: 1, trigger: investigate, effect: [{negate: true}]}
-          - {id: M-11, name: Lull, kind: spell, cost: 0, effect: [{ready: 1}]}
+          - {id: M-11, name: Lull, kind: spell, cost: 1, effect: [{ready: 1}]}
           - {id: M-12, name: Knot, kind: case, level: 1, hit: 1}
           - {id: M-13, name: Fog, kind: case, level: 4, hit: 2}
           - {id: M-14, name: Bell, kind: evidence, power: 2}

@@ -13,6 +13,8 @@ from referee.engine.cards import (
 )
 from referee.engine.errors import CatalogError
 
+MIN_SPELL_COST = 1  # RULES 7.5: spells and counters cost at least 1 action; abilities may cost 0
+
 
 def parse_card(raw: Any, index: int) -> Card:
     if not isinstance(raw, dict):
@@ -53,6 +55,9 @@ def parse_card(raw: Any, index: int) -> Card:
                     card=card_id, field="requires")
     elif kind in ("spell", "counter"):
         fields["cost"] = p.integer("cost", low=0, high=40)
+        if fields["cost"] < MIN_SPELL_COST:  # RULES 7.5 (ruling): using a spell or counter needs actions
+            raise CatalogError(f"a {kind} costs at least {MIN_SPELL_COST} action (RULES 7.5); got {fields['cost']}",
+                               card=card_id, field="cost")
         if kind == "counter":
             fields["trigger"] = p.choice("trigger", TRIGGERS, required=True)
         fields["effect"] = p.effects(raw.get("effect"), "effect", kind, fields.get("trigger"))

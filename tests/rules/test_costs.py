@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+from referee.engine import Catalog, CatalogError
+
 from .positions import Position, act, apply, assert_illegal, normal, run
 
 
@@ -186,3 +190,54 @@ def test_7_4_cases_left_unactioned_pay_for_a_counter_in_the_opponents_turn():
 
     assert after["players"][0]["cases"] == [{"card": spare, "face_up": False, "actioned": True}]
     assert after["pending"]["negated"] is True
+
+
+@pytest.mark.parametrize("kind, extra", [
+    ("spell", {}),
+    ("counter", {"trigger": "investigate"}),
+    ("super_deduction", {"trigger": "draw"}),  # a sister title's counter, by its alias (RULES 2.8)
+])
+def test_7_5_a_catalog_with_a_spell_or_counter_below_one_action_is_refused_at_load(kind, extra):
+    """RULES 7.5: a spell or a counter costs at least 1 action; a catalog saying less names the card and field."""
+    data = {"id": "cheap", "cards": [{"id": "C-1", "name": "Free Lunch", "kind": kind, "cost": 0,
+                                      "effect": [{"draw": 1}], **extra}]}
+    with pytest.raises(CatalogError) as caught:
+        Catalog.from_data(data)
+    assert (caught.value.card, caught.value.field) == ("C-1", "cost")
+    assert "RULES 7.5" in str(caught.value) and "at least 1" in str(caught.value)
+
+
+def test_7_5_a_spell_costing_one_action_loads():
+    """RULES 7.5: cost 1 is the least a spell may cost, and it loads."""
+    cat = Catalog.from_data({"id": "ok", "cards": [{"id": "C-1", "name": "Hint", "kind": "spell", "cost": 1,
+                                                    "effect": [{"draw": 1}]}]})
+    assert cat["C-1"].cost == 1
+
+
+def test_7_5_every_spell_and_counter_of_the_builtin_catalog_costs_at_least_one():
+    """RULES 7.5: the built-in catalog keeps the ruling (妖精の羽ばたき, AF-061, costs 1)."""
+    cat = Catalog.builtin()
+    costs = {c.id: c.cost for c in cat.cards.values() if c.kind in ("spell", "counter")}
+    assert costs and min(costs.values()) >= 1
+    assert costs["AF-061"] == 1
+
+
+def test_7_5_a_spell_cannot_be_cast_without_an_action_to_pay():
+    """RULES 7.5: with every case actioned, even the cheapest spell is refused for want of an action (7.2)."""
+    p = Position()
+    tired = p.case(0, "AF-042", actioned=True)
+    spell = p.hand(0, "AF-061")
+    state = p.build()
+    assert_illegal(state, act("cast_spell", 0, card=spell, targets=[tired]), "7.2", "cannot_pay")
+
+
+def test_7_5_an_ability_may_cost_zero_actions():
+    """RULES 7.5: an ability costs what its card says, which may be 0: 物知りの妖精's (AF-008) +2 is used
+    with every case actioned."""
+    p = Position()
+    p.case(0, "AF-042", actioned=True)
+    fairy = p.fairy(0, "AF-008")
+    state = p.build()
+    after, events = apply(state, act("use_ability", 0, card=fairy, ability=0, targets=[]))
+    assert after["players"][0]["cases"][0]["actioned"] is True
+    assert {"card": fairy, "power": 2} in after["modifiers"]
