@@ -8,7 +8,7 @@ rules read the resulting frozen :class:`Card` objects.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 # RULES 2.1 kinds, and the aliases of RULES.md's term table / docs/api.md §8.
 KINDS = ("case", "fairy", "evidence", "spell", "counter", "bonus")
@@ -35,6 +35,11 @@ TRIGGERS = (
     "redispatch", "recall", "investigate", "use_ability", "cast_spell",
 )
 RECOVER_KINDS = ("fairy", "evidence", "spell", "any")
+
+# RULES 3.2: copies of one name per deck, unless the catalog sets a lower deck_limit; the source
+# limits these two names to 1 whatever a catalog says (ruling).
+DECK_LIMIT = 3
+LIMITED_TO_ONE = ("北の妖精", "V.I.P.のカード")
 
 _COMMON = {"id", "name", "name_en", "kind", "deck_limit", "series", "text"}
 FIELDS_BY_KIND = {
@@ -105,7 +110,7 @@ class Card:
     name: str
     kind: str
     name_en: str | None = None
-    deck_limit: int = 3
+    deck_limit: int = DECK_LIMIT
     series: str | None = None
     text: str | None = None
     power: int = 0
@@ -123,3 +128,18 @@ class Card:
     def targeted(self) -> tuple[Effect, ...]:
         """The effects of a spell or counter that take a target, in order."""
         return tuple(e for e in self.effect if e.targeted)
+
+
+def deck_limits_by_name(cards: Iterable[Card]) -> dict[str, int]:
+    """RULES 3.2 (ruling): each name's limit, the lowest ``deck_limit`` among all its printings.
+
+    Every printing counts, whether or not a deck holds it; the names of
+    ``LIMITED_TO_ONE`` are limited to 1 whatever the catalog says.
+    """
+    limits: dict[str, int] = {}
+    for card in cards:
+        limits[card.name] = min(limits.get(card.name, DECK_LIMIT), card.deck_limit)
+    for name in LIMITED_TO_ONE:
+        if name in limits:
+            limits[name] = 1
+    return limits

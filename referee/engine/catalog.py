@@ -20,6 +20,7 @@ import yaml
 from referee.engine.cards import (  # noqa: F401  (re-exported: the card model lives in cards.py)
     KIND_ALIASES, KINDS, RECOVER_KINDS, REQUIREMENTS, SERIES, TRIGGERS, Ability, Card, Effect, Requirement,
 )
+from referee.engine.cards import DECK_LIMIT, deck_limits_by_name
 from referee.engine.catalog_loader import parse_card
 from referee.engine.errors import CatalogError
 
@@ -41,6 +42,7 @@ class Catalog:
         blob = json.dumps(canonical, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         self.digest = "sha256:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()
         self.game_card_ids = frozenset(c.id for c in self.cards.values() if c.kind != "bonus")
+        self.name_limits: dict[str, int] = deck_limits_by_name(self.cards.values())  # RULES 3.2
         self.counters_by_trigger: dict[str, tuple[Card, ...]] = {
             t: tuple(c for c in self.cards.values() if c.kind == "counter" and c.trigger == t)
             for t in TRIGGERS
@@ -59,6 +61,10 @@ class Catalog:
 
     def get(self, card_id: str) -> Card | None:
         return self.cards.get(card_id)
+
+    def name_limit(self, name: str) -> int:
+        """RULES 3.2: how many cards of ``name`` a deck may hold (precomputed; see ``deck_limits_by_name``)."""
+        return self.name_limits.get(name, DECK_LIMIT)
 
     def card_json(self, card_id: str) -> dict[str, Any]:
         """The card as the API shows it (docs/api.md §8 fields, kind canonical)."""

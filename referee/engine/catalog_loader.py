@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.cards import (
-    KIND_ALIASES, RECOVER_KINDS, REQUIREMENTS, SERIES, TRIGGERS, FIELDS_BY_KIND, REQUIRED_BY_KIND,
+    DECK_LIMIT, KIND_ALIASES, RECOVER_KINDS, REQUIREMENTS, SERIES, TRIGGERS, FIELDS_BY_KIND, REQUIRED_BY_KIND,
     Ability, Card, Effect, Requirement,
 )
 from referee.engine.errors import CatalogError
@@ -36,7 +36,7 @@ def parse_card(raw: Any, index: int) -> Card:
         "kind": kind,
         "name": p.string("name", required=True),
         "name_en": p.string("name_en"),
-        "deck_limit": p.integer("deck_limit", default=3, low=1, high=3),
+        "deck_limit": p.integer("deck_limit", default=DECK_LIMIT, low=1, high=DECK_LIMIT),
         "series": p.choice("series", SERIES),
         "text": p.string("text"),
     }

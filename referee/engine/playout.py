@@ -22,7 +22,7 @@ def random_deck(catalog: Catalog, stream: SeededStream) -> list[str]:
     for card in catalog.cards.values():
         if card.kind != "bonus":
             names.setdefault(card.name, []).append(card.id)
-    room = {name: min(catalog[c].deck_limit for c in ids) for name, ids in names.items()}
+    room = {name: catalog.name_limit(name) for name in names}
     deck: list[str] = []
     pool = sorted(names)
     while len(deck) < DECK_SIZE and pool:

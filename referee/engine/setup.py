@@ -65,7 +65,7 @@ def validate_deck(catalog: Catalog, deck: Any, path: str = "deck") -> list[RuleV
             by_name.setdefault(card.name, []).append(cid)
     for name, printings in by_name.items():  # RULES 3.2: by name, not id
         count = sum(counts[c] for c in printings)
-        limit = min(catalog[c].deck_limit for c in printings)
+        limit = catalog.name_limit(name)
         if count > limit:
             found.append(RuleViolation("too_many_copies", name=name, count=count, limit=limit))
     for cid in counts:

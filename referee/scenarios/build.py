@@ -49,12 +49,10 @@ def _pool(catalog: Catalog) -> tuple[list[str], dict[str, int], dict[str, str]]:
     """(filler ids in order, limit per name, name per id), once per catalog."""
     key = catalog.digest
     if key not in _POOLS:
-        limits: dict[str, int] = {}
         names: dict[str, str] = {}
         ranked = []
         for card in catalog.cards.values():
             names[card.id] = card.name
-            limits[card.name] = min(limits.get(card.name, 99), card.deck_limit)
             if card.kind == "bonus":
                 continue
             if card.kind in ("fairy", "evidence"):
@@ -62,7 +60,7 @@ def _pool(catalog: Catalog) -> tuple[list[str], dict[str, int], dict[str, str]]:
             else:
                 rank = _RANK.get(card.kind, 5)
             ranked.append((rank, card.id))
-        _POOLS[key] = ([cid for _, cid in sorted(ranked)], limits, names)
+        _POOLS[key] = ([cid for _, cid in sorted(ranked)], catalog.name_limits, names)  # RULES 3.2
     return _POOLS[key]
 
 

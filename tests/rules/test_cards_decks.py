@@ -314,6 +314,58 @@ def test_3_2_two_printings_of_one_name_count_together():
     assert engine.validate_deck(catalog, three) == []
 
 
+def _printings_catalog(*named: dict) -> tuple[Catalog, list[str]]:
+    """A catalog of ``named`` cards plus 13 plain fairies, and 36 of those fairies (3 each of 12)."""
+    cards = [*named, *({"id": f"F-{i:02d}", "name": f"妖精{i}", "kind": "fairy", "power": 1} for i in range(13))]
+    return Catalog.from_data({"id": "printings", "cards": cards}), [f"F-{i:02d}" for i in range(12) for _ in range(3)]
+
+
+def test_3_2_a_names_limit_is_the_lowest_of_all_its_printings_even_those_not_in_the_deck():
+    """RULES 3.2 (ruling): P-2 sets deck_limit 1 for the name; a deck of 2 P-1 alone breaks it."""
+    catalog, filler = _printings_catalog(
+        {"id": "P-1", "name": "同じ妖精", "kind": "fairy", "power": 1},
+        {"id": "P-2", "name": "同じ妖精", "kind": "fairy", "power": 2, "deck_limit": 1})
+    deck = ["P-1", "P-1", "F-12", "F-12"] + filler
+    [violation] = engine.validate_deck(catalog, deck)
+    assert (violation.rule, violation.code) == ("3.2", "too_many_copies")
+    assert violation.params == {"name": "同じ妖精", "count": 2, "limit": 1}
+    assert engine.validate_deck(catalog, ["P-1", "F-12", "F-12", "F-12"] + filler) == []
+    assert catalog.name_limit("同じ妖精") == 1 and catalog.name_limit("妖精0") == 3
+
+
+@pytest.mark.parametrize("name", ["北の妖精", "V.I.P.のカード"])
+def test_3_2_the_two_named_cards_are_limited_to_one_whatever_the_catalog_says(name):
+    """RULES 3.2 (ruling): a catalog that gives 北の妖精 or V.I.P.のカード no deck_limit (3) still allows 1."""
+    catalog, filler = _printings_catalog({"id": "N-1", "name": name, "kind": "fairy", "power": 2})
+    assert catalog.name_limit(name) == 1
+    two = ["N-1", "N-1", "F-12", "F-12"] + filler
+    [violation] = engine.validate_deck(catalog, two)
+    assert (violation.rule, violation.code) == ("3.2", "too_many_copies")
+    assert violation.params == {"name": name, "count": 2, "limit": 1}
+    assert engine.validate_deck(catalog, ["N-1", "F-12", "F-12", "F-12"] + filler) == []
+
+
+def test_3_2_the_scenario_filler_and_random_decks_keep_the_same_limits():
+    """RULES 3.2 (ruling): the scenario filler and the seeded random decks use the engine's limit per name,
+    so a deck they fill is one the engine accepts."""
+    from referee.engine.playout import random_deck
+    from referee.engine.setup import SeededStream
+    from referee.scenarios.build import filler
+
+    cards = [{"id": f"F-{i:02d}", "name": f"妖精{i}", "kind": "fairy", "power": 1} for i in range(12)]
+    cards += [{"id": "N-1", "name": "北の妖精", "kind": "fairy", "power": 2},
+              {"id": "P-1", "name": "同じ妖精", "kind": "fairy", "power": 1},
+              {"id": "P-2", "name": "同じ妖精", "kind": "spell", "cost": 1, "effect": [{"draw": 1}], "deck_limit": 2},
+              {"id": "C-1", "name": "事件", "kind": "case", "level": 1, "hit": 1}]
+    catalog = Catalog.from_data({"id": "limits", "cards": cards})
+    filled = filler(catalog, [], 40)
+    assert (filled.count("N-1"), filled.count("P-1") + filled.count("P-2"), filled.count("C-1")) == (1, 2, 1)
+    assert engine.validate_deck(catalog, filled) == []
+    for n in range(5):
+        deck = random_deck(catalog, SeededStream(f"limits-{n}"))
+        assert engine.validate_deck(catalog, deck) == []
+
+
 def test_3_3_no_bonus_cards():
     """RULES 3.3: the bonus card AF-099 is reported as bonus_card."""
     deck = legal_deck()[:39] + ["AF-099"]
