@@ -380,3 +380,67 @@ def test_given_a_catalog_file_when_loading_from_path_then_yaml_and_json_work(tmp
     assert Catalog.from_path(tmp_path / "c.yaml").digest == Catalog.from_path(tmp_path / "c.json").digest
     with pytest.raises(CatalogError):
         Catalog.from_path(tmp_path / "missing.yaml")
+
+
+# -- the YAML reader: duplicate keys, file, line and column -------------------------
+
+def load_file(tmp_path, text: str, name: str = "cards.yaml") -> CatalogError:
+    path = tmp_path / name
+    path.write_text(text, "utf-8")
+    with pytest.raises(CatalogError) as info:
+        Catalog.from_path(path)
+    return info.value
+
+
+def test_given_a_card_with_a_key_written_twice_when_loading_then_refused_with_file_line_and_column(tmp_path):
+    text = "id: x\ncards:\n  - id: A\n    name: a\n    kind: fairy\n    power: 1\n    power: 3\n"
+    err = load_file(tmp_path, text)
+    assert (err.file, err.line, err.column) == (str(tmp_path / "cards.yaml"), 7, 5)
+    assert str(err).startswith(f"{tmp_path / 'cards.yaml'}:7:5: ")
+    assert "cards.0.power" in str(err) and "appears twice" in str(err)
+
+
+def test_given_a_top_level_key_written_twice_when_loading_then_refused(tmp_path):
+    err = load_file(tmp_path, "id: x\nid: y\ncards: [{id: A, name: a, kind: bonus}]\n")
+    assert err.line == 2 and "appears twice" in str(err)
+
+
+def test_given_json_with_a_key_written_twice_when_loading_then_refused(tmp_path):
+    err = load_file(tmp_path, '{"id": "x",\n "cards": [{"id": "A", "name": "a", "kind": "bonus", "id": "B"}]}\n',
+                    "cards.json")
+    assert err.line == 2 and "appears twice" in str(err) and str(err).startswith(str(tmp_path / "cards.json"))
+
+
+def test_given_a_yaml_syntax_error_when_loading_then_the_file_line_and_column_are_named_on_one_line(tmp_path):
+    err = load_file(tmp_path, "id: x\ncards:\n  - {id: A, name: a\n  - {id: B}\n")
+    assert err.file == str(tmp_path / "cards.yaml") and err.line is not None and err.column is not None
+    assert str(err).startswith(f"{tmp_path / 'cards.yaml'}:{err.line}:{err.column}: not valid YAML")
+    assert "<unicode string>" not in str(err) and "\n" not in str(err)
+
+
+def test_given_a_bad_field_when_loading_a_file_then_the_error_names_its_line_card_and_field(tmp_path):
+    text = ("id: x\ncards:\n  - {id: A, name: a, kind: fairy, power: 1}\n"
+            "  - id: B\n    name: b\n    kind: fairy\n    power: 1\n    abilities:\n"
+            "      - {cost: 1, effect: [{draw: 1}]}\n      - {cost: -1, effect: [{draw: 1}]}\n")
+    err = load_file(tmp_path, text)
+    assert (err.card, err.field, err.line) == ("B", "abilities.1.cost", 10)
+    assert str(err).startswith(f"{tmp_path / 'cards.yaml'}:10: card B, field abilities.1.cost: ")
+
+
+def test_given_a_duplicate_card_id_when_loading_a_file_then_the_second_card_is_named(tmp_path):
+    err = load_file(tmp_path, "id: x\ncards:\n  - {id: A, name: a, kind: bonus}\n  - {id: A, name: b, kind: bonus}\n")
+    assert (err.card, err.field, err.line) == ("A", "id", 4)
+
+
+def test_given_two_yaml_documents_when_loading_then_refused(tmp_path):
+    err = load_file(tmp_path, "id: x\ncards: [{id: A, name: a, kind: bonus}]\n---\nid: y\n")
+    assert "more than one YAML document" in str(err) and err.line == 4
+
+
+def test_given_catalogs_and_scenarios_then_one_yaml_reader_serves_both():
+    from referee.engine import catalog as catalog_module
+    from referee.engine import yaml_text
+    from referee.scenarios import source
+
+    assert source.parse_documents is yaml_text.parse_documents
+    assert catalog_module.parse_document is yaml_text.parse_document

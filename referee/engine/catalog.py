@@ -15,14 +15,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable
 
-import yaml
-
 from referee.engine.cards import (  # noqa: F401  (re-exported: the card model lives in cards.py)
     KIND_ALIASES, KINDS, RECOVER_KINDS, REQUIREMENTS, SERIES, TRIGGERS, Ability, Card, Effect, Requirement,
 )
 from referee.engine.cards import DECK_LIMIT, deck_limits_by_name
 from referee.engine.catalog_loader import parse_card
 from referee.engine.errors import CatalogError
+from referee.engine.yaml_text import YamlTextError, dotted, parse_document
 
 
 class Catalog:
@@ -92,12 +91,16 @@ class Catalog:
 
     @classmethod
     def from_text(cls, text: str, source: str = "<catalog>") -> "Catalog":
+        """A catalog from YAML or JSON text (JSON is YAML too); errors name ``source`` and the line."""
         try:
-            data = yaml.safe_load(text)  # JSON is YAML too
-        except yaml.YAMLError as exc:
-            reason = " ".join(str(exc).split())  # YAML's message spans lines; keep the error one line
-            raise CatalogError(f"{source} is not valid YAML or JSON: {reason}") from None
-        return cls.from_data(data)
+            doc = parse_document(text, source)
+        except YamlTextError as exc:  # not YAML, a key written twice...: file, line and column
+            raise CatalogError(exc.problem, field=None if exc.path is None else dotted(exc.path)).at(
+                source, exc.line, exc.column) from None
+        try:
+            return cls.from_data(doc.data)
+        except CatalogError as exc:
+            raise exc.at(source, doc.line_of(exc.path)) from None
 
     @classmethod
     def from_data(cls, data: Any) -> "Catalog":
@@ -116,9 +119,13 @@ class Catalog:
         cards: list[Card] = []
         seen: set[str] = set()
         for index, raw in enumerate(raw_cards):
-            card = parse_card(raw, index)
-            if card.id in seen:
-                raise CatalogError("duplicate card id", card=card.id, field="id")
+            try:
+                card = parse_card(raw, index)
+                if card.id in seen:
+                    raise CatalogError("duplicate card id", card=card.id, field="id")
+            except CatalogError as exc:  # where in the file: the card, then its field
+                exc.path = ("cards", index, *_field_path(exc.field))
+                raise
             seen.add(card.id)
             cards.append(card)
         canonical = {"id": catalog_id, "cards": [c.raw for c in sorted(cards, key=lambda c: c.id)]}
@@ -126,3 +133,10 @@ class Catalog:
 
 
 _BUILTIN: Catalog | None = None
+
+
+def _field_path(field: str | None) -> tuple:
+    """``abilities.0.cost`` as the path ``("abilities", 0, "cost")``."""
+    if not field:
+        return ()
+    return tuple(int(p) if p.isdigit() else p for p in field.split("."))

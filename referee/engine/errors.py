@@ -73,14 +73,31 @@ class InconsistentState(InvalidInput):
 
 
 class CatalogError(RefereeError):
-    """Raised when a catalog file cannot be loaded; names the card and the field."""
+    """Raised when a catalog file cannot be loaded; names the card and the field.
+
+    ``path`` is where in the catalog's data the problem is (``("cards", 3, "cost")``);
+    once the file is known, :meth:`at` puts its name, line and column in front:
+    ``cards.yaml:57: card AF-061, field cost: ...``.
+    """
 
     def __init__(self, detail: str, card: str | None = None, field: str | None = None):
         self.card = card
         self.field = field
+        self.path: tuple = (field,) if field else ()
+        self.file: str | None = None
+        self.line: int | None = None
+        self.column: int | None = None
         where = ", ".join(p for p in (f"card {card}" if card else "", f"field {field}" if field else "") if p)
         self.detail = f"{where}: {detail}" if where else detail
         super().__init__(self.detail)
+
+    def at(self, file: str, line: int | None = None, column: int | None = None) -> "CatalogError":
+        """Name the file (and line, column) the error is in, in place."""
+        self.file, self.line, self.column = file, line, column
+        where = ":".join(str(p) for p in (file, line, column) if p is not None)
+        self.detail = f"{where}: {self.detail}"
+        self.args = (self.detail,)
+        return self
 
 
 class RuleViolation(RefereeError):
