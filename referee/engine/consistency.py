@@ -1,17 +1,24 @@
 """RULES 13.1: a well-formed state must also be a possible position.
 
 Each check raises :class:`InconsistentState` with a specific ``code`` and the
-path where it found the problem. The common case is kept cheap (set
-comparisons), since every request runs it.
+path where it found the problem; docs/state.md lists every code. Beyond
+cards, zones and references, "consistent" covers what the rules make
+impossible (13.1's list, and more of its kind): a pending action that could
+never have been declared, paid or countered as the state claims (7, 9.3–9.5,
+10.2), a result the state does not bear out (5.5, 11.1), anything on the
+field before turn 1 (5.6). The common case is kept cheap (set comparisons,
+and the pending checks only while a window is open), since every request
+runs it.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from referee.engine.catalog import Catalog
 from referee.engine.errors import InconsistentState
-from referee.engine.schema import DECK_SIZE, RESPONDABLE, other
+from referee.engine.schema import DECK_SIZE, OPENING_HAND, RESPONDABLE, other
 
 
 def _fail(code: str, detail: str, path: str = "") -> InconsistentState:
@@ -36,6 +43,8 @@ def check_consistency(catalog: Catalog, s: dict[str, Any]) -> None:
     _check_zone_kinds(catalog, s)
     _check_references(catalog, s)
     _check_flow(s)
+    _check_before_turn_one(s)
+    _check_result(s)
     _check_pending(catalog, s)
     _check_extras(catalog, s)
 
@@ -136,6 +145,40 @@ def _check_flow(s: dict) -> None:
         raise _fail("inconsistent_step", "a case was played this turn, so the case step is over", "case_played")
 
 
+def _check_before_turn_one(s: dict) -> None:
+    """RULES 5.3–5.6: nothing is on the field before turn 1; while deciding, each hand holds 7."""
+    if s["turn"] != 0:
+        return
+    for i, pl in enumerate(s["players"]):
+        if pl["cases"] or pl["fairies"] or pl["evidence"]:  # RULES 5.6: cards are played from turn 1
+            raise _fail("field_in_mulligan", f"player {i} has cards on the field before turn 1 (RULES 5.6)",
+                        f"players.{i}")
+        # RULES 5.3, 5.4: a mulligan draws 7 again (once lost, 5.5, the hand is what the file gave).
+        # The trash is left free, so a position may pose any file size to a mulligan.
+        if s["phase"] == "mulligan" and len(pl["hand"]) != OPENING_HAND:
+            raise _fail("mulligan_hand_size",
+                        f"player {i} holds {len(pl['hand'])} cards in the mulligan phase; "
+                        f"every hand there is {OPENING_HAND} (RULES 5.3, 5.4)", f"players.{i}.hand")
+
+
+def _check_result(s: dict) -> None:
+    """RULES 11.1 / 5.5: a game lost by deck-out was lost drawing from an empty file."""
+    res = s["result"]
+    if res is None or res["reason"] != "deck_out":
+        return  # a concession (11.2) fits any state
+    loser = other(res["winner"])
+    pl = s["players"][loser]
+    if pl["file"]:
+        raise _fail("deck_out_with_cards_in_file",
+                    f"player {loser} lost by deck-out but has {len(pl['file'])} cards in the file (RULES 11.1)",
+                    "result")
+    if s["turn"] == 0 and (pl["kept"] or len(pl["hand"]) >= OPENING_HAND):
+        held = "kept" if pl["kept"] else f"holds {len(pl['hand'])} cards"
+        raise _fail("result_does_not_match",
+                    f"a deck-out before turn 1 is a mulligan that could not draw {OPENING_HAND} (RULES 5.5), "
+                    f"but player {loser} {held}", "result")
+
+
 def _check_pending(catalog: Catalog, s: dict) -> None:
     pen = s["pending"]
     if pen is None:
@@ -169,6 +212,117 @@ def _check_pending(catalog: Catalog, s: dict) -> None:
     if act["type"] == "use_ability" and act["ability"] >= len(catalog[cards[act["card"]]].abilities):
         raise _fail("inconsistent_pending", f"card {act['card']} has no ability {act['ability']} (RULES 9.1)",
                     "pending.action.ability")
+    if not catalog.counters_by_trigger[act["type"]]:  # RULES 9.4: both modes need a counter that could answer
+        raise _fail("no_counter_for_trigger",
+                    f"no counter of the catalog answers {act['type']}, so declaring it opens no window (RULES 9.4)",
+                    "pending.action.type")
+    _check_pending_names(catalog, s, act)
+    _check_counters(catalog, s, pen)
+    _check_payment(catalog, s, act)
+
+
+def _check_pending_names(catalog: Catalog, s: dict, act: dict) -> None:
+    """What the declaration named was legal then and, where no counter can change it, still is."""
+    kind, cards, players = act["type"], s["cards"], s["players"]
+    if "case" in act:  # no effect takes a case off the field inside a window (8.4–8.6, 10.1)
+        entry = next((e for pl in players for e in pl["cases"] if e["card"] == act["case"]), None)
+        if entry is None:
+            raise _fail("dangling_reference", f"the pending {kind} names {act['case']}, which is not a case in play",
+                        "pending.action.case")
+        if kind == "investigate" and not entry["face_up"]:  # RULES 10.2: it turned face up on declaration
+            raise _fail("investigated_case_face_down",
+                        f"case {act['case']} is being investigated, so it is face up (RULES 10.2)",
+                        "pending.action.case")
+    own = _NAMED_OWN.get(kind)
+    if own is not None:  # a counter may have bounced or trashed it since, but it stays its owner's
+        field_name, kinds = own
+        iid = act[field_name]
+        pl = players[act["player"]]
+        held = iid in pl["hand"] or iid in pl["trash"] or any(
+            e["card"] == iid for zone in ("fairies", "evidence") for e in pl[zone])
+        if catalog[cards[iid]].kind not in kinds or not held:
+            raise _fail("inconsistent_pending",
+                        f"a pending {kind} names {iid}, which is not a {' or '.join(kinds)} of player {act['player']}",
+                        f"pending.action.{field_name}")
+    effects = _declared_effects(catalog, cards, act)
+    if effects is not None and len(act["targets"]) != sum(1 for e in effects if e.targeted):  # RULES 9.6
+        raise _fail("inconsistent_pending", f"a pending {kind} names one target per effect that takes one (RULES 9.6)",
+                    "pending.action.targets")
+    if kind == "use_ability" and catalog[cards[act["card"]]].abilities[act["ability"]].once_per_turn \
+            and {"card": act["card"], "ability": act["ability"]} not in s["used"]:
+        raise _fail("ability_use_not_recorded",
+                    f"the pending once-per-turn ability {act['ability']} of {act['card']} counts as used when "
+                    "declared, but used does not list it (RULES 9.1)", "used")
+
+
+# The fairy or evidence a pending action names besides a played card: (field, the kinds it may be).
+_NAMED_OWN = {"dispatch": ("fairy", ("fairy",)), "redispatch": ("fairy", ("fairy",)),
+              "recall": ("fairy", ("fairy",)), "use_ability": ("card", ("fairy", "evidence"))}
+
+
+def _declared_effects(catalog: Catalog, cards: dict, act: dict) -> tuple | None:
+    """The effects a pending spell or ability will apply (the ones its ``targets`` are for)."""
+    if act["type"] == "cast_spell":
+        return catalog[cards[act["card"]]].effect
+    if act["type"] == "use_ability":
+        return catalog[cards[act["card"]]].abilities[act["ability"]].effect
+    return None
+
+
+def _check_counters(catalog: Catalog, s: dict, pen: dict) -> None:
+    """RULES 9.3, 9.5: ``counters``, ``negated`` and ``power`` are what the counters played made them."""
+    trigger = pen["action"]["type"]
+    responder = s["players"][pen["responder"]]
+    negates, power = False, 0
+    for j, iid in enumerate(pen["counters"]):
+        card = catalog[s["cards"][iid]]
+        # Played from the responder's hand, it went to their trash (a later counter may recover it).
+        if card.kind != "counter" or card.trigger != trigger or (
+                iid not in responder["trash"] and iid not in responder["hand"]):
+            raise _fail("pending_counter_mismatch",
+                        f"{iid} is not a counter of player {pen['responder']} that answers {trigger} (RULES 9.3)",
+                        f"pending.counters.{j}")
+        for effect in card.effect:
+            if effect.op == "negate":
+                negates = True
+            elif effect.op == "investigation_power":
+                power += effect.amount
+    if pen["negated"] and not negates:
+        raise _fail("negated_without_counter",
+                    "the pending action is negated, but no counter played against it negates (RULES 9.5)",
+                    "pending.negated")
+    if negates and not pen["negated"]:
+        raise _fail("negation_not_recorded",
+                    "a counter played against the pending action negates it, but negated is false (RULES 9.5)",
+                    "pending.negated")
+    if pen["power"] != power:
+        raise _fail("investigation_power_mismatch",
+                    f"the counters played give investigation power {power:+d}, not {pen['power']:+d} (API.md §8)",
+                    "pending.power")
+
+
+def _check_payment(catalog: Catalog, s: dict, act: dict) -> None:
+    """RULES 7.1–7.3: the cases that paid are the declarer's, turned sideways, as many as the cost."""
+    paid = act.get("pay", [])
+    own = {e["card"]: e for e in s["players"][act["player"]]["cases"]}
+    seen: set[str] = set()
+    for j, case in enumerate(paid):
+        entry = own.get(case)
+        if entry is None or case in seen:
+            raise _fail("payer_not_own",
+                        f"case {case} paid for the pending action, but it is not player {act['player']}'s case "
+                        "in play, or is named twice (RULES 7.3)", f"pending.action.pay.{j}")
+        if not entry["actioned"]:
+            raise _fail("unactioned_payer",
+                        f"case {case} paid for the pending action, so it is actioned (RULES 7.1)",
+                        f"pending.action.pay.{j}")
+        seen.add(case)
+    rulebook, game = _rules()
+    cost = rulebook[act["type"]].cost(game(catalog, s), act)  # each action's cost, as its rule computes it
+    if len(paid) != cost:
+        raise _fail("pay_count_mismatch",
+                    f"the pending {act['type']} costs {cost} action(s), but {len(paid)} case(s) paid (RULES 7.2)",
+                    "pending.action.pay")
 
 
 # The card a pending action plays, by action type: it must be of this kind.
@@ -181,6 +335,16 @@ def _check_extras(catalog: Catalog, s: dict) -> None:
         if m["card"] not in on_field:
             raise _fail("dangling_reference", f"modifier on {m['card']}, which is not a fairy or evidence on the field",
                         f"modifiers.{j}")
+    if s["used"]:
+        _check_used(catalog, s)
+
+
+def _check_used(catalog: Catalog, s: dict) -> None:
+    """RULES 9.1: ``used`` lists once-per-turn abilities the active player used this turn."""
+    if s["turn"] == 0:
+        raise _fail("inconsistent_used", "no ability is used before turn 1", "used")
+    active = s["players"][s["active"]]
+    theirs = {*active["hand"], *active["trash"], *(e["card"] for z in ("fairies", "evidence") for e in active[z])}
     seen = set()
     for j, u in enumerate(s["used"]):
         key = (u["card"], u["ability"])
@@ -189,6 +353,16 @@ def _check_extras(catalog: Catalog, s: dict) -> None:
         abilities = catalog[s["cards"][u["card"]]].abilities
         if u["ability"] >= len(abilities):
             raise _fail("inconsistent_used", f"card {u['card']} has no ability {u['ability']}", f"used.{j}")
+        if not abilities[u["ability"]].once_per_turn or u["card"] not in theirs:
+            raise _fail("inconsistent_used",
+                        f"used lists only once-per-turn abilities of player {s['active']}'s cards, this turn; "
+                        f"not ability {u['ability']} of {u['card']}", f"used.{j}")
         seen.add(key)
 
 
+@cache
+def _rules() -> tuple[dict, type]:
+    """The rulebook and the board: they build on the state, so they are imported when first needed."""
+    from referee.engine.actions import RULEBOOK
+    from referee.engine.board import Game
+    return RULEBOOK, Game

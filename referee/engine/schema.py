@@ -12,7 +12,8 @@ from referee.engine.errors import InvalidInput
 
 SCHEMA = "ace-file/state@1"
 RULESET = "ace-file-99"
-DECK_SIZE = 40
+DECK_SIZE = 40  # RULES 3.1
+OPENING_HAND = 7  # RULES 5.3, 5.4
 PHASES = ("mulligan", "turn", "over")
 STEPS = ("mulligan", "case", "main", "end")
 WINDOW_MODES = ("auto", "strict")

@@ -17,9 +17,8 @@ from referee.engine.actions import ActionRule, register, simple
 from referee.engine.board import Game
 from referee.engine.catalog import Catalog
 from referee.engine.errors import IllegalDeck, InvalidInput, RuleViolation
-from referee.engine.state import DECK_SIZE, RULESET, SCHEMA, WINDOW_MODES, other
+from referee.engine.state import DECK_SIZE, OPENING_HAND, RULESET, SCHEMA, WINDOW_MODES, other
 
-OPENING_HAND = 7  # RULES 5.3
 _NEW_GAME_KEYS = frozenset(("decks", "seed", "first_player", "shuffle", "players", "options"))
 
 

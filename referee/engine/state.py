@@ -18,7 +18,7 @@ from referee.engine.catalog import Catalog
 from referee.engine.consistency import check_consistency
 from referee.engine.errors import InvalidInput
 from referee.engine.schema import (  # noqa: F401  (re-exported: the rules import these from here)
-    ACTION_FIELDS, ACTION_TYPES, DECK_SIZE, PHASES, RESPONDABLE, RESULT_REASONS, RULESET, SCHEMA,
+    ACTION_FIELDS, ACTION_TYPES, DECK_SIZE, OPENING_HAND, PHASES, RESPONDABLE, RESULT_REASONS, RULESET, SCHEMA,
     STEPS, WINDOW_MODES, other, parse_action,
 )
 from referee.engine.state_parser import parse_state

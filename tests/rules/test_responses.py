@@ -514,17 +514,18 @@ def test_9_5_a_negated_redispatch_recall_or_draw_changes_nothing(kind, counter_c
 
 @pytest.mark.parametrize("kind", ["redispatch", "recall", "draw"])
 def test_9_5_a_window_marked_negated_resolves_to_nothing_on_pass(kind):
-    """RULES 9.5: a hand-built window whose pending action is already negated: the pass changes nothing
-    but closing the window."""
-    p = Position()
+    """RULES 9.5: a hand-built window whose pending action a counter of PLUS already negated (13.1: a
+    negated action has a counter played against it): the pass changes nothing but closing the window."""
+    p = Position(catalog=PLUS)
     pay = p.case(0, "AF-042", actioned=True)
     here = p.case(0, "AF-043")
     there = p.case(1, "AF-047")
     fairy = p.fairy(0, "AF-004", on=here)
+    played = p.trash(1, {"redispatch": "T-02", "recall": "T-03", "draw": "T-04"}[kind])
     action = {"redispatch": act("redispatch", 0, fairy=fairy, case=there, pay=[pay]),
               "recall": act("recall", 0, fairy=fairy, pay=[pay]),
               "draw": act("draw", 0, pay=[pay])}[kind]
-    p.pending(action, negated=True)
+    p.pending(action, negated=True, counters=[played])
     state = p.build()
 
     after, events = apply(state, act("pass", 1))
