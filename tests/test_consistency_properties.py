@@ -19,9 +19,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from referee.engine import Catalog, InconsistentState, check_state, new_game
 from referee.engine.board import Game
+from referee.engine.consistency import check_consistency
 from referee.engine.game import step
 from referee.engine.playout import random_action, random_new_game
 from referee.engine.setup import SeededStream
+from referee.engine.state_parser import parse_state
 
 CATALOG = Catalog.builtin()
 State = dict
@@ -29,72 +31,69 @@ State = dict
 # -- the mutations: each returns a changed copy, or None when it does not apply to the state ----------
 
 
-def _pending(state: State) -> dict | None:
-    return state["pending"]
+def _copy_if_pending(state: State, wanted: Callable[[dict], bool] = lambda pen: True) -> State | None:
+    """A copy to change, when a window is open on a pending action that ``wanted`` accepts."""
+    pen = state["pending"]
+    return copy.deepcopy(state) if pen is not None and wanted(pen) else None
+
+
+def _investigating(pen: dict) -> bool:
+    return pen["action"]["type"] == "investigate"
+
+
+def _paid(pen: dict) -> bool:
+    return bool(pen["action"].get("pay"))
 
 
 def negated_without_counter(state: State) -> State | None:
     """RULES 9.5: negated, but no counter played against it."""
-    if not _pending(state):
-        return None
-    out = copy.deepcopy(state)
-    out["pending"].update(negated=True, counters=[], power=0)
+    out = _copy_if_pending(state)
+    if out:
+        out["pending"].update(negated=True, counters=[], power=0)
     return out
 
 
 def negation_not_recorded(state: State) -> State | None:
     """RULES 9.5: a negating counter was played, but negated is false."""
-    pen = _pending(state)
-    if not pen or not pen["negated"]:
-        return None
-    out = copy.deepcopy(state)
-    out["pending"]["negated"] = False
+    out = _copy_if_pending(state, lambda pen: pen["negated"])
+    if out:
+        out["pending"]["negated"] = False
     return out
 
 
 def face_down_investigation(state: State) -> State | None:
     """RULES 10.2: the investigated case is face down again."""
-    pen = _pending(state)
-    if not pen or pen["action"]["type"] != "investigate":
-        return None
-    out = copy.deepcopy(state)
-    for pl in out["players"]:
-        for entry in pl["cases"]:
-            if entry["card"] == pen["action"]["case"]:
-                entry["face_up"] = False
+    out = _copy_if_pending(state, _investigating)
+    if out:
+        case = out["pending"]["action"]["case"]
+        for entry in (e for pl in out["players"] for e in pl["cases"] if e["card"] == case):
+            entry["face_up"] = False
     return out
 
 
 def power_without_counter(state: State) -> State | None:
     """API.md §8 ``investigation_power``: a modifier no counter gave."""
-    pen = _pending(state)
-    if not pen or pen["action"]["type"] != "investigate":
-        return None
-    out = copy.deepcopy(state)
-    out["pending"]["power"] += 1
+    out = _copy_if_pending(state, _investigating)
+    if out:
+        out["pending"]["power"] += 1
     return out
 
 
 def unactioned_payer(state: State) -> State | None:
     """RULES 7.1: a case that paid for the pending action stands upright."""
-    pen = _pending(state)
-    if not pen or not pen["action"].get("pay"):
-        return None
-    out = copy.deepcopy(state)
-    payer = pen["action"]["pay"][0]
-    for entry in out["players"][pen["action"]["player"]]["cases"]:
-        if entry["card"] == payer:
+    out = _copy_if_pending(state, _paid)
+    if out:
+        act = out["pending"]["action"]
+        for entry in (e for e in out["players"][act["player"]]["cases"] if e["card"] == act["pay"][0]):
             entry["actioned"] = False
     return out
 
 
 def unpaid(state: State) -> State | None:
     """RULES 7.2: the pending action was paid by one case fewer than it costs."""
-    pen = _pending(state)
-    if not pen or not pen["action"].get("pay"):
-        return None
-    out = copy.deepcopy(state)
-    out["pending"]["action"]["pay"].pop()
+    out = _copy_if_pending(state, _paid)
+    if out:
+        out["pending"]["action"]["pay"].pop()
     return out
 
 
@@ -182,6 +181,10 @@ def check_game(seed: str, mode: str, applied: dict[str, int]) -> None:
             with pytest.raises(InconsistentState) as caught:
                 check_state(CATALOG, broken)
             assert caught.value.code == code, (mutate.__name__, caught.value.detail)
+            # The careful parser's copy is refused alike (check_state took the fast parser's).
+            with pytest.raises(InconsistentState) as careful:
+                check_consistency(CATALOG, parse_state(broken))
+            assert careful.value.code == code
             applied[code] = applied.get(code, 0) + 1
 
 
