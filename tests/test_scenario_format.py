@@ -344,6 +344,18 @@ def test_position_builds_a_consistent_state():
     assert state["players"][1]["cases"] == [{"card": "b02", "face_up": False, "actioned": True}]
 
 
+def test_a_mulligan_phase_position_deals_seven_filler_cards_to_a_hand_not_given():
+    """RULES 5.3 / 13.1: every hand holds 7 in the mulligan phase, so a position fills the ones it omits."""
+    from referee.engine import check_state
+
+    cat = Catalog.builtin()
+    state = build_position(cat, {"phase": "mulligan", "p1": {"hand": ["AF-004"] * 3 + ["AF-005"] * 3 + ["AF-043"],
+                                                             "file": 26}})
+    check_state(cat, state)
+    assert [len(pl["hand"]) for pl in state["players"]] == [7, 7]
+    assert len(state["players"][1]["file"]) == 26 and len(state["players"][0]["file"]) == 33
+
+
 def test_given_state_is_sent_as_it_is(backend):
     cat = Catalog.builtin()
     state = build_position(cat, {"p0": {"cases": ["AF-043"]}})

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine import Catalog
+from referee.engine.setup import OPENING_HAND
 from referee.scenarios.refs import RefError, looks_like_ref, resolve, resolve_action
 
 DECK_SIZE = 40
@@ -147,6 +148,9 @@ def build_position(catalog: Catalog, pos: dict[str, Any], catalog_ref: dict[str,
             top, file_count = [], file_spec
         listed = [*hand, *(_entry_card(e) for e in cases), *(_entry_card(e) for e in fairies),
                   *(_entry_card(e) for e in evidence), *trash, *top]
+        if phase == "mulligan" and "hand" not in spec:  # RULES 5.3: every hand holds 7 while deciding
+            hand = filler(catalog, [c for c in listed if isinstance(c, str)], OPENING_HAND, strict=False)
+            listed = hand + listed
         room = DECK_SIZE - len(listed)
         if room < 0:
             raise BuildError(base, f"player {p} is given {len(listed)} cards; a player has exactly {DECK_SIZE}")
