@@ -72,7 +72,7 @@ def face_down_investigation(state: State) -> State | None:
 
 
 def power_without_counter(state: State) -> State | None:
-    """API.md §8 ``investigation_power``: a modifier no counter gave."""
+    """docs/api.md §8 ``investigation_power``: a modifier no counter gave."""
     out = _copy_if_pending(state, _investigating)
     if out:
         out["pending"]["power"] += 1

@@ -297,7 +297,7 @@ def _check_counters(catalog: Catalog, s: dict, pen: dict) -> None:
                     "pending.negated")
     if pen["power"] != power:
         raise _fail("investigation_power_mismatch",
-                    f"the counters played give investigation power {power:+d}, not {pen['power']:+d} (API.md §8)",
+                    f"the counters played give investigation power {power:+d}, not {pen['power']:+d} (docs/api.md §8)",
                     "pending.power")
 
 

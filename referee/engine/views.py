@@ -1,7 +1,7 @@
 """docs/api.md §5 and RULES 4.1/4.4: what one player may see.
 
 The viewer knows: their own hand and face-down cases, every card on the
-field except the opponent's face-down cases, both trashes, and, as API.md §5
+field except the opponent's face-down cases, both trashes, and, as docs/api.md §5
 says, the card of a pending action, which its declaration revealed (a case
 is played face down, so a pending ``play_case`` stays hidden). Files are
 counts. No ``seed`` or ``rng``: they would let a viewer re-deal both files.

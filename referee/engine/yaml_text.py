@@ -1,6 +1,6 @@
 """The one YAML reader: YAML (or JSON) text into plain data, keeping where each field is written.
 
-Catalogs (``catalog.py``, API.md §8) and scenario files
+Catalogs (``catalog.py``, docs/api.md §8) and scenario files
 (``referee/scenarios/source.py``) both read through :func:`parse_documents`.
 It parses the text it is given; reading the file is the caller's business.
 
