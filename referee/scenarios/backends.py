@@ -134,6 +134,7 @@ class Http:
 
         self.client = client or RefereeClient(url, timeout=timeout)
         self.label = url
+        self.timeout = timeout
         body = self.client.cards()
         self.ref = dict(body["catalog"])
         try:

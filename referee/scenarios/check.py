@@ -1,15 +1,21 @@
-"""``referee check``: find scenario files, run them, report one line each and a summary."""
+"""``referee check``: find scenario files, run them, report one line each and a summary.
+
+The files run here, or spread over processes or a Dask cluster by a
+:class:`~referee.scenarios.parallel.Pool`: the parent reads each file and
+prints the results in file order, so the output is the same either way.
+"""
 
 from __future__ import annotations
 
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterable, TextIO
+from typing import Any, Callable, Iterable, Iterator, TextIO
 
 from referee.scenarios.model import parse
+from referee.scenarios.parallel import BackendSpec, Pool, open_pool
 from referee.scenarios.runner import Result, run
-from referee.scenarios.source import ScenarioError, load_documents
+from referee.scenarios.source import ScenarioError, load_documents, read_text
 
 SCENARIO_SUFFIXES = (".yaml", ".yml")
 
@@ -45,10 +51,11 @@ def _error_result(err: ScenarioError, label: str | None = None) -> Result:
                   line=err.line or 1, error=err)
 
 
-def run_file(path: Path, backend: Any) -> list[Result]:
-    """Every scenario of one file; a file that does not parse is one ``error`` result."""
+def run_file(path: Path | str, backend: Any, text: str | None = None) -> list[Result]:
+    """Every scenario of one file (``text``: its contents, if already read); a file that does not parse
+    is one ``error`` result."""
     try:
-        docs = load_documents(path)
+        docs = load_documents(path, text)
     except ScenarioError as err:
         return [_error_result(err)]
     if not docs:
@@ -65,6 +72,40 @@ def run_file(path: Path, backend: Any) -> list[Result]:
     return out
 
 
+FileWork = tuple[str, "str | ScenarioError"]  # a file's name and its text, or why it could not be read
+
+
+def run_files(spec: BackendSpec, work: list[FileWork]) -> list[list[Result]]:
+    """A worker's task: the results of a few files, read by the parent (a Dask worker may not see them)."""
+    backend = spec.backend()
+    return [[_error_result(text)] if isinstance(text, ScenarioError) else run_file(name, backend, text)
+            for name, text in work]
+
+
+def _read(path: Path) -> FileWork:
+    try:
+        return str(path), read_text(path)
+    except ScenarioError as err:
+        return str(path), err
+
+
+def _batches(files: list[Path], workers: int) -> Iterator[list[FileWork]]:
+    """Files in batches small enough to spread evenly and large enough to cost little per task."""
+    size = max(1, min(16, len(files) // (workers * 8)))
+    for i in range(0, len(files), size):
+        yield [_read(path) for path in files[i:i + size]]
+
+
+def _results(files: list[Path], backend: Any, pool: Pool) -> Iterator[Result]:
+    if pool.executor is None:
+        for path in files:
+            yield from run_file(path, backend)
+        return
+    for batch in pool.map(run_files, _batches(files, pool.workers), BackendSpec.of(backend)):
+        for results in batch:
+            yield from results
+
+
 def report_line(r: Result) -> str:
     if r.status == "error":
         return f"ERROR {r.details[0]}"
@@ -74,25 +115,26 @@ def report_line(r: Result) -> str:
 
 
 def check(paths: Iterable[str | Path], backend: Any, out: TextIO | None = None, quiet: bool = False,
-          on_result: Callable[[Result], None] | None = None) -> tuple[list[Result], float]:
-    """Run every scenario under ``paths``, printing as it goes; returns the results and the seconds taken."""
+          on_result: Callable[[Result], None] | None = None, jobs: int | None = 1,
+          dask: str | None = None) -> tuple[list[Result], float]:
+    """Run every scenario under ``paths``, printing as it goes; returns the results and the seconds taken.
+
+    ``jobs`` processes (``None``: one per core) or the Dask scheduler at ``dask`` share the files,
+    each with a backend like ``backend`` (:meth:`BackendSpec.of`); the output is the same.
+    Raises :class:`NothingToCheck` and :class:`~referee.scenarios.parallel.PoolError`."""
     out = out or sys.stdout
     files = discover(paths)
     if not files:
         raise NothingToCheck("no scenario files (*.yaml, *.yml) under " + " ".join(map(str, paths)))
     start = time.perf_counter()
     results: list[Result] = []
-    for path in files:
-        for r in run_file(path, backend):
+    with open_pool(jobs, dask, items=len(files)) as pool:
+        for r in _results(files, backend, pool):
             results.append(r)
             if on_result:
                 on_result(r)
-            if r.passed and quiet:
-                continue
-            out.write(report_line(r) + "\n")
-            if r.status == "failed":
-                for line in r.details:
-                    out.write("      " + line + "\n")
+            if not (r.passed and quiet):
+                _report(out, r)
     seconds = time.perf_counter() - start
     out.write(summary_line(results) + "\n")
     out.flush()
@@ -111,6 +153,13 @@ def summary_line(results: list[Result]) -> str:
     malformed = sum(r.status == "error" for r in results)
     line = f"{passed} passed, {failed} failed"
     return f"{line}, {malformed} malformed" if malformed else line
+
+
+def _report(out: TextIO, r: Result) -> None:
+    out.write(report_line(r) + "\n")
+    if r.status == "failed":
+        for line in r.details:
+            out.write("      " + line + "\n")
 
 
 def exit_code(results: list[Result]) -> int:

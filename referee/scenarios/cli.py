@@ -68,23 +68,42 @@ def add_check(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--junit", metavar="FILE", help="also write JUnit XML to FILE (for CI test reports)")
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
     _common(p)
+    _spread(p, "files")
     p.set_defaults(func=cmd_check)
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a positive integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"not a positive integer: {text!r}")
+    return value
+
+
+def _spread(p: argparse.ArgumentParser, what: str) -> None:
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--jobs", "-j", type=_jobs, metavar="N",
+                       help=f"check the {what} in N processes (default: one per core); the output is the same")
+    where.add_argument("--dask", metavar="ADDRESS",
+                       help=f"check the {what} on the Dask cluster whose scheduler is at ADDRESS "
+                            "(e.g. tcp://scheduler:8786; needs ace-file-referee[dask] here and on the workers)")
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     from referee.client import RefereeConnectionError
     from referee.scenarios import junit
     from referee.scenarios.check import NothingToCheck, check, exit_code
+    from referee.scenarios.parallel import PoolError
 
     try:
         backend = _backend(args)
     except ValueError as exc:
         return _fail(str(exc))
     try:
-        results, seconds = check(args.paths, backend, quiet=args.quiet)
-    except NothingToCheck as exc:
-        return _fail(str(exc))
-    except RefereeConnectionError as exc:
+        results, seconds = check(args.paths, backend, quiet=args.quiet, jobs=args.jobs, dask=args.dask)
+    except (NothingToCheck, RefereeConnectionError, PoolError) as exc:
         return _fail(str(exc))
     finally:
         backend.close()

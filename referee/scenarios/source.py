@@ -34,6 +34,9 @@ class ScenarioError(Exception):
         where = file if line is None else f"{file}:{line}"
         super().__init__(f"{where}: {field}: {message}" if field else f"{where}: {message}")
 
+    def __reduce__(self) -> tuple:  # results travel back from worker processes (check --jobs)
+        return ScenarioError, (self.file, self.line, self.field, self.message)
+
 
 class Document(YamlDocument):
     """One scenario document: its data, where each field starts, and which file it came from."""
@@ -42,16 +45,21 @@ class Document(YamlDocument):
         return ScenarioError(self.file, self.line_of(path), dotted(path), message)
 
 
+def read_text(path: str | Path) -> str:
+    """A scenario file's text; raises :class:`ScenarioError` if it cannot be read or is not UTF-8."""
+    try:
+        return Path(path).read_text("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(str(path), None, None, f"not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise ScenarioError(str(path), None, None, f"cannot read: {exc.strerror or exc}") from None
+
+
 def load_documents(path: str | Path, text: str | None = None) -> list[Document]:
     """Every document of a YAML or JSON file; raises :class:`ScenarioError` (with the line) if it does not parse."""
     name = str(path)
     if text is None:
-        try:
-            text = Path(path).read_text("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ScenarioError(name, None, None, f"not UTF-8 text ({exc.reason})") from None
-        except OSError as exc:
-            raise ScenarioError(name, None, None, f"cannot read: {exc.strerror or exc}") from None
+        text = read_text(path)
     try:
         parsed = parse_documents(text, name)
     except YamlTextError as exc:
