@@ -4,7 +4,7 @@
     referee serve [--host H] [--port P] [--workers N]   run the HTTP service (gunicorn);
                   [--metrics-port P] [--catalog FILE]   `referee serve --help` lists every setting
     referee openapi [--output FILE]                     print the OpenAPI document
-    referee check | record | replay ...                 scenario files (docs/scenarios.md)
+    referee check | record | replay | recheck ...       scenario files and game archives (docs/scenarios.md)
 
 Also ``python -m referee ...``. To add a subcommand, write ``_add_NAME(sub)``
 (its arguments, ending in ``set_defaults(func=cmd_NAME)``) and
@@ -196,6 +196,7 @@ def cmd_openapi(args: argparse.Namespace) -> int:
 
 # check, record, replay: scenario files for users' CI (referee/scenarios/cli.py, docs/scenarios.md).
 from referee.scenarios.cli import add_check as _add_check  # noqa: E402
+from referee.scenarios.cli import add_recheck as _add_recheck  # noqa: E402
 from referee.scenarios.cli import add_record as _add_record  # noqa: E402
 from referee.scenarios.cli import add_replay as _add_replay  # noqa: E402
 
@@ -205,6 +206,7 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_check,
     _add_record,
     _add_replay,
+    _add_recheck,
 ]
 
 

@@ -134,6 +134,9 @@ def add_record(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-actions", type=int, metavar="N", help="stop after N actions (default: the game's end)")
     p.add_argument("--name", help="the scenario's name (default: 'recorded game, seed S')")
     p.add_argument("--out", "-o", metavar="FILE", help="write the scenario to FILE (default: standard output)")
+    p.add_argument("--jsonl", action="store_true",
+                   help="write the game as one archive line (JSON Lines, for referee recheck) instead of a "
+                        "scenario; append many to make an archive")
     _common(p, url=False)
     p.set_defaults(func=cmd_record)
 
@@ -175,20 +178,28 @@ def cmd_record(args: argparse.Namespace) -> int:
         print(f"{PROG}: {'illegal action' if exc.illegal else 'error'}: {exc}", file=sys.stderr)
         return 1 if exc.illegal else 2
     cat = backend.catalog
+    if args.jsonl:
+        from referee.scenarios.archive import line_for
+
+        text = line_for(args.name or f"seed {args.seed}", cat, rec.game, rec.actions, rec.state).decode()
+        return _write(args.out, text, f"{len(rec.actions)} action(s), {'game over' if rec.over() else 'game not over'}")
     source = f"--actions {args.actions}" if args.actions else "random legal actions"
     comment = (f"Recorded by `referee record --seed {args.seed}` ({source}), catalog {cat.id} {cat.digest[:19]}...\n"
                f"{len(rec.actions)} action(s); the game is {'over' if rec.over() else 'not over'}.\n"
                "`referee check` replays it and fails if an action is refused or the final state differs.")
     text = to_yaml(rec, args.name or f"recorded game, seed {args.seed}", comment)
-    if args.out:
-        try:
-            Path(args.out).write_text(text, "utf-8")
-        except OSError as exc:
-            return _fail(f"--out {args.out}: {exc.strerror or exc}")
-        print(f"{PROG}: wrote {args.out}: {len(rec.actions)} action(s), "
-              f"{'game over' if rec.over() else 'game not over'}", file=sys.stderr)
-    else:
+    return _write(args.out, text, f"{len(rec.actions)} action(s), {'game over' if rec.over() else 'game not over'}")
+
+
+def _write(out: str | None, text: str, what: str) -> int:
+    if not out:
         sys.stdout.write(text)
+        return 0
+    try:
+        Path(out).write_text(text, "utf-8")
+    except OSError as exc:
+        return _fail(f"--out {out}: {exc.strerror or exc}")
+    print(f"{PROG}: wrote {out}: {what}", file=sys.stderr)
     return 0
 
 
@@ -262,7 +273,48 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-SUBCOMMANDS = [add_check, add_record, add_replay]
+# -- recheck ---------------------------------------------------------------------
+
+def add_recheck(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "recheck", help="re-apply every game of an archive; report those whose outcome or legality changes",
+        description=("Play every game of a JSON Lines archive (one 'referee record --jsonl' game per line, "
+                     "optionally gzip) again with the given catalog (or service), and report each game "
+                     "whose legality (an action now refused, or no longer) or outcome (the result) differs "
+                     "from the one recorded, then a summary line. Exit 0 if none changed, 1 if some did, "
+                     "2 if a line is malformed or the archive cannot be read. The format: docs/scenarios.md."))
+    p.add_argument("archive", metavar="ARCHIVE", help="the archive: .jsonl, or gzip (.jsonl.gz)")
+    p.add_argument("--report", metavar="FILE", help="also write the report as JSON to FILE")
+    _common(p)
+    _spread(p, "games")
+    p.set_defaults(func=cmd_recheck)
+
+
+def cmd_recheck(args: argparse.Namespace) -> int:
+    from referee.client import RefereeConnectionError
+    from referee.scenarios.archive import ArchiveError
+    from referee.scenarios.parallel import PoolError
+    from referee.scenarios.recheck import recheck, report_json
+
+    try:
+        backend = _backend(args)
+    except ValueError as exc:
+        return _fail(str(exc))
+    try:
+        summary = recheck(args.archive, backend, jobs=args.jobs, dask=args.dask)
+    except (ArchiveError, RefereeConnectionError, PoolError) as exc:
+        return _fail(str(exc))
+    finally:
+        backend.close()
+    if args.report:
+        try:
+            Path(args.report).write_bytes(report_json(args.archive, backend, summary))
+        except OSError as exc:
+            return _fail(f"--report {args.report}: {exc.strerror or exc}")
+    return summary.exit_code()
+
+
+SUBCOMMANDS = [add_check, add_record, add_replay, add_recheck]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -183,6 +183,12 @@ def _dask_pool(address: str) -> Pool:
     except ImportError:
         raise PoolError("--dask needs dask.distributed: pip install 'ace-file-referee[dask]'") from None
     try:
+        from distributed.comm import parse_address, parse_host_port
+
+        parse_host_port(parse_address(address)[1])
+    except ValueError as exc:
+        raise PoolError(f"--dask {address}: not a scheduler address like tcp://scheduler:8786 ({exc})") from None
+    try:
         client = Client(address, timeout=DASK_CONNECT_SECONDS, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
         raise PoolError(f"--dask {address}: cannot reach the scheduler: {' '.join(str(exc).split())}") from None
