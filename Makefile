@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: serve test venv openapi golden bench bench-http bench-check clean
+.PHONY: serve test venv openapi golden bench bench-http bench-check bench-recheck clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,10 @@ bench-http: $(VENV)/.installed
 # `referee check` on 1,000 generated scenario files of 50 actions each, in-process.
 bench-check: $(VENV)/.installed
 	$(BIN)/python benchmarks/check.py
+
+# `referee recheck` on an archive of random games: games per second with 1, 2 and N workers, and a LocalCluster.
+bench-recheck: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/recheck.py --local-cluster
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

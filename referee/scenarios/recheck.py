@@ -23,7 +23,7 @@ from referee.scenarios.archive import ArchiveError, describe, parse_line, read_l
 from referee.scenarios.parallel import BackendSpec, open_pool
 from referee.scenarios.runner import Execution, execute
 
-BATCH = 64  # games per task: ~0.1 s of work, so a task's overhead is noise and the workers stay even
+BATCH = 16  # games per task: ~0.1-0.3 s of work, so a task costs little and the workers finish together
 
 
 @dataclass
