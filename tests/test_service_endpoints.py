@@ -461,8 +461,11 @@ def test_openapi_and_docs_are_served(client):
 def test_bench_echo_only_when_enabled(make_app, client):
     problem(client.post("/bench/echo", json={"a": 1}), 404)
     echo = make_app(bench_echo=True).test_client()
-    assert echo.post("/bench/echo", json={"a": [1, "b"]}).get_json() == {"a": [1, "b"]}
-    problem(post_raw(echo, "/bench/echo", b"{"), 400, "invalid_json")
+    resp = echo.post("/bench/echo", json={"a": [1, "b"]})
+    assert resp.data == b'{"a":[1,"b"]}'
+    assert "X-Request-ID" not in resp.headers  # the bare baseline: none of the referee's hooks
+    assert post_raw(echo, "/bench/echo", b"{").status_code == 400
+    assert echo.post("/v1/legal-actions", json={}).status_code == 400  # the referee is still behind it
 
 
 def test_a_deck_of_huge_counts_is_cheap(tmp_path):

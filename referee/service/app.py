@@ -27,6 +27,7 @@ from typing import Any
 import orjson
 from flask import Flask
 from flask.json.provider import JSONProvider
+from flask.sessions import NullSession, SessionInterface
 
 from referee import engine
 from referee.service import logs, metrics
@@ -50,6 +51,18 @@ class OrjsonProvider(JSONProvider):
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         return orjson.loads(s)
+
+
+class NoSessions(SessionInterface):
+    """The referee keeps nothing between requests: no cookie session to open or save on each one."""
+
+    _none = NullSession()
+
+    def open_session(self, app: Flask, request: Any) -> NullSession:
+        return self._none
+
+    def save_session(self, app: Flask, session: Any, response: Any) -> None:
+        return None
 
 
 def load_catalog(settings: Settings) -> engine.Catalog:
@@ -78,6 +91,7 @@ def create_app(settings: Settings | None = None, catalog: engine.Catalog | None 
 
     app = Flask("referee")
     app.json = OrjsonProvider(app)
+    app.session_interface = NoSessions()
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body
     app.extensions["referee"] = ref
     logs.configure()

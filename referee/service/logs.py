@@ -48,7 +48,10 @@ def access(fields: dict[str, Any]) -> None:
     """Write one request's line to stderr: one ``write`` per line, so lines of several
     workers never interleave (the logging module would cost several times more)."""
     now = time.time()
-    line = {"ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now * 1000) % 1000:03d}Z",
+    second = int(now)
+    if second != _SECOND[0]:  # the date and time are formatted once a second, not per line
+        _SECOND[0], _SECOND[1] = second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+    line = {"ts": f"{_SECOND[1]}.{int(now * 1000) % 1000:03d}Z",
             "level": "info", "logger": "referee.access", "msg": "request", **fields, "pid": _PID[0]}
     if _PID[0] != os.getpid():
         line["pid"] = _PID[0] = os.getpid()
@@ -59,6 +62,7 @@ def access(fields: dict[str, Any]) -> None:
 
 
 _PID = [os.getpid()]
+_SECOND: list[Any] = [-1, ""]
 
 
 def configure(level: str | None = None) -> None:

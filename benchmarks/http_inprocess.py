@@ -1,0 +1,124 @@
+"""The service's cost per request without the network: the production app called as WSGI, in this process.
+
+    .venv/bin/python benchmarks/http_inprocess.py [--requests 3000] [--profile apply]
+
+Builds the app as ``referee serve`` does (request log on, written to
+/dev/null; Prometheus in multiprocess mode in a temporary directory, as under
+gunicorn; the bare echo mounted), then calls it with ready-made WSGI environs,
+alternating the endpoints in rounds so a shared machine's noise falls on all
+of them alike, and prints the CPU time (``time.process_time``) per request of
+each, and its ratio to the echo's. What gunicorn adds per request (reading
+the socket, parsing HTTP, writing the answer) is the same for every endpoint
+and is not in these figures: ``make bench-http`` measures the whole. With
+``--profile ENDPOINT`` it prints a cProfile of that endpoint's requests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from http_load import midgame_bodies  # noqa: E402
+
+
+def make_app() -> Any:
+    os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="referee-bench-metrics-"))
+    os.environ["REFEREE_BENCH_ECHO"] = "1"
+    from referee.service.app import create_app
+    from referee.service.config import Settings
+
+    return create_app(Settings.from_env())
+
+
+def caller(app: Any, path: str, body: bytes) -> Callable[[], int]:
+    base = {
+        "REQUEST_METHOD": "POST", "PATH_INFO": path, "SCRIPT_NAME": "", "QUERY_STRING": "",
+        "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1", "CONTENT_TYPE": "application/json", "CONTENT_LENGTH": str(len(body)),
+        "wsgi.url_scheme": "http", "wsgi.errors": sys.stderr, "wsgi.multithread": False,
+        "wsgi.multiprocess": True, "wsgi.run_once": False, "wsgi.version": (1, 0),
+    }
+    status: list[str] = []
+
+    def start_response(s: str, headers: Any, exc_info: Any = None) -> None:
+        status.append(s)
+
+    def call() -> int:
+        environ = dict(base)
+        environ["wsgi.input"] = io.BytesIO(body)
+        out = app(environ, start_response)
+        size = sum(len(chunk) for chunk in out)
+        getattr(out, "close", lambda: None)()
+        if not status[-1].startswith("200"):
+            raise SystemExit(f"{path}: {status[-1]}")
+        return size
+    return call
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--requests", type=int, default=3000, help="requests per endpoint (default 3000)")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--profile", metavar="ENDPOINT", help="print a cProfile of echo, apply or legal-actions")
+    args = ap.parse_args()
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    saved_stderr = os.dup(2)
+    bodies = midgame_bodies(64)
+    app = make_app()
+    calls = {
+        "echo": [caller(app, "/bench/echo", orjson.dumps(b)) for b in bodies],
+        "apply": [caller(app, "/v1/apply", orjson.dumps(b)) for b in bodies],
+        "legal-actions": [caller(app, "/v1/legal-actions", orjson.dumps({"state": b["state"]})) for b in bodies],
+    }
+    per_round = max(1, args.requests // args.rounds)
+    cpu: dict[str, list[float]] = {name: [] for name in calls}
+    os.dup2(devnull, 2)  # the request log lines
+    try:
+        for name in calls:  # warm up
+            for f in calls[name]:
+                f()
+        for _ in range(args.rounds):
+            for name, fs in calls.items():
+                start = time.process_time()
+                for i in range(per_round):
+                    fs[i % len(fs)]()
+                cpu[name].append((time.process_time() - start) / per_round * 1e6)
+        profile = None
+        if args.profile:
+            profile = cProfile.Profile()
+            fs = calls[args.profile]
+            profile.enable()
+            for i in range(per_round):
+                fs[i % len(fs)]()
+            profile.disable()
+    finally:
+        os.dup2(saved_stderr, 2)
+    echo = statistics.median(cpu["echo"])
+    print(f"CPU per request, in-process WSGI, median of {args.rounds} rounds of {per_round} requests "
+          f"(log on, multiprocess metrics):")
+    for name, values in cpu.items():
+        med = statistics.median(values)
+        print(f"  {name:<14} {med:7.1f} us   x{med / echo:4.2f} the echo's"
+              f"   (rounds: {', '.join(f'{v:.0f}' for v in values)})")
+    if profile is not None:
+        out = io.StringIO()
+        pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(35)
+        print(out.getvalue())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
