@@ -15,7 +15,10 @@ turn, ``--rounds`` times, with ``wrk`` when installed (``apt-get install
 wrk``) or else a threaded Python client. It prints requests/s, p50 and p99 of
 each run, each endpoint's throughput as a ratio of the echo's **in the same
 round** (alternating keeps a shared machine's noise out of the ratio), and
-each worker's RSS. Loopback only; it stops the server when done.
+each worker's RSS. It also prints the workers' CPU time per request (from
+/proc) and the echo's as a ratio of each endpoint's: on a machine shared with
+other work, throughput swings with the neighbours' load while CPU per request
+does much less. Loopback only; it stops the server when done.
 
 Aims (issue 11): apply ≥ 0.85 of the echo's throughput, legal-actions ≥ 0.75,
 apply p99 < 20 ms, each worker < 100 MiB RSS.
@@ -127,6 +130,23 @@ def worker_rss_mib(master: int) -> list[float]:
         except (OSError, ValueError, IndexError):
             continue
     return sorted(out)
+
+
+def workers_cpu_seconds(master: int) -> float:
+    """User + system CPU time of the master's children (the workers), in seconds."""
+    total = 0
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            if int(fields[1]) == master:
+                total += int(fields[11]) + int(fields[12])  # utime, stime
+        except (OSError, ValueError, IndexError):
+            continue
+    return total / tick
 
 
 # -- load generators ----------------------------------------------------------------
@@ -263,9 +283,13 @@ def main(argv: list[str] | None = None) -> int:
     }
 
     def drive(name: str, path: str, seconds: float) -> dict[str, Any]:
+        cpu = workers_cpu_seconds(proc.pid)
         if tool == "wrk":
-            return run_wrk(url, path, files[name], seconds, args.connections, workdir)
-        return run_python(url, path, payloads[name], seconds, args.connections)
+            res = run_wrk(url, path, files[name], seconds, args.connections, workdir)
+        else:
+            res = run_python(url, path, payloads[name], seconds, args.connections)
+        res["cpu_us"] = (workers_cpu_seconds(proc.pid) - cpu) / max(res["requests"], 1) * 1e6
+        return res
 
     try:
         if args.warmup > 0:
@@ -285,8 +309,10 @@ def main(argv: list[str] | None = None) -> int:
     for rnd in results["rounds"]:
         for name in AIMS:
             rnd[name]["ratio"] = rnd[name]["rps"] / rnd["echo"]["rps"] if rnd["echo"]["rps"] else 0.0
+            rnd[name]["cpu_ratio"] = rnd["echo"]["cpu_us"] / rnd[name]["cpu_us"] if rnd[name]["cpu_us"] else 0.0
     ratios = {name: statistics.median(r[name]["ratio"] for r in results["rounds"]) for name in AIMS}
     results["ratio"] = ratios
+    results["cpu_ratio"] = {name: statistics.median(r[name]["cpu_ratio"] for r in results["rounds"]) for name in AIMS}
     p99 = max(r["apply"]["p99_ms"] for r in results["rounds"])
     results["aims"] = {
         **{f"{name}_at_least_{aim:.2f}_of_echo": ratios[name] >= aim for name, aim in AIMS.items()},
@@ -299,15 +325,19 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(f"{tool}, {args.workers} workers, {args.connections} connections, {args.duration:g} s per endpoint "
               f"and round, {len(bodies)} mid-game bodies of ~{results['body_bytes_mean']} B")
-        print(f"{'round':<6}{'endpoint':<15}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'failed':>8}{'/ echo':>9}")
+        print(f"{'round':<6}{'endpoint':<15}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'failed':>8}{'/ echo':>9}"
+              f"{'CPU us/req':>12}{'echo/it':>9}")
         for i, rnd in enumerate(results["rounds"], 1):
             for name, _ in ENDPOINTS:
                 r = rnd[name]
                 ratio = f"{r['ratio']:.2f}" if "ratio" in r else ""
+                cpu_ratio = f"{r['cpu_ratio']:.2f}" if "cpu_ratio" in r else ""
                 print(f"{i:<6}{name:<15}{r['rps']:>10.0f}{r['p50_ms']:>10.2f}{r['p99_ms']:>10.2f}{r['failed']:>8}"
-                      f"{ratio:>9}")
+                      f"{ratio:>9}{r['cpu_us']:>12.0f}{cpu_ratio:>9}")
         print("throughput / echo's in the same round (median of rounds): "
               + ", ".join(f"{name} {ratio:.2f}" for name, ratio in ratios.items()))
+        print("workers' CPU per request, echo's / the endpoint's (median of rounds; steadier on a shared "
+              "machine): " + ", ".join(f"{name} {ratio:.2f}" for name, ratio in results["cpu_ratio"].items()))
         print(f"worker RSS (MiB): {', '.join(str(x) for x in results['worker_rss_mib'])}")
         for aim, met in results["aims"].items():
             print(f"  {'ok  ' if met else 'MISS'} {aim}")

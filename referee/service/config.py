@@ -55,7 +55,7 @@ ENVIRONMENT: tuple[EnvSetting, ...] = (
                "where the workers share metrics; created if missing, emptied at start"),
     EnvSetting("FORWARDED_ALLOW_IPS", "127.0.0.1",
                "proxies whose X-Forwarded-* headers gunicorn trusts (comma-separated, or *)"),
-    EnvSetting("REFEREE_BENCH_ECHO", "0", "1 adds POST /bench/echo (the benchmark's baseline; never in production)"),
+    EnvSetting("REFEREE_BENCH_ECHO", "0", "1 mounts POST /bench/echo, a bare Flask orjson echo (the benchmark's baseline; never in production)"),
 )
 
 # Set by ``referee serve`` for the gunicorn config; not settings.
