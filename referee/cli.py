@@ -23,6 +23,8 @@ import sys
 import tempfile
 from typing import Any, Callable, MutableMapping, Sequence
 
+from referee.scenarios.cli import positive_int as _positive
+
 PROG = "referee"
 
 
@@ -156,16 +158,6 @@ def _port(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"not a port number: {text!r}")
-    return value
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a positive integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"not a positive integer: {text!r}")
     return value
 
 

@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 PROG = "referee"
 
@@ -72,7 +72,8 @@ def add_check(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_check)
 
 
-def _jobs(text: str) -> int:
+def positive_int(text: str) -> int:
+    """An argparse type: an integer of 1 or more."""
     try:
         value = int(text)
     except ValueError:
@@ -84,29 +85,42 @@ def _jobs(text: str) -> int:
 
 def _spread(p: argparse.ArgumentParser, what: str) -> None:
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--jobs", "-j", type=_jobs, metavar="N",
+    where.add_argument("--jobs", "-j", type=positive_int, metavar="N",
                        help=f"check the {what} in N processes (default: one per core); the output is the same")
     where.add_argument("--dask", metavar="ADDRESS",
                        help=f"check the {what} on the Dask cluster whose scheduler is at ADDRESS "
                             "(e.g. tcp://scheduler:8786; needs ace-file-referee[dask] here and on the workers)")
 
 
-def cmd_check(args: argparse.Namespace) -> int:
+def _on_backend(args: argparse.Namespace, work: Callable[[Any], Any], *errors: type) -> tuple[Any, Any] | None:
+    """``(backend, work(backend))`` on the backend the options name, closed after; ``None`` once the
+    reason it could not be done (a bad option, a lost service or cluster, ``errors``) is printed."""
     from referee.client import RefereeConnectionError
-    from referee.scenarios import junit
-    from referee.scenarios.check import NothingToCheck, check, exit_code
     from referee.scenarios.parallel import PoolError
 
     try:
         backend = _backend(args)
     except ValueError as exc:
-        return _fail(str(exc))
+        _fail(str(exc))
+        return None
     try:
-        results, seconds = check(args.paths, backend, quiet=args.quiet, jobs=args.jobs, dask=args.dask)
-    except (NothingToCheck, RefereeConnectionError, PoolError) as exc:
-        return _fail(str(exc))
+        return backend, work(backend)
+    except (RefereeConnectionError, PoolError, *errors) as exc:
+        _fail(str(exc))
+        return None
     finally:
         backend.close()
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from referee.scenarios import junit
+    from referee.scenarios.check import NothingToCheck, check, exit_code
+
+    done = _on_backend(args, lambda backend: check(args.paths, backend, quiet=args.quiet, jobs=args.jobs,
+                                                   dask=args.dask), NothingToCheck)
+    if done is None:
+        return 2
+    _, (results, seconds) = done
     if args.junit:
         try:
             junit.write(args.junit, results, seconds)
@@ -291,21 +305,14 @@ def add_recheck(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_recheck(args: argparse.Namespace) -> int:
-    from referee.client import RefereeConnectionError
     from referee.scenarios.archive import ArchiveError
-    from referee.scenarios.parallel import PoolError
     from referee.scenarios.recheck import recheck, report_json
 
-    try:
-        backend = _backend(args)
-    except ValueError as exc:
-        return _fail(str(exc))
-    try:
-        summary = recheck(args.archive, backend, jobs=args.jobs, dask=args.dask)
-    except (ArchiveError, RefereeConnectionError, PoolError) as exc:
-        return _fail(str(exc))
-    finally:
-        backend.close()
+    done = _on_backend(args, lambda backend: recheck(args.archive, backend, jobs=args.jobs, dask=args.dask),
+                       ArchiveError)
+    if done is None:
+        return 2
+    backend, summary = done
     if args.report:
         try:
             Path(args.report).write_bytes(report_json(args.archive, backend, summary))
