@@ -6,8 +6,8 @@ One line (``referee record --jsonl`` writes it; shown here on several)::
      "game": {...NewGame...}, "actions": [{"type": "keep", "player": 0}, ...],
      "outcome": {"refused": null, "result": {"winner": 1, "reason": "deck_out"}}}
 
-- ``game`` (required): the NewGame exactly as sent (API.md §2), seed included.
-- ``actions`` (required): the actions in order (API.md §6; card references
+- ``game`` (required): the NewGame exactly as sent (docs/api.md §2), seed included.
+- ``actions`` (required): the actions in order (docs/api.md §6; card references
   such as ``p0.hand.AF-005`` allowed, as ``referee record`` writes them).
 - ``outcome`` (required): what came of them when the game was played —
   ``refused``: ``null`` if every action was legal, else where the referee
