@@ -264,7 +264,8 @@ def test_check_on_dask_gives_what_one_job_gives(dask_scheduler, scenarios, tmp_p
     assert junit_without_times(tmp_path / "dask.xml") == junit_without_times(tmp_path / "one.xml")
 
 
-def test_recheck_on_dask_gives_what_one_job_gives(dask_scheduler, archive, tmp_path, capsys):
+def _changed_archive(archive: Path, tmp_path: Path) -> list[str]:
+    """A gzip archive with a game the erratum changes and a broken line; the recheck arguments for it."""
     catalog = Catalog.builtin()
     line, _ = _game_ending_with_flash_of_insight(catalog)
     path = tmp_path / "games.jsonl.gz"
@@ -274,7 +275,20 @@ def test_recheck_on_dask_gives_what_one_job_gives(dask_scheduler, archive, tmp_p
         if card["id"] == "AF-060":
             card["effect"] = [{"draw": 40}]
     (tmp_path / "erratum.json").write_text(json.dumps(erratum), "utf-8")
-    common = ["recheck", str(path), "--catalog", str(tmp_path / "erratum.json")]
+    return ["recheck", str(path), "--catalog", str(tmp_path / "erratum.json")]
+
+
+def test_recheck_with_two_jobs_reports_what_one_job_reports(archive, tmp_path, capsys):
+    common = _changed_archive(archive, tmp_path)
+    one = run(capsys, *common, "--jobs", "1", "--report", str(tmp_path / "one.json"))
+    two = run(capsys, *common, "--jobs", "2", "--report", str(tmp_path / "two.json"))
+    assert two[:2] == one[:2] and one[0] == 2
+    assert one[1].startswith("CHANGED ") and "ERROR " in one[1]
+    assert (tmp_path / "two.json").read_bytes() == (tmp_path / "one.json").read_bytes()
+
+
+def test_recheck_on_dask_gives_what_one_job_gives(dask_scheduler, archive, tmp_path, capsys):
+    common = _changed_archive(archive, tmp_path)
     one = run(capsys, *common, "--jobs", "1", "--report", str(tmp_path / "one.json"))
     dask = run(capsys, *common, "--dask", dask_scheduler, "--report", str(tmp_path / "dask.json"))
     assert dask[:2] == one[:2] and one[0] == 2
