@@ -79,7 +79,7 @@ def test_errors_are_problem_json_and_the_422_has_rule():
 
 
 def test_actions_are_a_tagged_union_of_every_type():
-    from referee.engine.state import ACTION_TYPES
+    from referee.engine.model import ACTION_TYPES
 
     spec = yaml.safe_load(COMMITTED.read_text("utf-8"))
     action = spec["components"]["schemas"]["ApplyRequest"]["properties"]["action"]

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import schemas as S
 from referee.engine import InconsistentState, InvalidInput, check_state, new_game, parse_action, validate_deck
-from referee.engine.state import ACTION_FIELDS, ACTION_TYPES
+from referee.engine.model import ACTION_FIELDS, ACTION_TYPES
 
 SETTINGS = settings(max_examples=250, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,

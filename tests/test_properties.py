@@ -17,7 +17,7 @@ from referee.engine import (
     Catalog, RuleViolation, apply, check_state, legal_actions, new_game, replay, validate, view,
 )
 from referee.engine.playout import play_out, random_new_game
-from referee.engine.state import ACTION_FIELDS, ACTION_TYPES
+from referee.engine.model import ACTION_FIELDS, ACTION_TYPES
 
 CATALOG = Catalog.builtin()
 

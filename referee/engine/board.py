@@ -11,9 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.catalog import Card, Catalog
-from referee.engine.state import other
-
-HAND_LIMIT = 7  # RULES 6.6
+from referee.engine.facts import HAND_LIMIT, Outcome, Phase, Reason, other  # noqa: F401  (HAND_LIMIT re-exported)
 
 
 class Game:
@@ -93,13 +91,14 @@ class Game:
     def emit(self, kind: str, **fields: Any) -> None:
         self.events.append({"type": kind, **fields})
 
-    def lose(self, loser: int, reason: str) -> None:
+    def lose(self, loser: int, reason: Reason) -> None:
         """RULES 11.1 / 11.2: the game ends; the opponent wins."""
         s = self.s
-        s["phase"] = "over"
+        outcome = Outcome(reason, other(loser))
+        s["phase"] = Phase.OVER.value
         s["pending"] = None
-        s["result"] = {"winner": other(loser), "reason": reason}
-        self.emit("game_over", winner=other(loser), reason=reason)
+        s["result"] = outcome.json()
+        self.emit("game_over", **outcome.json())
 
     def draw(self, player: int, count: int, required: bool) -> int:
         """Draw ``count`` cards one at a time; a required draw from an empty file loses (RULES 11.1)."""
@@ -109,7 +108,7 @@ class Game:
             if not pl["file"]:
                 if required:
                     self.emit("draw", player=player, cards=drawn)
-                    self.lose(player, "deck_out")
+                    self.lose(player, Reason.DECK_OUT)
                     return drawn
                 break
             pl["hand"].append(pl["file"].pop(0))

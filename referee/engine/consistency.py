@@ -18,7 +18,8 @@ from typing import Any
 
 from referee.engine.catalog import Catalog
 from referee.engine.errors import InconsistentState
-from referee.engine.schema import DECK_SIZE, OPENING_HAND, RESPONDABLE, other
+from referee.engine import actions
+from referee.engine.facts import DECK_SIZE, HAND_LIMIT, OPENING_HAND, other
 
 
 def _fail(code: str, detail: str, path: str = "") -> InconsistentState:
@@ -139,8 +140,8 @@ def _check_flow(s: dict) -> None:
         if s["pending"] is not None:
             raise _fail("inconsistent_pending", "a finished game has no pending action", "pending")
         return
-    if step == "end" and (len(players[active]["hand"]) <= 7 or s["pending"] is not None):
-        raise _fail("inconsistent_step", "step end means the active player owes discards (hand over 7)", "step")
+    if step == "end" and (len(players[active]["hand"]) <= HAND_LIMIT or s["pending"] is not None):
+        raise _fail("inconsistent_step", f"step end means the active player owes discards (hand over {HAND_LIMIT})", "step")
     if step == "case" and s["case_played"] and not (s["pending"] and s["pending"]["action"]["type"] == "play_case"):
         raise _fail("inconsistent_step", "a case was played this turn, so the case step is over", "case_played")
 
@@ -185,7 +186,7 @@ def _check_pending(catalog: Catalog, s: dict) -> None:
         return
     act = pen["action"]
     active = s["active"]
-    if s["phase"] != "turn" or act["type"] not in RESPONDABLE:
+    if s["phase"] != "turn" or not actions.RULEBOOK[act["type"]].respondable:
         raise _fail("inconsistent_pending", "only a respondable action of a turn can be pending", "pending.action")
     if act["player"] != active or pen["responder"] != other(active):
         raise _fail("inconsistent_pending", "the active player declares; the opponent responds", "pending")

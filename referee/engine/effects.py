@@ -14,7 +14,7 @@ from referee.engine.actions import MainStepRule, register, require_in_hand, simp
 from referee.engine.board import Game
 from referee.engine.catalog import Effect
 from referee.engine.errors import RuleViolation
-from referee.engine.state import other
+from referee.engine.facts import other
 
 
 def target_ok(g: Game, player: int, effect: Effect, iid: str) -> bool:

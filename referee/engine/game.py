@@ -14,12 +14,14 @@ from typing import Any
 # Importing the rules modules registers their action rules in RULEBOOK.
 from referee.engine import effects, investigation, main_actions, responses, setup, turn  # noqa: F401
 from referee.engine.actions import RULEBOOK, Action, ActionRule
-from referee.engine.board import HAND_LIMIT, Game
+from referee.engine.board import Game
 from referee.engine.catalog import Catalog
 from referee.engine.costs import pay, payers
 from referee.engine.errors import InvalidInput, RuleViolation
 from referee.engine.responses import open_or_resolve
-from referee.engine.state import ACTION_TYPES, check_state, parse_action
+from referee.engine.facts import HAND_LIMIT, Player
+from referee.engine.model import ACTION_TYPES
+from referee.engine.state import check_state, parse_action
 
 State = dict[str, Any]
 Events = list[dict[str, Any]]
@@ -128,8 +130,8 @@ def validate(catalog: Catalog, state: Any, action: Any) -> RuleViolation | None:
 
 def legal_actions(catalog: Catalog, state: Any, player: int | None = None) -> list[Action]:
     """Every legal action now, for ``player`` or for whoever may act (``pay`` omitted)."""
-    if player is not None and (player not in (0, 1) or isinstance(player, bool)):
-        raise InvalidInput({"player": ["must be 0 or 1"]})
+    if player is not None:
+        Player.check(player)
     return actions_for(Game(catalog, check_state(catalog, state)), player)
 
 

@@ -7,7 +7,7 @@ from typing import Any, Iterator
 from referee.engine.actions import MainStepRule, register, require_case_in_play, simple
 from referee.engine.board import Game
 from referee.engine.errors import RuleViolation
-from referee.engine.state import other
+from referee.engine.facts import other
 
 
 def investigation_power(g: Game, player: int, case: str, modifier: int = 0) -> int:

@@ -13,7 +13,7 @@ from referee.engine.board import Game
 from referee.engine.catalog import Catalog
 from referee.engine.game import candidate_is_legal, open_rules, step
 from referee.engine.setup import SeededStream, new_game
-from referee.engine.state import DECK_SIZE
+from referee.engine.facts import DECK_SIZE
 
 
 def random_deck(catalog: Catalog, stream: SeededStream) -> list[str]:

@@ -8,7 +8,7 @@ from referee.engine.actions import RULEBOOK, Action, ActionRule, register, requi
 from referee.engine.board import Game
 from referee.engine.effects import apply_effects, check_targets, target_choices, target_options
 from referee.engine.errors import RuleViolation
-from referee.engine.state import other
+from referee.engine.facts import other
 
 
 def counter_playable(g: Game, player: int, iid: str, trigger: str) -> bool:

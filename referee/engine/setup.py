@@ -17,7 +17,7 @@ from referee.engine.actions import ActionRule, register, simple
 from referee.engine.board import Game
 from referee.engine.catalog import Catalog
 from referee.engine.errors import IllegalDeck, InvalidInput, RuleViolation
-from referee.engine.state import DECK_SIZE, OPENING_HAND, RULESET, SCHEMA, WINDOW_MODES, other
+from referee.engine.facts import DECK_SIZE, OPENING_HAND, RULESET, SCHEMA, WindowMode, other
 
 _NEW_GAME_KEYS = frozenset(("decks", "seed", "first_player", "shuffle", "players", "options"))
 
@@ -200,7 +200,7 @@ def _parse_new_game(raw: Any) -> dict[str, Any]:
     options = raw.get("options", {})
     if not isinstance(options, dict) or set(options) - {"response_windows"}:
         errors["options"] = ["must be an object with only response_windows"]
-    elif options.get("response_windows", "auto") not in WINDOW_MODES:
+    elif options.get("response_windows", "auto") not in tuple(WindowMode):
         errors["options.response_windows"] = ["must be auto or strict"]
     if errors:
         raise InvalidInput(errors)

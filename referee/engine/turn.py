@@ -7,7 +7,7 @@ from typing import Iterator
 from referee.engine.actions import ActionRule, register, require_in_hand, simple
 from referee.engine.board import HAND_LIMIT, Game
 from referee.engine.errors import RuleViolation
-from referee.engine.state import other
+from referee.engine.facts import Reason, other
 
 
 def start_turn(g: Game, turn: int, player: int) -> None:
@@ -143,7 +143,7 @@ class Concede(ActionRule):
     type = "concede"
 
     def declare(self, g: Game, a: dict) -> None:
-        g.lose(a["player"], "concede")
+        g.lose(a["player"], Reason.CONCEDE)
 
     def candidates(self, g: Game, player: int) -> Iterator[dict]:
         yield simple(self.type, player)

@@ -14,6 +14,7 @@ from typing import Any
 
 from referee.engine.catalog import Catalog
 from referee.engine.errors import InvalidInput
+from referee.engine.facts import Player
 from referee.engine.state import check_state
 
 VIEW_SCHEMA = "ace-file/view@1"
@@ -38,8 +39,7 @@ def visible_cards(state: dict[str, Any], viewer: int) -> set[str]:
 
 def view(catalog: Catalog, state: Any, player: Any) -> dict[str, Any]:
     """The state as ``player`` may see it (docs/api.md §5)."""
-    if player not in (0, 1) or isinstance(player, bool):
-        raise InvalidInput({"player": ["must be 0 or 1"]})
+    Player.check(player)
     s = check_state(catalog, state)
     known = visible_cards(s, player)
     out = {k: v for k, v in s.items() if k not in ("seed", "rng", "seal", "cards", "players")}

@@ -1,0 +1,82 @@
+"""The game's facts, declared once (OpenSpiel style): sizes, players, phases, steps, reasons.
+
+Every other module reads these names; none writes the numbers again.
+
+>>> Phase.OVER == "over", DECK_SIZE, HAND_LIMIT
+(True, 40, 7)
+>>> Player.check(1), other(0)
+(1, 1)
+>>> Player.check(1.0)
+Traceback (most recent call last):
+...
+referee.engine.errors.InvalidInput: player: must be 0 or 1
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, NamedTuple
+
+from referee.engine.errors import InvalidInput
+
+SCHEMA = "ace-file/state@1"  # docs/api.md §3: the state's format
+RULESET = "ace-file-99"
+PLAYERS = 2  # RULES 1.1
+DECK_SIZE = 40  # RULES 3.1
+OPENING_HAND = 7  # RULES 5.3, 5.4
+HAND_LIMIT = 7  # RULES 6.6
+
+
+class Phase(StrEnum):
+    MULLIGAN = "mulligan"  # RULES 5.4
+    TURN = "turn"
+    OVER = "over"  # RULES 11
+
+
+class Step(StrEnum):
+    """RULES 6: the steps of a turn (``mulligan`` while the phase is)."""
+    MULLIGAN = "mulligan"
+    CASE = "case"
+    MAIN = "main"
+    END = "end"
+
+
+class WindowMode(StrEnum):
+    """docs/api.md §3 ``options.response_windows``: RULES 9.4's windows opened always or only on demand."""
+    AUTO = "auto"
+    STRICT = "strict"
+
+
+class Reason(StrEnum):
+    """Why a game ended (RULES 11.1, 11.2)."""
+    DECK_OUT = "deck_out"
+    CONCEDE = "concede"
+
+
+class Player(int):
+    """A player index, 0 or 1 (RULES 1.1); :meth:`check` is the one place a client's value is judged."""
+
+    @staticmethod
+    def is_valid(value: Any) -> bool:
+        return type(value) is int and (value == 0 or value == 1)
+
+    @staticmethod
+    def check(value: Any, path: str = "player") -> int:
+        """``value`` if it is 0 or 1 (not ``True``, not ``1.0``), else :class:`InvalidInput` at ``path``."""
+        if not Player.is_valid(value):
+            raise InvalidInput({path: ["must be 0 or 1"]})
+        return value
+
+
+def other(player: int) -> int:
+    """The opponent of ``player``."""
+    return 1 - player
+
+
+class Outcome(NamedTuple):
+    """How a game ended: serialised as the state's ``result`` ``{"winner": 0, "reason": "concede"}``."""
+    reason: Reason
+    winner: int
+
+    def json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "reason": str(self.reason)}

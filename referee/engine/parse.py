@@ -1,0 +1,214 @@
+"""Reading a state or an action against the model (``model.py``): fast when it fits, careful when not.
+
+The fast path is ``msgspec.convert`` (one pass in C) and ``msgspec.to_builtins``,
+which returns the plain-dict working copy the rules mutate. Only when that
+fails does :func:`explain` walk the same model to list *every* problem with
+its field path (``players.0.hand``) and the message the model declares for
+it. Both read the one model, so they accept the same values
+(``tests/test_state_parsers.py`` checks it, error paths included).
+
+>>> parse_action({"type": "draw", "player": 0})
+{'type': 'draw', 'player': 0}
+>>> parse_action({"type": "fly", "player": 0})
+Traceback (most recent call last):
+...
+referee.engine.errors.InvalidInput: action.type: unknown action type 'fly'
+"""
+
+from __future__ import annotations
+
+import enum
+import types
+import typing
+from typing import Any, Literal
+
+import msgspec
+from msgspec import Meta, Struct, UnsetType
+
+from referee.engine.errors import InvalidInput
+from referee.engine.model import ACTION_STRUCTS, Action, State
+
+Errors = dict[str, list[str]]
+
+
+# -- the fast path -------------------------------------------------------------------
+
+def parse_state(raw: Any) -> dict[str, Any]:
+    """A new, normalised copy of a well-formed state; :class:`InvalidInput` listing every problem if not."""
+    try:
+        state = msgspec.to_builtins(msgspec.convert(raw, State))
+    except msgspec.ValidationError as exc:
+        raise InvalidInput(explain(raw, State) or _as_errors(exc)) from None
+    players = state["players"]
+    for i, p in enumerate(players):
+        if "name" not in p:  # the default name, first as when given
+            players[i] = {"name": f"Player {i + 1}", **p}
+    if state["pending"] is not None:
+        _normalise_action(state["pending"]["action"])
+    return state
+
+
+def parse_action(raw: Any, path: str = "action") -> dict[str, Any]:
+    """A normalised copy of a well-formed action (``targets`` defaults to ``[]``); errors under ``path``.
+
+    Counts (how many targets, discards or payers) are rule matters, checked later.
+    """
+    try:
+        action = msgspec.to_builtins(msgspec.convert(raw, Action))
+    except msgspec.ValidationError as exc:
+        errors: Errors = {}
+        _action(raw, path, errors)
+        raise InvalidInput(errors or _as_errors(exc, path)) from None
+    return _normalise_action(action)
+
+
+def _normalise_action(action: dict[str, Any]) -> dict[str, Any]:
+    if "targets" in action and action["targets"] is None:
+        action["targets"] = []
+    return action
+
+
+def _as_errors(exc: msgspec.ValidationError, prefix: str = "") -> Errors:
+    """msgspec's own message, for a value the explanation finds nothing wrong with (e.g. a 2**70 integer)."""
+    text = str(exc)
+    message, _, where = text.partition(" - at `$")
+    path = where.rstrip("`").replace("[", ".").replace("]", "").lstrip(".")
+    return {".".join(p for p in (prefix, path) if p): [message[0].lower() + message[1:]]}
+
+
+# -- the careful path: every problem, with the model's messages -------------------------
+
+def explain(value: Any, model: Any, path: str = "") -> Errors:
+    """Every way ``value`` fails ``model``, as field path → messages (empty when it fits)."""
+    errors: Errors = {}
+    _check(value, model, path, errors, {})
+    return errors
+
+
+def _err(errors: Errors, path: str, message: str) -> None:
+    errors.setdefault(path, []).append(message)
+
+
+def _join(path: str, key: Any) -> str:
+    return f"{path}.{key}" if path else str(key)
+
+
+def _unpack(tp: Any) -> tuple[Any, dict[str, Any], list[Meta]]:
+    """(the bare type, its declared messages, its msgspec constraints) of a possibly Annotated type."""
+    says: dict[str, Any] = {}
+    metas: list[Meta] = []
+    while typing.get_origin(tp) is typing.Annotated:
+        args = typing.get_args(tp)
+        tp = args[0]
+        for m in args[1:]:
+            if isinstance(m, Meta):
+                metas.append(m)
+                says = {**(m.extra or {}), **says}
+    return tp, says, metas
+
+
+def _constraint(metas: list[Meta], name: str) -> Any:
+    return next((getattr(m, name) for m in metas if getattr(m, name) is not None), None)
+
+
+def _check(value: Any, tp: Any, path: str, errors: Errors, outer: dict[str, Any]) -> None:
+    tp, says, metas = _unpack(tp)
+    says = {**outer, **says}
+    if says.get("whole"):
+        inner: Errors = {}
+        _check(value, tp, path, inner, {k: v for k, v in says.items() if k != "whole"})
+        if inner:
+            _err(errors, path, says["error"])
+        return
+    if tp is Action:
+        _action(value, path, errors)
+        return
+    args = typing.get_args(tp)
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        rest = [a for a in args if a is not type(None) and a is not UnsetType]
+        if value is None and type(None) in args:
+            return
+        _check(value, rest[0], path, errors, says)
+        return
+    message = says.get("error")
+    if isinstance(tp, type) and issubclass(tp, Struct):
+        _struct(value, tp, path, errors, says)
+    elif typing.get_origin(tp) is list:
+        if type(value) is not list:
+            _err(errors, path, message or "must be a list")
+            return
+        low, high = _constraint(metas, "min_length"), _constraint(metas, "max_length")
+        if (low is not None and len(value) < low) or (high is not None and len(value) > high):
+            _err(errors, path, message)
+            return
+        for i, item in enumerate(value):
+            _check(item, args[0], _join(path, i), errors, {})
+    elif typing.get_origin(tp) is dict:
+        if type(value) is not dict:
+            _err(errors, path, message)
+            return
+        for key, item in value.items():
+            if explain(key, args[0]) or explain(item, args[1]):
+                _err(errors, _join(path, key), says["entry"])
+    elif not _scalar_fits(value, tp, metas):
+        _err(errors, path, message or _scalar_message(tp))
+
+
+def _scalar_fits(value: Any, tp: Any, metas: list[Meta]) -> bool:
+    if typing.get_origin(tp) is Literal:
+        return any(type(value) is type(v) and value == v for v in typing.get_args(tp))
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return type(value) is str and value in tp._value2member_map_
+    if type(value) is not tp:
+        return False
+    low, min_length = _constraint(metas, "ge"), _constraint(metas, "min_length")
+    return (low is None or value >= low) and (min_length is None or len(value) >= min_length)
+
+
+def _scalar_message(tp: Any) -> str:
+    values = typing.get_args(tp)
+    if typing.get_origin(tp) is Literal and len(values) == 1:
+        return f"must be {values[0]!r}"
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return "must be one of " + ", ".join(m.value for m in tp)
+    return {str: "must be a string", int: "must be an integer", bool: "must be true or false"}.get(tp, "invalid")
+
+
+def _struct(value: Any, model: type[Struct], path: str, errors: Errors, says: dict[str, Any]) -> None:
+    if type(value) is not dict:
+        _err(errors, path, says.get("error") or "must be an object")
+        return
+    fields = msgspec.structs.fields(model)
+    names = {f.encode_name for f in fields}
+    unknown = sorted(set(value) - names)
+    if says.get("shape") and (unknown or any(f.required and f.encode_name not in value for f in fields)):
+        _err(errors, path, says["error"])
+        return
+    for name in unknown:
+        _err(errors, _join(path, name), "unknown field")
+    for f in fields:
+        where = _join(path, f.encode_name)
+        if f.encode_name in value:
+            _check(value[f.encode_name], f.type, where, errors, {})
+        elif f.required:
+            _err(errors, where, _unpack(f.type)[1].get("missing", "missing"))
+
+
+def _action(value: Any, path: str, errors: Errors) -> None:
+    """An action's problems: its type first (nothing more is said without a known one), unknown fields last."""
+    if type(value) is not dict:
+        _err(errors, path, "must be an object")
+        return
+    kind = value.get("type")
+    if kind is None or type(kind) is not str or kind not in ACTION_STRUCTS:
+        _err(errors, _join(path, "type"), "missing" if kind is None else f"unknown action type {kind!r}")
+        return
+    fields = msgspec.structs.fields(ACTION_STRUCTS[kind])
+    for f in fields:
+        where = _join(path, f.encode_name)
+        if f.encode_name in value:
+            _check(value[f.encode_name], f.type, where, errors, {})
+        elif f.required:  # an action's required field says the same whether absent or wrong
+            _err(errors, where, _unpack(f.type)[1]["error"])
+    for name in sorted(set(value) - {"type", *(f.encode_name for f in fields)}):
+        _err(errors, _join(path, name), f"unknown field for a {kind} action")
