@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from marshmallow import RAISE, INCLUDE, Schema, fields, validate
 
+from referee.engine import model
+from referee.engine.facts import RULESET, SCHEMA, Phase, Step
+from schemas.derived import ACTION_SCHEMAS, action_field, schema_for  # noqa: F401  (re-exported)
 from schemas.fields import (
     Deck,
     OneOfSchemas,
@@ -20,12 +23,9 @@ from schemas.fields import (
     player_index,
 )
 
-STATE_SCHEMA = "ace-file/state@1"
-RULESET = "ace-file-99"
-PHASES = ("mulligan", "turn", "over")
-STEPS = ("mulligan", "case", "main", "end")
-WINDOW_MODES = ("auto", "strict")
-RESULT_REASONS = ("deck_out", "concede")
+STATE_SCHEMA = SCHEMA
+PHASES = tuple(p.value for p in Phase)
+STEPS = tuple(s.value for s in Step)
 KINDS = ("case", "fairy", "evidence", "spell", "counter", "bonus")
 
 
@@ -38,203 +38,26 @@ class _Strict(Schema):
         unknown = RAISE
 
 
-# -- actions (docs/api.md §6) -----------------------------------------------------
+# -- actions (docs/api.md §6) and the state (docs/api.md §3, docs/state.md): derived from the engine's model --
 
-# type: (the fields it takes besides type, player and pay; rule; summary)
-ACTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
-    "mulligan": ((), "5.4", "Trash the whole hand and draw 7 (mulligan phase)."),
-    "keep": ((), "5.4", "Keep the hand (mulligan phase)."),
-    "play_case": (("card",), "6.4", "Play a case from hand, face down (case step)."),
-    "skip_case": ((), "6.4", "Play no case this turn (case step)."),
-    "draw": ((), "8.2", "Draw 1 card (main step, 1 action)."),
-    "play_fairy": (("card",), "8.3", "Play a fairy from hand, standby."),
-    "play_evidence": (("card", "case"), "8.4", "Play an evidence from hand onto a case in play."),
-    "dispatch": (("fairy", "case"), "8.5", "Dispatch a standby fairy to a case in play."),
-    "redispatch": (("fairy", "case"), "8.6", "Move a dispatched fairy to another case in play."),
-    "recall": (("fairy",), "8.7", "Recall a dispatched fairy: it becomes standby."),
-    "investigate": (("case",), "10", "Investigate a case one of your fairies is dispatched to."),
-    "use_ability": (("card", "ability", "targets"), "9.1", "Use ability number `ability` of a fairy or evidence you control."),
-    "cast_spell": (("card", "targets"), "9.2", "Cast a spell from hand."),
-    "counter": (("card", "targets"), "9.3", "Play a counter from hand in a response window."),
-    "pass": ((), "9.4", "Close the response window (the responder)."),
-    "end_turn": ((), "6.5", "End the turn (main step, no window open)."),
-    "discard": (("cards",), "6.6", "Discard exactly the excess over 7 cards (end step)."),
-    "concede": ((), "11.2", "Concede the game (either player, any time before it is over)."),
-}
-
-_ACTION_FIELDS = {
-    "card": lambda: instance_id(required=True, metadata=_doc("The card instance the action uses.")),
-    "case": lambda: instance_id(required=True, metadata=_doc("A case instance in play.")),
-    "fairy": lambda: instance_id(required=True, metadata=_doc("A fairy instance on the field.")),
-    "ability": lambda: natural(required=True, metadata=_doc("The index of the ability on the card (0-based).")),
-    "targets": lambda: instance_ids(allow_none=True, metadata=_doc(
-        "One instance id per effect that takes a target, in the card's order; absent or null means [].")),
-    "cards": lambda: instance_ids(required=True, metadata=_doc(
-        "The cards discarded: exactly the excess over 7 (the count is a rule matter, RULES 6.6).")),
-}
-
-
-def _action_schema(kind: str) -> type[Schema]:
-    names, rule, summary = ACTIONS[kind]
-    attrs: dict = {
-        "type": fields.String(required=True, validate=validate.OneOf([kind])),
-        "player": player_index(required=True, metadata=_doc("Who acts.")),
-        **{name: _ACTION_FIELDS[name]() for name in names},
-        "pay": instance_ids(metadata=_doc(
-            "The case instances that pay the cost (RULES 7.3); absent: the cases controlled longest.")),
-        "Meta": type("Meta", (), {"unknown": RAISE, "description": f"{summary} (RULES {rule})"}),
-    }
-    name = "".join(part.capitalize() for part in kind.split("_")) + "Action"
-    return type(name, (Schema,), attrs)
-
-
-ACTION_SCHEMAS: dict[str, type[Schema]] = {kind: _action_schema(kind) for kind in ACTIONS}
-_ACTION_INSTANCES = {kind: cls() for kind, cls in ACTION_SCHEMAS.items()}
-
-
-def action_field(**kwargs) -> OneOfSchemas:
-    kwargs.setdefault("metadata", _doc("An action (docs/api.md §6), chosen by its `type`."))
-    return OneOfSchemas(_ACTION_INSTANCES, **kwargs)
+ACTIONS = model.ACTIONS
+CatalogRefSchema = schema_for(model.CatalogRef)
+OptionsSchema = schema_for(model.Options)
+CaseEntrySchema = schema_for(model.CaseEntry)
+FairyEntrySchema = schema_for(model.FairyEntry)
+EvidenceEntrySchema = schema_for(model.EvidenceEntry)
+PlayerSchema = schema_for(model.PlayerState)
+PendingSchema = schema_for(model.Pending)
+ResultSchema = schema_for(model.Result)
+ModifierSchema = schema_for(model.Modifier)
+UsedSchema = schema_for(model.Used)
+StateSchema = schema_for(model.State)
 
 
 class ActionSchema(_Strict):
     """Wraps one action in ``{"action": ...}`` so it can be loaded on its own."""
 
     action = action_field(required=True)
-
-
-# -- the state (docs/api.md §3, docs/state.md) --------------------------------------
-
-class CatalogRefSchema(_Strict):
-    class Meta:
-        unknown = RAISE
-        description = "The catalog a state was made with (docs/api.md §8)."
-
-    id = fields.String(required=True, metadata={"example": "af-ref"})
-    digest = fields.String(required=True, metadata={"example": "sha256:..."})
-
-
-class OptionsSchema(_Strict):
-    class Meta:
-        unknown = RAISE
-        description = "Game options."
-
-    response_windows = fields.String(
-        validate=validate.OneOf(WINDOW_MODES), load_default="auto",
-        metadata=_doc("When a response window opens (RULES 9.4); default auto."))
-
-
-class CaseEntrySchema(_Strict):
-    class Meta:
-        unknown = RAISE
-        description = "A case in play."
-
-    card = instance_id(required=True)
-    face_up = StrictBoolean(required=True)
-    actioned = StrictBoolean(required=True)
-
-
-class FairyEntrySchema(_Strict):
-    class Meta:
-        unknown = RAISE
-        description = "A fairy on the field: standby (case null) or dispatched to a case in play."
-
-    card = instance_id(required=True)
-    case = instance_id(required=True, allow_none=True)
-
-
-class EvidenceEntrySchema(_Strict):
-    class Meta:
-        unknown = RAISE
-        description = "An evidence on the field, attached to a case in play."
-
-    card = instance_id(required=True)
-    case = instance_id(required=True)
-
-
-class PlayerSchema(_Strict):
-    class Meta:
-        unknown = RAISE
-        description = "One player's zones (docs/state.md)."
-
-    name = fields.String(metadata=_doc('Default "Player 1" / "Player 2".'))
-    file = instance_ids(required=True, metadata=_doc("The file (deck), top first."))
-    hand = instance_ids(required=True)
-    trash = instance_ids(required=True, metadata=_doc("In the order the cards arrived."))
-    cases = fields.List(fields.Nested(CaseEntrySchema), required=True,
-                        metadata=_doc("The cases this player controls, in the order played."))
-    fairies = fields.List(fields.Nested(FairyEntrySchema), required=True)
-    evidence = fields.List(fields.Nested(EvidenceEntrySchema), required=True)
-    kept = StrictBoolean(required=True, metadata=_doc("The player has kept their hand (RULES 5.4)."))
-
-
-class PendingSchema(_Strict):
-    class Meta:
-        unknown = RAISE
-        description = "The action of an open response window (RULES 9.4)."
-
-    action = action_field(required=True, metadata=_doc("The declared action, `pay` filled in as paid."))
-    responder = player_index(required=True)
-    negated = StrictBoolean(metadata=_doc("A counter negated it (RULES 9.5). Default false."))
-    power = fields.Integer(strict=True, metadata=_doc("Investigation modifiers from counters. Default 0."))
-    counters = instance_ids(metadata=_doc("Counters played in this window. Default []."))
-
-
-class ResultSchema(_Strict):
-    class Meta:
-        unknown = RAISE
-        description = "How the game ended."
-
-    winner = player_index(required=True)
-    reason = fields.String(required=True, validate=validate.OneOf(RESULT_REASONS))
-
-
-class ModifierSchema(_Strict):
-    class Meta:
-        unknown = RAISE
-        description = "An until-end-of-turn power change."
-
-    card = instance_id(required=True)
-    power = fields.Integer(strict=True, required=True)
-
-
-class UsedSchema(_Strict):
-    class Meta:
-        unknown = RAISE
-        description = "A once-per-turn ability used this turn."
-
-    card = instance_id(required=True)
-    ability = natural(required=True)
-
-
-class StateSchema(_Strict):
-    class Meta:
-        unknown = RAISE
-        description = (
-            "The full, authoritative game state (docs/api.md §3, docs/state.md). Opaque to "
-            "clients apart from the documented fields; send it back exactly as received.")
-
-    schema = fields.String(required=True, validate=validate.OneOf([STATE_SCHEMA]))
-    ruleset = fields.String(required=True, validate=validate.OneOf([RULESET]))
-    catalog = fields.Nested(CatalogRefSchema, required=True)
-    options = fields.Nested(OptionsSchema, metadata=_doc('Default {"response_windows": "auto"}.'))
-    seed = fields.String(required=True)
-    rng = natural(required=True, metadata=_doc("How many random draws were made from the seed."))
-    turn = natural(required=True, metadata=_doc("0 in the mulligan phase, then 1, 2, ..."))
-    phase = fields.String(required=True, validate=validate.OneOf(PHASES))
-    step = fields.String(required=True, validate=validate.OneOf(STEPS))
-    active = player_index(required=True, metadata=_doc("Whose turn; in the mulligan phase, who decides."))
-    first_player = player_index(required=True)
-    case_played = StrictBoolean(required=True)
-    pending = fields.Nested(PendingSchema, required=True, allow_none=True)
-    result = fields.Nested(ResultSchema, required=True, allow_none=True)
-    cards = fields.Dict(keys=fields.String(validate=validate.Length(min=1)), values=fields.String(),
-                        required=True, metadata=_doc("Every card instance id (80) to its catalog id."))
-    players = fields.List(fields.Nested(PlayerSchema), required=True, validate=validate.Length(equal=2))
-    modifiers = fields.List(fields.Nested(ModifierSchema), metadata=_doc("Default []."))
-    used = fields.List(fields.Nested(UsedSchema), metadata=_doc("Default []."))
-    seal = fields.String(metadata=_doc(
-        "A MAC over the rest of the state, present when the service runs with a secret (docs/api.md §4)."))
 
 
 # -- new games and decks (docs/api.md §2) ----------------------------------------------

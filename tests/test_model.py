@@ -1,0 +1,82 @@
+"""The model is the one description of the state: docs/state.md and the facts agree with it.
+
+Given the msgspec model (``referee/engine/model.py``), the field table of
+docs/state.md lists exactly its fields, in its order, with the same
+requiredness; a player index is checked once (``facts.Player``) everywhere.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from referee.engine import Catalog, InvalidInput, legal_actions, new_game, validate, view
+from referee.engine.facts import Outcome, Player, Reason
+from referee.engine.model import PENDING_KEYS, PLAYER_KEYS, Pending, PlayerState, State
+
+STATE_MD = (Path(__file__).parent.parent / "docs" / "state.md").read_text(encoding="utf-8")
+CATALOG = Catalog.builtin()
+
+
+def _table() -> list[tuple[str, str]]:
+    """(field, default column) of each row of docs/state.md's state table."""
+    rows = []
+    for line in STATE_MD.splitlines():
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+        if len(cells) == 4 and re.fullmatch(r"`\w+`", cells[0]):
+            rows.append((cells[0].strip("`"), cells[2]))
+    return rows
+
+
+def test_the_state_table_lists_the_model_fields_in_order_with_their_requiredness():
+    rows = _table()
+    fields = msgspec.structs.fields(State)
+    assert [name for name, _ in rows] == [f.encode_name for f in fields]
+    for (name, default), f in zip(rows, fields):
+        assert (default == "required") == f.required, name
+
+
+@pytest.mark.parametrize("struct, heading", [(PlayerState, "Player:"), (Pending, "Pending:")])
+def test_the_player_and_pending_paragraphs_name_every_field(struct, heading):
+    paragraph = STATE_MD.split("\n" + heading, 1)[1].split("\n\n", 1)[0]
+    assert {f.encode_name for f in msgspec.structs.fields(struct)} <= set(re.findall(r"`(\w+)`", paragraph))
+
+
+def test_the_key_sets_come_from_the_model():
+    assert PLAYER_KEYS == {"name", "file", "hand", "trash", "cases", "fairies", "evidence", "kept"}
+    assert PENDING_KEYS == {"action", "responder", "negated", "power", "counters"}
+
+
+@pytest.fixture(scope="module")
+def fresh_state(new_game_body):
+    return new_game(CATALOG, new_game_body)[0]
+
+
+@pytest.mark.parametrize("bad", [1.0, True, 2, -1, "1"])
+@pytest.mark.parametrize("query", [view, legal_actions])
+def test_a_player_that_is_not_0_or_1_is_refused_by_every_query(query, bad, fresh_state):
+    with pytest.raises(InvalidInput) as caught:
+        query(CATALOG, fresh_state, bad)
+    assert caught.value.errors == {"player": ["must be 0 or 1"]}
+
+
+def test_view_with_no_player_is_refused(fresh_state):
+    with pytest.raises(InvalidInput):
+        view(CATALOG, fresh_state, None)
+
+
+def test_an_action_by_a_float_player_is_a_schema_error(fresh_state):
+    with pytest.raises(InvalidInput) as caught:
+        validate(CATALOG, fresh_state, {"type": "keep", "player": 1.0})
+    assert caught.value.errors == {"action.player": ["must be 0 or 1"]}
+
+
+def test_player_check_takes_exactly_0_and_1():
+    assert [Player.is_valid(v) for v in (0, 1, 1.0, True, 2)] == [True, True, False, False, False]
+
+
+def test_an_outcome_is_serialised_as_the_state_result():
+    assert Outcome(Reason.CONCEDE, 1).json() == {"winner": 1, "reason": "concede"}
