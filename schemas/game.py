@@ -15,9 +15,7 @@ from referee.engine.facts import RULESET, SCHEMA, Phase, Step
 from schemas.derived import ACTION_SCHEMAS, action_field, schema_for  # noqa: F401  (re-exported)
 from schemas.fields import (
     Deck,
-    OneOfSchemas,
     StrictBoolean,
-    instance_id,
     instance_ids,
     natural,
     player_index,

@@ -35,10 +35,6 @@ class ActionRule:
     def cost(self, g: Game, a: Action) -> int:
         return 0
 
-    def payer(self, g: Game, a: Action) -> int:
-        """Whose cases pay (the acting player's)."""
-        return a["player"]
-
     def declare(self, g: Game, a: Action) -> None:
         """What happens when the action is declared and paid."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.catalog import Card, Catalog
-from referee.engine.facts import HAND_LIMIT, Outcome, Phase, Reason, other  # noqa: F401  (HAND_LIMIT re-exported)
+from referee.engine.facts import Outcome, Phase, Reason, other
 
 
 class Game:

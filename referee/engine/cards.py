@@ -93,10 +93,6 @@ class Ability:
     effect: tuple[Effect, ...]
     once_per_turn: bool = False
 
-    @property
-    def targeted(self) -> tuple[Effect, ...]:
-        return tuple(e for e in self.effect if e.targeted)
-
 
 @dataclass(frozen=True, slots=True)
 class Requirement:
@@ -123,11 +119,6 @@ class Card:
     effect: tuple[Effect, ...] = ()
     abilities: tuple[Ability, ...] = ()
     raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
-
-    @property
-    def targeted(self) -> tuple[Effect, ...]:
-        """The effects of a spell or counter that take a target, in order."""
-        return tuple(e for e in self.effect if e.targeted)
 
 
 def deck_limits_by_name(cards: Iterable[Card]) -> dict[str, int]:

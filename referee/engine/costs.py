@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from referee.engine.actions import Action
 from referee.engine.board import Game
 from referee.engine.errors import RuleViolation
 
@@ -48,6 +47,3 @@ def pay(g: Game, player: int, cases: list[str]) -> None:
             e["actioned"] = True
     g.emit("paid", player=player, cases=list(cases))
 
-
-def payment_for(g: Game, a: Action, payer: int, cost: int) -> list[str]:
-    return payers(g, payer, cost, a.get("pay"))

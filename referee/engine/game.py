@@ -85,14 +85,14 @@ def _check(g: Game, a: Action) -> list[str]:
     rule = RULEBOOK[a["type"]]
     rule.allowed(g, a)
     rule.check(g, a)
-    return payers(g, rule.payer(g, a), rule.cost(g, a), a.get("pay"))
+    return payers(g, a["player"], rule.cost(g, a), a.get("pay"))  # RULES 7.2: the actor's cases pay
 
 
 def _perform(g: Game, a: Action, paying: list[str]) -> None:
     rule = RULEBOOK[a["type"]]
     if rule.respondable or paying:
         a = {**a, "pay": paying}
-        pay(g, rule.payer(g, a), paying)
+        pay(g, a["player"], paying)
     rule.declare(g, a)
     if rule.respondable and not g.over:
         open_or_resolve(g, rule, a)

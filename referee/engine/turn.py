@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from referee.engine.actions import ActionRule, register, require_in_hand, simple
-from referee.engine.board import HAND_LIMIT, Game
+from referee.engine.board import Game
+from referee.engine.facts import HAND_LIMIT
 from referee.engine.errors import RuleViolation
 from referee.engine.facts import Reason, other
 

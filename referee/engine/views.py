@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.catalog import Catalog
-from referee.engine.errors import InvalidInput
 from referee.engine.facts import Player
 from referee.engine.state import check_state
 

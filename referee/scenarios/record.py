@@ -18,6 +18,7 @@ from typing import Any
 from referee.engine import Catalog, InvalidInput, RuleViolation, new_game, parse_action
 from referee.engine.board import Game
 from referee.engine.game import step
+from referee.engine.playout import random_action
 from referee.engine.setup import SeededStream
 from referee.scenarios.assertions import Matcher, flow
 from referee.scenarios.build import expand_game
@@ -44,16 +45,6 @@ class Recording:
 
     def over(self) -> bool:
         return self.state["phase"] == "over"
-
-
-def _random_action(g: Game, stream: SeededStream) -> dict[str, Any]:
-    from referee.engine import playout
-
-    if hasattr(playout, "random_action"):  # the engine's own policy (what playout.play uses)
-        return playout.random_action(g, stream)
-    from referee.engine.game import actions_for  # pragma: no cover - older engines
-
-    return playout.choose(actions_for(g), stream)  # pragma: no cover
 
 
 def record(catalog: Catalog, seed: str, game: dict[str, Any] | None = None,
@@ -92,7 +83,7 @@ def record(catalog: Catalog, seed: str, game: dict[str, Any] | None = None,
     else:
         stream = SeededStream("choices:" + seed)
         while not g.over and len(written) < limit:
-            action = _random_action(g, stream)
+            action = random_action(g, stream)
             written.append(refs_in_action(state, action))
             g.events = []
             step(g, action)
