@@ -12,9 +12,8 @@ from typing import Any
 
 from referee.engine import (
     Catalog,
-    IllegalDeck,
-    InconsistentState,
     InvalidInput,
+    RefereeError,
     RuleViolation,
     check_state,
     legal_actions,
@@ -22,7 +21,9 @@ from referee.engine import (
     parse_action,
 )
 from referee.engine.board import Game
+from referee.engine.consistency import check_consistency
 from referee.engine.game import step
+from referee.service.problems import problem_for
 
 
 class Refusal(Exception):
@@ -55,17 +56,11 @@ class Refusal(Exception):
         return text
 
 
-def _from_engine(exc: Exception) -> Refusal:
-    if isinstance(exc, IllegalDeck):
-        return Refusal(422, exc.code, exc.detail("en"), rule=exc.rule,
-                       violations=[v.to_dict() for v in exc.violations])
-    if isinstance(exc, RuleViolation):
-        return Refusal(422, exc.code, exc.detail("en"), rule=exc.rule)
-    if isinstance(exc, InconsistentState):
-        return Refusal(400, exc.code, exc.detail, errors=exc.errors)
-    if isinstance(exc, InvalidInput):
-        return Refusal(400, exc.code, exc.detail, errors=exc.errors)
-    raise exc  # pragma: no cover
+def _from_engine(exc: RefereeError) -> Refusal:
+    """The refusal the service would answer with (the one mapping, ``problem_for``)."""
+    p = problem_for(exc)
+    return Refusal(p.status, p.code, p.detail, rule=p.extra.get("rule"), errors=p.extra.get("errors"),
+                   violations=p.extra.get("violations"), index=p.extra.get("index"))
 
 
 @dataclass
@@ -106,8 +101,16 @@ class InProcess:
         return Session(state, g, g.events)
 
     def apply(self, session: Session, action: Any) -> list[dict[str, Any]]:
-        """Check and apply one action in place; the state is unchanged when it is refused."""
+        """Check and apply one action in place; the state is unchanged when it is refused.
+
+        The state is checked for consistency (RULES 13.1) before every action, as the
+        HTTP backend's service does with each request's state.
+        """
         g = session.game
+        try:
+            check_consistency(self.catalog, g.s)
+        except InvalidInput as exc:
+            raise _from_engine(exc.under("state")) from None
         try:
             parsed = parse_action(action)
             n = len(g.events)

@@ -10,15 +10,10 @@ import orjson
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
-from referee.engine.errors import (
-    IllegalDeck,
-    InconsistentState,
-    InvalidInput,
-    RuleViolation,
-)
+from referee.engine.errors import InvalidInput, RuleViolation
 from referee.service import logs, metrics
 from referee.service.context import Referee
-from referee.service.problems import Problem, violation_json
+from referee.service.problems import Problem, problem_for
 from referee.service.reading import (
     JSON,
     PROBLEM_JSON,
@@ -29,7 +24,6 @@ from referee.service.reading import (
     language,
     localized,
     request_id,
-    schema_problem,
 )
 
 def _cors_headers(headers: Any, origin: str, any_origin: bool, preflight: bool) -> None:
@@ -104,23 +98,13 @@ def register_hooks(app: Flask, ref: Referee) -> None:
 
     @app.errorhandler(InvalidInput)
     def _invalid(exc: InvalidInput) -> Response:
-        if isinstance(exc, InconsistentState):
-            return render(Problem(400, "inconsistent-state", exc.code, exc.detail, errors=exc.errors))
-        return render(schema_problem(exc.errors, exc.detail))
+        return render(problem_for(exc))
 
     @app.errorhandler(RuleViolation)
     def _violation(exc: RuleViolation) -> Response:
         lang = language()
         request.environ[VIOLATION_KEY] = (exc.rule, exc.code)
-        extra: dict[str, Any] = {"rule": exc.rule}
-        slug = "rule-violation"
-        if isinstance(exc, IllegalDeck):
-            slug = "illegal-deck"
-            extra["violations"] = [violation_json(v, lang) for v in exc.violations]
-        index = getattr(exc, "index", None)
-        if index is not None:
-            extra["index"] = index
-        return localized(render(Problem(422, slug, exc.code, exc.detail(lang), **extra)), lang)
+        return localized(render(problem_for(exc, lang)), lang)
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Response:

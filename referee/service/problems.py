@@ -5,13 +5,18 @@ once, by the app's error handler, as ``application/problem+json`` with
 ``type``, ``title``, ``status``, ``code``, ``detail`` and ``instance`` (the
 request id), plus ``errors`` (400 schema errors), ``rule`` (422), ``index``
 (``/v1/replay`` 422) or ``violations`` (deck 422s).
+
+:func:`problem_for` is the one mapping of the engine's errors to problems,
+used by the service's error handlers and by ``referee check``'s in-process
+backend (so a scenario sees the same refusal either way). This module imports
+no Flask.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.errors import RuleViolation
+from referee.engine.errors import IllegalDeck, InconsistentState, InvalidInput, RefereeError, RuleViolation
 
 TYPE_BASE = "https://ace-file-referee.dev/problems/"
 
@@ -65,3 +70,28 @@ def violation_json(v: RuleViolation, lang: str) -> dict[str, Any]:
         "status": 422,
         **v.to_dict(lang),  # rule, code, detail (and deck: which deck of a NewGame)
     }
+
+
+def schema_problem(errors: dict[str, list[str]], detail: str | None = None) -> Problem:
+    if detail is None:
+        detail = "; ".join(f"{path}: {' '.join(msgs)}" for path, msgs in sorted(errors.items()))
+    return Problem(400, "invalid-schema", "invalid_schema", detail, errors=errors)
+
+
+def problem_for(exc: RefereeError, lang: str = "en") -> Problem:
+    """The problem an engine error is answered with: 400 for input (schema, RULES 13.1), 422 for a rule."""
+    if isinstance(exc, InconsistentState):
+        return Problem(400, "inconsistent-state", exc.code, exc.detail, errors=exc.errors)
+    if isinstance(exc, InvalidInput):
+        return schema_problem(exc.errors, exc.detail)
+    if not isinstance(exc, RuleViolation):
+        raise TypeError(f"no problem for {exc!r}")  # CatalogError: a start-up or command-line matter
+    extra: dict[str, Any] = {"rule": exc.rule}
+    slug = "rule-violation"
+    if isinstance(exc, IllegalDeck):
+        slug = "illegal-deck"
+        extra["violations"] = [violation_json(v, lang) for v in exc.violations]
+    index = getattr(exc, "index", None)
+    if index is not None:
+        extra["index"] = index
+    return Problem(422, slug, exc.code, exc.detail(lang), **extra)

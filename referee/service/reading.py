@@ -10,7 +10,7 @@ import orjson
 from flask import Response, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from referee.service.problems import Problem
+from referee.service.problems import Problem, schema_problem  # noqa: F401  (re-exported)
 
 JSON = "application/json"
 # Per-request values, kept in the WSGI environ (cheaper than flask.g).
@@ -59,12 +59,6 @@ def _read_raw() -> bytes:
     if len(data) > limit:
         raise RequestEntityTooLarge()
     return data
-
-
-def schema_problem(errors: dict[str, list[str]], detail: str | None = None) -> Problem:
-    if detail is None:
-        detail = "; ".join(f"{path}: {' '.join(msgs)}" for path, msgs in sorted(errors.items()))
-    return Problem(400, "invalid-schema", "invalid_schema", detail, errors=errors)
 
 
 def envelope(body: dict[str, Any], required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
