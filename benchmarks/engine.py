@@ -17,7 +17,7 @@ import time
 
 from referee.engine import Catalog, apply, check_state, legal_actions
 from referee.engine.board import Game
-from referee.engine.game import actions_for, step
+from referee.engine.game import actions_for, step  # the raw pipeline, to time it apart from the session
 from referee.engine.playout import choose, play_out, random_new_game
 from referee.engine.setup import SeededStream, new_game
 

@@ -17,7 +17,7 @@ def session(new_game_body):
 
 
 def test_a_state_made_inconsistent_between_steps_is_refused_with_rule_13_1(session):
-    session.game.s["players"][0]["hand"].pop()  # a card vanishes: RULES 13.1
+    session.state["players"][0]["hand"].pop()  # a card vanishes: RULES 13.1
     with pytest.raises(Refusal) as caught:
         InProcess(CATALOG).apply(session, {"type": "keep", "player": session.state["active"]})
     assert (caught.value.status, caught.value.code) == (400, "card_not_conserved")

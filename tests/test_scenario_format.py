@@ -377,11 +377,11 @@ def test_several_scenarios_in_one_file(backend):
 
 
 def test_an_engine_crash_is_a_failure_not_a_crash(backend, monkeypatch):
-    import referee.scenarios.backends as b
+    from referee.engine import Session
 
     def boom(*a, **k):
         raise KeyError("x")
 
-    monkeypatch.setattr(b, "step", boom)
+    monkeypatch.setattr(Session, "apply", boom)
     r = outcome(backend, INVESTIGATE + "    then: {legal: true}\n")
     assert r.status == "failed" and "the referee crashed: KeyError" in r.details[0]

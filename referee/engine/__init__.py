@@ -3,6 +3,8 @@
 Everything takes the loaded :class:`Catalog` and plain JSON-able dicts, and
 returns new dicts: the input state is never mutated. The public functions:
 
+- :class:`Session` — one game checked once, then ``apply`` / ``validate`` /
+  ``legal_actions`` / ``view`` on it; the functions below are one-call sessions.
 - :func:`new_game` — RULES 5: check decks, shuffle, deal.
 - :func:`apply` — the next state and its events, or a :class:`RuleViolation`.
 - :func:`validate` — the violation an action would raise, or ``None`` (a query).
@@ -22,20 +24,14 @@ from referee.engine.errors import (
     RefereeError,
     RuleViolation,
 )
-from referee.engine.game import (
-    ReplayError,
-    apply,
-    legal_actions,
-    replay,
-    validate,
-)
+from referee.engine.game import ReplayError
+from referee.engine.session import Applied, Session, apply, legal_actions, replay, validate, view
 from referee.engine.setup import new_game, validate_deck
 from referee.engine.state import check_state, parse_action
-from referee.engine.views import view
 
 __all__ = [
-    "Ability", "Card", "Catalog", "CatalogError", "Effect", "IllegalDeck",
+    "Ability", "Applied", "Card", "Catalog", "CatalogError", "Effect", "IllegalDeck",
     "InconsistentState", "InvalidInput", "RefereeError", "ReplayError",
-    "Requirement", "RuleViolation", "apply", "check_state", "legal_actions",
+    "Requirement", "RuleViolation", "Session", "apply", "check_state", "legal_actions",
     "new_game", "parse_action", "replay", "validate", "validate_deck", "view",
 ]

@@ -1,5 +1,6 @@
-"""The pipeline every action goes through: :func:`apply`, :func:`validate`,
-:func:`legal_actions` and :func:`replay`.
+"""The pipeline every action goes through (:func:`check`, then :func:`step`), and the listing of legal actions.
+
+The public session (``session.py``) and the engine's functions run it.
 
 The checks run in the order of RULES 13.3, so the violation reported is the
 first rule broken: game over (11.3); who may act (12.1, 12.2); the phase,
@@ -15,16 +16,13 @@ from typing import Any
 from referee.engine import effects, investigation, main_actions, responses, setup, turn  # noqa: F401
 from referee.engine.actions import RULEBOOK, Action, ActionRule
 from referee.engine.board import Game
-from referee.engine.catalog import Catalog
 from referee.engine.costs import pay, payers
-from referee.engine.errors import InvalidInput, RuleViolation
+from referee.engine.errors import RuleViolation
 from referee.engine.responses import open_or_resolve
-from referee.engine.facts import HAND_LIMIT, Player
+from referee.engine.facts import HAND_LIMIT
 from referee.engine.model import ACTION_TYPES
-from referee.engine.state import check_state, parse_action
 
 State = dict[str, Any]
-Events = list[dict[str, Any]]
 
 
 class ReplayError(RuleViolation):
@@ -76,7 +74,7 @@ def _open_now(g: Game, rule: ActionRule, probe: Action) -> bool:
     return True
 
 
-def _check(g: Game, a: Action) -> list[str]:
+def check(g: Game, a: Action) -> list[str]:
     """Every check of RULES 13.3, in order; returns the cases that will pay."""
     if g.over:
         raise RuleViolation("game_over")  # RULES 11.3
@@ -100,40 +98,11 @@ def _perform(g: Game, a: Action, paying: list[str]) -> None:
 
 def step(g: Game, a: Action) -> None:
     """Check then perform one parsed action on a checked state, in place."""
-    paying = _check(g, a)
+    paying = check(g, a)
     _perform(g, a, paying)
 
 
-# -- the public functions ------------------------------------------------------------
-
-def apply(catalog: Catalog, state: Any, action: Any) -> tuple[State, Events]:
-    """The next state and its events; raises ``RuleViolation`` and changes nothing if illegal.
-
-    The input is never mutated: ``check_state`` returns the working copy.
-    """
-    work = check_state(catalog, state)
-    a = parse_action(action)
-    g = Game(catalog, work)
-    step(g, a)
-    return work, g.events
-
-
-def validate(catalog: Catalog, state: Any, action: Any) -> RuleViolation | None:
-    """The violation ``action`` would raise, or ``None`` when it is legal (a query; no copy kept)."""
-    g = Game(catalog, check_state(catalog, state))
-    try:
-        _check(g, parse_action(action))
-    except RuleViolation as violation:
-        return violation
-    return None
-
-
-def legal_actions(catalog: Catalog, state: Any, player: int | None = None) -> list[Action]:
-    """Every legal action now, for ``player`` or for whoever may act (``pay`` omitted)."""
-    if player is not None:
-        Player.check(player)
-    return actions_for(Game(catalog, check_state(catalog, state)), player)
-
+# -- queries legal_actions and the random player share ---------------------------------
 
 _OPEN_CACHE: dict[tuple[str, str, bool], tuple[ActionRule, ...]] = {}
 
@@ -155,7 +124,7 @@ def open_rules(g: Game, actor: int) -> tuple[ActionRule, ...]:
 
 
 def candidate_is_legal(g: Game, rule: ActionRule, a: Action, free: int) -> bool:
-    """The rest of ``_check`` for a candidate of an open type, paying with ``free`` unactioned cases."""
+    """The rest of ``check`` for a candidate of an open type, paying with ``free`` unactioned cases."""
     try:
         rule.check(g, a)
     except RuleViolation:
@@ -175,20 +144,3 @@ def actions_for(g: Game, player: int | None = None) -> list[Action]:
     for p in ((0, 1) if player is None else (player,)):
         out.append({"type": "concede", "player": p})
     return out
-
-
-def replay(catalog: Catalog, actions: Any, *, state: Any = None, game: Any = None) -> tuple[State, int]:
-    """Apply ``actions`` in order from a state or a NewGame; raises ``ReplayError`` at the first illegal one."""
-    if (state is None) == (game is None):
-        raise InvalidInput({"state": ["give exactly one of state or game"]})
-    if not isinstance(actions, list):
-        raise InvalidInput({"actions": ["must be a list of actions"]})
-    work = setup.new_game(catalog, game, "game")[0] if game is not None else check_state(catalog, state)
-    parsed = [parse_action(a, f"actions.{i}") for i, a in enumerate(actions)]
-    g = Game(catalog, work)
-    for index, a in enumerate(parsed):
-        try:
-            step(g, a)
-        except RuleViolation as violation:
-            raise ReplayError(index, violation) from None
-    return work, len(parsed)

@@ -11,9 +11,10 @@ from typing import Any, Iterator
 
 from referee.engine.board import Game
 from referee.engine.catalog import Catalog
-from referee.engine.game import candidate_is_legal, open_rules, step
-from referee.engine.setup import SeededStream, new_game
+from referee.engine.game import candidate_is_legal, open_rules
+from referee.engine.setup import SeededStream
 from referee.engine.facts import DECK_SIZE
+from referee.engine.session import Session
 
 
 def random_deck(catalog: Catalog, stream: SeededStream) -> list[str]:
@@ -77,29 +78,25 @@ def play(catalog: Catalog, seed: str, max_actions: int = 5000,
 
     The state is updated in place after each yield: copy it to keep it.
     """
-    state, _ = new_game(catalog, random_new_game(catalog, seed, **options))
+    session, _ = Session.new(catalog, random_new_game(catalog, seed, **options))
     stream = SeededStream("choices:" + seed)
-    g = Game(catalog, state)
     for _ in range(max_actions):
-        if g.over:
+        if session.over:
             return
-        action = random_action(g, stream)
-        yield state, action
-        g.events = []
-        step(g, action)
+        action = random_action(session.board, stream)
+        yield session.state, action
+        session.apply_parsed(action)
 
 
 def play_out(catalog: Catalog, seed: str, max_actions: int = 5000,
              **options: Any) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
     """A whole random game: (NewGame, final state, actions in order)."""
     game = random_new_game(catalog, seed, **options)
-    state, _ = new_game(catalog, game)
+    session, _ = Session.new(catalog, game)
     stream = SeededStream("choices:" + seed)
-    g = Game(catalog, state)
     actions = []
-    while not g.over and len(actions) < max_actions:
-        action = random_action(g, stream)
+    while not session.over and len(actions) < max_actions:
+        action = random_action(session.board, stream)
         actions.append(action)
-        g.events = []
-        step(g, action)
-    return game, state, actions
+        session.apply_parsed(action)
+    return game, session.state, actions

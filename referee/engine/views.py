@@ -12,9 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.catalog import Catalog
-from referee.engine.facts import Player
-from referee.engine.state import check_state
 
 VIEW_SCHEMA = "ace-file/view@1"
 
@@ -36,10 +33,8 @@ def visible_cards(state: dict[str, Any], viewer: int) -> set[str]:
     return known
 
 
-def view(catalog: Catalog, state: Any, player: Any) -> dict[str, Any]:
-    """The state as ``player`` may see it (docs/api.md §5)."""
-    Player.check(player)
-    s = check_state(catalog, state)
+def view_of(s: dict[str, Any], player: int) -> dict[str, Any]:
+    """The view of a checked state for ``player`` (0 or 1), docs/api.md §5."""
     known = visible_cards(s, player)
     out = {k: v for k, v in s.items() if k not in ("seed", "rng", "seal", "cards", "players")}
     out["schema"] = VIEW_SCHEMA

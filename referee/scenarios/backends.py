@@ -15,14 +15,10 @@ from referee.engine import (
     InvalidInput,
     RefereeError,
     RuleViolation,
-    check_state,
     legal_actions,
-    new_game,
-    parse_action,
 )
-from referee.engine.board import Game
+from referee.engine import Session as GameSession
 from referee.engine.consistency import check_consistency
-from referee.engine.game import step
 from referee.service.problems import problem_for
 
 
@@ -68,7 +64,7 @@ class Session:
     """A game being played through a backend: its current state."""
 
     state: dict[str, Any]
-    game: Any = None  # the engine's Game (in-process)
+    game: Any = None  # the engine's Session (in-process)
     events: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -83,22 +79,17 @@ class InProcess:
 
     def new_game(self, game: Any) -> Session:
         try:
-            state, events = new_game(self.catalog, game)
+            engine, events = GameSession.new(self.catalog, game)
         except (RuleViolation, InvalidInput) as exc:
             raise _from_engine(exc) from None
-        return self._session(state, events)
+        return Session(engine.state, engine, list(events))
 
     def load(self, state: Any) -> Session:
         try:
-            work = check_state(self.catalog, state)
+            engine = GameSession.from_state(self.catalog, state)
         except InvalidInput as exc:
             raise _from_engine(exc) from None
-        return self._session(work, [])
-
-    def _session(self, state: dict[str, Any], events: list[dict[str, Any]]) -> Session:
-        g = Game(self.catalog, state)
-        g.events = list(events)
-        return Session(state, g, g.events)
+        return Session(engine.state, engine, [])
 
     def apply(self, session: Session, action: Any) -> list[dict[str, Any]]:
         """Check and apply one action in place; the state is unchanged when it is refused.
@@ -106,18 +97,17 @@ class InProcess:
         The state is checked for consistency (RULES 13.1) before every action, as the
         HTTP backend's service does with each request's state.
         """
-        g = session.game
+        engine = session.game
         try:
-            check_consistency(self.catalog, g.s)
+            check_consistency(self.catalog, engine.state)
         except InvalidInput as exc:
             raise _from_engine(exc.under("state")) from None
         try:
-            parsed = parse_action(action)
-            n = len(g.events)
-            step(g, parsed)
+            events = list(engine.apply(action).events)
         except (RuleViolation, InvalidInput) as exc:
             raise _from_engine(exc) from None
-        return g.events[n:]
+        session.events.extend(events)
+        return events
 
     def replay(self, session: Session, actions: list[Any]) -> int:  # pragma: no cover - HTTP only
         raise NotImplementedError

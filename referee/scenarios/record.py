@@ -15,9 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from referee.engine import Catalog, InvalidInput, RuleViolation, new_game, parse_action
-from referee.engine.board import Game
-from referee.engine.game import step
+from referee.engine import Catalog, InvalidInput, RuleViolation, Session, parse_action
 from referee.engine.playout import random_action
 from referee.engine.setup import SeededStream
 from referee.scenarios.assertions import Matcher, flow
@@ -60,10 +58,10 @@ def record(catalog: Catalog, seed: str, game: dict[str, Any] | None = None,
     game = dict(game)
     game.setdefault("first_player", None)  # recorded explicitly: the scenario default is 0
     try:
-        state, _ = new_game(catalog, game)
+        session, _ = Session.new(catalog, game)
     except (RuleViolation, InvalidInput) as exc:
         raise RecordError(f"the game is refused: {exc}") from None
-    g = Game(catalog, state)
+    state = session.state
     written: list[dict[str, Any]] = []
     limit = max_actions if max_actions is not None else 100_000
     if actions is not None:
@@ -76,17 +74,16 @@ def record(catalog: Catalog, seed: str, game: dict[str, Any] | None = None,
                 raise RecordError(f"action {i}: {exc}", i) from None
             written.append(refs_in_action(state, action))
             try:
-                step(g, action)
+                session.apply_parsed(action)
             except RuleViolation as exc:
                 raise RecordError(f"action {i} is illegal: rule {exc.rule} ({exc.code}): {exc.detail('en')}",
                                   i, exc.rule, illegal=True) from None
     else:
         stream = SeededStream("choices:" + seed)
-        while not g.over and len(written) < limit:
-            action = random_action(g, stream)
+        while not session.over and len(written) < limit:
+            action = random_action(session.board, stream)
             written.append(refs_in_action(state, action))
-            g.events = []
-            step(g, action)
+            session.apply_parsed(action)
     return Recording(game, written, state)
 
 

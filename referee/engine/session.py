@@ -1,0 +1,171 @@
+"""The engine's public session: one game, checked once, then acted on.
+
+A :class:`Session` holds a working state that passed RULES 13.1 (or was
+dealt by RULES 5) and applies actions to it through the pipeline of
+``game.py``; a refused action changes nothing. Results are immutable
+(:class:`Applied`: the events as a tuple); :meth:`Session.snapshot` gives a
+copy of the state to keep. The service's endpoints, ``referee check``'s
+in-process backend, ``referee record`` and the random player all go through
+it, so a game played any of these ways is played the same way.
+
+>>> from referee.engine.playout import random_new_game
+>>> session, dealt = Session.new(Catalog.builtin(), random_new_game(Catalog.builtin(), "doc"))
+>>> session.apply({"type": "keep", "player": session.state["active"]}).events[0]["type"]
+'keep'
+>>> session.apply({"type": "draw", "player": 0})
+Traceback (most recent call last):
+...
+referee.engine.errors.RuleViolation: The game is in the mulligan phase: mulligan or keep.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import msgspec
+
+from referee.engine import setup
+from referee.engine.board import Game
+from referee.engine.catalog import Catalog
+from referee.engine.errors import InvalidInput, RuleViolation
+from referee.engine.facts import Outcome, Player, Reason
+from referee.engine.game import ReplayError, actions_for, check, step
+from referee.engine.state import check_state, parse_action
+from referee.engine.views import view_of
+
+State = dict[str, Any]
+Event = dict[str, Any]
+
+
+class Applied(NamedTuple):
+    """What one legal action did: its events, in order."""
+    events: tuple[Event, ...]
+
+
+class Session:
+    """One game: a checked working state and the actions applied to it."""
+
+    __slots__ = ("catalog", "_board")
+
+    def __init__(self, catalog: Catalog, checked_state: State):
+        """Wrap a state that already passed ``check_state`` (or was just dealt); see :meth:`from_state`."""
+        self.catalog = catalog
+        self._board = Game(catalog, checked_state)
+
+    @classmethod
+    def from_state(cls, catalog: Catalog, state: Any, path: str = "state") -> Session:
+        """A session from a client's state: parsed and checked in full (RULES 13.1), the caller's dict untouched."""
+        return cls(catalog, check_state(catalog, state, path))
+
+    @classmethod
+    def new(cls, catalog: Catalog, game: Any, path: str = "") -> tuple[Session, tuple[Event, ...]]:
+        """A dealt game (RULES 5) from a NewGame body, and the events of the deal."""
+        state, events = setup.new_game(catalog, game, path)
+        return cls(catalog, state), tuple(events)
+
+    # -- queries ---------------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        """The working state (owned by the session: read it, or :meth:`snapshot` it to keep it)."""
+        return self._board.s
+
+    @property
+    def board(self) -> Game:
+        """The board the rules act on (for the engine's own tools, e.g. the random player)."""
+        return self._board
+
+    def snapshot(self) -> State:
+        """A copy of the state, independent of later actions."""
+        return msgspec.to_builtins(self._board.s)
+
+    @property
+    def over(self) -> bool:
+        return self._board.over
+
+    @property
+    def outcome(self) -> Outcome | None:
+        result = self._board.s["result"]
+        return None if result is None else Outcome(Reason(result["reason"]), result["winner"])
+
+    def legal_actions(self, player: Any = None) -> list[dict[str, Any]]:
+        """Every legal action now, for ``player`` (0 or 1) or for whoever may act."""
+        if player is not None:
+            Player.check(player)
+        return actions_for(self._board, player)
+
+    def validate(self, action: Any, path: str = "action") -> RuleViolation | None:
+        """The violation ``action`` would raise, or ``None`` when it is legal (a query: nothing changes)."""
+        try:
+            check(self._board, parse_action(action, path))
+        except RuleViolation as violation:
+            return violation
+        return None
+
+    def view(self, player: Any) -> State:
+        """The state as ``player`` may see it (docs/api.md §5)."""
+        return view_of(self._board.s, Player.check(player))
+
+    # -- commands --------------------------------------------------------------------
+
+    def apply(self, action: Any, path: str = "action") -> Applied:
+        """Apply one action; raises ``RuleViolation`` (or ``InvalidInput``) and changes nothing if it is refused."""
+        return self.apply_parsed(parse_action(action, path))
+
+    def apply_parsed(self, action: dict[str, Any]) -> Applied:
+        """Apply an action already read by ``parse_action`` (a replay reads them all first)."""
+        board = self._board
+        board.events = []
+        step(board, action)
+        return Applied(tuple(board.events))
+
+    def replay(self, actions: Any) -> int:
+        """Apply ``actions`` in order; raises ``ReplayError`` (with its index) at the first illegal one."""
+        if not isinstance(actions, list):
+            raise InvalidInput({"actions": ["must be a list of actions"]})
+        parsed = [parse_action(a, f"actions.{i}") for i, a in enumerate(actions)]
+        for index, a in enumerate(parsed):
+            try:
+                self.apply_parsed(a)
+            except RuleViolation as violation:
+                raise ReplayError(index, violation) from None
+        return len(parsed)
+
+
+# -- the engine's functions: one call, one session ---------------------------------------
+
+def apply(catalog: Catalog, state: Any, action: Any) -> tuple[State, list[Event]]:
+    """The next state and its events; raises ``RuleViolation`` and changes nothing if illegal.
+
+    The input is never mutated: the session works on its own checked copy.
+    """
+    session = Session.from_state(catalog, state)
+    return session.state, list(session.apply(action).events)
+
+
+def validate(catalog: Catalog, state: Any, action: Any) -> RuleViolation | None:
+    """The violation ``action`` would raise, or ``None`` when it is legal (a query; no copy kept)."""
+    return Session.from_state(catalog, state).validate(action)
+
+
+def legal_actions(catalog: Catalog, state: Any, player: Any = None) -> list[dict[str, Any]]:
+    """Every legal action now, for ``player`` or for whoever may act (``pay`` omitted)."""
+    if player is not None:
+        Player.check(player)
+    return Session.from_state(catalog, state).legal_actions(player)
+
+
+def view(catalog: Catalog, state: Any, player: Any) -> State:
+    """The state as ``player`` may see it (docs/api.md §5)."""
+    Player.check(player)
+    return Session.from_state(catalog, state).view(player)
+
+
+def replay(catalog: Catalog, actions: Any, *, state: Any = None, game: Any = None) -> tuple[State, int]:
+    """Apply ``actions`` in order from a state or a NewGame; raises ``ReplayError`` at the first illegal one."""
+    if (state is None) == (game is None):
+        raise InvalidInput({"state": ["give exactly one of state or game"]})
+    if not isinstance(actions, list):
+        raise InvalidInput({"actions": ["must be a list of actions"]})
+    session = Session.new(catalog, game, "game")[0] if game is not None else Session.from_state(catalog, state)
+    return session.state, session.replay(actions)
