@@ -15,7 +15,7 @@ import os
 import statistics
 import time
 
-from referee.engine import Catalog, apply, check_state, legal_actions
+from referee.engine import Catalog, Session, apply, check_state, legal_actions
 from referee.engine.board import Game
 from referee.engine.game import actions_for, step  # the raw pipeline, to time it apart from the session
 from referee.engine.playout import choose, play_out, random_new_game
@@ -68,6 +68,16 @@ def games_per_second(catalog: Catalog, games: int, enumerate_all: bool) -> tuple
     return games / elapsed, total_actions / games
 
 
+def replay_rate(catalog: Catalog, games: int) -> float:
+    """In-process replay of recorded games (Session.replay: parse each action, apply; no re-check between)."""
+    recorded = [play_out(catalog, f"replay-{n}")[::2] for n in range(games)]
+    total = 0
+    t0 = time.perf_counter()
+    for game, actions in recorded:
+        total += Session.new(catalog, game)[0].replay(actions)
+    return total / (time.perf_counter() - t0)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--states", type=int, default=60)
@@ -86,6 +96,7 @@ def main() -> None:
     ]
     for label, fn in rows:
         print(f"  {label:34s} median {median_us(fn, positions, args.repeat):8.1f} µs")
+    print(f"  in-process replay                  {replay_rate(catalog, max(10, args.games // 10)):8.0f} actions/s")
     rate, length = games_per_second(catalog, args.games, enumerate_all=False)
     print(f"  random full games (fast policy)    {rate:8.1f} games/s  ({length:.0f} actions/game)")
     rate, length = games_per_second(catalog, max(20, args.games // 5), enumerate_all=True)
