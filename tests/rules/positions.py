@@ -246,6 +246,19 @@ def legal(state: State, player: int | None = None) -> list[Action]:
     return engine.legal_actions(catalog_of(state), state, player)
 
 
+# (rule id, code) of every violation a test has asserted, for the meta-test's probe
+# (test_every_rule_is_tested.py): a code no passing test asserts is untested.
+EXERCISED: set[tuple[str, str]] = set()
+FAILED: list[str] = []  # rules tests that failed in this session (tests/rules/conftest.py)
+
+
+def assert_violation(v: RuleViolation, rule: str, code: str) -> RuleViolation:
+    """``v`` cites ``rule`` with ``code``; recorded as exercised."""
+    assert (v.rule, v.code) == (rule, code), f"got RULES {v.rule} {v.code}: {v.detail()}"
+    EXERCISED.add((rule, code))
+    return v
+
+
 def assert_illegal(state: State, action: Action, rule: str, code: str) -> RuleViolation:
     """The action is refused citing ``rule`` and ``code``, and nothing changed (RULES 13.3).
 
@@ -264,7 +277,7 @@ def assert_illegal(state: State, action: Action, rule: str, code: str) -> RuleVi
     assert state == before
     if "pay" not in action:
         assert action not in legal(state), "legal_actions lists an illegal action"
-    return v
+    return assert_violation(v, rule, code)
 
 
 def assert_legal(state: State, action: Action) -> None:

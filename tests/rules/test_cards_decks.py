@@ -11,7 +11,7 @@ from referee import engine
 from referee.engine import Catalog, CatalogError, IllegalDeck, InconsistentState, InvalidInput
 from referee.engine.catalog import KINDS
 
-from .positions import CAT, Position, act, apply, assert_illegal, legal_deck, new_game, normal, run
+from .positions import CAT, Position, act, apply, assert_illegal, assert_violation, legal_deck, new_game, normal, run
 
 
 # -- 1. The game -----------------------------------------------------------------------
@@ -215,7 +215,7 @@ def test_2_7_a_bonus_card_is_never_legal_in_a_deck():
     """RULES 2.7: the Millennium bonus card AF-099 in a deck is a violation of 3.3."""
     deck = legal_deck()[:39] + ["AF-099"]
     [violation] = engine.validate_deck(CAT, deck)
-    assert (violation.rule, violation.code) == ("3.3", "bonus_card")
+    assert_violation(violation, "3.3", "bonus_card")
 
 
 def test_2_7_a_bonus_card_never_appears_in_a_game_state():
@@ -269,7 +269,7 @@ def test_3_1_a_deck_is_exactly_40_cards(size):
     """RULES 3.1: 39 or 41 cards is a deck_size violation naming the count."""
     deck = (legal_deck() + ["AF-051"])[:size]
     [violation] = engine.validate_deck(CAT, deck)
-    assert (violation.rule, violation.code) == ("3.1", "deck_size")
+    assert_violation(violation, "3.1", "deck_size")
     assert violation.params["count"] == size
 
 
@@ -284,7 +284,7 @@ def test_3_2_at_most_three_cards_of_one_name():
     deck = legal_deck()
     deck[deck.index("AF-060")] = "AF-004"
     [violation] = engine.validate_deck(CAT, deck)
-    assert (violation.rule, violation.code) == ("3.2", "too_many_copies")
+    assert_violation(violation, "3.2", "too_many_copies")
     assert violation.params == {"name": "西の妖精", "count": 4, "limit": 3}
 
 
@@ -295,7 +295,7 @@ def test_3_2_the_two_named_cards_are_limited_to_one(cid, name):
     assert engine.validate_deck(CAT, one) == []
     two = legal_deck()[:38] + [cid, cid]
     [violation] = engine.validate_deck(CAT, two)
-    assert (violation.rule, violation.code) == ("3.2", "too_many_copies")
+    assert_violation(violation, "3.2", "too_many_copies")
     assert violation.params == {"name": name, "count": 2, "limit": 1}
 
 
@@ -308,7 +308,7 @@ def test_3_2_two_printings_of_one_name_count_together():
     filler = [f"F-{i:02d}" for i in range(12) for _ in range(3)]
     deck = ["P-1", "P-1", "P-2", "P-2"] + filler
     [violation] = engine.validate_deck(catalog, deck)
-    assert (violation.rule, violation.code) == ("3.2", "too_many_copies")
+    assert_violation(violation, "3.2", "too_many_copies")
     assert violation.params == {"name": "同じ妖精", "count": 4, "limit": 3}
     three = ["P-1", "P-1", "P-2", "F-12"] + filler  # 3 of the name, and a 13th plain fairy
     assert engine.validate_deck(catalog, three) == []
@@ -376,7 +376,7 @@ def test_3_4_every_card_must_be_in_the_catalog():
     """RULES 3.4: an id the catalog does not know is unknown_card."""
     deck = legal_deck()[:39] + ["AF-999"]
     [violation] = engine.validate_deck(CAT, deck)
-    assert (violation.rule, violation.code) == ("3.4", "unknown_card")
+    assert_violation(violation, "3.4", "unknown_card")
     assert violation.params == {"card": "AF-999"}
 
 
