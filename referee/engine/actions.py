@@ -27,7 +27,11 @@ class ActionRule:
     respondable: bool = False
 
     def allowed(self, g: Game, a: Action) -> None:
-        """Raise if the action is not open in this phase, step or window."""
+        """Raise if the action is not open in this phase, step or window.
+
+        It may read only the phase, the step, the open window and who acts:
+        ``game.open_rules`` caches its answer on those (tests/test_open_rules.py checks it).
+        """
 
     def check(self, g: Game, a: Action) -> None:
         """Raise if a named card or target is missing, or the action's own rule is broken."""

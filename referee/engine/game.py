@@ -87,13 +87,13 @@ def check(g: Game, a: Action) -> list[str]:
 
 
 def _perform(g: Game, a: Action, paying: list[str]) -> None:
+    """Pay (RULES 7.1), declare, then the response window of RULES 9.4 (``responses.open_or_resolve``)."""
     rule = RULEBOOK[a["type"]]
     if rule.respondable or paying:
         a = {**a, "pay": paying}
         pay(g, a["player"], paying)
     rule.declare(g, a)
-    if rule.respondable and not g.over:
-        open_or_resolve(g, rule, a)
+    open_or_resolve(g, rule, a)
 
 
 def step(g: Game, a: Action) -> None:

@@ -32,7 +32,10 @@ def window_opens(g: Game, a: Action) -> bool:
 
 
 def open_or_resolve(g: Game, rule: ActionRule, a: Action) -> None:
-    """After a respondable action is declared and paid: a window, or at once its effect."""
+    """RULES 9.4: after a respondable action is declared and paid, a response window opens
+    (or, when none would be useful in auto mode, the action resolves at once)."""
+    if not rule.respondable or g.over:
+        return
     if window_opens(g, a):
         g.s["pending"] = {"action": a, "responder": other(a["player"]), "negated": False,
                           "power": 0, "counters": []}
