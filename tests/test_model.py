@@ -80,3 +80,17 @@ def test_player_check_takes_exactly_0_and_1():
 
 def test_an_outcome_is_serialised_as_the_state_result():
     assert Outcome(Reason.CONCEDE, 1).json() == {"winner": 1, "reason": "concede"}
+
+
+def test_the_position_builders_build_from_the_model(fresh_state):
+    """setup.new_game, the rules tests' Position and scenario positions all lay a state out as the model does."""
+    from referee.scenarios.build import build_position
+
+    from rules.positions import Position
+
+    order = [f for f in State.__struct_fields__ if f != "seal"]
+    player_order = list(PlayerState.__struct_fields__)
+    built = [fresh_state, Position().build(), build_position(CATALOG, {})]
+    for state in built:
+        assert list(state) == order
+        assert [list(p) for p in state["players"]] == [player_order, player_order]

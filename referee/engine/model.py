@@ -250,3 +250,30 @@ def keys(model: type[Struct]) -> frozenset[str]:
 STATE_KEYS = keys(State)
 PLAYER_KEYS = keys(PlayerState)
 PENDING_KEYS = keys(Pending)
+
+
+def build(model: type[Struct], **values: Any) -> dict[str, Any]:
+    """A plain dict of ``model``'s fields in the model's order, defaults filled (an optional field
+    without a default, like ``seal``, is left out); for the position builders (setup, scenarios, tests).
+
+    >>> list(build(Options))
+    ['response_windows']
+    >>> build(Result, winner=0, reason="concede", loser=1)
+    Traceback (most recent call last):
+    ...
+    TypeError: Result has no field loser
+    """
+    unknown = set(values) - set(model.__struct_fields__)
+    if unknown:
+        raise TypeError(f"{model.__name__} has no field {', '.join(sorted(unknown))}")
+    out: dict[str, Any] = {}
+    for f in msgspec.structs.fields(model):
+        if f.encode_name in values:
+            out[f.encode_name] = values[f.encode_name]
+        elif f.default_factory is not msgspec.NODEFAULT:
+            out[f.encode_name] = msgspec.to_builtins(f.default_factory())
+        elif f.default is not msgspec.NODEFAULT and f.default is not UNSET:
+            out[f.encode_name] = msgspec.to_builtins(f.default)
+        elif f.required:
+            raise TypeError(f"{model.__name__} needs {f.encode_name}")
+    return out

@@ -17,7 +17,8 @@ from referee.engine.actions import ActionRule, register, simple
 from referee.engine.board import Game
 from referee.engine.catalog import Catalog
 from referee.engine.errors import IllegalDeck, InvalidInput, RuleViolation
-from referee.engine.facts import DECK_SIZE, OPENING_HAND, RULESET, SCHEMA, WindowMode, other
+from referee.engine.facts import DECK_SIZE, OPENING_HAND, RULESET, SCHEMA, Phase, Step, WindowMode, other
+from referee.engine.model import PlayerState, State, build
 
 _NEW_GAME_KEYS = frozenset(("decks", "seed", "first_player", "shuffle", "players", "options"))
 
@@ -152,15 +153,13 @@ def new_game(catalog: Catalog, request: Any, path: str = "") -> tuple[dict[str, 
             stream.shuffle(order)
         ids = _instance_ids(stream, "ab"[i], DECK_SIZE, taken)
         cards.update(zip(ids, order))
-        players.append({"name": req["players"][i], "file": ids, "hand": [], "trash": [],
-                        "cases": [], "fairies": [], "evidence": [], "kept": False})
-    state = {
-        "schema": SCHEMA, "ruleset": RULESET, "catalog": catalog.ref,
-        "options": req["options"], "seed": req["seed"], "rng": stream.counter,
-        "turn": 0, "phase": "mulligan", "step": "mulligan", "active": first,
-        "first_player": first, "case_played": False, "pending": None, "result": None,
-        "cards": dict(sorted(cards.items())), "players": players, "modifiers": [], "used": [],
-    }
+        players.append(build(PlayerState, name=req["players"][i], file=ids, hand=[], trash=[],
+                             cases=[], fairies=[], evidence=[], kept=False))
+    state = build(
+        State, schema=SCHEMA, ruleset=RULESET, catalog=catalog.ref, options=req["options"], seed=req["seed"],
+        rng=stream.counter, turn=0, phase=Phase.MULLIGAN.value, step=Step.MULLIGAN.value, active=first,
+        first_player=first, case_played=False, pending=None, result=None, cards=dict(sorted(cards.items())),
+        players=players)
     g = Game(catalog, state)
     g.emit("game_started", first_player=first, seed=req["seed"])
     for i in (0, 1):

@@ -24,12 +24,13 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine import Catalog
+from referee.engine.facts import RULESET, SCHEMA
+from referee.engine.model import PlayerState, State, build
 from referee.engine.setup import OPENING_HAND
 from referee.scenarios.refs import RefError, looks_like_ref, resolve, resolve_action
 
 DECK_SIZE = 40
-STATE_SCHEMA = "ace-file/state@1"  # docs/api.md §3
-RULESET = "ace-file-99"
+STATE_SCHEMA = SCHEMA  # docs/api.md §3
 DEFAULT_SEED = "scenario"
 POSITION_SEED = "position"
 
@@ -190,25 +191,19 @@ def build_position(catalog: Catalog, pos: dict[str, Any], catalog_ref: dict[str,
         pl["trash"] = [new_id(c) for c in trash]
         pl["file"] = [new_id(c) for c in file_cids]
         pl["kept"] = spec.get("kept", kept_default)
-        players.append(pl)
+        players.append(build(PlayerState, **pl))
 
     if phase == "mulligan":
         active = first if not players[first]["kept"] else 1 - first
     else:
         active = first if turn % 2 == 1 else 1 - first
-    state: dict[str, Any] = {
-        "schema": STATE_SCHEMA, "ruleset": RULESET,
-        "catalog": dict(catalog_ref or catalog.ref),
-        "options": dict(pos.get("options", {"response_windows": "auto"})),
-        "seed": pos.get("seed", POSITION_SEED), "rng": pos.get("rng", 0),
-        "turn": turn, "phase": phase,
-        "step": pos.get("step", "mulligan" if phase == "mulligan" else "main"),
-        "active": pos.get("active", active), "first_player": first,
-        "case_played": pos.get("case_played", False),
-        "pending": None, "result": pos.get("result"),
-        "cards": cards, "players": players,
-        "modifiers": [], "used": [],
-    }
+    state = build(
+        State, schema=STATE_SCHEMA, ruleset=RULESET, catalog=dict(catalog_ref or catalog.ref),
+        options=dict(pos.get("options", {"response_windows": "auto"})),
+        seed=pos.get("seed", POSITION_SEED), rng=pos.get("rng", 0), turn=turn, phase=phase,
+        step=pos.get("step", "mulligan" if phase == "mulligan" else "main"),
+        active=pos.get("active", active), first_player=first, case_played=pos.get("case_played", False),
+        pending=None, result=pos.get("result"), cards=cards, players=players)
     for path, entry, key in later:
         entry[key] = _field_card(state, entry[key], path)
     pen = pos.get("pending")

@@ -37,6 +37,8 @@ import pytest
 
 from referee import engine
 from referee.engine import Catalog, RuleViolation, check_state
+from referee.engine.facts import RULESET, SCHEMA
+from referee.engine import model
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -199,16 +201,15 @@ class Position:
                     raise ValueError(f"player {i}: cannot leave {size} cards in the file")
                 z["trash"] = filler[room:] + z["trash"]
                 z["file"] += filler[:room]
-            players.append({"name": f"Player {i + 1}", **z, "kept": self.kept_[i]})
-        state = {
-            "schema": "ace-file/state@1", "ruleset": "ace-file-99", "catalog": self.catalog.ref,
-            "options": {"response_windows": self.windows}, "seed": "rules-tests", "rng": 0,
-            "turn": self.turn, "phase": self.phase, "step": self.step, "active": self.active,
-            "first_player": self.first_player, "case_played": self.case_played,
-            "pending": copy.deepcopy(self.pending_), "result": copy.deepcopy(self.result),
-            "cards": dict(sorted(cards.items())), "players": players,
-            "modifiers": copy.deepcopy(self.modifiers), "used": copy.deepcopy(self.used_),
-        }
+            players.append(model.build(model.PlayerState, name=f"Player {i + 1}", **z, kept=self.kept_[i]))
+        state = model.build(
+            model.State, schema=SCHEMA, ruleset=RULESET, catalog=self.catalog.ref,
+            options={"response_windows": self.windows}, seed="rules-tests", rng=0,
+            turn=self.turn, phase=self.phase, step=self.step, active=self.active,
+            first_player=self.first_player, case_played=self.case_played,
+            pending=copy.deepcopy(self.pending_), result=copy.deepcopy(self.result),
+            cards=dict(sorted(cards.items())), players=players,
+            modifiers=copy.deepcopy(self.modifiers), used=copy.deepcopy(self.used_))
         check_state(self.catalog, state)  # RULES 13.1: a hand-built position must be consistent
         return state
 
