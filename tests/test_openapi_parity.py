@@ -6,7 +6,10 @@ The state and action schemas are derived from the engine's model
 (``schemas/derived.py``), so for them one check suffices: the derivation is
 complete. NewGames, decks and whole request bodies are compared on real values
 with random mutations:
-a field removed, added, nulled or replaced by any JSON value, at any depth.
+a field removed, added, nulled, replaced by any JSON value or by a value of the
+same kind, at any depth. Every example is compared; the same-kind edits keep a
+share of them well formed (measured over 300 each: 21% of NewGames, 53% of
+decks), so acceptance is exercised and not only refusal.
 "Accepted" means, for the engine, anything but a schema error (an inconsistent
 state is well formed: RULES 13.1 is not the schema's business); for the
 service, any answer but a 400 ``invalid_schema`` / ``invalid_json``.
@@ -31,7 +34,7 @@ from referee.engine.parse import explain
 from schemas.derived import schema_for
 from test_state_parsers import mutated_states
 
-SETTINGS = settings(max_examples=250, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=250, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                            HealthCheck.function_scoped_fixture])
 
@@ -43,6 +46,16 @@ LEAF = st.one_of(
 )
 JSON = st.recursive(LEAF, lambda inner: st.lists(inner, max_size=3)
                     | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=6)
+
+
+def _same_kind(value: Any, extra_values: Any) -> st.SearchStrategy:
+    if isinstance(value, bool):
+        return st.booleans()
+    if isinstance(value, int):
+        return st.integers(0, 3)
+    if isinstance(value, str):
+        return st.sampled_from([v for v in extra_values if isinstance(v, str)] or ["x"])
+    return st.just(copy.deepcopy(value))
 
 
 @st.composite
@@ -61,8 +74,10 @@ def mutated(draw, base: Any, extra_values: list[Any] = (), extra_keys: list[str]
             else:
                 break
             parent, key, node = node, k, node[k]
-        op = draw(st.sampled_from(["replace", "delete", "add", "null"]))
-        if op == "add" and isinstance(node, dict):
+        op = draw(st.sampled_from(["replace", "delete", "add", "null", "same", "same", "same"]))
+        if op == "same" and parent is not None:  # a value of the same JSON kind: often still valid
+            parent[key] = draw(_same_kind(node, extra_values))
+        elif op == "add" and isinstance(node, dict):
             node[draw(keys)] = draw(values)
         elif op == "add" and isinstance(node, list):
             node.append(draw(values))
