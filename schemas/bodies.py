@@ -20,6 +20,7 @@ from schemas.game import (
     ViolationSchema,
     action_field,
     deck_field,
+    listed_action_field,
 )
 
 
@@ -45,6 +46,9 @@ class LegalActionsRequestSchema(Schema):
 
     state = fields.Nested(StateSchema, required=True)
     player = player_index(metadata=_doc("Absent: whoever may act now."))
+    labels = StrictBoolean(metadata=_doc(
+        "True: give each action a readable `label` (English, or Japanese with `Accept-Language: ja`). "
+        "Default false."))
 
 
 class ReplayRequestSchema(Schema):
@@ -104,7 +108,7 @@ class LegalActionsResponseSchema(Schema):
         unknown = RAISE
         description = "Every legal action now, without `pay` (docs/api.md §6)."
 
-    actions = fields.List(action_field(), required=True)
+    actions = fields.List(listed_action_field(), required=True)
 
 
 class ReplayResponseSchema(Schema):

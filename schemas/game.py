@@ -52,6 +52,24 @@ UsedSchema = schema_for(model.Used)
 StateSchema = schema_for(model.State)
 
 
+def _listed_schema(kind: str) -> type[Schema]:
+    """The action as ``/v1/legal-actions`` lists it: with a readable ``label`` when asked for."""
+    base = ACTION_SCHEMAS[kind]
+    label = fields.String(metadata=_doc(
+        "With `\"labels\": true`: the action in words, naming only what its player may see "
+        "(English, or Japanese with `Accept-Language: ja`)."))
+    meta = type("Meta", (), {"unknown": RAISE, "description": base.Meta.description + "; listed, maybe labelled"})
+    return type("Listed" + base.__name__, (base,), {"label": label, "Meta": meta})
+
+
+_LISTED_INSTANCES = {kind: _listed_schema(kind)() for kind in ACTIONS}
+
+
+def listed_action_field(**kwargs) -> OneOfSchemas:
+    kwargs.setdefault("metadata", _doc("A legal action (API.md §6), with its `label` when asked for."))
+    return OneOfSchemas(_LISTED_INSTANCES, **kwargs)
+
+
 class ActionSchema(_Strict):
     """Wraps one action in ``{"action": ...}`` so it can be loaded on its own."""
 

@@ -60,6 +60,24 @@ NEW_GAME_EXAMPLE = {
     ],
 }
 
+_APPLY_EXAMPLE: dict[str, Any] = {}
+
+
+def apply_example() -> dict[str, Any]:
+    """``/v1/apply``'s example in /docs: the README's game just dealt, and player 0 keeps.
+
+    Dealt with the built-in catalog, whatever the service runs with, so the
+    committed openapi.yaml never depends on configuration; "Try it out" applies
+    on a service with the built-in catalog (the default).
+    """
+    if not _APPLY_EXAMPLE:
+        from referee.engine import Catalog, new_game
+
+        state, _ = new_game(Catalog.builtin(), NEW_GAME_EXAMPLE)
+        _APPLY_EXAMPLE.update(state=state, action={"type": "keep", "player": 0})
+    return _APPLY_EXAMPLE
+
+
 # name: (description, problem codes) of the shared error responses.
 ERROR_RESPONSES = {
     "BadRequest": (

@@ -26,12 +26,14 @@ def ops_blueprint(ref: Referee, openapi: Callable[[], str]) -> Blueprint:
     livez_body = orjson.dumps({"status": "ok", "version": __version__})
 
     @blp.route("/livez", methods=["GET"])
+    @blp.doc(operationId="livez")
     @blp.response(200, S.HealthSchema, description="The process is alive.", content_type=JSON)
     def livez() -> Response:
         """Liveness: the worker answers, with the referee's version."""
         return Response(livez_body, mimetype=JSON)
 
     @blp.route("/readyz", methods=["GET"])
+    @blp.doc(operationId="readyz")
     @blp.response(200, S.HealthSchema, description="Ready for traffic.", content_type=JSON)
     @blp.alt_response(503, response="ServiceUnavailable")
     def readyz() -> Response:
@@ -41,6 +43,7 @@ def ops_blueprint(ref: Referee, openapi: Callable[[], str]) -> Blueprint:
         return Response(b'{"status":"ready"}', mimetype=JSON)
 
     @blp.route("/metrics", methods=["GET"])
+    @blp.doc(operationId="metrics")
     @blp.doc(responses={"200": {"description": "Prometheus text exposition (every worker).",
                                 "content": {"text/plain": {"schema": {"type": "string"}}}}})
     def metrics_endpoint() -> Response:
@@ -54,6 +57,7 @@ def ops_blueprint(ref: Referee, openapi: Callable[[], str]) -> Blueprint:
         return Response(data, content_type=content_type)
 
     @blp.route("/openapi.yaml", methods=["GET"])
+    @blp.doc(operationId="openapiDocument")
     @blp.doc(responses={"200": {"description": "This document (identical to the repository's openapi.yaml).",
                                 "content": {"application/yaml": {}}}})
     def openapi_document() -> Response:

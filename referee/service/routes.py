@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Callable
 
 import orjson
@@ -10,10 +11,12 @@ from flask_smorest import Blueprint
 
 import schemas as S
 from referee import engine
+from referee.engine.labels import labelled
 from referee.service.context import Referee
 from referee.service.openapi import (
     ERROR_RESPONSES,
     NEW_GAME_EXAMPLE,
+    apply_example,
 )
 from referee.service.problems import Problem, violation_json
 from referee.service.reading import (
@@ -68,6 +71,7 @@ def game_blueprint(ref: Referee) -> Blueprint:
         return blp.doc(requestBody={"required": True, "description": text, "content": {JSON: content}})
 
     @blp.route("/v1/games", methods=["POST"])
+    @blp.doc(operationId="newGame")
     @request_body(S.NewGameSchema, "Both decks and the game's options (docs/api.md §2).", NEW_GAME_EXAMPLE)
     @blp.response(201, S.GameResponseSchema, description="The new game, in the mulligan phase.", **common)
     @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
@@ -82,7 +86,8 @@ def game_blueprint(ref: Referee) -> Blueprint:
         return ok({"state": state_out(state), "events": events}, 201)
 
     @blp.route("/v1/apply", methods=["POST"])
-    @request_body(S.ApplyRequestSchema, "A state and one action.")
+    @blp.doc(operationId="applyAction")
+    @request_body(S.ApplyRequestSchema, "A state and one action.", apply_example())
     @blp.response(200, S.GameResponseSchema, description="The next state and its events.", **common)
     @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
     def apply() -> Response:
@@ -98,6 +103,7 @@ def game_blueprint(ref: Referee) -> Blueprint:
         return ok({"state": state_out(state), "events": events})
 
     @blp.route("/v1/validate", methods=["POST"])
+    @blp.doc(operationId="validateAction")
     @request_body(S.ApplyRequestSchema, "A state and one action.")
     @blp.response(200, S.ValidateResponseSchema, description="Whether the action is legal now.", **common)
     @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
@@ -113,23 +119,34 @@ def game_blueprint(ref: Referee) -> Blueprint:
         return localized(ok({"legal": False, "violation": violation_json(violation, lang)}), lang)
 
     @blp.route("/v1/legal-actions", methods=["POST"])
-    @request_body(S.LegalActionsRequestSchema, "A state, and optionally a player.")
+    @blp.doc(operationId="legalActions")
+    @request_body(S.LegalActionsRequestSchema, "A state, and optionally a player.",
+                  {"state": copy.deepcopy(apply_example()["state"]), "player": 0, "labels": True})
     @blp.response(200, S.LegalActionsResponseSchema, description="Every legal action now.", **common)
     @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
     def legal_actions() -> Response:
         """Every legal action now, for that player or for whoever may act.
 
         Listed without `pay`; a discard owed at the end step is listed once
-        (docs/api.md §6).
+        (docs/api.md §6). With `"labels": true` each action also has a readable
+        `label` (English, or Japanese with `Accept-Language: ja`) naming only
+        what its player may see.
         """
         body = read_body()
-        envelope(body, ("state",), ("player",))
+        envelope(body, ("state",), ("player", "labels"))
         player = player_field(body)
+        want_labels = body.get("labels", False)
+        if type(want_labels) is not bool:
+            raise schema_problem({"labels": ["Not a valid boolean."]})
         state = state_in(body)
         actions = engine.legal_actions(catalog, state, player)
-        return ok({"actions": actions})
+        if not want_labels:
+            return ok({"actions": actions})
+        lang = language()
+        return localized(ok({"actions": labelled(catalog, state, actions, lang)}), lang)
 
     @blp.route("/v1/replay", methods=["POST"])
+    @blp.doc(operationId="replayGame")
     @request_body(S.ReplayRequestSchema, "A new game or a state, and the actions to apply in order.")
     @blp.response(200, S.ReplayResponseSchema, description="The state after every action.", **common)
     @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
@@ -151,6 +168,7 @@ def game_blueprint(ref: Referee) -> Blueprint:
         return ok({"state": state_out(state), "applied": applied})
 
     @blp.route("/v1/view", methods=["POST"])
+    @blp.doc(operationId="viewGame")
     @request_body(S.ViewRequestSchema, "A state and a player.")
     @blp.response(200, S.ViewResponseSchema, description="What that player may see.", **common)
     @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
@@ -163,6 +181,7 @@ def game_blueprint(ref: Referee) -> Blueprint:
         return ok({"view": engine.view(catalog, state, player)})
 
     @blp.route("/v1/decks/validate", methods=["POST"])
+    @blp.doc(operationId="validateDeck")
     @request_body(S.DeckValidateRequestSchema, "One deck.", {"deck": NEW_GAME_EXAMPLE["decks"][0]})
     @blp.response(200, S.DeckValidateResponseSchema, description="Every problem of the deck.", **common)
     @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType")
@@ -176,12 +195,14 @@ def game_blueprint(ref: Referee) -> Blueprint:
         return localized(resp, lang) if violations else resp
 
     @blp.route("/v1/cards", methods=["GET"])
+    @blp.doc(operationId="listCards")
     @blp.response(200, S.CardsResponseSchema, description="The catalog's id, digest and cards.", **common)
     def cards() -> Response:
         """The catalog in use."""
         return Response(ref.cards_body, mimetype=JSON)
 
     @blp.route("/v1/cards/<id>", methods=["GET"])
+    @blp.doc(operationId="getCard")
     @blp.response(200, S.CardSchema, description="The card.", **common)
     @errors("NotFound")
     def card(id: str) -> Response:  # noqa: A002 - the path says {id}
@@ -192,6 +213,7 @@ def game_blueprint(ref: Referee) -> Blueprint:
         return Response(data, mimetype=JSON)
 
     @blp.route("/v1/rules", methods=["GET"])
+    @blp.doc(operationId="listRules")
     @blp.response(200, S.RulesResponseSchema, description="Every rule id of RULES.md with its text.", **common)
     def rules() -> Response:
         """The rule index of RULES.md."""
