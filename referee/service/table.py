@@ -1,0 +1,58 @@
+"""The table page: ``GET /table`` (and ``/`` redirecting to it), a browser client of the API.
+
+Plain HTML, CSS and ES modules shipped in the package (``referee/service/table/``),
+served as they are: no CDN, no bundler, no request leaving the referee's origin.
+The page plays only through the public API (``/v1/...``); the one thing served
+here besides files is ``/table/decks.json``, a few named legal decks of the
+catalog in use to deal with.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+from flask import Flask, Response, redirect, send_from_directory
+
+from referee import engine
+from referee.service.context import Referee
+from referee.service.openapi import NEW_GAME_EXAMPLE
+from referee.service.problems import Problem
+
+TABLE_DIR = Path(__file__).with_name("table")
+SERVED_SUFFIXES = (".html", ".js", ".css", ".svg")
+NAMED_DECKS = (("Aoi: the four winds", "葵：四方の風"), ("Ren: inspectors", "蓮：警部たち"))
+
+
+def sample_decks(catalog: engine.Catalog) -> list[dict]:
+    """Named legal decks of ``catalog``: the README's two, then two drawn from fixed seeds."""
+    from referee.engine.playout import random_new_game
+
+    decks = [{"name": en, "name_ja": ja, "deck": deck} for (en, ja), deck in zip(NAMED_DECKS, NEW_GAME_EXAMPLE["decks"])]
+    for i, seed in enumerate(("table-1", "table-2"), start=1):
+        for deck in random_new_game(catalog, seed)["decks"][:1]:
+            decks.append({"name": f"Random deck {i}", "name_ja": f"ランダムデッキ{i}", "deck": deck})
+    return [d for d in decks if not engine.validate_deck(catalog, d["deck"])]
+
+
+def register_table(app: Flask, ref: Referee) -> None:
+    decks_body = orjson.dumps({"decks": sample_decks(ref.catalog)})
+
+    @app.get("/")
+    def root() -> Response:
+        return redirect("/table", 302)
+
+    @app.get("/table")
+    def table() -> Response:
+        return send_from_directory(TABLE_DIR, "index.html", max_age=0)
+
+    @app.get("/table/decks.json")
+    def table_decks() -> Response:
+        return Response(decks_body, mimetype="application/json")
+
+    @app.get("/table/<name>")
+    def table_file(name: str) -> Response:
+        if not name.endswith(SERVED_SUFFIXES) or not (TABLE_DIR / name).is_file():
+            raise Problem(404, "not-found", "not_found", f"No such file {name!r}.")
+        mimetype = "text/javascript" if name.endswith(".js") else None
+        return send_from_directory(TABLE_DIR, name, max_age=0, mimetype=mimetype)

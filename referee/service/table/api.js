@@ -1,0 +1,71 @@
+// @ts-check
+// A tiny typed client of the referee's API, used by the table page.
+// The shapes are those of openapi.yaml, through the TypeScript types generated
+// from it (clients/typescript/openapi.d.ts): one source of truth. The types are
+// only read by editors and `tsc --checkJs`; the browser runs this file as it is.
+
+/** @typedef {import("../../../clients/typescript/openapi").components["schemas"]} Schemas */
+/** @typedef {import("../../../clients/typescript/openapi").operations} Operations */
+/** @typedef {Schemas["NewGame"]} NewGame */
+/** @typedef {Schemas["State"] | string} State  a plain State, or a private-mode token (API §10) */
+/** @typedef {Schemas["View"]} View */
+/** @typedef {Schemas["Event"]} GameEvent */
+/** @typedef {Schemas["Card"]} Card */
+/** @typedef {Operations["applyAction"]["requestBody"]["content"]["application/json"]["action"]} Action */
+/** @typedef {Operations["legalActions"]["responses"]["200"]["content"]["application/json"]["actions"][number]} ListedAction */
+/** @typedef {Schemas["Violation"]} Violation */
+/** @typedef {{state: State, events: GameEvent[], seats?: string[], commitment?: string, view?: View}} GameStep */
+
+/** A refused request: `status` and the problem details (`code`, `detail`, and `rule` for a 422). */
+export class RefereeError extends Error {
+  /** @param {number} status @param {{code?: string, detail?: string, rule?: string, index?: number, violations?: Violation[]}} problem */
+  constructor(status, problem) {
+    super(problem.detail || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+/**
+ * A client of the referee at `base` ("" = this page's origin).
+ * @param {{base?: string, language?: () => string}} [options]
+ */
+export function createClient(options = {}) {
+  const base = options.base || "";
+  const language = options.language || (() => "en");
+
+  /** @param {string} path @param {object} [body] @returns {Promise<any>} */
+  async function call(path, body) {
+    const init = body === undefined
+      ? { headers: { "Accept-Language": language() } }
+      : { method: "POST", body: JSON.stringify(body),
+          headers: { "Content-Type": "application/json", "Accept-Language": language() } };
+    const resp = await fetch(base + path, init);
+    const data = await resp.json();
+    if (!resp.ok) throw new RefereeError(resp.status, data);
+    return data;
+  }
+
+  /** @param {object} body @param {string | null | undefined} seat */
+  const seated = (body, seat) => (seat ? { ...body, seat } : body);
+
+  return {
+    /** @param {NewGame} game @returns {Promise<GameStep>} */
+    newGame: (game) => call("/v1/games", game),
+    /** @param {State} state @param {Action} action @param {string | null} [seat] @returns {Promise<GameStep>} */
+    apply: (state, action, seat) => call("/v1/apply", seated({ state, action }, seat)),
+    /** @param {State} state @param {Action} action @param {string | null} [seat]
+     *  @returns {Promise<{legal: boolean, violation: Violation | null}>} */
+    validate: (state, action, seat) => call("/v1/validate", seated({ state, action }, seat)),
+    /** @param {State} state @param {0 | 1 | null} player @param {string | null} [seat]
+     *  @returns {Promise<ListedAction[]>} */
+    legalActions: async (state, player, seat) => (await call("/v1/legal-actions",
+      seated(player === null || seat ? { state, labels: true } : { state, player, labels: true }, seat))).actions,
+    /** @param {State} state @param {0 | 1} player @param {string | null} [seat] @returns {Promise<View>} */
+    view: async (state, player, seat) => (await call("/v1/view", seated(seat ? { state } : { state, player }, seat))).view,
+    /** @returns {Promise<{catalog: {id: string, digest: string}, cards: Card[]}>} */
+    cards: () => call("/v1/cards"),
+    /** @returns {Promise<{decks: {name: string, name_ja: string, deck: Schemas["NewGame"]["decks"][number]}[]}>} */
+    sampleDecks: () => call("/table/decks.json"),
+  };
+}

@@ -1,0 +1,148 @@
+// @ts-check
+// Drawing the table from one player's view (API.md §5): card frames, zones, status.
+// Everything drawn comes from the view and the catalog; a card the view does not
+// name is drawn as a card back, so the page can show nothing a player may not see.
+
+import { KIND, actionName, t } from "./i18n.js";
+
+/** @typedef {import("./api.js").View} View */
+/** @typedef {import("./api.js").Card} Card */
+
+/** Create an element: h("div.card.kind-fairy", {title: "..."}, child, ...). */
+export function h(tag, attrs = {}, ...children) {
+  const [name, ...classes] = tag.split(".");
+  const el = document.createElement(name || "div");
+  if (classes.length) el.className = classes.join(" ");
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+/** The card's stats line: power, level and hit, or cost. */
+function stats(card, lang, bonus) {
+  const parts = [];
+  if (card.kind === "fairy" || card.kind === "evidence") {
+    parts.push(`${t(lang, "power")} ${card.power}${bonus ? (bonus > 0 ? `+${bonus}` : `${bonus}`) : ""}`);
+  }
+  if (card.kind === "case") parts.push(`${t(lang, "level")} ${card.level}`, `${t(lang, "hit")} ${card.hit}`);
+  if (card.kind === "spell" || card.kind === "counter") parts.push(`${t(lang, "cost")} ${card.cost}`);
+  return parts.join(" · ");
+}
+
+/**
+ * A card frame. `iid` the instance, `card` its catalog entry or null (unknown: a card back).
+ * Options: faceDown (an own face-down case: drawn, marked), actioned, owner, bonus (power modifier).
+ */
+export function cardFrame(iid, card, lang, opts = {}) {
+  const classes = ["card"];
+  if (opts.actioned) classes.push("actioned");
+  if (opts.owner !== undefined) classes.push(`owner-${opts.owner}`);
+  if (!card) {
+    return h(`div.${[...classes, "back"].join(".")}`, { dataset: { iid: iid || "" }, title: t(lang, "face_down") },
+      h("div.back-mark", {}, "AF"));
+  }
+  classes.push(`kind-${card.kind}`);
+  if (opts.faceDown) classes.push("face-down");
+  const english = card.name_en && card.name_en !== card.name ? card.name_en : null;
+  const title = [card.name, english, stats(card, lang, opts.bonus), card.text].filter(Boolean).join("\n");
+  return h(`div.${classes.join(".")}`, { dataset: { iid: iid || "", cid: card.id }, title },
+    h("div.c-head", {}, h("span.c-kind", {}, KIND[lang]?.[card.kind] || card.kind),
+      opts.faceDown ? h("span.c-flag", {}, t(lang, "face_down")) : null),
+    h("div.c-name", { lang: "ja" }, card.name),
+    english ? h("div.c-en", { lang: "en" }, english) : null,
+    h("div.c-stats", {}, stats(card, lang, opts.bonus)),
+    card.text ? h("div.c-text", {}, card.text) : null);
+}
+
+/** The display name of an instance for `view` (a hidden card: "a card"). */
+export function cardName(view, catalog, iid, lang, cid) {
+  const id = cid || (iid ? view.cards[iid] : undefined);
+  const card = id ? catalog.get(id) : undefined;
+  if (!card) return lang === "ja" ? "（非公開のカード）" : "a hidden card";
+  const en = card.name_en || card.name;
+  return lang === "ja" ? `「${card.name}」` : en;
+}
+
+function bonusOf(view, iid) {
+  return (view.modifiers || []).filter((m) => m.card === iid).reduce((n, m) => n + m.power, 0);
+}
+
+/** One player's half of the table. */
+function playerZone(view, catalog, p, lang, names, onTrash) {
+  const me = view.viewer === p;
+  const pl = view.players[p];
+  const frame = (iid, opts = {}) => cardFrame(iid, catalog.get(view.cards[iid]) || null, lang, opts);
+  const acting = (view.pending ? view.pending.responder : view.active) === p && view.phase !== "over";
+  const head = h("div.zone-head", {},
+    h("span.pname", {}, names[p]), acting ? h("span.to-act", {}, `▶ ${t(lang, "active")}`) : null,
+    h("span.count.file-count", { dataset: { player: String(p) } }, `${t(lang, "file")} ${pl.file}`),
+    h("button.count.trash-count", { dataset: { player: String(p) }, onclick: () => onTrash(p) },
+      `${t(lang, "trash")} ${pl.trash.length}`),
+    h("span.count.hand-count", { dataset: { player: String(p) } }, `${t(lang, "hand")} ${pl.hand.length}`));
+
+  const slots = pl.cases.map((entry) => {
+    const known = !!view.cards[entry.card];
+    const attached = [];
+    for (const q of [0, 1]) {
+      for (const f of view.players[q].fairies) {
+        if (f.case === entry.card) attached.push(frame(f.card, { owner: q, bonus: bonusOf(view, f.card) }));
+      }
+      for (const e of view.players[q].evidence) {
+        if (e.case === entry.card) attached.push(frame(e.card, { owner: q, bonus: bonusOf(view, e.card) }));
+      }
+    }
+    return h("div.case-slot", { dataset: { case: entry.card } },
+      h("div.case-wrap" + (entry.actioned ? ".sideways" : ""), {},
+        cardFrame(entry.card, known ? catalog.get(view.cards[entry.card]) : null, lang,
+          { actioned: entry.actioned, faceDown: !entry.face_up && known, owner: p })),
+      h("div.attached", {}, attached));
+  });
+  const standby = pl.fairies.filter((f) => f.case === null)
+    .map((f) => frame(f.card, { owner: p, bonus: bonusOf(view, f.card) }));
+  const hand = pl.hand.map((iid) => (me ? frame(iid) : cardFrame(null, null, lang)));
+
+  const field = h("div.field", {},
+    h("div.cases", {}, slots.length ? slots : h("p.empty", {}, t(lang, "no_cases"))),
+    h("div.standby", {}, h("span.zone-label", {}, t(lang, "standby")), standby));
+  const handRow = h("div.hand" + (me ? ".mine" : ".theirs"), { dataset: { player: String(p) } }, hand);
+  return h(`section.player-zone.${me ? "me" : "opp"}`, { dataset: { player: String(p) } },
+    me ? [head, field, handRow] : [head, handRow, field]);
+}
+
+/** The whole board for `view`: the opponent above, the viewer below. */
+export function drawBoard(container, view, catalog, lang, names, onTrash) {
+  const me = view.viewer;
+  container.replaceChildren(
+    playerZone(view, catalog, 1 - me, lang, names, onTrash),
+    playerZone(view, catalog, me, lang, names, onTrash));
+}
+
+/** The status line: turn, step, who acts, pending action, result. */
+export function drawStatus(container, view, catalog, lang, names) {
+  const parts = [];
+  if (view.phase === "over" && view.result) {
+    parts.push(h("span.result", {}, t(lang, "winner",
+      { name: names[view.result.winner], reason: t(lang, `reasons.${view.result.reason}`) })));
+  } else {
+    parts.push(h("span.turn", {}, `${t(lang, "turn")} ${view.turn}`));
+    parts.push(h("span.step", {}, t(lang, `steps.${view.step}`)));
+    const actor = view.pending ? view.pending.responder : view.active;
+    parts.push(h("span.actor", {}, `${t(lang, "active")}: ${names[actor]}`));
+  }
+  if (view.pending) {
+    const a = view.pending.action;
+    const what = a.card ? cardName(view, catalog, a.card, lang) : (a.case ? cardName(view, catalog, a.case, lang) : "");
+    parts.push(h("span.pending", {}, `${t(lang, "pending")}: ${names[a.player]} — ${actionName(lang, a.type)}`
+      + `${what ? ` (${what})` : ""} · ${t(lang, "responds", { name: names[view.pending.responder] })}`));
+  }
+  if (typeof view.seq === "number") parts.push(h("span.seq", {}, `${t(lang, "seq")} ${view.seq}`));
+  container.replaceChildren(...parts);
+}

@@ -1,0 +1,155 @@
+// @ts-check
+// The page's own words in English and Japanese, and the event log in words.
+// Action labels and violation details come from the referee (Accept-Language).
+
+export const KIND = {
+  en: { case: "Case", fairy: "Fairy", evidence: "Evidence", spell: "Spell", counter: "Counter", bonus: "Bonus" },
+  ja: { case: "事件", fairy: "妖精", evidence: "証拠", spell: "妖力", counter: "魔気", bonus: "ノーマル" },
+};
+
+const UI = {
+  en: {
+    title: "Ace File '99 table", tab_deal: "Deal", tab_play: "Play", tab_replay: "Replay",
+    player_1: "Player 1", player_2: "Player 2", name: "Name", deck: "Deck", options: "Options",
+    seed: "Seed", first_player: "First player", from_seed: "from the seed", windows: "Response windows",
+    windows_auto: "auto", windows_strict: "strict", deal: "Deal", paste: "Paste a deck…",
+    deal_hint: "Hot-seat: both players at this screen. When the referee runs in private mode, each player gets a seat and plays in their own tab.",
+    legal_actions: "Legal actions", event_log: "Events", close: "Close", load: "Load",
+    replay_hint: "Load a replay body ({\"game\" or \"state\", \"actions\"}) or the output of referee expand FILE (a referee record file or any scenario, its failing action marked).",
+    failing_action: "Failing action", turn: "Turn", step: "step", active: "to act", file: "File", trash: "Trash",
+    hand: "Hand", standby: "Standby", cases: "Cases", no_cases: "no case in play",
+    steps: { mulligan: "mulligan", case: "case step", main: "main step", end: "end step" },
+    phase_over: "game over", waiting: "Waiting for {name}.", responds: "{name} must respond (a counter, or pass)",
+    winner: "{name} wins ({reason})", reasons: { deck_out: "deck out", concede: "concession" },
+    seat: "Seat", follow: "Follow whoever acts", hot_seat: "hot-seat", private: "private seat",
+    curtain: "Pass the device to {name}.", curtain_go: "Show {name}'s hand",
+    no_actions: "Nothing to do now: it is {name}'s move.", over_actions: "The game is over.",
+    pick_target: "Choose a target for {card}, or pick an action.", clear: "Clear",
+    illegal: "Not legal", rule: "Rule", invite: "Invite link for {name} (their seat):",
+    copy: "Copy", private_mode: "Private mode: you hold {name}'s seat only.",
+    actioned: "actioned", face_down: "face down", power: "Power", level: "Level", hit: "Hit", cost: "Cost",
+    of_trash: "{name}'s trash", position: "action {i} of {n}", start: "the deal",
+    refused_at: "Action {i} is refused: rule {rule} ({code}). {detail}", loaded: "{n} action(s)",
+    sample_hint: "Decks of the built-in catalog", pending: "Pending", seq: "seq",
+  },
+  ja: {
+    title: "エースファイル'99 テーブル", tab_deal: "配る", tab_play: "対戦", tab_replay: "リプレイ",
+    player_1: "プレイヤー1", player_2: "プレイヤー2", name: "名前", deck: "デッキ", options: "設定",
+    seed: "シード", first_player: "先攻", from_seed: "シードで決める", windows: "対応ウィンドウ",
+    windows_auto: "自動", windows_strict: "常に開く", deal: "配る", paste: "デッキを貼り付け…",
+    deal_hint: "ホットシート：2人で同じ画面を使います。レフェリーが非公開モードのときは、各プレイヤーが自分の席を持ち、別々のタブで遊びます。",
+    legal_actions: "できる行動", event_log: "経過", close: "閉じる", load: "読み込む",
+    replay_hint: "リプレイ本文（{\"game\" または \"state\", \"actions\"}）か、referee expand FILE の出力（referee record のファイルやシナリオ。失敗した行動に印つき）を読み込みます。",
+    failing_action: "失敗した行動", turn: "ターン", step: "ステップ", active: "手番", file: "ファイル", trash: "トラッシュ",
+    hand: "手札", standby: "待機", cases: "事件", no_cases: "場に事件なし",
+    steps: { mulligan: "マリガン", case: "事件ステップ", main: "メインステップ", end: "エンドステップ" },
+    phase_over: "ゲーム終了", waiting: "{name}の行動を待っています。", responds: "{name}が対応します（魔気かパス）",
+    winner: "{name}の勝ち（{reason}）", reasons: { deck_out: "デッキ切れ", concede: "投了" },
+    seat: "席", follow: "手番の人に自動で切り替え", hot_seat: "ホットシート", private: "非公開の席",
+    curtain: "{name}に交代してください。", curtain_go: "{name}の手札を表示",
+    no_actions: "今はできる行動がありません：{name}の番です。", over_actions: "ゲームは終了しました。",
+    pick_target: "{card}の対象を選ぶか、行動を選んでください。", clear: "解除",
+    illegal: "できません", rule: "ルール", invite: "{name}への招待リンク（その人の席）：",
+    copy: "コピー", private_mode: "非公開モード：あなたは{name}の席だけを持っています。",
+    actioned: "アクション済", face_down: "裏向き", power: "パワー", level: "レベル", hit: "ヒット", cost: "コスト",
+    of_trash: "{name}のトラッシュ", position: "{n}手中{i}手目", start: "配った直後",
+    refused_at: "{i}手目は不正です：ルール{rule}（{code}）。{detail}", loaded: "{n}手",
+    sample_hint: "組み込みカタログのデッキ", pending: "保留中", seq: "seq",
+  },
+};
+
+/** The page's text `key` in `lang`, with {names} filled in. */
+export function t(lang, key, values = {}) {
+  const table = UI[lang] || UI.en;
+  let text = key.includes(".") ? key.split(".").reduce((o, k) => (o || {})[k], table) : table[key];
+  if (text === undefined) text = UI.en[key] ?? key;
+  return String(text).replace(/\{(\w+)\}/g, (_, k) => (values[k] ?? `{${k}}`));
+}
+
+const EVENTS = {
+  en: {
+    game_started: "The game starts; {player} goes first.",
+    mulligan: "{player} mulligans and draws {cards}.", keep: "{player} keeps.",
+    turn_started: "Turn {turn}: {player}'s turn.",
+    draw: "{player} draws {cards}.", mill: "{cards} card(s) of {player}'s file go to the trash.",
+    case_played: "{player} plays a case face down: {case}.",
+    fairy_played: "{player} plays {fairy}.", evidence_played: "{player} plays {evidence} on {case}.",
+    dispatch: "{player} dispatches {fairy} to {case}.", redispatch: "{player} moves {fairy} to {case}.",
+    recall: "{player} recalls {fairy}.", paid: "{player} pays with {n} case(s).",
+    window_opened: "{responder} may respond to {action}.", window_closed: "The window closes{negated}.",
+    counter: "{player} counters with {card}.", negated: "{action} is negated by {by}.",
+    spell: "{player} casts {card}.", ability: "{player} uses {card}.",
+    power: "{card} gets {amount} power.", investigation_power: "The investigation gets {amount}.",
+    investigation: "{player} investigates {case}: power {power} vs level {level}, {outcome}.",
+    solved: "{case} is solved by {by}: {hit} card(s) hit.",
+    reveal: "{case} turns face up: {card}.", ready: "{case} is ready again.",
+    bounce: "{fairy} returns to {to}'s hand.", trash: "{card} goes to {player}'s trash.",
+    recover: "{player} takes {card} back from the trash.", discard: "{player} discards {cards}.",
+    discard_owed: "{player} must discard {count}.", skipped: "Skipped ({reason}).",
+    game_over: "Game over: {winner} wins ({reason}).",
+  },
+  ja: {
+    game_started: "ゲーム開始。先攻は{player}。",
+    mulligan: "{player}はマリガンして{cards}枚引いた。", keep: "{player}はキープ。",
+    turn_started: "ターン{turn}：{player}のターン。",
+    draw: "{player}は{cards}枚引いた。", mill: "{player}のファイルから{cards}枚がトラッシュへ。",
+    case_played: "{player}は事件を裏向きで出した：{case}。",
+    fairy_played: "{player}は{fairy}を出した。", evidence_played: "{player}は{evidence}を{case}に出した。",
+    dispatch: "{player}は{fairy}を{case}に派遣。", redispatch: "{player}は{fairy}を{case}に派遣しなおした。",
+    recall: "{player}は{fairy}を呼び戻した。", paid: "{player}は事件{n}枚で支払った。",
+    window_opened: "{responder}は{action}に対応できる。", window_closed: "対応ウィンドウが閉じた{negated}。",
+    counter: "{player}は{card}で対応。", negated: "{action}は{by}で無効になった。",
+    spell: "{player}は{card}を使った。", ability: "{player}は{card}の能力を使った。",
+    power: "{card}のパワー{amount}。", investigation_power: "捜査のパワー{amount}。",
+    investigation: "{player}が{case}を捜査：パワー{power}対レベル{level}、{outcome}。",
+    solved: "{case}は{by}が解決：{hit}枚ヒット。",
+    reveal: "{case}が表向きに：{card}。", ready: "{case}のアクションが解除された。",
+    bounce: "{fairy}は{to}の手札に戻った。", trash: "{card}は{player}のトラッシュへ。",
+    recover: "{player}はトラッシュから{card}を手札に戻した。", discard: "{player}は{cards}を捨てた。",
+    discard_owed: "{player}は{count}枚捨てる必要がある。", skipped: "スキップ（{reason}）。",
+    game_over: "ゲーム終了：{winner}の勝ち（{reason}）。",
+  },
+};
+const OUTCOMES = {
+  en: { solved: "solved", failed: "failed", continues: "it goes on", abandoned: "abandoned" },
+  ja: { solved: "解決", failed: "失敗", continues: "継続", abandoned: "中止" },
+};
+
+/**
+ * One event in words. `name(iid)` names a card as the viewer may see it,
+ * `who(i)` names a player, `kind(type)` names an action type.
+ */
+export function eventText(lang, ev, name, who, actionName) {
+  const table = EVENTS[lang] || EVENTS.en;
+  const template = table[ev.type];
+  if (!template) return ev.type;
+  const v = { ...ev };
+  for (const k of ["player", "responder", "by", "to", "winner", "first_player"]) {
+    if (typeof ev[k] === "number") v[k] = who(ev[k]);
+  }
+  if (ev.type === "game_started") v.player = who(ev.first_player);
+  for (const k of ["card", "fairy", "case", "evidence"]) {
+    if (typeof ev[k] === "string") v[k] = ev.type === "reveal" && k === "card" ? name(null, ev[k]) : name(ev[k]);
+  }
+  if (Array.isArray(ev.cards)) v.cards = ev.cards.map((c) => name(c)).join(lang === "ja" ? "、" : ", ");
+  if (Array.isArray(ev.cases)) v.n = ev.cases.length;
+  if (typeof ev.amount === "number") v.amount = ev.amount >= 0 ? `+${ev.amount}` : `${ev.amount}`;
+  if (ev.outcome) v.outcome = (OUTCOMES[lang] || OUTCOMES.en)[ev.outcome] || ev.outcome;
+  if (ev.reason) v.reason = t(lang, `reasons.${ev.reason}`);
+  if (ev.reason && !(ev.reason in (UI.en.reasons))) v.reason = ev.reason;
+  if (typeof ev.action === "string") v.action = actionName(ev.action);
+  if (ev.type === "window_closed") v.negated = ev.negated ? (lang === "ja" ? "（無効）" : " (negated)") : "";
+  return template.replace(/\{(\w+)\}/g, (_, k) => (v[k] ?? ""));
+}
+
+const ACTION_NAMES = {
+  en: { play_case: "a case", draw: "a draw", play_fairy: "a fairy", play_evidence: "an evidence",
+        dispatch: "a dispatch", redispatch: "a redispatch", recall: "a recall", investigate: "an investigation",
+        use_ability: "an ability", cast_spell: "a spell" },
+  ja: { play_case: "事件", draw: "ドロー", play_fairy: "妖精", play_evidence: "証拠", dispatch: "派遣",
+        redispatch: "派遣しなおし", recall: "呼び戻し", investigate: "捜査", use_ability: "能力", cast_spell: "妖力" },
+};
+
+export function actionName(lang, type) {
+  return (ACTION_NAMES[lang] || ACTION_NAMES.en)[type] || type;
+}

@@ -1,0 +1,624 @@
+// @ts-check
+// The table page: deal, play (hot-seat or private seats) and replay, all through the API.
+// The page never reads a plain state: every picture is drawn from /v1/view for one seat,
+// and the actions offered are /v1/legal-actions for that seat, labelled by the referee.
+
+import { RefereeError, createClient } from "./api.js";
+import { cardFrame, cardName, drawBoard, drawStatus, h } from "./board.js";
+import { actionName, eventText, t } from "./i18n.js";
+
+/** @typedef {import("./api.js").State} State */
+/** @typedef {import("./api.js").View} View */
+/** @typedef {import("./api.js").ListedAction} ListedAction */
+
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+const S = {
+  lang: localStorage.getItem("af-table-lang") === "ja" ? "ja" : "en",
+  mode: "hot", // hot | private | replay
+  /** @type {State | null} */ state: null,
+  /** @type {string[] | null} */ seats: null, // private mode: the seat keys this tab holds, by player
+  seat: 0, // whose view is drawn
+  follow: true,
+  curtain: /** @type {number | null} */ (null),
+  /** @type {View | null} */ view: null,
+  /** @type {ListedAction[]} */ actions: [],
+  /** @type {object[]} */ events: [],
+  selected: /** @type {string | null} */ (null),
+  problem: /** @type {{action: object, state: State} | null} */ (null),
+  names: ["Player 1", "Player 2"],
+  gameKey: "",
+  busy: false,
+  replay: /** @type {any} */ (null),
+};
+
+const api = createClient({ language: () => S.lang });
+const catalog = new Map();
+
+// -- helpers -----------------------------------------------------------------
+
+const seatKey = () => (S.seats ? S.seats[S.seat] || null : null);
+const actor = (view) => (view.pending ? view.pending.responder : view.active);
+const nameOf = (iid, cid) => cardName(S.view, catalog, iid, S.lang, cid);
+
+function showProblem(text, rule) {
+  const box = $("problem");
+  box.replaceChildren(...(rule ? [h("strong.rule", {}, `${t(S.lang, "rule")} ${rule}`), " "] : []), text);
+  box.hidden = false;
+}
+
+function clearProblem() {
+  S.problem = null;
+  $("problem").hidden = true;
+}
+
+/** A refused request in words: rule and detail for a 422, code and detail otherwise. */
+function describeError(err) {
+  if (err instanceof RefereeError) {
+    const p = err.problem;
+    return { rule: p.rule, text: `${p.code ? `${p.code}: ` : ""}${p.detail || ""}` };
+  }
+  return { rule: undefined, text: String(err && err.message ? err.message : err) };
+}
+
+function translatePage() {
+  document.documentElement.lang = S.lang;
+  for (const el of document.querySelectorAll("[data-t]")) {
+    el.textContent = t(S.lang, /** @type {HTMLElement} */ (el).dataset.t || "");
+  }
+  for (const b of document.querySelectorAll("[data-lang]")) {
+    b.classList.toggle("active", /** @type {HTMLElement} */ (b).dataset.lang === S.lang);
+  }
+}
+
+function showTab(name) {
+  for (const tab of ["deal", "play", "replay"]) {
+    $(tab).hidden = tab !== name && !(name === "replay-board" && tab === "play");
+    $(`tab-${tab}`).classList.toggle("active", tab === name || (name === "replay-board" && tab === "replay"));
+  }
+  if (name === "replay-board") $("replay").hidden = true;
+}
+
+// -- drawing -------------------------------------------------------------------
+
+async function refresh() {
+  if (S.state === null) return;
+  const state = S.state;
+  const seat = seatKey();
+  const [view, actions] = await Promise.all([
+    api.view(state, /** @type {0|1} */ (S.seat), seat),
+    S.mode === "replay" ? Promise.resolve([]) : api.legalActions(state, /** @type {0|1} */ (S.seat), seat),
+  ]);
+  if (S.state !== state) return; // a newer state arrived meanwhile
+  S.view = view;
+  S.actions = S.mode === "private" ? actions : actions.filter((a) => a.player === S.seat);
+  if (S.mode === "hot" && S.follow && view.phase !== "over" && actor(view) !== S.seat) {
+    S.seat = actor(view);
+    S.curtain = S.seat;
+    S.view = null;
+    draw();
+    return;
+  }
+  draw();
+}
+
+function draw() {
+  translatePage();
+  drawSeatBar();
+  const board = $("board");
+  const curtain = $("curtain");
+  if (S.curtain !== null) {
+    // Between seats, neither hand is in the page: the board is emptied, not covered.
+    board.replaceChildren();
+    $("actions").replaceChildren();
+    $("log").replaceChildren();
+    $("status").replaceChildren();
+    $("curtain-text").textContent = t(S.lang, "curtain", { name: S.names[S.curtain] });
+    $("curtain-go").textContent = t(S.lang, "curtain_go", { name: S.names[S.curtain] });
+    curtain.hidden = false;
+    return;
+  }
+  curtain.hidden = true;
+  const view = S.view;
+  if (!view) return;
+  drawStatus($("status"), view, catalog, S.lang, S.names);
+  drawBoard(board, view, catalog, S.lang, S.names, openTrash);
+  for (const el of board.querySelectorAll(".card[data-iid]")) {
+    const iid = /** @type {HTMLElement} */ (el).dataset.iid;
+    if (iid) el.addEventListener("click", () => clickCard(iid));
+  }
+  drawActions();
+  drawLog();
+  markCards();
+}
+
+function drawSeatBar() {
+  const bar = $("seat-bar");
+  if (S.mode === "replay" || S.mode === "hot") {
+    const buttons = [0, 1].map((p) => h("button.seat" + (S.seat === p ? ".active" : ""),
+      { dataset: { seat: String(p) }, onclick: () => switchSeat(p) }, S.names[p]));
+    const follow = S.mode === "hot"
+      ? h("label.follow", {}, h("input", { type: "checkbox", id: "follow", checked: S.follow,
+          onchange: (e) => { S.follow = e.target.checked; } }), " ", t(S.lang, "follow"))
+      : null;
+    bar.replaceChildren(h("span.seat-label", {}, `${t(S.lang, "seat")} (${t(S.lang, S.mode === "hot" ? "hot_seat" : "tab_replay")}):`),
+      ...buttons, follow);
+    return;
+  }
+  const parts = [h("p.private-note", {}, t(S.lang, "private_mode", { name: S.names[S.seat] }))];
+  if (S.seats && S.seats.length === 2 && S.seats[1 - S.seat]) {
+    const link = `${location.origin}/table#join=${encodeJoin(S.state, S.seats[1 - S.seat])}`;
+    parts.push(h("p.invite", {}, t(S.lang, "invite", { name: S.names[1 - S.seat] }), " ",
+      h("a#invite-link", { href: link, target: "_blank", rel: "noopener" }, link.slice(0, 48) + "…")));
+  }
+  bar.replaceChildren(...parts);
+}
+
+function drawActions() {
+  const box = $("actions");
+  const view = S.view;
+  if (!view) return;
+  if (S.mode === "replay") {
+    $("actions-title").hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  $("actions-title").hidden = false;
+  const shown = S.selected ? S.actions.filter((a) => involves(a, S.selected)) : S.actions;
+  const sel = $("selection");
+  if (S.selected) {
+    sel.replaceChildren(t(S.lang, "pick_target", { card: nameOf(S.selected) }), " ",
+      h("button.link", { onclick: () => { S.selected = null; draw(); } }, t(S.lang, "clear")));
+    sel.hidden = false;
+  } else sel.hidden = true;
+  if (!S.actions.length) {
+    box.replaceChildren(h("p.empty", {}, view.phase === "over" ? t(S.lang, "over_actions")
+      : t(S.lang, "no_actions", { name: S.names[actor(view)] })));
+    return;
+  }
+  box.replaceChildren(...shown.map((a) => h("button.action" + (a.type === "concede" ? ".concede" : ""), {
+    dataset: { type: a.type },
+    onclick: () => act(a),
+    onmouseenter: () => markCards(a),
+    onmouseleave: () => markCards(),
+  }, a.label || a.type)));
+}
+
+function drawLog() {
+  const view = S.view;
+  if (!view) return;
+  const who = (p) => S.names[p] ?? String(p);
+  const items = S.events.map((ev) => h("li", { dataset: { type: ev.type } },
+    eventText(S.lang, ev, nameOf, who, (type) => actionName(S.lang, type))));
+  const log = $("log");
+  log.replaceChildren(...items);
+  log.scrollTop = log.scrollHeight;
+}
+
+/** The ids an action names, its first one the card it is "about". */
+function involved(a) {
+  return [a.card, a.fairy, a.type === "investigate" ? a.case : null, a.case, ...(a.targets || []), ...(a.cards || [])]
+    .filter(Boolean);
+}
+const involves = (a, iid) => involved(a).includes(iid);
+const primary = (a) => involved(a)[0];
+
+/** Highlight what can be clicked now, or the cards of a hovered action. */
+function markCards(hovered) {
+  const board = $("board");
+  const sources = new Set(S.actions.map(primary).filter(Boolean));
+  const targets = new Set(S.selected ? S.actions.filter((a) => primary(a) === S.selected)
+    .flatMap((a) => involved(a).slice(1)) : []);
+  const lit = new Set(hovered ? involved(hovered) : []);
+  for (const el of board.querySelectorAll(".card[data-iid]")) {
+    const iid = /** @type {HTMLElement} */ (el).dataset.iid || "";
+    el.classList.toggle("selectable", !S.selected && sources.has(iid));
+    el.classList.toggle("selected", S.selected === iid);
+    el.classList.toggle("targetable", targets.has(iid));
+    el.classList.toggle("lit", lit.has(iid));
+  }
+}
+
+function openTrash(p) {
+  const view = S.view;
+  if (!view) return;
+  $("trash-title").textContent = t(S.lang, "of_trash", { name: S.names[p] });
+  $("trash-cards").replaceChildren(...view.players[p].trash.map((iid) =>
+    cardFrame(iid, catalog.get(view.cards[iid]) || null, S.lang)));
+  /** @type {HTMLDialogElement} */ ($("trash-dialog")).showModal();
+}
+
+// -- acting ----------------------------------------------------------------------
+
+async function act(action) {
+  if (S.busy || S.state === null) return;
+  const { label, ...plain } = action;
+  S.busy = true;
+  try {
+    const step = await api.apply(S.state, plain, seatKey());
+    clearProblem();
+    S.selected = null;
+    adopt(step.state, step.events);
+    await refresh();
+  } catch (err) {
+    const { rule, text } = describeError(err);
+    S.problem = { action: plain, state: S.state };
+    showProblem(text, rule);
+  } finally {
+    S.busy = false;
+  }
+}
+
+/** A new state (and its events): kept, and shared with this game's other tabs. */
+function adopt(state, events) {
+  S.state = state;
+  S.events.push(...(events || []));
+  if (S.mode === "private" && S.gameKey) {
+    localStorage.setItem(S.gameKey, JSON.stringify({ state, at: Date.now() }));
+  }
+}
+
+/** What a click on a card means: an action about it, a target of the selected card, or a try. */
+async function clickCard(iid) {
+  if (S.mode === "replay" || !S.view || S.busy) return;
+  if (S.selected === iid) {
+    S.selected = null;
+    draw();
+    return;
+  }
+  if (S.selected) {
+    const source = S.selected;
+    const matches = S.actions.filter((a) => primary(a) === source && involved(a).slice(1).includes(iid));
+    if (matches.length === 1) return act(matches[0]);
+    if (matches.length > 1) {
+      $("actions").replaceChildren(...matches.map((a) => h("button.action", { onclick: () => act(a) }, a.label || a.type)));
+      return;
+    }
+    return attempt(tryAction(source, iid));
+  }
+  const about = S.actions.filter((a) => primary(a) === iid);
+  const needsMore = about.some((a) => involved(a).length > 1);
+  if (about.length === 1 && !needsMore) return act(about[0]);
+  if (about.length || selectableAnyway(iid)) {
+    S.selected = iid;
+    clearProblem();
+    draw();
+    return;
+  }
+  return attempt(tryAction(iid, null));
+}
+
+/** A field fairy or evidence may be picked even with nothing legal: its target click is then tried. */
+function selectableAnyway(iid) {
+  const pl = S.view.players[S.seat];
+  return pl.fairies.some((f) => f.card === iid) || kindOf(iid) === "evidence" && pl.hand.includes(iid);
+}
+
+const kindOf = (iid) => catalog.get(S.view.cards[iid])?.kind;
+
+/** The action a player most likely meant by clicking `source` (then `target`). */
+function tryAction(source, target) {
+  const view = S.view;
+  const player = S.seat;
+  const pl = view.players[player];
+  const kind = kindOf(source);
+  const inHand = pl.hand.includes(source);
+  const fairy = pl.fairies.find((f) => f.card === source);
+  if (target) {
+    if (kind === "evidence" && inHand) return { type: "play_evidence", player, card: source, case: target };
+    if (fairy) return fairy.case ? { type: "redispatch", player, fairy: source, case: target }
+      : { type: "dispatch", player, fairy: source, case: target };
+    if (kind === "spell") return { type: "cast_spell", player, card: source, targets: [target] };
+    if (kind === "counter") return { type: "counter", player, card: source, targets: [target] };
+    return { type: "use_ability", player, card: source, ability: 0, targets: [target] };
+  }
+  if (inHand) {
+    const type = { fairy: "play_fairy", case: "play_case", spell: "cast_spell", counter: "counter" }[kind || ""];
+    if (type) return { type, player, card: source, ...(type === "cast_spell" || type === "counter" ? { targets: [] } : {}) };
+  }
+  if (view.players.some((p) => p.cases.some((c) => c.card === source))) return { type: "investigate", player, case: source };
+  if (fairy) return { type: "recall", player, fairy: source };
+  return null;
+}
+
+/** Check a tried action with /v1/validate and show why it is refused (or apply it if legal). */
+async function attempt(action) {
+  S.selected = null;
+  draw();
+  if (!action || S.state === null) return;
+  try {
+    const res = await api.validate(S.state, action, seatKey());
+    if (res.legal) return act(action);
+    S.problem = { action, state: S.state };
+    const v = res.violation;
+    showProblem(`${v.code}: ${v.detail}`, v.rule);
+  } catch (err) {
+    const { rule, text } = describeError(err);
+    showProblem(text, rule);
+  }
+}
+
+async function switchSeat(p) {
+  if (S.mode === "private") return;
+  S.seat = p;
+  S.curtain = null;
+  S.selected = null;
+  clearProblem();
+  if (S.mode === "replay") return showReplayStep();
+  await refresh();
+}
+
+// -- dealing ------------------------------------------------------------------------
+
+let sampleDecks = [];
+
+async function loadDecks() {
+  sampleDecks = (await api.sampleDecks()).decks;
+  for (const p of [0, 1]) {
+    const sel = /** @type {HTMLSelectElement} */ ($(`deck-${p}`));
+    const current = sel.value;
+    sel.replaceChildren(...sampleDecks.map((d, i) => h("option", { value: String(i) }, S.lang === "ja" ? d.name_ja : d.name)),
+      h("option", { value: "paste" }, t(S.lang, "paste")));
+    sel.value = current || String(Math.min(p, sampleDecks.length - 1));
+    sel.onchange = () => { $(`paste-${p}`).hidden = sel.value !== "paste"; };
+  }
+}
+
+function deckOf(p) {
+  const value = /** @type {HTMLSelectElement} */ ($(`deck-${p}`)).value;
+  if (value !== "paste") return sampleDecks[Number(value)].deck;
+  const text = /** @type {HTMLTextAreaElement} */ ($(`paste-${p}`)).value;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`${t(S.lang, p ? "player_2" : "player_1")}: ${S.lang === "ja" ? "デッキがJSONではありません" : "the deck is not JSON"}`);
+  }
+}
+
+async function deal(event) {
+  event.preventDefault();
+  const errorBox = $("deal-error");
+  errorBox.hidden = true;
+  try {
+    const names = [0, 1].map((p) => /** @type {HTMLInputElement} */ ($(`name-${p}`)).value.trim() || t(S.lang, p ? "player_2" : "player_1"));
+    const seed = /** @type {HTMLInputElement} */ ($("seed")).value.trim();
+    const first = /** @type {HTMLSelectElement} */ ($("first-player")).value;
+    const game = {
+      decks: [deckOf(0), deckOf(1)], players: names,
+      options: { response_windows: /** @type {HTMLSelectElement} */ ($("windows")).value },
+      ...(seed ? { seed } : {}), ...(first !== "" ? { first_player: Number(first) } : {}),
+    };
+    const step = await api.newGame(/** @type {any} */ (game));
+    startGame(step, names, step.seats ? 0 : null);
+  } catch (err) {
+    const { rule, text } = describeError(err);
+    const violations = err instanceof RefereeError && err.problem.violations
+      ? err.problem.violations.map((v) => `${v.rule} ${v.detail}`).join(" · ") : "";
+    errorBox.textContent = `${rule ? `${t(S.lang, "rule")} ${rule} ` : ""}${text}${violations ? ` — ${violations}` : ""}`;
+    errorBox.hidden = false;
+  }
+}
+
+/** Begin playing from a dealt game: hot-seat, or private with `mySeat` (both seats held by the dealer's tab at first). */
+function startGame(step, names, mySeat) {
+  S.mode = step.seats ? "private" : "hot";
+  S.seats = step.seats || null;
+  S.names = names;
+  S.state = null;
+  S.events = [];
+  S.replay = null;
+  S.curtain = null;
+  S.selected = null;
+  clearProblem();
+  $("replay-bar").hidden = true;
+  if (S.mode === "private") {
+    S.seat = mySeat ?? 0;
+    S.gameKey = `af-table:${step.commitment || String(step.state).slice(0, 64)}`;
+    sessionStorage.setItem("af-table-game", JSON.stringify({ seats: S.seats, seat: S.seat, names, key: S.gameKey }));
+  } else {
+    S.seat = 0;
+  }
+  adopt(step.state, step.events);
+  ($("tab-play")).removeAttribute("disabled");
+  showTab("play");
+  return refresh();
+}
+
+// -- private mode: a second tab joins with the other seat ---------------------------------
+
+function encodeJoin(state, seat) {
+  const json = JSON.stringify({ state, seat, names: S.names, key: S.gameKey });
+  return btoa(unescape(encodeURIComponent(json))).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function decodeJoin(text) {
+  const b64 = text.replaceAll("-", "+").replaceAll("_", "/");
+  return JSON.parse(decodeURIComponent(escape(atob(b64))));
+}
+
+async function joinFromHash() {
+  const m = location.hash.match(/^#join=(.+)$/);
+  if (!m) return false;
+  const join = decodeJoin(m[1]);
+  history.replaceState(null, "", "/table");
+  const stored = localStorage.getItem(join.key);
+  const state = stored ? JSON.parse(stored).state : join.state;
+  const view = await api.view(state, 0, join.seat);
+  const seats = [null, null];
+  seats[view.viewer] = join.seat;
+  S.mode = "private";
+  S.seats = /** @type {any} */ (seats);
+  S.seat = view.viewer;
+  S.names = join.names;
+  S.gameKey = join.key;
+  S.state = state;
+  S.events = [];
+  $("tab-play").removeAttribute("disabled");
+  showTab("play");
+  await refresh();
+  return true;
+}
+
+// Another tab of this game moved: take its newer state (the later `seq` wins).
+window.addEventListener("storage", async (e) => {
+  if (S.mode !== "private" || e.key !== S.gameKey || !e.newValue) return;
+  const { state } = JSON.parse(e.newValue);
+  const view = await api.view(state, /** @type {0|1} */ (S.seat), seatKey());
+  if (S.view && typeof view.seq === "number" && typeof S.view.seq === "number" && view.seq <= S.view.seq) return;
+  S.state = state;
+  await refresh();
+});
+
+// -- replay -------------------------------------------------------------------------------
+
+/** Load a replay body or a `referee expand` file: compute every position by applying the actions. */
+async function loadReplay(text) {
+  const errorBox = $("replay-error");
+  errorBox.hidden = true;
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch (err) {
+    errorBox.textContent = `JSON: ${err.message}`;
+    errorBox.hidden = false;
+    return;
+  }
+  const actions = Array.isArray(body.actions) ? body.actions : body.when;
+  if ((!body.game && !body.state) || !Array.isArray(actions)) {
+    errorBox.textContent = S.lang === "ja" ? "{\"game\" または \"state\", \"actions\"} が必要です。"
+      : "Expected {\"game\" or \"state\", \"actions\": [...]}.";
+    errorBox.hidden = false;
+    return;
+  }
+  const R = { states: [], events: [], actions, failAt: null, violation: null, focus: body.focus ?? null, index: 0, name: body.name || "" };
+  try {
+    if (body.game) {
+      const step = await api.newGame(body.game);
+      R.states.push(step.state);
+      R.events.push(step.events);
+    } else {
+      R.states.push(body.state);
+      R.events.push([]);
+    }
+    for (let i = 0; i < actions.length; i++) {
+      try {
+        const step = await api.apply(R.states[i], actions[i]);
+        R.states.push(step.state);
+        R.events.push(step.events);
+      } catch (err) {
+        if (!(err instanceof RefereeError) || err.status >= 500) throw err;
+        R.failAt = i;
+        R.violation = err.problem;
+        break;
+      }
+    }
+  } catch (err) {
+    const { rule, text: msg } = describeError(err);
+    errorBox.textContent = `${rule ? `${t(S.lang, "rule")} ${rule} ` : ""}${msg}`;
+    errorBox.hidden = false;
+    return;
+  }
+  const players = (body.game && body.game.players) || (body.state && body.state.players?.map((p) => p.name));
+  S.names = players && players.length === 2 ? players : [t(S.lang, "player_1"), t(S.lang, "player_2")];
+  S.mode = "replay";
+  S.seats = null;
+  S.replay = R;
+  S.seat = 0;
+  S.curtain = null;
+  clearProblem();
+  R.index = R.failAt ?? R.focus ?? R.states.length - 1;
+  R.index = Math.min(R.index, R.states.length - 1);
+  $("replay-bar").hidden = false;
+  $("rp-fail").hidden = R.failAt === null && R.focus === null;
+  showTab("replay-board");
+  await showReplayStep();
+}
+
+async function showReplayStep() {
+  const R = S.replay;
+  if (!R) return;
+  S.state = R.states[R.index];
+  S.events = R.events.slice(0, R.index + 1).flat();
+  await refresh();
+  const n = R.actions.length;
+  $("rp-pos").textContent = R.index === 0 ? `${t(S.lang, "start")} (0/${n})` : t(S.lang, "position", { i: R.index, n });
+  const next = R.actions[R.index];
+  const line = $("rp-action");
+  line.replaceChildren();
+  if (R.failAt !== null && R.index === R.failAt) {
+    const v = R.violation;
+    showProblem(t(S.lang, "refused_at", { i: R.index, rule: v.rule || v.status, code: v.code, detail: v.detail }), v.rule);
+  } else clearProblem();
+  if (next) {
+    const listed = await api.legalActions(S.state, null).catch(() => []);
+    const same = listed.find((a) => sameAction(a, next));
+    line.textContent = `▶ ${same ? same.label : JSON.stringify(next)}`;
+  }
+}
+
+function sameAction(listed, action) {
+  const { label, ...a } = listed;
+  const { pay, ...b } = action;
+  return JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries({ targets: a.targets, ...b })
+    .filter(([k, v]) => v !== undefined || k in a).sort());
+}
+
+function stepReplay(to) {
+  const R = S.replay;
+  if (!R) return;
+  R.index = Math.max(0, Math.min(R.states.length - 1, to));
+  showReplayStep();
+}
+
+// -- start -------------------------------------------------------------------------------
+
+async function main() {
+  translatePage();
+  for (const b of document.querySelectorAll("[data-lang]")) {
+    b.addEventListener("click", async () => {
+      S.lang = /** @type {HTMLElement} */ (b).dataset.lang === "ja" ? "ja" : "en";
+      localStorage.setItem("af-table-lang", S.lang);
+      translatePage();
+      await loadDecks();
+      if (S.state !== null) {
+        if (S.mode === "replay") await showReplayStep();
+        else await refresh();
+        if (S.problem && S.problem.state === S.state) await attempt(S.problem.action);
+      }
+    });
+  }
+  for (const b of document.querySelectorAll("[data-tab]")) {
+    b.addEventListener("click", () => {
+      const tab = /** @type {HTMLElement} */ (b).dataset.tab;
+      if (tab === "play" && S.mode === "replay") return;
+      showTab(tab || "deal");
+    });
+  }
+  $("deal-form").addEventListener("submit", deal);
+  $("curtain-go").addEventListener("click", () => { S.curtain = null; refresh(); });
+  $("replay-load").addEventListener("click", () => loadReplay(/** @type {HTMLTextAreaElement} */ ($("replay-text")).value));
+  $("replay-file").addEventListener("change", async (e) => {
+    const file = /** @type {HTMLInputElement} */ (e.target).files?.[0];
+    if (file) {
+      const text = await file.text();
+      /** @type {HTMLTextAreaElement} */ ($("replay-text")).value = text;
+      await loadReplay(text);
+    }
+  });
+  $("rp-first").addEventListener("click", () => stepReplay(0));
+  $("rp-prev").addEventListener("click", () => stepReplay(S.replay.index - 1));
+  $("rp-next").addEventListener("click", () => stepReplay(S.replay.index + 1));
+  $("rp-last").addEventListener("click", () => stepReplay(S.replay.states.length - 1));
+  $("rp-fail").addEventListener("click", () => stepReplay(S.replay.failAt ?? S.replay.focus ?? 0));
+  const cards = await api.cards();
+  for (const c of cards.cards) catalog.set(c.id, c);
+  await loadDecks();
+  if (!(await joinFromHash())) showTab("deal");
+  document.body.dataset.ready = "1";
+}
+
+main().catch((err) => {
+  const box = $("deal-error");
+  box.textContent = String(err && err.message ? err.message : err);
+  box.hidden = false;
+});
