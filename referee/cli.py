@@ -191,6 +191,7 @@ from referee.scenarios.cli import add_check as _add_check  # noqa: E402
 from referee.scenarios.cli import add_recheck as _add_recheck  # noqa: E402
 from referee.scenarios.cli import add_record as _add_record  # noqa: E402
 from referee.scenarios.cli import add_replay as _add_replay  # noqa: E402
+from referee.scenarios.cli import add_expand as _add_expand  # noqa: E402
 
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_serve,
@@ -199,6 +200,7 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_record,
     _add_replay,
     _add_recheck,
+    _add_expand,
 ]
 
 

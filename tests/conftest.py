@@ -157,40 +157,46 @@ class Server:
         return self.proc.returncode
 
 
+def start_server(log_dir: Path, started: list[Server], workers: int = 1, env: dict[str, str] | None = None,
+                 module: bool = False) -> Server:
+    """Start ``referee serve`` on a free loopback port and wait until /livez answers."""
+    import httpx
+
+    port = free_port()
+    log = log_dir / f"server-{port}.log"
+    full_env = {k: v for k, v in os.environ.items()
+                if not k.startswith("REFEREE_") and k != "PROMETHEUS_MULTIPROC_DIR"}
+    full_env.update(env or {})
+    if module:
+        cmd = [sys.executable, "-m", "referee"]
+    else:
+        cmd = [str(Path(sys.executable).with_name("referee"))]
+    cmd += ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT)
+    server = Server(proc, f"http://127.0.0.1:{port}", log)
+    started.append(server)
+    deadline = time.monotonic() + 30
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"referee serve exited with {proc.returncode}:\n{server.output()}")
+        try:
+            if httpx.get(server.url + "/livez", timeout=1).status_code == 200:
+                return server
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"referee serve did not answer in 30 s:\n{server.output()}")
+        time.sleep(0.1)
+
+
 @pytest.fixture
 def serve(tmp_path) -> Iterator[Callable[..., Server]]:
     """``serve(workers=1, env={...})`` starts a real server and waits until /livez answers."""
-    import httpx
-
     started: list[Server] = []
 
     def start(workers: int = 1, env: dict[str, str] | None = None, module: bool = False) -> Server:
-        port = free_port()
-        log = tmp_path / f"server-{port}.log"
-        full_env = {k: v for k, v in os.environ.items()
-                    if not k.startswith("REFEREE_") and k != "PROMETHEUS_MULTIPROC_DIR"}
-        full_env.update(env or {})
-        if module:
-            cmd = [sys.executable, "-m", "referee"]
-        else:
-            cmd = [str(Path(sys.executable).with_name("referee"))]
-        cmd += ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]
-        with open(log, "wb") as out:
-            proc = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT)
-        server = Server(proc, f"http://127.0.0.1:{port}", log)
-        started.append(server)
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"referee serve exited with {proc.returncode}:\n{server.output()}")
-            try:
-                if httpx.get(server.url + "/livez", timeout=1).status_code == 200:
-                    return server
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"referee serve did not answer in 30 s:\n{server.output()}")
-            time.sleep(0.1)
+        return start_server(tmp_path, started, workers, env, module)
 
     yield start
     for server in started:

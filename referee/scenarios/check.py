@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, TextIO
 
+from referee.scenarios.expand import hint
 from referee.scenarios.model import parse
 from referee.scenarios.parallel import BackendSpec, Pool, open_pool
 from referee.scenarios.runner import Result, run
@@ -160,6 +161,7 @@ def _report(out: TextIO, r: Result) -> None:
     if r.status == "failed":
         for line in r.details:
             out.write("      " + line + "\n")
+        out.write("      " + hint(r.label) + "\n")
 
 
 def exit_code(results: list[Result]) -> int:

@@ -321,7 +321,49 @@ def cmd_recheck(args: argparse.Namespace) -> int:
     return summary.exit_code()
 
 
-SUBCOMMANDS = [add_check, add_record, add_replay, add_recheck]
+# -- expand ----------------------------------------------------------------------
+
+def add_expand(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "expand", help="write a scenario or recorded game as a replay file for the table page",
+        description=("Run a scenario file (FILE, or FILE#N for its N-th document), a referee record file or "
+                     "a /v1/replay body in-process and write what the table page's Replay loads: the game or "
+                     "state it starts from, every action with instance ids (references resolved; the refused "
+                     "one included) and 'focus', the action to look at. Open http://127.0.0.1:8000/table, "
+                     "Replay, and load the file."))
+    p.add_argument("file", metavar="FILE", help="a scenario file (FILE#N: its N-th document) or a recorded game")
+    p.add_argument("--out", "-o", metavar="FILE", help="write to FILE (default: standard output)")
+    _common(p, url=False)
+    p.set_defaults(func=cmd_expand)
+
+
+def cmd_expand(args: argparse.Namespace) -> int:
+    from referee.scenarios.expand import expand, load
+    from referee.scenarios.source import ScenarioError
+
+    try:
+        sc = load(args.file)
+        backend = _backend(args)
+    except ScenarioError as exc:
+        return _fail(str(exc))
+    except ValueError as exc:
+        return _fail(str(exc))
+    try:
+        text = json.dumps(expand(sc, backend), ensure_ascii=False, indent=1) + "\n"
+    except ScenarioError as exc:
+        return _fail(str(exc))
+    if not args.out:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.out).write_text(text, "utf-8")
+    except OSError as exc:
+        return _fail(f"--out {args.out}: {exc.strerror or exc}")
+    print(f"{PROG}: wrote {args.out}; load it in Replay at http://127.0.0.1:8000/table", file=sys.stderr)
+    return 0
+
+
+SUBCOMMANDS = [add_check, add_record, add_replay, add_recheck, add_expand]
 
 
 def main(argv: list[str] | None = None) -> int:

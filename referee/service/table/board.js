@@ -66,7 +66,11 @@ export function cardFrame(iid, card, lang, opts = {}) {
 export function cardName(view, catalog, iid, lang, cid) {
   const id = cid || (iid ? view.cards[iid] : undefined);
   const card = id ? catalog.get(id) : undefined;
-  if (!card) return lang === "ja" ? "（非公開のカード）" : "a hidden card";
+  if (!card) {
+    const inPlay = iid && view.players.some((p) => p.cases.some((c) => c.card === iid));
+    if (inPlay) return lang === "ja" ? "裏向きの事件" : "a face-down case";
+    return lang === "ja" ? "非公開のカード" : "a hidden card";
+  }
   const en = card.name_en || card.name;
   return lang === "ja" ? `「${card.name}」` : en;
 }

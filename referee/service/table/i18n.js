@@ -30,7 +30,7 @@ const UI = {
     actioned: "actioned", face_down: "face down", power: "Power", level: "Level", hit: "Hit", cost: "Cost",
     of_trash: "{name}'s trash", position: "action {i} of {n}", start: "the deal",
     refused_at: "Action {i} is refused: rule {rule} ({code}). {detail}", loaded: "{n} action(s)",
-    sample_hint: "Decks of the built-in catalog", pending: "Pending", seq: "seq",
+    sample_hint: "Decks of the built-in catalog", no_shuffle: "Keep the deck order (no shuffle)", pending: "Pending", seq: "seq",
   },
   ja: {
     title: "エースファイル'99 テーブル", tab_deal: "配る", tab_play: "対戦", tab_replay: "リプレイ",
@@ -54,7 +54,7 @@ const UI = {
     actioned: "アクション済", face_down: "裏向き", power: "パワー", level: "レベル", hit: "ヒット", cost: "コスト",
     of_trash: "{name}のトラッシュ", position: "{n}手中{i}手目", start: "配った直後",
     refused_at: "{i}手目は不正です：ルール{rule}（{code}）。{detail}", loaded: "{n}手",
-    sample_hint: "組み込みカタログのデッキ", pending: "保留中", seq: "seq",
+    sample_hint: "組み込みカタログのデッキ", no_shuffle: "デッキの順番のまま（シャッフルしない）", pending: "保留中", seq: "seq",
   },
 };
 

@@ -102,7 +102,10 @@ async function refresh() {
   draw();
 }
 
+let generation = 0;
+
 function draw() {
+  document.body.dataset.gen = String(++generation); // tests wait for the next drawing
   translatePage();
   drawSeatBar();
   const board = $("board");
@@ -197,8 +200,8 @@ function drawLog() {
 
 /** The ids an action names, its first one the card it is "about". */
 function involved(a) {
-  return [a.card, a.fairy, a.type === "investigate" ? a.case : null, a.case, ...(a.targets || []), ...(a.cards || [])]
-    .filter(Boolean);
+  const ids = [a.card, a.fairy, a.case, ...(a.targets || []), ...(a.cards || [])].filter(Boolean);
+  return [...new Set(ids)];
 }
 const involves = (a, iid) => involved(a).includes(iid);
 const primary = (a) => involved(a)[0];
@@ -387,6 +390,7 @@ async function deal(event) {
       decks: [deckOf(0), deckOf(1)], players: names,
       options: { response_windows: /** @type {HTMLSelectElement} */ ($("windows")).value },
       ...(seed ? { seed } : {}), ...(first !== "" ? { first_player: Number(first) } : {}),
+      .../** @type {HTMLInputElement} */ ($("no-shuffle")).checked ? { shuffle: false } : {},
     };
     const step = await api.newGame(/** @type {any} */ (game));
     startGame(step, names, step.seats ? 0 : null);
@@ -500,7 +504,17 @@ async function loadReplay(text) {
       R.states.push(body.state);
       R.events.push([]);
     }
+    const suspect = body.refused ? body.refused.index : body.focus;
     for (let i = 0; i < actions.length; i++) {
+      if (i === suspect) {
+        // Known to be refused: ask /v1/validate (a 200), rather than have /v1/apply answer 422.
+        const check = await api.validate(R.states[i], actions[i]);
+        if (!check.legal) {
+          R.failAt = i;
+          R.violation = check.violation;
+          break;
+        }
+      }
       try {
         const step = await api.apply(R.states[i], actions[i]);
         R.states.push(step.state);

@@ -1,0 +1,345 @@
+"""The table page (/table) in a real browser: Debian's Chromium driven by Playwright, against a
+real ``referee serve`` on a loopback port. Every assertion reads what the page shows.
+
+Every test also checks that the page logged no console error and sent no request
+outside the referee's origin. A screenshot of the table mid-game is saved to
+``tests/artifacts/table.png`` (git-ignored) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import ROOT, start_server
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+pytestmark = pytest.mark.e2e
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+
+
+def _deck(top: list[str], pool: list[str]) -> list[str]:
+    """A legal 40-card deck list: ``top`` first (the opening hand), then up to 3 of each of ``pool``."""
+    deck, count = list(top), Counter(top)
+    for cid in pool + top:
+        while count[cid] < 3 and len(deck) < 40:
+            deck.append(cid)
+            count[cid] += 1
+    return deck
+
+
+# With the deck order kept, Aoi opens with these seven and Ren with those.
+AOI_HAND = ["AF-042", "AF-043", "AF-004", "AF-044", "AF-005", "AF-022", "AF-045"]
+REN_HAND = ["AF-044", "AF-046", "AF-009", "AF-011", "AF-023", "AF-026", "AF-052"]
+AOI_DECK = _deck(AOI_HAND, ["AF-046", "AF-047", "AF-052", "AF-053", "AF-009", "AF-011", "AF-012", "AF-023"])
+REN_DECK = _deck(REN_HAND, ["AF-045", "AF-047", "AF-053", "AF-043", "AF-004", "AF-005", "AF-012", "AF-022"])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    started: list = []
+    server = start_server(tmp_path_factory.mktemp("table"), started, workers=2)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        message = f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    with playwright_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def cards(server) -> dict[str, dict]:
+    return {c["id"]: c for c in httpx.get(server.url + "/v1/cards").json()["cards"]}
+
+
+def names(cards: dict[str, dict], ids) -> set[str]:
+    return {n for cid in ids for n in (cards[cid]["name"], cards[cid].get("name_en")) if n}
+
+
+class Table:
+    """The page, with the few moves the tests make."""
+
+    def __init__(self, page, url: str):
+        self.page = page
+        self.url = url
+
+    def open(self, path: str = "/"):
+        self.page.goto(self.url + path)
+        self.page.wait_for_selector("body[data-ready='1']")
+        return self.page
+
+    @property
+    def gen(self) -> int:
+        return int(self.page.evaluate("Number(document.body.dataset.gen || 0)"))
+
+    def click(self, locator) -> None:
+        """Click, and wait until the page has drawn again."""
+        before = self.gen
+        locator.click()
+        self.page.wait_for_function("n => Number(document.body.dataset.gen || 0) > n", arg=before)
+
+    def deal(self, seed: str, decks: tuple[list[str], list[str]] | None = None, first: int = 0) -> None:
+        page = self.page
+        if decks is not None:
+            for p, deck in enumerate(decks):
+                page.select_option(f"#deck-{p}", "paste")
+                page.fill(f"#paste-{p}", json.dumps(deck))
+            page.check("#no-shuffle")
+        page.fill("#seed", seed)
+        page.select_option("#first-player", str(first))
+        self.click(page.locator("#deal-button"))
+
+    def action(self, text: str):
+        return self.page.locator("#actions .action", has_text=text).first
+
+    def hand_card(self, name: str):
+        return self.page.locator(".player-zone.me .hand .card", has_text=name).first
+
+    def field_card(self, name: str):
+        return self.page.locator(".player-zone.me .field .card", has_text=name).first
+
+    def pass_device(self) -> None:
+        expect(self.page.locator("#curtain")).to_be_visible()
+        self.click(self.page.locator("#curtain-go"))
+
+    def keep_both(self) -> None:
+        self.click(self.action("Keep this hand"))
+        self.pass_device()
+        self.click(self.action("Keep this hand"))
+        self.pass_device()
+
+    def text(self) -> str:
+        return self.page.content()
+
+
+@pytest.fixture
+def table(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    foreign: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("request", lambda r: foreign.append(r.url) if not r.url.startswith(server.url + "/") else None)
+    yield Table(page, server.url)
+    context.close()
+    assert errors == [], "console errors"
+    assert foreign == [], "requests outside the referee's origin"
+
+
+def test_deal_keep_play_dispatch_and_solve_a_case(table, cards):
+    """The whole first stretch of a game, by clicking; the opponent's file shrinks by the hit."""
+    page = table.open()
+    table.deal("table-e2e", (AOI_DECK, REN_DECK))
+    expect(page.locator("#status")).to_contain_text("Turn 0")
+    expect(page.locator("#status")).to_contain_text("Aoi")
+
+    # Hot-seat: only the seat shown has its hand in the page (API.md §5).
+    ren_only = names(cards, REN_HAND) - names(cards, AOI_HAND)
+    assert not [n for n in ren_only if n in table.text()]
+    table.click(table.action("Keep this hand"))
+    table.pass_device()
+    aoi_only = names(cards, AOI_HAND) - names(cards, REN_HAND)
+    assert not [n for n in aoi_only if n in table.text()]
+    expect(page.locator(".player-zone.me .pname")).to_have_text("Ren")
+    table.click(table.action("Keep this hand"))
+    table.pass_device()
+
+    # Turn 1, Aoi: a case from hand (one click), then a fairy, paid by turning the case sideways.
+    expect(page.locator("#status")).to_contain_text("case step")
+    table.click(table.hand_card("The Graffiti Fuss"))
+    expect(page.locator(".player-zone.me .cases")).to_contain_text("The Graffiti Fuss")
+    expect(page.locator("#status")).to_contain_text("main step")
+    table.click(table.hand_card("Fairy of the West"))
+    expect(page.locator(".player-zone.me .standby")).to_contain_text("Fairy of the West")
+    expect(page.locator(".player-zone.me .case-wrap.sideways")).to_have_count(1)
+    table.click(table.action("End the turn"))
+
+    # Turn 2, Ren: the face-down case of Aoi is a card back for Ren.
+    table.pass_device()
+    assert "The Graffiti Fuss" not in table.text() and "落書き騒ぎ" not in table.text()
+    expect(page.locator(".player-zone.opp .cases .card.back")).to_have_count(1)
+    table.click(table.hand_card("Strange Noises in the Library"))
+    table.click(table.action("End the turn"))
+    table.pass_device()
+
+    # Turn 3, Aoi: a second case; dispatch by clicking the fairy, then the case; investigate.
+    table.click(table.hand_card("The Vanished Chalk"))
+    table.click(table.field_card("Fairy of the West"))
+    expect(page.locator(".card.targetable")).not_to_have_count(0)
+    graffiti = page.locator(".player-zone.me .case-slot", has_text="The Graffiti Fuss")
+    table.click(graffiti.locator(".case-wrap .card"))
+    expect(graffiti.locator(".attached")).to_contain_text("Fairy of the West")
+    ren_file = page.locator(".player-zone.opp .file-count")
+    before = int(re.search(r"\d+", ren_file.inner_text()).group())
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "table.png"))
+    table.click(graffiti.locator(".case-wrap .card"))
+    expect(page.locator("#log")).to_contain_text("The Graffiti Fuss is solved by Aoi: 1 card(s) hit.")
+    expect(ren_file).to_have_text(f"File {before - 1}")
+    expect(page.locator(".player-zone.me .cases")).not_to_contain_text("The Graffiti Fuss")
+
+
+def test_an_illegal_click_shows_the_rule_in_either_language(table):
+    page = table.open()
+    table.deal("table-illegal", (AOI_DECK, REN_DECK))
+    table.keep_both()
+    # A fairy in the case step: RULES 8.1.
+    table.hand_card("Fairy of the West").click()
+    problem = page.locator("#problem")
+    expect(problem).to_contain_text("Rule 8.1")
+    expect(problem).to_contain_text("not_main_step")
+    page.click("#lang-ja")
+    expect(problem).to_contain_text("ルール 8.1")
+    expect(problem).to_contain_text("メインステップ")
+    expect(page.locator("#status")).to_contain_text("ターン 1")
+    expect(page.locator("#actions")).to_contain_text("事件「落書き騒ぎ」を裏向きで出す")
+    expect(page.locator(".player-zone.me .hand")).to_contain_text("落書き騒ぎ")
+    expect(page.locator(".player-zone.me .hand")).to_contain_text("The Graffiti Fuss")  # English beside
+    page.click("#lang-en")
+    expect(page.locator("#actions")).to_contain_text("Play case The Graffiti Fuss face down")
+
+
+READ_PAGE = """() => ({
+  curtain: !document.getElementById("curtain").hidden,
+  status: document.getElementById("status").innerText,
+  labels: [...document.querySelectorAll("#actions .action")].map((b) => b.innerText),
+})"""
+
+
+def _click_to_the_end(table, limit: int = 800) -> int:
+    """Click until the game is over: keep, play a case, draw, discard, pass, end the turn."""
+    page = table.page
+    preferred = ["Keep this hand", "Play case", "Play no case", "Draw a card", "Discard", "Pass", "End the turn"]
+    for clicks in range(limit):
+        seen = page.evaluate(READ_PAGE)  # one round trip to read what the page shows
+        if seen["curtain"]:
+            table.click(page.locator("#curtain-go"))
+            continue
+        if "wins" in seen["status"]:
+            return clicks
+        choice = next((i for want in preferred for i, label in enumerate(seen["labels"]) if label.startswith(want)),
+                      None)
+        assert choice is not None, seen["labels"]
+        table.click(page.locator("#actions .action").nth(choice))
+    raise AssertionError("the game did not end")
+
+
+def test_a_seeded_game_is_played_to_the_end_by_clicking(table):
+    page = table.open()
+    table.deal("table-to-the-end")
+    clicks = _click_to_the_end(table)
+    print(f"{clicks} clicks")
+    assert clicks > 20
+    expect(page.locator("#status")).to_contain_text("wins (deck out)")
+    expect(page.locator("#actions")).to_contain_text("The game is over.")
+    expect(page.locator("#log")).to_contain_text("Game over:")
+
+
+def _expand(path: Path, out: Path) -> dict:
+    subprocess.run([sys.executable, "-m", "referee", "expand", str(path), "-o", str(out)], check=True, cwd=ROOT,
+                   capture_output=True)
+    return json.loads(out.read_text("utf-8"))
+
+
+def _numbers(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\d+", text)]
+
+
+def test_the_replay_viewer_ends_on_the_position_of_v1_replay(table, server, tmp_path):
+    record = tmp_path / "game.yaml"
+    subprocess.run([sys.executable, "-m", "referee", "record", "--seed", "table-replay", "--max-actions", "80",
+                    "--out", str(record)], check=True, cwd=ROOT, capture_output=True)
+    expansion = _expand(record, tmp_path / "game.json")
+    body = {"game": expansion["game"], "actions": expansion["actions"]}
+    final = httpx.post(server.url + "/v1/replay", json=body).json()["state"]
+    view = httpx.post(server.url + "/v1/view", json={"state": final, "player": 0}).json()["view"]
+
+    page = table.open()
+    page.click("#tab-replay")
+    page.set_input_files("#replay-file", str(tmp_path / "game.json"))
+    expect(page.locator("#rp-pos")).to_have_text("action 80 of 80")
+    expect(page.locator("#status")).to_contain_text(f"Turn {view['turn']}")
+    for p in (0, 1):
+        zone = page.locator(f".player-zone[data-player='{p}']")
+        expect(zone.locator(".file-count")).to_have_text(f"File {view['players'][p]['file']}")
+        expect(zone.locator(".trash-count")).to_have_text(f"Trash {len(view['players'][p]['trash'])}")
+        expect(zone.locator(".hand-count")).to_have_text(f"Hand {len(view['players'][p]['hand'])}")
+        expect(zone.locator(".cases .case-slot")).to_have_count(len(view["players"][p]["cases"]))
+    hand = page.locator(".player-zone.me .hand .card .c-en").all_inner_texts()
+    cards = {c["id"]: c for c in httpx.get(server.url + "/v1/cards").json()["cards"]}
+    assert sorted(hand) == sorted(cards[view["cards"][i]]["name_en"] for i in view["players"][0]["hand"])
+
+    table.click(page.locator("#rp-first"))
+    expect(page.locator("#rp-pos")).to_have_text("the deal (0/80)")
+    expect(page.locator("#status")).to_contain_text("Turn 0")
+    table.click(page.locator("#rp-next"))
+    expect(page.locator("#rp-pos")).to_have_text("action 1 of 80")
+    table.click(page.locator("#rp-last"))
+    table.click(page.locator("#rp-prev"))
+    expect(page.locator("#rp-pos")).to_have_text("action 79 of 80")
+
+
+SCENARIO = """\
+name: a second fairy on the same case is refused
+given: {position: {p0: {cases: [AF-042, AF-043], fairies: [AF-004, AF-005]}}}
+when:
+  - {type: dispatch, player: 0, fairy: p0.fairies.AF-004, case: p0.cases.0}
+  - {type: dispatch, player: 0, fairy: p0.fairies.AF-005, case: p0.cases.0}
+then: {violation: {rule: "8.9", code: one_fairy_per_case}}
+"""
+
+
+def test_the_replay_viewer_jumps_to_a_scenarios_failing_action(table, tmp_path):
+    scenario = tmp_path / "fails.yaml"
+    scenario.write_text(SCENARIO, "utf-8")
+    expansion = _expand(scenario, tmp_path / "x.json")
+    assert expansion["focus"] == 1 and expansion["refused"]["rule"] == "8.9"
+    page = table.open()
+    page.click("#tab-replay")
+    page.fill("#replay-text", json.dumps(expansion))
+    page.click("#replay-load")
+    problem = page.locator("#problem")
+    expect(problem).to_contain_text("Rule 8.9")
+    expect(problem).to_contain_text("one_fairy_per_case")
+    expect(page.locator("#rp-pos")).to_have_text("action 1 of 2")
+    table.click(page.locator("#rp-first"))
+    expect(problem).to_be_hidden()
+    expect(page.locator("#rp-action")).to_contain_text("Dispatch Fairy of the West to The Graffiti Fuss")
+    table.click(page.locator("#rp-fail"))
+    expect(problem).to_contain_text("Rule 8.9")
+
+
+def test_the_page_fits_a_phone(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    table = Table(page, server.url)
+    table.open()
+    table.deal("table-phone", (AOI_DECK, REN_DECK))
+    table.keep_both()
+    expect(page.locator(".player-zone.me .hand .card")).to_have_count(8)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()
