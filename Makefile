@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: serve test venv openapi golden bench bench-http bench-check bench-recheck clean
+.PHONY: serve test venv openapi types golden bench bench-http bench-check bench-recheck clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ test: $(VENV)/.installed-test
 # Regenerate openapi.yaml from the schemas (tests/test_openapi.py fails when it drifts).
 openapi: $(VENV)/.installed
 	$(BIN)/referee openapi --output openapi.yaml
+
+# Regenerate clients/typescript/openapi.d.ts from openapi.yaml (tests/test_typescript.py fails when it drifts).
+types: openapi
+	cd clients/typescript && npm ci --no-audit --no-fund --prefer-offline && npm run --silent generate
 
 golden: $(VENV)/.installed
 	$(BIN)/python -m tests.golden.playthrough
