@@ -219,6 +219,8 @@ def test_an_illegal_click_shows_the_rule_in_either_language(table):
     expect(page.locator("#actions")).to_contain_text("事件「落書き騒ぎ」を裏向きで出す")
     expect(page.locator(".player-zone.me .hand")).to_contain_text("落書き騒ぎ")
     expect(page.locator(".player-zone.me .hand")).to_contain_text("The Graffiti Fuss")  # English beside
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "table-ja.png"))
     page.click("#lang-en")
     expect(page.locator("#actions")).to_contain_text("Play case The Graffiti Fuss face down")
 
@@ -333,6 +335,50 @@ def test_the_replay_viewer_jumps_to_a_scenarios_failing_action(table, tmp_path):
     expect(problem).to_contain_text("Rule 8.9")
 
 
+PRIVATE_KEY = "5f0c1e9a4b7d2c8e3f6a1b0d9c8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e"  # API.md §10, tests only
+
+
+@pytest.fixture(scope="module")
+def private_server(tmp_path_factory):
+    started: list = []
+    server = start_server(tmp_path_factory.mktemp("private"), started, workers=2,
+                          env={"REFEREE_STATE_KEY": PRIVATE_KEY})
+    yield server
+    server.stop()
+
+
+def test_private_mode_one_seat_per_tab(request, private_server):
+    """API.md §10: the dealer's tab holds seat 0; the invite link opens seat 1 in a second tab."""
+    sample = httpx.get(private_server.url + "/table/decks.json").json()["decks"]
+    dealt = httpx.post(private_server.url + "/v1/games", json={"decks": [sample[0]["deck"], sample[1]["deck"]]})
+    if "seats" not in dealt.json():
+        pytest.skip("this build has no private mode (API.md §10) yet")
+    browser = request.getfixturevalue("browser")
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    context.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    aoi = Table(context.new_page(), private_server.url)
+    page = aoi.open()
+    aoi.click(page.locator("#deal-button"))
+    expect(page.locator("#seat-bar")).to_contain_text("you hold Aoi's seat only")
+    link = page.locator("#invite-link").get_attribute("href")
+    assert link.startswith(private_server.url + "/table#join=")
+    ren = Table(context.new_page(), private_server.url)
+    ren.open(link[len(private_server.url):])
+    expect(ren.page.locator(".player-zone.me .pname")).to_have_text("Ren")
+    expect(ren.page.locator("#actions")).to_contain_text("Nothing to do now")
+    aoi.click(aoi.action("Keep this hand"))
+    # The second tab takes the newer token (shared by the browser's storage) and may act.
+    expect(ren.page.locator("#actions")).to_contain_text("Keep this hand")
+    ren.click(ren.action("Keep this hand"))
+    expect(page.locator("#status")).to_contain_text("Turn 1")
+    expect(page.locator("#actions")).to_contain_text("Play case")
+    aoi.click(page.locator("#actions .action", has_text="Play case").first)
+    expect(ren.page.locator(".player-zone.opp .cases .card.back")).to_have_count(1)
+    context.close()
+    assert errors == []
+
+
 def test_the_page_fits_a_phone(browser, server):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     page = context.new_page()
@@ -342,4 +388,6 @@ def test_the_page_fits_a_phone(browser, server):
     table.keep_both()
     expect(page.locator(".player-zone.me .hand .card")).to_have_count(8)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "table-phone.png"), full_page=True)
     context.close()

@@ -115,7 +115,7 @@ function playerZone(view, catalog, p, lang, names, onTrash) {
 
   const field = h("div.field", {},
     h("div.cases", {}, slots.length ? slots : h("p.empty", {}, t(lang, "no_cases"))),
-    h("div.standby", {}, h("span.zone-label", {}, t(lang, "standby")), standby));
+    standby.length ? h("div.standby", {}, h("span.zone-label", {}, t(lang, "standby")), standby) : null);
   const handRow = h("div.hand" + (me ? ".mine" : ".theirs"), { dataset: { player: String(p) } }, hand);
   return h(`section.player-zone.${me ? "me" : "opp"}`, { dataset: { player: String(p) } },
     me ? [head, field, handRow] : [head, handRow, field]);
