@@ -359,6 +359,7 @@ def test_private_mode_one_seat_per_tab(request, private_server):
     context.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     aoi = Table(context.new_page(), private_server.url)
     page = aoi.open()
+    page.select_option("#first-player", "0")
     aoi.click(page.locator("#deal-button"))
     expect(page.locator("#seat-bar")).to_contain_text("you hold Aoi's seat only")
     link = page.locator("#invite-link").get_attribute("href")

@@ -8,10 +8,12 @@ import { KIND, actionName, t } from "./i18n.js";
 /** @typedef {import("./api.js").View} View */
 /** @typedef {import("./api.js").Card} Card */
 
-/** Create an element: h("div.card.kind-fairy", {title: "..."}, child, ...). */
+/** Create an element: h("div#id.card.kind-fairy", {title: "..."}, child, ...). */
 export function h(tag, attrs = {}, ...children) {
-  const [name, ...classes] = tag.split(".");
+  const [head, ...classes] = tag.split(".");
+  const [name, id] = head.split("#");
   const el = document.createElement(name || "div");
+  if (id) el.id = id;
   if (classes.length) el.className = classes.join(" ");
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;

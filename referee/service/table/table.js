@@ -174,12 +174,10 @@ function drawActions() {
       h("button.link", { onclick: () => { S.selected = null; draw(); } }, t(S.lang, "clear")));
     sel.hidden = false;
   } else sel.hidden = true;
-  if (!S.actions.length) {
-    box.replaceChildren(h("p.empty", {}, view.phase === "over" ? t(S.lang, "over_actions")
-      : t(S.lang, "no_actions", { name: S.names[actor(view)] })));
-    return;
-  }
-  box.replaceChildren(...shown.map((a) => h("button.action" + (a.type === "concede" ? ".concede" : ""), {
+  const waiting = !S.actions.some((a) => a.type !== "concede"); // conceding is open to both, always (11.2)
+  const note = waiting ? h("p.empty", {}, view.phase === "over" ? t(S.lang, "over_actions")
+    : t(S.lang, "no_actions", { name: S.names[actor(view)] })) : null;
+  box.replaceChildren(...(note ? [note] : []), ...shown.map((a) => h("button.action" + (a.type === "concede" ? ".concede" : ""), {
     dataset: { type: a.type },
     onclick: () => act(a),
     onmouseenter: () => markCards(a),
