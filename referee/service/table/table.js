@@ -492,6 +492,14 @@ async function loadReplay(text) {
     errorBox.hidden = false;
     return;
   }
+  const refs = actions.some((a) => Object.values(a || {}).some((v) => [v].flat().some((x) => /^@?p[01]\./.test(String(x)))));
+  if (refs) {
+    errorBox.textContent = S.lang === "ja"
+      ? "行動にカード参照（p0.hand.…）があります。referee expand FILE の出力を読み込んでください。"
+      : "The actions hold card references (p0.hand.…): load what referee expand FILE writes instead.";
+    errorBox.hidden = false;
+    return;
+  }
   const R = { states: [], events: [], actions, failAt: null, violation: null, focus: body.focus ?? null, index: 0, name: body.name || "" };
   try {
     if (body.game) {
