@@ -145,7 +145,7 @@ function drawSeatBar() {
           onchange: (e) => { S.follow = e.target.checked; } }), " ", t(S.lang, "follow"))
       : null;
     bar.replaceChildren(h("span.seat-label", {}, `${t(S.lang, "seat")} (${t(S.lang, S.mode === "hot" ? "hot_seat" : "tab_replay")}):`),
-      ...buttons, follow);
+      ...buttons, ...(follow ? [follow] : []));
     return;
   }
   const parts = [h("p.private-note", {}, t(S.lang, "private_mode", { name: S.names[S.seat] }))];
@@ -630,6 +630,14 @@ async function main() {
   $("rp-next").addEventListener("click", () => stepReplay(S.replay.index + 1));
   $("rp-last").addEventListener("click", () => stepReplay(S.replay.states.length - 1));
   $("rp-fail").addEventListener("click", () => stepReplay(S.replay.failAt ?? S.replay.focus ?? 0));
+  // Replay with the keyboard, as in a chess viewer: ← → step, Home / End jump.
+  document.addEventListener("keydown", (e) => {
+    if (S.mode !== "replay" || !S.replay || /** @type {HTMLElement} */ (e.target).closest("textarea, input")) return;
+    const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
+    if (!(e.key in moves)) return;
+    e.preventDefault();
+    stepReplay(S.replay.index + moves[e.key]);
+  });
   const cards = await api.cards();
   for (const c of cards.cards) catalog.set(c.id, c);
   await loadDecks();
