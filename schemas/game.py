@@ -66,7 +66,7 @@ _LISTED_INSTANCES = {kind: _listed_schema(kind)() for kind in ACTIONS}
 
 
 def listed_action_field(**kwargs) -> OneOfSchemas:
-    kwargs.setdefault("metadata", _doc("A legal action (API.md §6), with its `label` when asked for."))
+    kwargs.setdefault("metadata", _doc("A legal action (docs/api.md §6), with its `label` when asked for."))
     return OneOfSchemas(_LISTED_INSTANCES, **kwargs)
 
 

@@ -52,7 +52,7 @@ def test_labels_must_be_a_boolean(client, midgame):
 
 
 def test_a_label_never_names_a_card_its_player_may_not_see(client, catalog, positions):
-    """API.md §5: an opponent's face-down case is 'a face-down case' in the label."""
+    """docs/api.md §5: an opponent's face-down case is 'a face-down case' in the label."""
     names = {cid: {c.name, c.name_en} for cid, c in catalog.cards.items()}
     checked = 0
     for state, _ in positions[::7]:

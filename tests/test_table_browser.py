@@ -157,7 +157,7 @@ def test_deal_keep_play_dispatch_and_solve_a_case(table, cards):
     expect(page.locator("#status")).to_contain_text("Turn 0")
     expect(page.locator("#status")).to_contain_text("Aoi")
 
-    # Hot-seat: only the seat shown has its hand in the page (API.md §5).
+    # Hot-seat: only the seat shown has its hand in the page (docs/api.md §5).
     ren_only = names(cards, REN_HAND) - names(cards, AOI_HAND)
     assert not [n for n in ren_only if n in table.text()]
     table.click(table.action("Keep this hand"))
@@ -335,7 +335,7 @@ def test_the_replay_viewer_jumps_to_a_scenarios_failing_action(table, tmp_path):
     expect(problem).to_contain_text("Rule 8.9")
 
 
-PRIVATE_KEY = "5f0c1e9a4b7d2c8e3f6a1b0d9c8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e"  # API.md §10, tests only
+PRIVATE_KEY = "5f0c1e9a4b7d2c8e3f6a1b0d9c8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e"  # docs/api.md §10, tests only
 
 
 @pytest.fixture(scope="module")
@@ -348,11 +348,11 @@ def private_server(tmp_path_factory):
 
 
 def test_private_mode_one_seat_per_tab(request, private_server):
-    """API.md §10: the dealer's tab holds seat 0; the invite link opens seat 1 in a second tab."""
+    """docs/api.md §10: the dealer's tab holds seat 0; the invite link opens seat 1 in a second tab."""
     sample = httpx.get(private_server.url + "/table/decks.json").json()["decks"]
     dealt = httpx.post(private_server.url + "/v1/games", json={"decks": [sample[0]["deck"], sample[1]["deck"]]})
     if "seats" not in dealt.json():
-        pytest.skip("this build has no private mode (API.md §10) yet")
+        pytest.skip("this build has no private mode (docs/api.md §10) yet")
     browser = request.getfixturevalue("browser")
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     errors: list[str] = []

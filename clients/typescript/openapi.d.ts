@@ -75,7 +75,7 @@ export interface paths {
         /**
          * Every legal action now, for that player or for whoever may act.
          * @description Listed without `pay`; a discard owed at the end step is listed once
-         *     (API.md §6). With `"labels": true` each action also has a readable
+         *     (docs/api.md §6). With `"labels": true` each action also has a readable
          *     `label` (English, or Japanese with `Accept-Language: ja`) naming only
          *     what its player may see.
          */
@@ -116,7 +116,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** What one player may see (API.md §5). A view is never sealed and never accepted as a state. */
+        /** What one player may see (docs/api.md §5). A view is never sealed and never accepted as a state. */
         post: operations["viewGame"];
         delete?: never;
         options?: never;
@@ -201,7 +201,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the worker answers. */
+        /** Liveness: the worker answers, with the referee's version. */
         get: operations["livez"];
         put?: never;
         post?: never;
@@ -235,7 +235,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics: requests by endpoint and status, latency, violations by rule id. */
+        /**
+         * Prometheus metrics: requests by endpoint and status, latency, violations by rule id.
+         * @description With `REFEREE_METRICS_PORT` they are served on that port only, and this path is a 404 here.
+         */
         get: operations["metrics"];
         put?: never;
         post?: never;
@@ -266,7 +269,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description A broken rule (API.md §7); `detail` in Japanese with `Accept-Language: ja`. */
+        /** @description A broken rule (docs/api.md §7); `detail` in Japanese with `Accept-Language: ja`. */
         Violation: {
             /** @example https://ace-file-referee.dev/problems/rule-violation */
             type: string;
@@ -318,7 +321,7 @@ export interface components {
              */
             response_windows: "auto" | "strict";
         };
-        /** @description A new game (API.md §2). */
+        /** @description A new game (docs/api.md §2). */
         NewGame: {
             /** @description Player 0's deck, then player 1's. */
             decks: (string[] | {
@@ -337,7 +340,7 @@ export interface components {
             players?: string[];
             options?: components["schemas"]["Options"];
         };
-        /** @description The catalog a state was made with (API.md §8). */
+        /** @description The catalog a state was made with (docs/api.md §8). */
         CatalogRef: {
             /** @example af-ref */
             id: string;
@@ -719,7 +722,7 @@ export interface components {
             card: string;
             ability: number;
         };
-        /** @description The full, authoritative game state (API.md §3, docs/state.md). Opaque to clients apart from the documented fields; send it back exactly as received. */
+        /** @description The full, authoritative game state (docs/api.md §3, docs/state.md). Opaque to clients apart from the documented fields; send it back exactly as received. */
         State: {
             /** @enum {string} */
             schema: "ace-file/state@1";
@@ -756,7 +759,7 @@ export interface components {
             modifiers?: components["schemas"]["Modifier"][];
             /** @description Default []. */
             used?: components["schemas"]["Used"][];
-            /** @description A MAC over the rest of the state, present when the service runs with a secret (API.md §4). */
+            /** @description A MAC over the rest of the state, present when the service runs with a secret (docs/api.md §4). */
             seal?: string;
         };
         /** @description Something that happened, in order (docs/state.md), e.g. {"type": "draw", "player": 0, "cards": 1}. */
@@ -773,7 +776,7 @@ export interface components {
         /** @description A state and the action to apply to it (also the body of /v1/validate). */
         ApplyRequest: {
             state: components["schemas"]["State"];
-            /** @description An action (API.md §6), chosen by its `type`. */
+            /** @description An action (docs/api.md §6), chosen by its `type`. */
             action: components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"];
         };
         /** @description Whether the action is legal now, and if not the first rule it breaks. */
@@ -1134,7 +1137,7 @@ export interface components {
             /** @description With `"labels": true`: the action in words, naming only what its player may see (English, or Japanese with `Accept-Language: ja`). */
             label?: string;
         };
-        /** @description Every legal action now, without `pay` (API.md §6). */
+        /** @description Every legal action now, without `pay` (docs/api.md §6). */
         LegalActionsResponse: {
             actions: (components["schemas"]["ListedMulliganAction"] | components["schemas"]["ListedKeepAction"] | components["schemas"]["ListedPlayCaseAction"] | components["schemas"]["ListedSkipCaseAction"] | components["schemas"]["ListedDrawAction"] | components["schemas"]["ListedPlayFairyAction"] | components["schemas"]["ListedPlayEvidenceAction"] | components["schemas"]["ListedDispatchAction"] | components["schemas"]["ListedRedispatchAction"] | components["schemas"]["ListedRecallAction"] | components["schemas"]["ListedInvestigateAction"] | components["schemas"]["ListedUseAbilityAction"] | components["schemas"]["ListedCastSpellAction"] | components["schemas"]["ListedCounterAction"] | components["schemas"]["ListedPassAction"] | components["schemas"]["ListedEndTurnAction"] | components["schemas"]["ListedDiscardAction"] | components["schemas"]["ListedConcedeAction"])[];
         };
@@ -1168,7 +1171,7 @@ export interface components {
             evidence: components["schemas"]["EvidenceEntry"][];
             kept: boolean;
         };
-        /** @description The state as one player may see it (API.md §5): no seed, no rng, files as counts, and in `cards` only the instances that player may know (their hand, the field but the opponent's face-down cases, both trashes, the card of a declared pending action). Not a State, never sealed, never accepted as one. */
+        /** @description The state as one player may see it (docs/api.md §5): no seed, no rng, files as counts, and in `cards` only the instances that player may know (their hand, the field but the opponent's face-down cases, both trashes, the card of a declared pending action). Not a State, never sealed, never accepted as one. */
         View: {
             /** @enum {string} */
             schema: "ace-file/view@1";
@@ -1221,14 +1224,14 @@ export interface components {
         Ability: {
             cost?: number;
             once_per_turn?: boolean;
-            /** @description Effect entries, in order (API.md §8). */
+            /** @description Effect entries, in order (docs/api.md §8). */
             effect?: {
                 [key: string]: unknown;
             }[];
         } & {
             [key: string]: unknown;
         };
-        /** @description A catalog card, kind canonical (API.md §8). */
+        /** @description A catalog card, kind canonical (docs/api.md §8). */
         Card: {
             /** @example AF-001 */
             id: string;
@@ -1274,6 +1277,11 @@ export interface components {
         Health: {
             /** @example ok */
             status: string;
+            /**
+             * @description The referee's package version (`/livez`).
+             * @example 0.1.0
+             */
+            version?: string;
         };
     };
     responses: {
@@ -1286,7 +1294,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Sealing is on and the state's seal is missing (`seal_missing`) or wrong (`seal_mismatch`) (API.md §4). */
+        /** @description Sealing is on and the state's seal is missing (`seal_missing`) or wrong (`seal_mismatch`) (docs/api.md §4). */
         SealRefused: {
             headers: {
                 [name: string]: unknown;
@@ -1364,7 +1372,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Both decks and the game's options (API.md §2). */
+        /** @description Both decks and the game's options (docs/api.md §2). */
         requestBody: {
             content: {
                 /**

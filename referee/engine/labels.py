@@ -3,7 +3,7 @@
 ``/v1/legal-actions`` with ``"labels": true`` adds ``label`` to each listed
 action, so every client (the table page, a bot's log, a Discord app) words an
 action the same way: ``Dispatch Fairy of the North to The Missing Slippers —
-1 action``. A label names only what the acting player may see (API.md §5): an
+1 action``. A label names only what the acting player may see (docs/api.md §5): an
 opponent's face-down case is "a face-down case", never its name.
 """
 

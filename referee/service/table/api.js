@@ -7,7 +7,7 @@
 /** @typedef {import("../../../clients/typescript/openapi").components["schemas"]} Schemas */
 /** @typedef {import("../../../clients/typescript/openapi").operations} Operations */
 /** @typedef {Schemas["NewGame"]} NewGame */
-/** @typedef {Schemas["State"] | string} State  a plain State, or a private-mode token (API §10) */
+/** @typedef {Schemas["State"] | string} State  a plain State, or a private-mode token (docs/api.md §10) */
 /** @typedef {Schemas["View"]} View */
 /** @typedef {Schemas["Event"]} GameEvent */
 /** @typedef {Schemas["Card"]} Card */

@@ -1,5 +1,5 @@
 // @ts-check
-// Drawing the table from one player's view (API.md §5): card frames, zones, status.
+// Drawing the table from one player's view (docs/api.md §5): card frames, zones, status.
 // Everything drawn comes from the view and the catalog; a card the view does not
 // name is drawn as a card back, so the page can show nothing a player may not see.
 
