@@ -43,7 +43,7 @@ def test_the_page_and_its_modules_are_served_from_the_package(client):
     assert client.get("/table/table.css").mimetype == "text/css"
 
 
-@pytest.mark.parametrize("path", ["/table/nope.js", "/table/..%2Fapp.py", "/table/table.py", "/table/x/y.js"])
+@pytest.mark.parametrize("path", ["/table/nope.js", "/table/..%2Fapp.py", "/table/table_page.py", "/table/x/y.js"])
 def test_anything_else_under_table_is_a_404_problem(client, path):
     resp = client.get(path)
     assert resp.status_code == 404 and resp.mimetype == "application/problem+json"

@@ -15,7 +15,7 @@ wrong seal 403; anything unexpected 500, logged with its traceback.
 The parts: ``app.py`` (this factory), ``context.py`` (what every part
 reads), ``reading.py`` (request id, body, envelope, language), ``routes.py``
 (the game endpoints), ``ops.py`` (health, metrics, OpenAPI, docs),
-``table.py`` (the ``/table`` page's files),
+``table_page.py`` (the ``/table`` page's files),
 ``hooks.py`` (per-request hooks and the error mapping), ``problems.py``,
 ``sealing.py``, ``metrics.py``, ``logs.py``, ``config.py``.
 """
@@ -42,7 +42,7 @@ from referee.service.openapi import (
 from referee.service.ops import ops_blueprint, register_docs, register_echo
 from referee.service.routes import game_blueprint
 from referee.service.sealing import Sealer
-from referee.service.table import register_table
+from referee.service.table_page import register_table
 
 
 class OrjsonProvider(JSONProvider):
