@@ -1456,7 +1456,7 @@ export interface operations {
                  *         "ruleset": "ace-file-99",
                  *         "catalog": {
                  *           "id": "af-ref",
-                 *           "digest": "sha256:c9569d204475e3f377249b180e4582bef344ba920e991113456e64f7752dd5f1"
+                 *           "digest": "sha256:0a25b5b4f3be9876715f79e7a4d8f604488713b2a27f5d9179d72fa4201038a9"
                  *         },
                  *         "options": {
                  *           "response_windows": "auto"
@@ -1736,7 +1736,7 @@ export interface operations {
                  *         "ruleset": "ace-file-99",
                  *         "catalog": {
                  *           "id": "af-ref",
-                 *           "digest": "sha256:c9569d204475e3f377249b180e4582bef344ba920e991113456e64f7752dd5f1"
+                 *           "digest": "sha256:0a25b5b4f3be9876715f79e7a4d8f604488713b2a27f5d9179d72fa4201038a9"
                  *         },
                  *         "options": {
                  *           "response_windows": "auto"
