@@ -343,15 +343,12 @@ def cmd_expand(args: argparse.Namespace) -> int:
 
     try:
         sc = load(args.file)
-        backend = _backend(args)
     except ScenarioError as exc:
         return _fail(str(exc))
-    except ValueError as exc:
-        return _fail(str(exc))
-    try:
-        text = json.dumps(expand(sc, backend), ensure_ascii=False, indent=1) + "\n"
-    except ScenarioError as exc:
-        return _fail(str(exc))
+    done = _on_backend(args, lambda backend: expand(sc, backend), ScenarioError)
+    if done is None:
+        return 2
+    text = json.dumps(done[1], ensure_ascii=False, indent=1) + "\n"
     if not args.out:
         sys.stdout.write(text)
         return 0
