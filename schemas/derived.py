@@ -128,3 +128,22 @@ def action_field(**kwargs: Any) -> OneOfSchemas:
     """An action (docs/api.md §6): one of the action schemas, chosen by its ``type``."""
     kwargs.setdefault("metadata", {"description": "An action (docs/api.md §6), chosen by its `type`."})
     return OneOfSchemas(_ACTION_INSTANCES, **kwargs)
+
+
+def _listed_schema(kind: str) -> type[Schema]:
+    """The action as ``/v1/legal-actions`` lists it: with a readable ``label`` when asked for."""
+    base = ACTION_SCHEMAS[kind]
+    label = fields.String(metadata={"description": (
+        "With `\"labels\": true`: the action in words, naming only what its player may see "
+        "(English, or Japanese with `Accept-Language: ja`).")})
+    meta = type("Meta", (), {"unknown": RAISE, "description": base.Meta.description + " Listed, maybe labelled."})
+    return type("Listed" + base.__name__, (base,), {"label": label, "Meta": meta, "__module__": __name__})
+
+
+_LISTED_INSTANCES = {kind: _listed_schema(kind)() for kind in ACTION_SCHEMAS}
+
+
+def listed_action_field(**kwargs: Any) -> OneOfSchemas:
+    """A legal action as ``/v1/legal-actions`` lists it, with its ``label`` when asked for."""
+    kwargs.setdefault("metadata", {"description": "A legal action (docs/api.md §6), with its `label` when asked for."})
+    return OneOfSchemas(_LISTED_INSTANCES, **kwargs)

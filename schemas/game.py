@@ -12,7 +12,7 @@ from marshmallow import RAISE, INCLUDE, Schema, fields, validate
 
 from referee.engine import model
 from referee.engine.facts import RULESET, SCHEMA, Phase, Step
-from schemas.derived import ACTION_SCHEMAS, action_field, schema_for  # noqa: F401  (re-exported)
+from schemas.derived import ACTION_SCHEMAS, action_field, listed_action_field, schema_for  # noqa: F401  (re-exported)
 from schemas.fields import (
     Deck,
     StrictBoolean,
@@ -50,24 +50,6 @@ ResultSchema = schema_for(model.Result)
 ModifierSchema = schema_for(model.Modifier)
 UsedSchema = schema_for(model.Used)
 StateSchema = schema_for(model.State)
-
-
-def _listed_schema(kind: str) -> type[Schema]:
-    """The action as ``/v1/legal-actions`` lists it: with a readable ``label`` when asked for."""
-    base = ACTION_SCHEMAS[kind]
-    label = fields.String(metadata=_doc(
-        "With `\"labels\": true`: the action in words, naming only what its player may see "
-        "(English, or Japanese with `Accept-Language: ja`)."))
-    meta = type("Meta", (), {"unknown": RAISE, "description": base.Meta.description + "; listed, maybe labelled"})
-    return type("Listed" + base.__name__, (base,), {"label": label, "Meta": meta})
-
-
-_LISTED_INSTANCES = {kind: _listed_schema(kind)() for kind in ACTIONS}
-
-
-def listed_action_field(**kwargs) -> OneOfSchemas:
-    kwargs.setdefault("metadata", _doc("A legal action (docs/api.md §6), with its `label` when asked for."))
-    return OneOfSchemas(_LISTED_INSTANCES, **kwargs)
 
 
 class ActionSchema(_Strict):

@@ -659,10 +659,16 @@ export interface components {
             action: components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"];
             /** @enum {integer} */
             responder: 0 | 1;
-            /** @description A counter negated it (RULES 9.5). Default false. */
-            negated?: boolean;
-            /** @description Investigation modifiers from counters. Default 0. */
-            power?: number;
+            /**
+             * @description A counter negated it (RULES 9.5). Default false.
+             * @default false
+             */
+            negated: boolean;
+            /**
+             * @description Investigation modifiers from counters. Default 0.
+             * @default 0
+             */
+            power: number;
             /** @description Counters played in this window. Default []. */
             counters?: string[];
         };
@@ -795,7 +801,7 @@ export interface components {
             /** @description True: give each action a readable `label` (English, or Japanese with `Accept-Language: ja`). Default false. */
             labels?: boolean;
         };
-        /** @description Trash the whole hand and draw 7 (mulligan phase). (RULES 5.4); listed, maybe labelled */
+        /** @description Trash the whole hand and draw 7 (mulligan phase). (RULES 5.4) Listed, maybe labelled. */
         ListedMulliganAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -812,7 +818,7 @@ export interface components {
             /** @description With `"labels": true`: the action in words, naming only what its player may see (English, or Japanese with `Accept-Language: ja`). */
             label?: string;
         };
-        /** @description Keep the hand (mulligan phase). (RULES 5.4); listed, maybe labelled */
+        /** @description Keep the hand (mulligan phase). (RULES 5.4) Listed, maybe labelled. */
         ListedKeepAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -829,7 +835,7 @@ export interface components {
             /** @description With `"labels": true`: the action in words, naming only what its player may see (English, or Japanese with `Accept-Language: ja`). */
             label?: string;
         };
-        /** @description Play a case from hand, face down (case step). (RULES 6.4); listed, maybe labelled */
+        /** @description Play a case from hand, face down (case step). (RULES 6.4) Listed, maybe labelled. */
         ListedPlayCaseAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -848,7 +854,7 @@ export interface components {
             /** @description With `"labels": true`: the action in words, naming only what its player may see (English, or Japanese with `Accept-Language: ja`). */
             label?: string;
         };
-        /** @description Play no case this turn (case step). (RULES 6.4); listed, maybe labelled */
+        /** @description Play no case this turn (case step). (RULES 6.4) Listed, maybe labelled. */
         ListedSkipCaseAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -865,7 +871,7 @@ export interface components {
             /** @description With `"labels": true`: the action in words, naming only what its player may see (English, or Japanese with `Accept-Language: ja`). */
             label?: string;
         };
-        /** @description Draw 1 card (main step, 1 action). (RULES 8.2); listed, maybe labelled */
+        /** @description Draw 1 card (main step, 1 action). (RULES 8.2) Listed, maybe labelled. */
         ListedDrawAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -882,7 +888,7 @@ export interface components {
             /** @description With `"labels": true`: the action in words, naming only what its player may see (English, or Japanese with `Accept-Language: ja`). */
             label?: string;
         };
-        /** @description Play a fairy from hand, standby. (RULES 8.3); listed, maybe labelled */
+        /** @description Play a fairy from hand, standby. (RULES 8.3) Listed, maybe labelled. */
         ListedPlayFairyAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -901,7 +907,7 @@ export interface components {
             /** @description With `"labels": true`: the action in words, naming only what its player may see (English, or Japanese with `Accept-Language: ja`). */
             label?: string;
         };
-        /** @description Play an evidence from hand onto a case in play. (RULES 8.4); listed, maybe labelled */
+        /** @description Play an evidence from hand onto a case in play. (RULES 8.4) Listed, maybe labelled. */
         ListedPlayEvidenceAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -922,7 +928,7 @@ export interface components {
             /** @description With `"labels": true`: the action in words, naming only what its player may see (English, or Japanese with `Accept-Language: ja`). */
             label?: string;
         };
-        /** @description Dispatch a standby fairy to a case in play. (RULES 8.5); listed, maybe labelled */
+        /** @description Dispatch a standby fairy to a case in play. (RULES 8.5) Listed, maybe labelled. */
         ListedDispatchAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -943,7 +949,7 @@ export interface components {
             /** @description With `"labels": true`: the action in words, naming only what its player may see (English, or Japanese with `Accept-Language: ja`). */
             label?: string;
         };
-        /** @description Move a dispatched fairy to another case in play. (RULES 8.6); listed, maybe labelled */
+        /** @description Move a dispatched fairy to another case in play. (RULES 8.6) Listed, maybe labelled. */
         ListedRedispatchAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -964,7 +970,7 @@ export interface components {
             /** @description With `"labels": true`: the action in words, naming only what its player may see (English, or Japanese with `Accept-Language: ja`). */
             label?: string;
         };
-        /** @description Recall a dispatched fairy: it becomes standby. (RULES 8.7); listed, maybe labelled */
+        /** @description Recall a dispatched fairy: it becomes standby. (RULES 8.7) Listed, maybe labelled. */
         ListedRecallAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -983,7 +989,7 @@ export interface components {
             /** @description With `"labels": true`: the action in words, naming only what its player may see (English, or Japanese with `Accept-Language: ja`). */
             label?: string;
         };
-        /** @description Investigate a case one of your fairies is dispatched to. (RULES 10); listed, maybe labelled */
+        /** @description Investigate a case one of your fairies is dispatched to. (RULES 10) Listed, maybe labelled. */
         ListedInvestigateAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1002,7 +1008,7 @@ export interface components {
             /** @description With `"labels": true`: the action in words, naming only what its player may see (English, or Japanese with `Accept-Language: ja`). */
             label?: string;
         };
-        /** @description Use ability number `ability` of a fairy or evidence you control. (RULES 9.1); listed, maybe labelled */
+        /** @description Use ability number `ability` of a fairy or evidence you control. (RULES 9.1) Listed, maybe labelled. */
         ListedUseAbilityAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1025,7 +1031,7 @@ export interface components {
             /** @description With `"labels": true`: the action in words, naming only what its player may see (English, or Japanese with `Accept-Language: ja`). */
             label?: string;
         };
-        /** @description Cast a spell from hand. (RULES 9.2); listed, maybe labelled */
+        /** @description Cast a spell from hand. (RULES 9.2) Listed, maybe labelled. */
         ListedCastSpellAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1046,7 +1052,7 @@ export interface components {
             /** @description With `"labels": true`: the action in words, naming only what its player may see (English, or Japanese with `Accept-Language: ja`). */
             label?: string;
         };
-        /** @description Play a counter from hand in a response window. (RULES 9.3); listed, maybe labelled */
+        /** @description Play a counter from hand in a response window. (RULES 9.3) Listed, maybe labelled. */
         ListedCounterAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1067,7 +1073,7 @@ export interface components {
             /** @description With `"labels": true`: the action in words, naming only what its player may see (English, or Japanese with `Accept-Language: ja`). */
             label?: string;
         };
-        /** @description Close the response window (the responder). (RULES 9.4); listed, maybe labelled */
+        /** @description Close the response window (the responder). (RULES 9.4) Listed, maybe labelled. */
         ListedPassAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1084,7 +1090,7 @@ export interface components {
             /** @description With `"labels": true`: the action in words, naming only what its player may see (English, or Japanese with `Accept-Language: ja`). */
             label?: string;
         };
-        /** @description End the turn (main step, no window open). (RULES 6.5); listed, maybe labelled */
+        /** @description End the turn (main step, no window open). (RULES 6.5) Listed, maybe labelled. */
         ListedEndTurnAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1101,7 +1107,7 @@ export interface components {
             /** @description With `"labels": true`: the action in words, naming only what its player may see (English, or Japanese with `Accept-Language: ja`). */
             label?: string;
         };
-        /** @description Discard exactly the excess over 7 cards (end step). (RULES 6.6); listed, maybe labelled */
+        /** @description Discard exactly the excess over 7 cards (end step). (RULES 6.6) Listed, maybe labelled. */
         ListedDiscardAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1120,7 +1126,7 @@ export interface components {
             /** @description With `"labels": true`: the action in words, naming only what its player may see (English, or Japanese with `Accept-Language: ja`). */
             label?: string;
         };
-        /** @description Concede the game (either player, any time before it is over). (RULES 11.2); listed, maybe labelled */
+        /** @description Concede the game (either player, any time before it is over). (RULES 11.2) Listed, maybe labelled. */
         ListedConcedeAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
