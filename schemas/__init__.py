@@ -12,6 +12,7 @@ from schemas.bodies import (
     DeckValidateResponseSchema,
     GameResponseSchema,
     HealthSchema,
+    ReadinessSchema,
     LegalActionsRequestSchema,
     LegalActionsResponseSchema,
     ProblemSchema,

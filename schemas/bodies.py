@@ -7,7 +7,9 @@ never loads or dumps through them on a request (see docs/operations.md,
 
 from __future__ import annotations
 
-from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validates_schema
+from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+from referee.engine.facts import DECK_MAX_VIOLATIONS, UNKNOWN_CARDS_LISTED
 
 from schemas.fields import StrictBoolean, natural, player_index
 from schemas.game import (
@@ -26,6 +28,11 @@ from schemas.game import (
 
 def _doc(text: str) -> dict:
     return {"description": text}
+
+
+VIOLATIONS_BOUND = (f"Bounded: per deck, RULES 3.1 once, 3.2 and 3.3 at most once per id, and the first "
+                    f"{UNKNOWN_CARDS_LISTED} distinct unknown ids (3.4) followed by one `more_unknown_cards` "
+                    f"violation with their count: at most {DECK_MAX_VIOLATIONS} per deck.")
 
 
 # -- requests --------------------------------------------------------------------
@@ -134,7 +141,8 @@ class DeckValidateResponseSchema(Schema):
         description = "Every RULES 3 problem of the deck, not just the first."
 
     legal = StrictBoolean(required=True)
-    violations = fields.List(fields.Nested(ViolationSchema), required=True)
+    violations = fields.List(fields.Nested(ViolationSchema), required=True, validate=validate.Length(
+        max=DECK_MAX_VIOLATIONS), metadata=_doc(VIOLATIONS_BOUND))
 
 
 class CardsResponseSchema(Schema):
@@ -173,6 +181,21 @@ class HealthSchema(Schema):
                                       "example": "0.1.0"})
 
 
+class ReadinessSchema(HealthSchema):
+    class Meta:
+        unknown = RAISE
+        description = ("Ready for traffic, with what this replica runs: compare replicas behind one "
+                       "balancer, they must agree.")
+
+    catalog = fields.Nested(CatalogRefSchema, required=True, metadata={
+        "description": "The catalog loaded (the ref every state carries)."})
+    keys = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
+        "description": "The fingerprint of each configured key by role (`seal`, `previous` during a "
+                       "rotation): the first 8 bytes of HMAC-SHA256(key, \"fingerprint\") in hex, never "
+                       "the key. Empty without sealing.",
+        "example": {"seal": "3f9a0c1d2b4e5f60"}})
+
+
 class ProblemSchema(Schema):
     class Meta:
         unknown = INCLUDE
@@ -190,5 +213,5 @@ class ProblemSchema(Schema):
                          metadata=_doc("400 schema errors: field path (dotted, list indexes as numbers) to messages."))
     rule = fields.String(metadata=_doc("422: the rule id of RULES.md that the action or deck breaks."))
     index = natural(metadata=_doc("/v1/replay 422: the 0-based index of the first illegal action."))
-    violations = fields.List(fields.Nested(ViolationSchema),
-                             metadata=_doc("Deck 422s: every violation (RULES 3)."))
+    violations = fields.List(fields.Nested(ViolationSchema), validate=validate.Length(max=2 * DECK_MAX_VIOLATIONS),
+                             metadata=_doc("Deck 422s: every violation (RULES 3). " + VIOLATIONS_BOUND))

@@ -13,6 +13,8 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
+from referee.engine.facts import DECK_MAX_ENTRIES
+
 
 class StrictBoolean(fields.Boolean):
     """A JSON ``true`` or ``false``: nothing else loads."""
@@ -71,9 +73,12 @@ class OneOfSchemas(fields.Field):
 
 
 class Deck(fields.Field):
-    """A deck: a list of catalog card ids, or an object of counts by card id."""
+    """A deck: a list of catalog card ids, or an object of counts by card id (at most
+    ``DECK_MAX_ENTRIES`` ids either way)."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, (list, dict)) and len(value) > DECK_MAX_ENTRIES:
+            raise ValidationError(f"A deck names at most {DECK_MAX_ENTRIES} card ids.")
         if isinstance(value, list):
             if all(isinstance(x, str) for x in value):
                 return list(value)

@@ -166,6 +166,7 @@ def start_server(log_dir: Path, started: list[Server], workers: int = 1, env: di
     log = log_dir / f"server-{port}.log"
     full_env = {k: v for k, v in os.environ.items()
                 if not k.startswith("REFEREE_") and k != "PROMETHEUS_MULTIPROC_DIR"}
+    full_env["REFEREE_DRAIN_SECONDS"] = "0"  # stop at once (the tests of draining set it)
     full_env.update(env or {})
     if module:
         cmd = [sys.executable, "-m", "referee"]

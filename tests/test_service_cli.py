@@ -87,11 +87,22 @@ def test_settings_defaults_and_parsing(tmp_path):
     assert Settings.from_env({}) == Settings()
     catalog = tmp_path / "c.yaml"
     catalog.write_text("id: x\n", "utf-8")
-    s = Settings.from_env({"REFEREE_CATALOG": str(catalog), "REFEREE_SECRET": "s" * 16,
+    s = Settings.from_env({"REFEREE_CATALOG": str(catalog), "REFEREE_SECRET": "0123456789abcdef",
                            "REFEREE_MAX_BODY": "2MiB", "REFEREE_DRAIN_SECONDS": "2.5",
-                           "REFEREE_LOG_REQUESTS": "0", "REFEREE_BENCH_ECHO": "yes"})
-    assert s == Settings(catalog_path=str(catalog), secret=b"s" * 16, max_body=2 * MIB,
-                         drain_seconds=2.5, log_requests=False, bench_echo=True)
+                           "REFEREE_LOG_REQUESTS": "0", "REFEREE_BENCH_ECHO": "yes",
+                           "REFEREE_WORKER_CLASS": "sync", "REFEREE_CLIENT_TIMEOUT": "4"})
+    assert s == Settings(catalog_path=str(catalog), secret=b"0123456789abcdef", max_body=2 * MIB,
+                         drain_seconds=2.5, log_requests=False, bench_echo=True, worker_class="sync",
+                         client_timeout=4.0)
+
+
+@pytest.mark.parametrize("secret", [" " * 16, "s" * 16, "abcd" * 8, "password" * 4])
+def test_a_guessable_secret_is_refused_however_long(secret):
+    """Given a secret of 16 characters or more but few bits of entropy, when read, then it is refused."""
+    with pytest.raises(ConfigError, match="too guessable"):
+        Settings.from_env({"REFEREE_SECRET": secret})
+    with pytest.raises(ConfigError, match="REFEREE_SECRET_PREVIOUS"):
+        Settings.from_env({"REFEREE_SECRET_PREVIOUS": secret})
 
 
 @pytest.mark.parametrize("text,size", [("", MIB), ("1048576", MIB), ("512KiB", 512 * 1024),
@@ -101,7 +112,8 @@ def test_sizes(text, size):
 
 
 @pytest.mark.parametrize("env", [{"REFEREE_LOG_REQUESTS": "maybe"}, {"REFEREE_DRAIN_SECONDS": "soon"},
-                                 {"REFEREE_SECRET_PREVIOUS": "x"}, {"REFEREE_MAX_BODY": "1GiB"}])
+                                 {"REFEREE_SECRET_PREVIOUS": "x"}, {"REFEREE_MAX_BODY": "1GiB"},
+                                 {"REFEREE_WORKER_CLASS": "eventlet"}, {"REFEREE_CLIENT_TIMEOUT": "0"}])
 def test_bad_settings_raise_config_error(env):
     with pytest.raises(ConfigError):
         Settings.from_env(env)

@@ -380,7 +380,8 @@ def test_livez_readyz(make_app):
     from referee import __version__
 
     assert ok(client.get("/livez"), S.HEALTH) == {"status": "ok", "version": __version__}
-    assert ok(client.get("/readyz"), S.HEALTH) == {"status": "ready"}
+    ready = ok(client.get("/readyz"), S.ReadinessSchema())
+    assert ready == {"status": "ready", "catalog": app.extensions["referee"].catalog.ref, "keys": {}}
     app.extensions["referee"].draining = True
     problem(client.get("/readyz"), 503, "shutting_down")
     assert client.get("/livez").status_code == 200

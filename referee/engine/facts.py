@@ -26,6 +26,19 @@ DECK_SIZE = 40  # RULES 3.1
 OPENING_HAND = 7  # RULES 5.3, 5.4
 HAND_LIMIT = 7  # RULES 6.6
 
+# Bounded replies: a deck names at most DECK_MAX_ENTRIES ids (list items or object
+# keys), and at most UNKNOWN_CARDS_LISTED unknown ids are listed, then one count.
+DECK_MAX_ENTRIES = 100
+UNKNOWN_CARDS_LISTED = 10
+# RULES 3.1 once, 3.2 and 3.3 at most once per entry, the listed 3.4s and their count.
+DECK_MAX_VIOLATIONS = 1 + 2 * DECK_MAX_ENTRIES + UNKNOWN_CARDS_LISTED + 1
+# The ranges of a state's integers (inclusive): far past any reachable game, and narrow
+# enough that no arithmetic of the rules on them can leave 64 bits (or the 2^53 that a
+# JavaScript client reads exactly).
+TURN_MAX = 1_000_000
+RNG_MAX = 2**53 - 1
+POWER_MAX = 1_000_000  # pending.power and each modifier's power, either sign
+
 
 class Phase(StrEnum):
     MULLIGAN = "mulligan"  # RULES 5.4

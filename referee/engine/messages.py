@@ -19,6 +19,8 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
                    "カード{card}はノーマル トレーディングカードで、デッキに入れられません。"),
     "unknown_card": ("3.4", "Card {card} is not in the catalog.",
                      "カード{card}はカタログにありません。"),
+    "more_unknown_cards": ("3.4", "And {count} more card ids are not in the catalog.",
+                           "ほかに{count}種類のカードIDがカタログにありません。"),
     # 11.3 / 12 Who may act
     "game_over": ("11.3", "The game is over; no action is legal.",
                   "ゲームは終了しています。行動はできません。"),

@@ -25,7 +25,7 @@ from typing import Annotated, Any, Literal, NamedTuple
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType, field
 
-from referee.engine.facts import RULESET, SCHEMA, Phase, Reason, Step, WindowMode
+from referee.engine.facts import POWER_MAX, RNG_MAX, RULESET, SCHEMA, TURN_MAX, Phase, Reason, Step, WindowMode
 
 
 def says(error: str, *, missing: str = "missing", **meta: Any) -> Meta:
@@ -53,6 +53,10 @@ PlayerIndex = Annotated[Literal[0, 1], says("must be 0 or 1")]  # RULES 1.1; fac
 Flag = Annotated[bool, says("must be true or false")]
 Text = Annotated[str, says("must be a string")]
 Count = Annotated[int, says("must be an integer ≥ 0", ge=0)]
+# Bounded so that no arithmetic of the rules can leave 64 bits (facts.TURN_MAX ...).
+Turn = Annotated[int, says(f"must be an integer from 0 to {TURN_MAX}", ge=0, le=TURN_MAX)]
+RngCount = Annotated[int, says(f"must be an integer from 0 to {RNG_MAX}", ge=0, le=RNG_MAX)]
+Power = Annotated[int, says(f"must be an integer from {-POWER_MAX} to {POWER_MAX}", ge=-POWER_MAX, le=POWER_MAX)]
 AnyId = Annotated[str, Meta(min_length=1, description="A card instance id (opaque, unique in the game).")]
 InstanceId = Annotated[AnyId, says("must be a card instance id", missing="must be a card instance id")]
 Ids = Annotated[list[AnyId], says("must be a list of card instance ids", whole=True)]
@@ -108,7 +112,7 @@ class PlayerState(Model, kw_only=True):
 class Modifier(Model):
     """An until-end-of-turn power change."""
     card: AnyId
-    power: int
+    power: Power
 
 
 class Used(Model):
@@ -207,7 +211,7 @@ class Pending(Model, kw_only=True):
                       doc("The declared action, `pay` filled in as paid.")]
     responder: PlayerIndex
     negated: Annotated[Flag, doc("A counter negated it (RULES 9.5). Default false.")] = False
-    power: Annotated[int, says("must be an integer"), doc("Investigation modifiers from counters. Default 0.")] = 0
+    power: Annotated[Power, doc("Investigation modifiers from counters. Default 0.")] = 0
     counters: Annotated[Ids, doc("Counters played in this window. Default [].")] = field(default_factory=list)
 
 
@@ -219,8 +223,8 @@ class State(Model, kw_only=True):
     options: Annotated[Options, says("must be an object with only response_windows", shape=True),
                        doc('Default {"response_windows": "auto"}.')] = field(default_factory=Options)
     seed: Text
-    rng: Annotated[Count, doc("How many random draws were made from the seed.")]
-    turn: Annotated[Count, doc("0 in the mulligan phase, then 1, 2, ...")]
+    rng: Annotated[RngCount, doc("How many random draws were made from the seed.")]
+    turn: Annotated[Turn, doc("0 in the mulligan phase, then 1, 2, ...")]
     phase: Phase
     step: Step
     active: Annotated[PlayerIndex, doc("Whose turn; in the mulligan phase, who decides.")]
@@ -234,7 +238,8 @@ class State(Model, kw_only=True):
                      doc("Every card instance id (80) to its catalog id.")]
     players: Annotated[list[PlayerState], says("must be a list of exactly 2 players (RULES 1.1)",
                                                min_length=2, max_length=2)]
-    modifiers: Annotated[list[Annotated[Modifier, says("must be an object {card: id, power: integer}", whole=True)]],
+    modifiers: Annotated[list[Annotated[Modifier, says("must be an object {card: id, power: integer from "
+                                                       f"{-POWER_MAX} to {POWER_MAX}}}", whole=True)]],
                          says("must be a list"), doc("Default [].")] = field(default_factory=list)
     used: Annotated[list[Annotated[Used, says("must be an object {card: id, ability: index}", whole=True)]],
                     says("must be a list"), doc("Default [].")] = field(default_factory=list)

@@ -17,7 +17,9 @@ from referee.engine.actions import ActionRule, register, simple
 from referee.engine.board import Game
 from referee.engine.catalog import Catalog
 from referee.engine.errors import IllegalDeck, InvalidInput, RuleViolation
-from referee.engine.facts import DECK_SIZE, OPENING_HAND, RULESET, SCHEMA, Phase, Step, WindowMode, other
+from referee.engine.facts import (
+    DECK_MAX_ENTRIES, DECK_SIZE, OPENING_HAND, RULESET, SCHEMA, UNKNOWN_CARDS_LISTED, Phase, Step, WindowMode, other,
+)
 from referee.engine.model import PlayerState, State, build
 
 _NEW_GAME_KEYS = frozenset(("decks", "seed", "first_player", "shuffle", "players", "options"))
@@ -29,8 +31,11 @@ def deck_counts(deck: Any, path: str = "deck") -> Counter[str]:
     """A Deck (docs/api.md §2: a list of ids, or an object of counts) as counts per catalog id.
 
     Counts are never expanded here, so ``{"AF-001": 10**12}`` costs nothing
-    and is simply a RULES 3.1 violation.
+    and is simply a RULES 3.1 violation. More than ``DECK_MAX_ENTRIES`` ids
+    (list items or object keys) is not a deck at all: 400, so a reply stays small.
     """
+    if isinstance(deck, (list, dict)) and len(deck) > DECK_MAX_ENTRIES:
+        raise InvalidInput({path: [f"a deck names at most {DECK_MAX_ENTRIES} card ids (a legal deck has 40)"]})
     if isinstance(deck, list) and all(isinstance(c, str) for c in deck):
         return Counter(deck)
     if isinstance(deck, dict) and all(
@@ -72,9 +77,10 @@ def validate_deck(catalog: Catalog, deck: Any, path: str = "deck") -> list[RuleV
         card = catalog.get(cid)
         if card is not None and card.kind == "bonus":  # RULES 3.3
             found.append(RuleViolation("bonus_card", card=cid))
-    for cid in counts:
-        if cid not in catalog:  # RULES 3.4
-            found.append(RuleViolation("unknown_card", card=cid))
+    unknown = [cid for cid in counts if cid not in catalog]  # RULES 3.4: each distinct id once
+    found.extend(RuleViolation("unknown_card", card=cid) for cid in unknown[:UNKNOWN_CARDS_LISTED])
+    if len(unknown) > UNKNOWN_CARDS_LISTED:
+        found.append(RuleViolation("more_unknown_cards", count=len(unknown) - UNKNOWN_CARDS_LISTED))
     return found
 
 

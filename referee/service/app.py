@@ -97,7 +97,7 @@ def create_app(settings: Settings | None = None, catalog: engine.Catalog | None 
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body
     app.extensions["referee"] = ref
     logs.configure()
-    metrics.CATALOG.labels(catalog.id, catalog.digest).set(1)
+    metrics.publish_config(catalog, ref.fingerprints())
 
     api = make_api(app)
     api.register_blueprint(game_blueprint(ref))

@@ -12,12 +12,20 @@ variable; ``referee serve`` prints it and exits non-zero.
 
 from __future__ import annotations
 
+import math
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Mapping
 
 MIB = 1024 * 1024
+# Above the Kubernetes readiness probe's period (2 s) plus its timeout (2 s), so
+# a balancer sees /readyz 503 before the port closes (docs/operations.md, "Shutdown").
+DEFAULT_DRAIN = 5.0
+DEFAULT_CLIENT_TIMEOUT = 10.0
+WORKER_CLASSES = ("gevent", "sync")
+MIN_SECRET_BITS = 64
 
 
 @dataclass(frozen=True)
@@ -33,18 +41,27 @@ class EnvSetting:
 ENVIRONMENT: tuple[EnvSetting, ...] = (
     EnvSetting("REFEREE_HOST", "127.0.0.1", "address to listen on (0.0.0.0 in the container image)", "--host"),
     EnvSetting("REFEREE_PORT", "8000", "port of the API", "--port"),
-    EnvSetting("REFEREE_WORKERS", "2", "gunicorn sync workers: about one per core", "--workers"),
+    EnvSetting("REFEREE_WORKERS", "2", "gunicorn workers: about one per core", "--workers"),
+    EnvSetting("REFEREE_WORKER_CLASS", "gevent",
+               "gevent: slow or idle sockets cost a greenlet, not a worker; sync: one connection per worker, "
+               "only behind a buffering proxy"),
+    EnvSetting("REFEREE_CLIENT_TIMEOUT", "10",
+               "seconds a client has to send a whole request head (and to idle between keep-alive requests), "
+               "and for each read of its body or write of its answer to progress"),
     EnvSetting("REFEREE_METRICS_PORT", "unset (/metrics on the API port)",
                "serve /metrics on this port (same address) and nowhere else; the API port then answers 404 "
                "for /metrics", "--metrics-port"),
     EnvSetting("REFEREE_CATALOG", "the built-in af-ref", "catalog file, YAML or JSON (docs/api.md §8)", "--catalog"),
     EnvSetting("REFEREE_SECRET", "unset (no sealing)",
-               "sealing secret (at least 16 characters), the same on every replica (docs/api.md §4)"),
+               "sealing secret, the same on every replica (docs/api.md §4): at least 16 characters and 64 bits "
+               "by a generous estimate (length × the entropy of its characters, a repeated block counted once), "
+               "so 16 spaces or abcdabcd... are refused; use openssl rand -hex 32"),
     EnvSetting("REFEREE_SECRET_PREVIOUS", "unset",
                "an old secret still accepted while rotating (never used to seal)"),
     EnvSetting("REFEREE_MAX_BODY", "1MiB", "largest request body (bytes, or 512KiB, 2MiB); 413 over it"),
-    EnvSetting("REFEREE_DRAIN_SECONDS", "0",
-               "after SIGTERM, how long a worker keeps serving with /readyz at 503 before it stops"),
+    EnvSetting("REFEREE_DRAIN_SECONDS", "5",
+               "after SIGTERM to the server, how long its workers keep serving with /readyz at 503 before they "
+               "stop; never on a reload (SIGHUP)"),
     EnvSetting("REFEREE_CORS_ORIGINS", "unset (no CORS headers)",
                "browser origins allowed to call the API: * or a comma-separated list "
                "(https://table.example,https://other.example)"),
@@ -93,11 +110,13 @@ class Settings:
     secret: bytes | None = None
     previous_secret: bytes | None = None
     max_body: int = MIB
-    drain_seconds: float = 0.0
+    drain_seconds: float = DEFAULT_DRAIN
     log_requests: bool = True
     bench_echo: bool = False
     cors_origins: tuple[str, ...] = ()
     metrics_port: int | None = None
+    worker_class: str = "gevent"
+    client_timeout: float = DEFAULT_CLIENT_TIMEOUT
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -110,7 +129,9 @@ class Settings:
             secret=_secret(env, "REFEREE_SECRET"),
             previous_secret=_secret(env, "REFEREE_SECRET_PREVIOUS"),
             max_body=parse_size(env.get("REFEREE_MAX_BODY", ""), "REFEREE_MAX_BODY", MIB),
-            drain_seconds=_number(env, "REFEREE_DRAIN_SECONDS", 0.0, high=300.0),
+            drain_seconds=_number(env, "REFEREE_DRAIN_SECONDS", DEFAULT_DRAIN, high=300.0),
+            worker_class=_choice(env, "REFEREE_WORKER_CLASS", WORKER_CLASSES),
+            client_timeout=_number(env, "REFEREE_CLIENT_TIMEOUT", DEFAULT_CLIENT_TIMEOUT, high=300.0, low=0.5),
             log_requests=_flag(env, "REFEREE_LOG_REQUESTS", True),
             bench_echo=_flag(env, "REFEREE_BENCH_ECHO", False),
             cors_origins=_origins(env, "REFEREE_CORS_ORIGINS"),
@@ -141,7 +162,29 @@ def _secret(env: Mapping[str, str], name: str) -> bytes | None:
         return None
     if len(value) < 16:
         raise ConfigError(f"{name}: a sealing secret must be at least 16 characters")
+    bits = secret_bits(value)
+    if bits < MIN_SECRET_BITS:
+        raise ConfigError(f"{name}: too guessable (about {bits:.0f} bits; {MIN_SECRET_BITS} needed): "
+                          "use a random value, e.g. openssl rand -hex 32")
     return value.encode("utf-8")
+
+
+def secret_bits(value: str) -> float:
+    """A generous estimate of a secret's entropy: its length times the Shannon entropy
+    of its characters, counting a repeated block (``abcdabcd...``) once.
+
+    A random hex secret of 32 characters scores about 120; 16 spaces score 0.
+
+    >>> round(secret_bits("0123456789abcdef"))
+    64
+    >>> secret_bits(" " * 16), secret_bits("abcd" * 8)
+    (0.0, 8.0)
+    """
+    period = next(p for p in range(1, len(value) + 1)
+                  if len(value) % p == 0 and value[:p] * (len(value) // p) == value)
+    block = value[:period]
+    counts = Counter(block)
+    return -sum(n * math.log2(n / len(block)) for n in counts.values()) + 0.0
 
 
 def _origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:
@@ -156,6 +199,13 @@ def _origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:
     return origins
 
 
+def _choice(env: Mapping[str, str], name: str, options: tuple[str, ...]) -> str:
+    value = env.get(name, "").strip().lower() or options[0]
+    if value not in options:
+        raise ConfigError(f"{name}={value!r}: use one of {', '.join(options)}")
+    return value
+
+
 def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
     value = env.get(name, "").strip().lower()
     if not value:
@@ -167,7 +217,7 @@ def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
     raise ConfigError(f"{name}={value!r}: use 1 or 0")
 
 
-def _number(env: Mapping[str, str], name: str, default: float, high: float) -> float:
+def _number(env: Mapping[str, str], name: str, default: float, high: float, low: float = 0.0) -> float:
     value = env.get(name, "").strip()
     if not value:
         return default
@@ -175,8 +225,8 @@ def _number(env: Mapping[str, str], name: str, default: float, high: float) -> f
         number = float(value)
     except ValueError:
         raise ConfigError(f"{name}={value!r}: not a number") from None
-    if not 0 <= number <= high:
-        raise ConfigError(f"{name}={value!r}: must be between 0 and {high:g}")
+    if not low <= number <= high:
+        raise ConfigError(f"{name}={value!r}: must be between {low:g} and {high:g}")
     return number
 
 

@@ -21,3 +21,7 @@ class Referee:
     card_bodies: dict[str, bytes] = field(default_factory=dict)
     rules_body: bytes = b""
     openapi_yaml: str | None = None
+
+    def fingerprints(self) -> dict[str, str]:
+        """The fingerprint of each configured key, by role (``/readyz``, ``referee_key_info``)."""
+        return dict(self.sealer.fingerprints) if self.sealer is not None else {}

@@ -1,19 +1,22 @@
 """Gunicorn configuration of ``referee serve`` (``gunicorn -c python:referee.service.gunicorn_conf``).
 
-Read from the environment that ``referee serve`` prepares:
-``REFEREE_BIND`` (``127.0.0.1:8000``), ``REFEREE_METRICS_BIND`` (unset),
-``REFEREE_WORKERS`` (2),
-``REFEREE_TIMEOUT`` (30 s), ``REFEREE_DRAIN_SECONDS`` (0) and
-``PROMETHEUS_MULTIPROC_DIR``.
+Read from the environment that ``referee serve`` prepares (and checks, with
+:class:`referee.service.config.Settings`): ``REFEREE_BIND``
+(``127.0.0.1:8000``), ``REFEREE_METRICS_BIND`` (unset), ``REFEREE_WORKERS`` (2), ``REFEREE_WORKER_CLASS``
+(``gevent``), ``REFEREE_CLIENT_TIMEOUT`` (10 s), ``REFEREE_TIMEOUT`` (30 s),
+``REFEREE_DRAIN_SECONDS`` (5) and ``PROMETHEUS_MULTIPROC_DIR``.
 
-- Sync workers: every request is short and CPU-bound, so one request per
-  worker process at a time is the fastest model; scale with workers (≈ one
-  per core) and replicas.
+- Workers (:mod:`referee.service.worker`): gevent connection handling, so
+  idle, trickling or non-reading sockets cannot hold a worker; each request
+  is short and CPU-bound and runs to its end as under sync workers. Scale
+  with workers (≈ one per core) and replicas.
 - ``preload_app``: the catalog and the OpenAPI document are built once, in
   the master, before forking; a bad catalog stops the start-up.
-- Shutdown: on SIGTERM a worker turns ``/readyz`` to 503, keeps serving for
-  ``REFEREE_DRAIN_SECONDS`` (so a load balancer can take it out of rotation),
-  then finishes its request and exits. SIGINT/SIGQUIT stop at once.
+- Shutdown: SIGTERM to the master marks the shutdown for the workers, which
+  turn ``/readyz`` to 503, keep serving for ``REFEREE_DRAIN_SECONDS`` (so a
+  load balancer can take the replica out of rotation), then finish their
+  requests and exit. A reload (SIGHUP) replaces workers without ever
+  reporting unready. SIGINT/SIGQUIT stop at once.
 - Metrics: dead workers are marked (``child_exit``) in the Prometheus
   multiprocess directory (``referee serve`` empties it before starting
   gunicorn), which is removed at exit when ``referee serve`` created it.
@@ -26,8 +29,9 @@ Read from the environment that ``referee serve`` prepares:
 
 import os
 import shutil
-import signal
-import threading
+
+from referee.service import worker as referee_worker
+from referee.service.config import DEFAULT_CLIENT_TIMEOUT, DEFAULT_DRAIN
 
 from gunicorn.glogging import Logger
 
@@ -35,11 +39,15 @@ bind = [os.environ.get("REFEREE_BIND", "127.0.0.1:8000")]
 if os.environ.get("REFEREE_METRICS_BIND"):  # REFEREE_METRICS_PORT: /metrics alone on a second listener
     bind.append(os.environ["REFEREE_METRICS_BIND"])
 workers = int(os.environ.get("REFEREE_WORKERS", "2"))
-worker_class = "sync"
+worker_class = {"gevent": "referee.service.worker.GeventWorker", "sync": "referee.service.worker.SyncWorker"}[
+    os.environ.get("REFEREE_WORKER_CLASS", "").strip().lower() or "gevent"]
+worker_connections = 1000  # per gevent worker; more wait in the backlog
+# The whole request head must arrive within it, and idle keep-alive connections close after it.
+keepalive = max(1, round(float(os.environ.get("REFEREE_CLIENT_TIMEOUT", "") or DEFAULT_CLIENT_TIMEOUT)))
 wsgi_app = "referee.service.wsgi:app"
 preload_app = True
 timeout = int(os.environ.get("REFEREE_TIMEOUT", "30"))
-_drain = float(os.environ.get("REFEREE_DRAIN_SECONDS", "0") or 0)
+_drain = float(os.environ.get("REFEREE_DRAIN_SECONDS", "") or DEFAULT_DRAIN)
 graceful_timeout = int(_drain) + 30
 backlog = 2048
 limit_request_line = 4094
@@ -83,35 +91,20 @@ def _metrics_dir():
 
 def when_ready(server):
     server.log.info("referee ready: %s, %d worker(s)", ", ".join(bind), workers)
+    handle_term = server.handle_term
+
+    def stopping():  # SIGTERM to the master: tell the workers it is a shutdown, not a reload
+        referee_worker.mark_shutting_down()
+        handle_term()
+
+    server.handle_term = stopping
 
 
 def post_worker_init(worker):
-    """SIGTERM: /readyz 503 at once, keep serving for the drain time, then stop."""
     referee = worker.wsgi.extensions["referee"]
     from referee.service import metrics
 
-    metrics.CATALOG.labels(referee.catalog.id, referee.catalog.digest).set(1)  # this worker's sample
-
-    def stop():
-        worker.alive = False
-        try:
-            os.write(worker.PIPE[1], b"1")  # wake the worker's select()
-        except OSError:
-            pass
-
-    def on_term(signum, frame):
-        if referee.draining:
-            return
-        referee.draining = True
-        if _drain <= 0:
-            stop()
-            return
-        timer = threading.Timer(_drain, stop)
-        timer.daemon = True
-        timer.start()
-
-    signal.signal(signal.SIGTERM, on_term)
-    signal.siginterrupt(signal.SIGTERM, False)
+    metrics.publish_config(referee.catalog, referee.fingerprints())  # this worker's samples
 
 
 def child_exit(server, worker):

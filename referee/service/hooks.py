@@ -26,6 +26,16 @@ from referee.service.reading import (
     request_id,
 )
 
+# A Content-Length past 10^18 bytes is a client's attack or bug, on any path (and would
+# not fit the 64-bit integers of the access log).
+MAX_LENGTH_DIGITS = 18
+
+
+def _bytes_in(environ: Any) -> int:
+    length = environ.get("CONTENT_LENGTH")
+    return int(length) if length and length.isdigit() and len(length) <= MAX_LENGTH_DIGITS else 0
+
+
 def _cors_headers(headers: Any, origin: str, any_origin: bool, preflight: bool) -> None:
     """CORS for browser clients (REFEREE_CORS_ORIGINS); no credentials are involved."""
     headers["Access-Control-Allow-Origin"] = "*" if any_origin else origin
@@ -49,6 +59,10 @@ def register_hooks(app: Flask, ref: Referee) -> None:
         environ[T0_KEY] = time.perf_counter()
         rid = environ.get("HTTP_X_REQUEST_ID")
         environ[RID_KEY] = rid if rid is not None and REQUEST_ID_PATTERN.match(rid) else os.urandom(16).hex()
+        length = environ.get("CONTENT_LENGTH")
+        if length and len(length) > MAX_LENGTH_DIGITS:
+            raise Problem(400, "bad-request", "bad_content_length",
+                          f"Content-Length has {len(length)} digits; no body can be that long.")
 
     cors_any = "*" in ref.settings.cors_origins
     cors = frozenset(ref.settings.cors_origins)
@@ -78,7 +92,7 @@ def register_hooks(app: Flask, ref: Referee) -> None:
             line = {
                 "request_id": rid, "method": method, "path": req.path, "endpoint": endpoint,
                 "status": status, "duration_ms": round(elapsed * 1000, 3),
-                "bytes_in": req.content_length or 0, "bytes_out": response.content_length or 0,
+                "bytes_in": _bytes_in(environ), "bytes_out": response.content_length or 0,
                 "remote": environ.get("REMOTE_ADDR"),
             }
             if violation is not None:

@@ -9,11 +9,18 @@ workers (``child_exit``) so their live gauges go away. Without the variable
 
 Metrics:
 
+Every label value comes from a fixed set, never from the client: ``method``
+is GET, POST, OPTIONS or ``other``; ``endpoint`` an endpoint of the route
+table or ``unmatched``; ``status`` a status the service answers.
+
 - ``referee_requests_total{endpoint,method,status}``
 - ``referee_request_duration_seconds{endpoint}`` (histogram)
 - ``referee_violations_total{rule,code}``: 422s and ``/v1/validate`` answers
   with a violation, by RULES.md id
 - ``referee_catalog_info{catalog,digest}``: 1 for the loaded catalog
+- ``referee_key_info{role,fingerprint}``: 1 for each configured key (``role``
+  ``seal`` or ``previous``; the fingerprint of :mod:`referee.service.sealing`,
+  never the key), so a replica with another secret shows
 
 ``REFEREE_METRICS_PORT`` moves ``/metrics`` to a listener of its own
 (:func:`metrics_listener`), away from the public API port.
@@ -48,6 +55,11 @@ CATALOG = Gauge(
     "referee_catalog_info", "The catalog loaded (value 1).", ("catalog", "digest"),
     multiprocess_mode="max")
 
+KEYS = Gauge(
+    "referee_key_info", "The keys configured (value 1), by fingerprint: never the key.", ("role", "fingerprint"),
+    multiprocess_mode="max")
+
+METHODS = {"GET": "GET", "POST": "POST", "OPTIONS": "OPTIONS"}  # anything else counts as "other"
 
 _REQUESTS: dict[tuple[str, str, int], Any] = {}
 _LATENCY: dict[str, Any] = {}
@@ -56,10 +68,10 @@ _VIOLATIONS: dict[tuple[str, str], Any] = {}
 
 def record(endpoint: str, method: str, status: int, seconds: float, violation: tuple[str, str] | None) -> None:
     """Count one answered request (labelled children cached: ``labels()`` is not free)."""
-    key = (endpoint, method, status)
+    key = (endpoint, METHODS.get(method, "other"), status)
     inc = _REQUESTS.get(key)
     if inc is None:
-        inc = _REQUESTS[key] = incrementer(REQUESTS.labels(endpoint, method, str(status)))
+        inc = _REQUESTS[key] = incrementer(REQUESTS.labels(key[0], key[1], str(status)))
     inc(1.0)
     observe = _LATENCY.get(endpoint)
     if observe is None:
@@ -135,6 +147,13 @@ def _forget_slots() -> None:
 
 
 os.register_at_fork(after_in_child=_forget_slots)
+
+
+def publish_config(catalog: Any, fingerprints: dict[str, str]) -> None:
+    """The info gauges of this process: catalog and key fingerprints (called in every worker)."""
+    CATALOG.labels(catalog.id, catalog.digest).set(1)
+    for role, fingerprint in fingerprints.items():
+        KEYS.labels(role, fingerprint).set(1)
 
 
 def multiprocess_dir() -> str | None:

@@ -19,6 +19,7 @@ from marshmallow import EXCLUDE, INCLUDE
 
 from referee import __version__
 from schemas import ProblemSchema
+from referee.engine.facts import DECK_MAX_ENTRIES
 from schemas.fields import Deck, OneOfSchemas
 
 OPENAPI_VERSION = "3.0.3"
@@ -132,10 +133,10 @@ def _custom_fields(self: OpenAPIConverter, field: Any, ret: dict, **kwargs: Any)
         }
     if isinstance(field, Deck):
         return {"oneOf": [
-            {"type": "array", "items": {"type": "string"},
+            {"type": "array", "items": {"type": "string"}, "maxItems": DECK_MAX_ENTRIES,
              "description": "Catalog card ids, top of the file first (40 for a legal deck)."},
             {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0},
-             "description": "Counts by catalog card id."},
+             "maxProperties": DECK_MAX_ENTRIES, "description": "Counts by catalog card id."},
         ]}
     return {}
 

@@ -24,6 +24,7 @@ from referee.service.reading import JSON
 def ops_blueprint(ref: Referee, openapi: Callable[[], str]) -> Blueprint:
     blp = Blueprint("operations", __name__, description="Health, metrics and this document.")
     livez_body = orjson.dumps({"status": "ok", "version": __version__})
+    ready_body = orjson.dumps({"status": "ready", "catalog": ref.catalog.ref, "keys": ref.fingerprints()})
 
     @blp.route("/livez", methods=["GET"])
     @blp.doc(operationId="livez")
@@ -34,13 +35,17 @@ def ops_blueprint(ref: Referee, openapi: Callable[[], str]) -> Blueprint:
 
     @blp.route("/readyz", methods=["GET"])
     @blp.doc(operationId="readyz")
-    @blp.response(200, S.HealthSchema, description="Ready for traffic.", content_type=JSON)
+    @blp.response(200, S.ReadinessSchema, description="Ready for traffic.", content_type=JSON)
     @blp.alt_response(503, response="ServiceUnavailable")
     def readyz() -> Response:
-        """Readiness: 503 once the replica is shutting down (SIGTERM), so load balancers drain it."""
+        """Readiness: 503 once the replica is shutting down (SIGTERM), so load balancers drain it.
+
+        A reload (SIGHUP) never turns it to 503. The answer names the catalog
+        and the fingerprints of the keys, so replicas that disagree show.
+        """
         if ref.draining:
             raise Problem(503, "service-unavailable", "shutting_down", "This replica is shutting down.")
-        return Response(b'{"status":"ready"}', mimetype=JSON)
+        return Response(ready_body, mimetype=JSON)
 
     @blp.route("/metrics", methods=["GET"])
     @blp.doc(operationId="metrics")

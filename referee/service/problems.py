@@ -34,6 +34,13 @@ TITLES = {
     "illegal-deck": "Illegal deck",
     "not-acceptable": "Not acceptable",
     "bad-request": "Bad request",
+    "duplicate-key": "Duplicate key in JSON",
+    "unreadable-body": "Request body could not be read",
+    "forbidden": "Forbidden",
+    "uri-too-long": "URI too long",
+    "expectation-failed": "Expectation failed",
+    "headers-too-large": "Request header fields too large",
+    "not-implemented": "Not implemented",
     "service-unavailable": "Service unavailable",
     "internal-error": "Internal error",
 }

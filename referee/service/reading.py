@@ -32,7 +32,8 @@ def request_id() -> str:
 
 
 def read_body() -> dict[str, Any]:
-    """The request's JSON object: 415 unless JSON, 413 over the limit, 400 unless an object."""
+    """The request's JSON object: 415 unless JSON, 413 over the limit, 400 unless an object
+    (or when an object repeats a key)."""
     # The usual exact header first: werkzeug's parse of the header costs more than the check.
     if request.environ.get("CONTENT_TYPE") != JSON and request.mimetype != JSON:
         raise Problem(415, "unsupported-media-type", "unsupported_media_type",
@@ -44,21 +45,104 @@ def read_body() -> dict[str, Any]:
         raise Problem(400, "invalid-json", "invalid_json", f"The body is not valid JSON: {exc}.") from None
     if not isinstance(body, dict):
         raise schema_problem({"_schema": ["The body must be a JSON object."]})
+    if may_repeat_keys(data, body):
+        path = duplicate_key_path(data)
+        if path is not None:
+            raise Problem(400, "duplicate-key", "duplicate_key",
+                          f"{path or 'The body'}: a key appears twice in one object; "
+                          "the referee reads no body two ways.", errors={path: ["Duplicate key."]})
     return body
 
 
+# -- duplicate keys ------------------------------------------------------------------
+# orjson keeps the last of repeated keys, silently. Proving there are none costs one
+# orjson.dumps and two byte counts: a colon in JSON text is either a key's or inside a
+# string, so when the parsed body, written back, has as many colons as the text, no key
+# was dropped. Escaped colons (\u003a) could hide one: such bodies take the slow path.
+
+def may_repeat_keys(data: bytes, body: Any) -> bool:
+    """False when ``body`` (parsed from ``data``) certainly kept every key of the text."""
+    if b"\\u003a" in data or b"\\u003A" in data:
+        return True
+    return orjson.dumps(body).count(b":") != data.count(b":")
+
+
+class _Object(dict):
+    repeated: str | None = None
+
+
+def _object(pairs: list[tuple[str, Any]]) -> _Object:
+    obj = _Object()
+    for key, value in pairs:
+        if key in obj and obj.repeated is None:
+            obj.repeated = key
+        obj[key] = value
+    return obj
+
+
+def duplicate_key_path(data: bytes) -> str | None:
+    """The path (``state.players.0.name``) of the first repeated key in ``data``, if any."""
+    import json
+
+    try:
+        tree = json.loads(data, object_pairs_hook=_object)
+    except (ValueError, RecursionError):
+        return ""  # orjson read it; a nesting too deep for json: refuse it whole
+    stack: list[tuple[str, Any]] = [("", tree)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, _Object):
+            if node.repeated is not None:
+                return f"{path}.{node.repeated}" if path else node.repeated
+            stack.extend((f"{path}.{k}" if path else k, v) for k, v in reversed(node.items()))
+        elif isinstance(node, list):
+            stack.extend((f"{path}.{i}" if path else str(i), v) for i, v in reversed(list(enumerate(node))))
+    return None
+
+
+# -- the body's bytes ------------------------------------------------------------------
+
+DISCARD_FACTOR = 4  # a body up to 4 × REFEREE_MAX_BODY is read and dropped before the 413
+
+
 def _read_raw() -> bytes:
-    """The body's bytes, never more than ``REFEREE_MAX_BODY`` (else 413)."""
-    if request.content_length is not None:
-        return request.get_data(cache=False)  # werkzeug: 413 when Content-Length is over the limit
-    environ = request.environ
-    if not environ.get("wsgi.input_terminated"):
-        return b""  # no length and a server that does not end the stream: read nothing (werkzeug's rule)
+    """The body's bytes, never more than ``REFEREE_MAX_BODY`` (else 413).
+
+    An oversized body is read and dropped up to a bound before the 413 is
+    sent, so a client that writes its whole body before reading gets the
+    answer rather than a reset connection. A body that cannot be read (cut
+    short, a malformed chunk, a client too slow) is a 400.
+    """
     limit = request.max_content_length or 0
-    data = environ["wsgi.input"].read(limit + 1)  # chunked: read one byte past the limit to know
-    if len(data) > limit:
-        raise RequestEntityTooLarge()
-    return data
+    length = request.content_length
+    stream = request.environ["wsgi.input"]
+    try:
+        if length is not None:
+            if length > limit:
+                _discard(stream, length)
+                raise RequestEntityTooLarge()
+            return request.get_data(cache=False)
+        if not request.environ.get("wsgi.input_terminated"):
+            return b""  # no length and a server that does not end the stream: read nothing (werkzeug's rule)
+        data = stream.read(limit + 1)  # chunked: read one byte past the limit to know
+        if len(data) > limit:
+            _discard(stream, DISCARD_FACTOR * limit)
+            raise RequestEntityTooLarge()
+        return data
+    except RequestEntityTooLarge:
+        raise
+    except Exception as exc:  # the WSGI server's own errors: a cut or malformed body, a timeout
+        raise Problem(400, "unreadable-body", "unreadable_body",
+                      f"The body could not be read: {type(exc).__name__}.") from None
+
+
+def _discard(stream: Any, length: int) -> None:
+    left = min(length, DISCARD_FACTOR * (request.max_content_length or 0))
+    while left > 0:
+        chunk = stream.read(min(left, 65536))
+        if not chunk:
+            return
+        left -= len(chunk)
 
 
 def envelope(body: dict[str, Any], required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:

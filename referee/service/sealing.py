@@ -24,6 +24,15 @@ import orjson
 PREFIX = "hmac-sha256:"
 
 
+def fingerprint(key: bytes) -> str:
+    """A key's public fingerprint: the first 8 bytes of HMAC-SHA256(key, "fingerprint"), in hex.
+
+    Shown in ``/readyz`` and as a metric so operators can see which key each
+    replica runs; it reveals nothing usable about the key.
+    """
+    return hmac.new(key, b"fingerprint", hashlib.sha256).hexdigest()[:16]
+
+
 class SealError(Exception):
     """The state's seal is missing or does not match (HTTP 403)."""
 
@@ -45,6 +54,9 @@ class Sealer:
 
     def __init__(self, secret: bytes, previous: bytes | None = None):
         self._keys = (secret,) if previous is None else (secret, previous)
+        self.fingerprints = {"seal": fingerprint(secret)}
+        if previous is not None:
+            self.fingerprints["previous"] = fingerprint(previous)
 
     def seal_of(self, state: dict[str, Any], key: bytes | None = None) -> str:
         mac = hmac.new(key or self._keys[0], canonical(state), hashlib.sha256)
