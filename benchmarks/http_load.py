@@ -89,6 +89,7 @@ def free_port() -> int:
 def start_server(workers: int, log_path: Path, extra_env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+    env["REFEREE_DRAIN_SECONDS"] = "0"
     env.update(extra_env)
     env["REFEREE_BENCH_ECHO"] = "1"
     referee = Path(sys.executable).with_name("referee")
@@ -110,6 +111,14 @@ def start_server(workers: int, log_path: Path, extra_env: dict[str, str]) -> tup
             time.sleep(0.1)
     proc.kill()
     raise SystemExit("the server did not start in 30 s")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
 
 
 def worker_rss_mib(master: int) -> list[float]:
@@ -299,11 +308,7 @@ def main(argv: list[str] | None = None) -> int:
             results["rounds"].append({name: drive(name, path, args.duration) for name, path in ENDPOINTS})
         results["worker_rss_mib"] = [round(x, 1) for x in worker_rss_mib(proc.pid)]
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_server(proc)
         shutil.rmtree(workdir, ignore_errors=True)
 
     for rnd in results["rounds"]:

@@ -40,6 +40,7 @@ from gunicorn.workers.sync import SyncWorker as _GunicornSync
 
 from referee.service import logs
 from referee.service.problems import TITLES, TYPE_BASE
+from referee.service.reading import CLOSE_KEY
 
 # One shared byte, mapped before gunicorn forks: 1 once the master is stopping.
 _SHUTTING_DOWN = mmap.mmap(-1, 1)
@@ -74,6 +75,20 @@ def problem_write_error(sock: Any, status: int, reason: str, message: str) -> No
     util.write_nonblock(sock, head.encode("latin-1") + body)
 
 
+def _closing(app: Any) -> Any:
+    """The app, closing the connection after an answer that left the body unread or unreadable
+    (the app says so with ``CLOSE_KEY`` in the environ)."""
+
+    def wsgi(environ: dict, start_response: Any) -> Any:
+        result = app(environ, start_response)
+        if environ.get(CLOSE_KEY):
+            start_response.__self__.force_close()  # gunicorn's Response: no keep-alive
+        return result
+
+    wsgi.extensions = app.extensions  # type: ignore[attr-defined]
+    return wsgi
+
+
 # -- SIGTERM: drain only when the server stops ----------------------------------------
 
 class _Lifecycle:
@@ -85,6 +100,10 @@ class _Lifecycle:
     def init_process(self) -> None:
         util.write_error = problem_write_error  # this worker process's error pages
         super().init_process()  # type: ignore[misc]
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()  # type: ignore[misc]
+        self.wsgi = _closing(self.wsgi)
 
     def handle_exit(self, sig: int, frame: Any) -> None:
         referee = self.wsgi.extensions["referee"]
