@@ -160,8 +160,14 @@ class Server:
 def start_server(log_dir: Path, started: list[Server], workers: int = 1, env: dict[str, str] | None = None,
                  module: bool = False) -> Server:
     """Start ``referee serve`` on a free loopback port and wait until /livez answers."""
-    import httpx
+    server = launch_server(log_dir, workers, env, module)
+    started.append(server)
+    return wait_ready(server)
 
+
+def launch_server(log_dir: Path, workers: int = 1, env: dict[str, str] | None = None,
+                  module: bool = False) -> Server:
+    """Start ``referee serve`` on a free loopback port (launch several, then :func:`wait_ready` each)."""
     port = free_port()
     log = log_dir / f"server-{port}.log"
     full_env = {k: v for k, v in os.environ.items()
@@ -175,9 +181,14 @@ def start_server(log_dir: Path, started: list[Server], workers: int = 1, env: di
     cmd += ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT)
-    server = Server(proc, f"http://127.0.0.1:{port}", log)
-    started.append(server)
-    deadline = time.monotonic() + 30
+    return Server(proc, f"http://127.0.0.1:{port}", log)
+
+
+def wait_ready(server: Server) -> Server:
+    import httpx
+
+    proc = server.proc
+    deadline = time.monotonic() + 60  # generous: the machine may be busy
     while True:
         if proc.poll() is not None:
             raise RuntimeError(f"referee serve exited with {proc.returncode}:\n{server.output()}")
@@ -187,7 +198,8 @@ def start_server(log_dir: Path, started: list[Server], workers: int = 1, env: di
         except httpx.TransportError:
             pass
         if time.monotonic() > deadline:
-            raise RuntimeError(f"referee serve did not answer in 30 s:\n{server.output()}")
+            server.stop()
+            raise RuntimeError(f"referee serve did not answer in 60 s:\n{server.output()}")
         time.sleep(0.1)
 
 
