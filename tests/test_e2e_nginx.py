@@ -1,0 +1,212 @@
+"""Replicas behind a real nginx (Debian's package), with deploy/compose/nginx.conf's settings
+(issue 9 "Multi-replica test", issue 8 "Rotation").
+
+Three ``referee serve`` replicas with one secret on loopback behind nginx play
+whole seeded games; every answer equals the single-process engine's (and its
+seal the one the shared secret gives). A replica with another secret behind
+the same balancer makes a sealed game fail with 403. The two-phase secret
+rotation keeps a live game going at every step of both phases, while the
+one-step rotation breaks it.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import random
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from referee.engine import apply, legal_actions, new_game
+from referee.engine.playout import random_new_game
+from referee.service.sealing import Sealer
+from tests.conftest import OTHER_SECRET, ROOT, SECRET, free_port, keep_or_random, launch_server, wait_ready
+
+pytestmark = pytest.mark.e2e
+
+NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+if NGINX is None:
+    if os.environ.get("CI"):
+        raise RuntimeError("nginx is missing: .ci/run installs it (apt-get install nginx-light)")
+    pytest.skip("nginx is not installed (apt-get install nginx-light)", allow_module_level=True)
+
+NEW_SECRET = "rotated-secret-9f8e7d6c5b4a3210"
+
+
+class Nginx:
+    """nginx on a free loopback port, configured like deploy/compose/nginx.conf for ``upstreams``."""
+
+    def __init__(self, workdir: Path, upstreams: list[str]):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.prefix = workdir / f"nginx-{self.port}"
+        (self.prefix / "logs").mkdir(parents=True)
+        self.prefix.chmod(0o777)  # temp directories for nginx's unprivileged workers
+        conf = self.prefix / "nginx.conf"
+        conf.write_text(compose_config(upstreams, self.port), "utf-8")
+        self.proc = subprocess.Popen(
+            [NGINX, "-p", str(self.prefix), "-c", str(conf), "-g",
+             f"daemon off; pid {self.prefix / 'nginx.pid'}; error_log {self.prefix / 'logs/error.log'};"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                httpx.get(self.url + "/livez", timeout=2)
+                return
+            except httpx.TransportError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"nginx did not start: {self.error_log()}") from None
+                time.sleep(0.05)
+
+    def error_log(self) -> str:
+        path = self.prefix / "logs/error.log"
+        return path.read_text("utf-8", "replace") if path.exists() else ""
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()  # nginx: SIGTERM is a fast shutdown
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+def compose_config(upstreams: list[str], port: int) -> str:
+    """deploy/compose/nginx.conf with loopback addresses for the replicas' names and a free port.
+
+    Debian's nginx may predate ``resolve`` on upstream servers: IP literals need no
+    resolving, so the parameter is dropped with the names it served.
+    """
+    text = (ROOT / "deploy/compose/nginx.conf").read_text("utf-8")
+    servers = re.findall(r"^\s*server referee-\d:8000.*;$", text, flags=re.M)
+    assert len(servers) == 3, "the compose config names three replicas"
+    template = servers[0].replace(" resolve;", ";")
+    lines = [re.sub(r"referee-\d:8000", address, template) for address in upstreams]
+    text = text.replace("\n".join(servers), "\n".join(lines))
+    text = re.sub(r"\blisten 8080;", f"listen 127.0.0.1:{port};", text)
+    return text
+
+
+@pytest.fixture(scope="module")
+def replicas(tmp_path_factory):
+    """Replicas by role, started together: three with SECRET, one with another secret, and the
+    two rotation phases' (old + new accepted, sealing with old; then sealing with new)."""
+    logs = tmp_path_factory.mktemp("replicas")
+    specs = {
+        "a": {"REFEREE_SECRET": SECRET}, "b": {"REFEREE_SECRET": SECRET}, "c": {"REFEREE_SECRET": SECRET},
+        "other": {"REFEREE_SECRET": OTHER_SECRET},
+        "phase1": {"REFEREE_SECRET": SECRET, "REFEREE_SECRET_PREVIOUS": NEW_SECRET},
+        "phase2": {"REFEREE_SECRET": NEW_SECRET, "REFEREE_SECRET_PREVIOUS": SECRET},
+    }
+    servers = {role: launch_server(logs, workers=1, env=env) for role, env in specs.items()}
+    try:
+        for server in servers.values():
+            wait_ready(server)
+        yield servers
+    finally:
+        for server in servers.values():
+            server.stop()
+
+
+@pytest.fixture
+def balancer(tmp_path, replicas):
+    """``balancer("a", "b", "c")``: nginx in front of those replicas."""
+    started: list[Nginx] = []
+
+    def start(*roles: str) -> Nginx:
+        nginx = Nginx(tmp_path, [replicas[r].url.removeprefix("http://") for r in roles])
+        started.append(nginx)
+        return nginx
+
+    yield start
+    for nginx in started:
+        nginx.stop()
+
+
+def play(http: httpx.Client, catalog, seed: str, steps: int | None = None, start: dict | None = None):
+    """Play a seeded game through ``http`` (at most ``steps`` actions), checking every answer
+    against the single-process engine; yields each answer's status so callers can stop early."""
+    seals = [Sealer(key.encode()) for key in (SECRET, NEW_SECRET)]  # either, mid-rotation
+    rng = random.Random(seed)
+    if start is None:
+        body = random_new_game(catalog, seed)
+        resp = http.post("/v1/games", json=body)
+        yield resp.status_code
+        expected, _ = new_game(catalog, body)
+        state = resp.json()["state"]
+        assert {k: v for k, v in state.items() if k != "seal"} == expected
+        assert state["seal"] in {sealer.seal_of(expected) for sealer in seals}
+    else:
+        state = start
+    count = 0
+    while state["phase"] != "over" and (steps is None or count < steps):
+        resp = http.post("/v1/legal-actions", json={"state": state})
+        yield resp.status_code
+        if resp.status_code != 200:
+            return
+        plain = {k: v for k, v in state.items() if k != "seal"}
+        assert resp.json()["actions"] == legal_actions(catalog, copy.deepcopy(plain))
+        action = keep_or_random(resp.json()["actions"], rng)
+        resp = http.post("/v1/apply", json={"state": state, "action": action})
+        yield resp.status_code
+        if resp.status_code != 200:
+            return
+        expected, events = apply(catalog, copy.deepcopy(plain), action)
+        assert resp.json()["events"] == events
+        state = resp.json()["state"]
+        assert {k: v for k, v in state.items() if k != "seal"} == expected
+        count += 1
+    play.last_state = state  # type: ignore[attr-defined]
+
+
+def test_whole_games_through_nginx_equal_the_single_process_engine(balancer, replicas, catalog):
+    nginx = balancer("a", "b", "c")
+    with httpx.Client(base_url=nginx.url, timeout=30) as http:
+        for seed in ("nginx-1", "nginx-2"):
+            statuses = list(play(http, catalog, seed))
+            assert set(statuses) == {200, 201}, statuses
+    for role in ("a", "b", "c"):  # the balancer spread the game over every replica
+        assert '"endpoint":"game.apply"' in replicas[role].output()
+
+
+def test_a_replica_with_another_secret_makes_sealed_games_fail_with_403(balancer, catalog):
+    nginx = balancer("a", "b", "other")
+    with httpx.Client(base_url=nginx.url, timeout=30) as http:
+        statuses = list(play(http, catalog, "nginx-other", steps=12))
+    assert 403 in statuses
+
+
+def test_two_phase_rotation_keeps_a_live_game_going(balancer, replicas, catalog):
+    """docs/operations.md, "Rotating the secret": at each point of both rollouts the replicas
+    behind the balancer accept each other's states. The states sealed in phase 2 carry the
+    new secret's seal."""
+    rollout = [("a", "b", "c"), ("a", "b", "phase1"), ("b", "phase1"),  # phase 1 rolls out
+               ("phase1", "phase2"), ("phase2",)]                          # phase 2 rolls out
+    state = None
+    for roles in rollout:
+        nginx = balancer(*roles)
+        with httpx.Client(base_url=nginx.url, timeout=30) as http:
+            if state is None:
+                statuses = list(play(http, catalog, "rotation", steps=4))
+            else:
+                statuses = list(play(http, catalog, "rotation", steps=4, start=state))
+            assert 403 not in statuses, (roles, statuses)
+            state = play.last_state  # type: ignore[attr-defined]
+        nginx.stop()
+    assert state["seal"] == Sealer(NEW_SECRET.encode()).seal_of(state)
+
+
+def test_one_step_rotation_breaks_live_games(balancer, catalog):
+    """The order the two phases avoid: a replica sealing with the new secret beside one that
+    only knows the old one."""
+    nginx = balancer("a", "phase2")
+    with httpx.Client(base_url=nginx.url, timeout=30) as http:
+        statuses = list(play(http, catalog, "one-step", steps=12))
+    assert 403 in statuses
