@@ -42,14 +42,14 @@ NEW_SECRET = "rotated-secret-9f8e7d6c5b4a3210"
 class Nginx:
     """nginx on a free loopback port, configured like deploy/compose/nginx.conf for ``upstreams``."""
 
-    def __init__(self, workdir: Path, upstreams: list[str]):
+    def __init__(self, workdir: Path, upstreams: list[str], config=None):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.prefix = workdir / f"nginx-{self.port}"
         (self.prefix / "logs").mkdir(parents=True)
         self.prefix.chmod(0o777)  # temp directories for nginx's unprivileged workers
         conf = self.prefix / "nginx.conf"
-        conf.write_text(compose_config(upstreams, self.port), "utf-8")
+        conf.write_text((config or compose_config)(upstreams, self.port), "utf-8")
         self.proc = subprocess.Popen(
             [NGINX, "-p", str(self.prefix), "-c", str(conf), "-g",
              f"daemon off; pid {self.prefix / 'nginx.pid'}; error_log {self.prefix / 'logs/error.log'};"],
@@ -94,6 +94,16 @@ def compose_config(upstreams: list[str], port: int) -> str:
     return text
 
 
+def sidecar_config(upstreams: list[str], port: int) -> str:
+    """deploy/kubernetes/nginx.conf with the replica's loopback address, a free port, and this
+    test's own pid file (the temp paths stay under /tmp, as in the pod)."""
+    text = (ROOT / "deploy/kubernetes/nginx.conf").read_text("utf-8")
+    text = text.replace("server 127.0.0.1:8000;", f"server {upstreams[0]};")
+    text = re.sub(r"\blisten 8080;", f"listen 127.0.0.1:{port};", text)
+    text = re.sub(r"^pid .*;$|^error_log .*;$", "", text, flags=re.M)  # given on the command line
+    return text.replace("/tmp/nginx-", f"/tmp/referee-test-{port}-nginx-")
+
+
 @pytest.fixture(scope="module")
 def replicas(tmp_path_factory):
     """Replicas by role, started together: three with SECRET, one with another secret, and the
@@ -120,8 +130,8 @@ def balancer(tmp_path, replicas):
     """``balancer("a", "b", "c")``: nginx in front of those replicas."""
     started: list[Nginx] = []
 
-    def start(*roles: str) -> Nginx:
-        nginx = Nginx(tmp_path, [replicas[r].url.removeprefix("http://") for r in roles])
+    def start(*roles: str, config=None) -> Nginx:
+        nginx = Nginx(tmp_path, [replicas[r].url.removeprefix("http://") for r in roles], config)
         started.append(nginx)
         return nginx
 
@@ -210,3 +220,21 @@ def test_one_step_rotation_breaks_live_games(balancer, catalog):
     with httpx.Client(base_url=nginx.url, timeout=30) as http:
         statuses = list(play(http, catalog, "one-step", steps=12))
     assert 403 in statuses
+
+
+def test_the_kubernetes_sidecar_proxies_readiness_and_games(balancer, replicas, catalog):
+    """deploy/kubernetes/nginx.conf in front of one replica: readiness and play go through it,
+    and a malformed request is refused by nginx before the referee sees it."""
+    nginx = balancer("a", config=sidecar_config)
+    try:
+        with httpx.Client(base_url=nginx.url, timeout=30) as http:
+            ready = http.get("/readyz")
+            assert ready.status_code == 200 and ready.json()["keys"]["seal"]
+            assert http.get("/nginx-livez").status_code == 200
+            assert set(play(http, catalog, "sidecar", steps=3)) == {200, 201}
+            too_big = http.post("/v1/apply", content=b"{" + b" " * (2 * 1024 * 1024) + b"}",
+                                headers={"Content-Type": "application/json"})
+            assert too_big.status_code == 413
+    finally:
+        for leftover in Path("/tmp").glob(f"referee-test-{nginx.port}-nginx-*"):
+            shutil.rmtree(leftover, ignore_errors=True)
