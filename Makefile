@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: serve test venv openapi types golden bench bench-http bench-check bench-recheck clean
+.PHONY: serve test venv openapi types golden bench bench-http bench-slow bench-check bench-recheck clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,10 @@ bench: $(VENV)/.installed
 # /v1/apply against a parse-and-echo endpoint on the real server (2 workers; wrk if installed).
 bench-http: $(VENV)/.installed
 	$(BIN)/python benchmarks/http_load.py
+
+# Availability under 40 idle + 40 trickled-header + 2 non-reading sockets (≤ 60 s, loopback).
+bench-slow: $(VENV)/.installed
+	$(BIN)/python benchmarks/slow_clients.py
 
 # `referee check` on 1,000 generated scenario files of 50 actions each, in-process.
 bench-check: $(VENV)/.installed

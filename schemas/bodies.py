@@ -190,10 +190,10 @@ class ReadinessSchema(HealthSchema):
     catalog = fields.Nested(CatalogRefSchema, required=True, metadata={
         "description": "The catalog loaded (the ref every state carries)."})
     keys = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
-        "description": "The fingerprint of each configured key by role (`seal`, `previous` during a "
+        "description": "The fingerprint of each configured key by role (`current`; `previous` during a "
                        "rotation): the first 8 bytes of HMAC-SHA256(key, \"fingerprint\") in hex, never "
                        "the key. Empty without sealing.",
-        "example": {"seal": "3f9a0c1d2b4e5f60"}})
+        "example": {"current": "3f9a0c1d2b4e5f60"}})
 
 
 class ProblemSchema(Schema):

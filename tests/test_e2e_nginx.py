@@ -229,7 +229,7 @@ def test_the_kubernetes_sidecar_proxies_readiness_and_games(balancer, replicas, 
     try:
         with httpx.Client(base_url=nginx.url, timeout=30) as http:
             ready = http.get("/readyz")
-            assert ready.status_code == 200 and ready.json()["keys"]["seal"]
+            assert ready.status_code == 200 and ready.json()["keys"]["current"]
             assert http.get("/nginx-livez").status_code == 200
             assert set(play(http, catalog, "sidecar", steps=3)) == {200, 201}
             too_big = http.post("/v1/apply", content=b"{" + b" " * (2 * 1024 * 1024) + b"}",

@@ -178,10 +178,10 @@ def test_readyz_and_metrics_show_the_key_fingerprints_never_the_keys(make_app):
     app = make_app(secret=SECRET, previous_secret=OTHER_SECRET)
     client = app.test_client()
     ready = client.get("/readyz").get_json()
-    assert ready["keys"] == {"seal": fingerprint(SECRET.encode()), "previous": fingerprint(OTHER_SECRET.encode())}
+    assert ready["keys"] == {"current": fingerprint(SECRET.encode()), "previous": fingerprint(OTHER_SECRET.encode())}
     assert ready["catalog"] == app.extensions["referee"].catalog.ref
     text = client.get("/metrics").get_data(as_text=True)
-    assert f'referee_key_info{{fingerprint="{fingerprint(SECRET.encode())}",role="seal"}} 1.0' in text
+    assert f'referee_key_info{{fingerprint="{fingerprint(SECRET.encode())}",role="current"}} 1.0' in text
     assert SECRET not in text and SECRET not in json.dumps(ready)
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from referee import engine
 from referee.service.config import Settings
-from referee.service.sealing import Sealer
+from referee.service.sealing import Sealer, fingerprint
 
 
 @dataclass
@@ -23,5 +23,10 @@ class Referee:
     openapi_yaml: str | None = None
 
     def fingerprints(self) -> dict[str, str]:
-        """The fingerprint of each configured key, by role (``/readyz``, ``referee_key_info``)."""
-        return dict(self.sealer.fingerprints) if self.sealer is not None else {}
+        """The fingerprint of each configured key, ``current`` and ``previous`` (``/readyz``,
+        ``referee_key_info``): the sealing secret, or private play's state key when that mode
+        has one (getattr: the setting exists only in builds with private play)."""
+        s = self.settings
+        keys = {"current": getattr(s, "state_key", None) or s.secret,
+                "previous": getattr(s, "previous_state_key", None) or s.previous_secret}
+        return {role: fingerprint(key) for role, key in keys.items() if key}

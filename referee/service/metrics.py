@@ -19,7 +19,7 @@ table or ``unmatched``; ``status`` a status the service answers.
   with a violation, by RULES.md id
 - ``referee_catalog_info{catalog,digest}``: 1 for the loaded catalog
 - ``referee_key_info{role,fingerprint}``: 1 for each configured key (``role``
-  ``seal`` or ``previous``; the fingerprint of :mod:`referee.service.sealing`,
+  ``current`` or ``previous``; the fingerprint of :mod:`referee.service.sealing`,
   never the key), so a replica with another secret shows
 
 ``REFEREE_METRICS_PORT`` moves ``/metrics`` to a listener of its own

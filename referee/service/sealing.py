@@ -54,9 +54,6 @@ class Sealer:
 
     def __init__(self, secret: bytes, previous: bytes | None = None):
         self._keys = (secret,) if previous is None else (secret, previous)
-        self.fingerprints = {"seal": fingerprint(secret)}
-        if previous is not None:
-            self.fingerprints["previous"] = fingerprint(previous)
 
     def seal_of(self, state: dict[str, Any], key: bytes | None = None) -> str:
         mac = hmac.new(key or self._keys[0], canonical(state), hashlib.sha256)
