@@ -175,18 +175,20 @@ def main(argv: list[str] | None = None) -> int:
     host, port = "127.0.0.1", int(url.rsplit(":", 1)[1])
     requests = probe_requests(host)
     latencies: list[float | None] = []
+    times: list[float] = []
     try:
         with attacking(host, port, args.idle, args.trickle, args.nonreading) as attack:
             time.sleep(1.0)  # let the sockets settle on the server
             end = time.monotonic() + duration
             while time.monotonic() < end:
                 started = time.monotonic()
+                times.append(started)
                 latencies.append(probe(host, port, requests[len(latencies) % 2]))
                 time.sleep(max(0.0, 0.1 - (time.monotonic() - started)))
             reconnects = attack.reconnects
     finally:
         stop_server(proc)
-    result = summary(latencies, duration, args, extra_env, reconnects)
+    result = summary(latencies, times, duration, extra_env, reconnects)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
@@ -198,13 +200,12 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if result["availability_pct"] >= 99.0 else 1
 
 
-def summary(latencies: list[float | None], duration: float, args: argparse.Namespace,
+def summary(latencies: list[float | None], times: list[float], duration: float,
             extra_env: dict[str, str], reconnects: int) -> dict:
     ok = sorted(x for x in latencies if x is not None)
-    longest = run = 0
-    for x in latencies:
-        run = run + 1 if x is None else 0
-        longest = max(longest, run)
+    # The longest outage: the longest time between two probes answered (or the run's ends).
+    answered = [times[0]] + [t for t, x in zip(times, latencies) if x is not None] + [times[0] + duration]
+    longest = max(b - a for a, b in zip(answered, answered[1:]))
 
     def pct(q: float) -> float | None:
         return round(ok[min(len(ok) - 1, int(q * len(ok)))] * 1000, 1) if ok else None
@@ -215,7 +216,7 @@ def summary(latencies: list[float | None], duration: float, args: argparse.Names
         "availability_pct": round(100 * len(ok) / max(1, len(latencies)), 2),
         "p50_ms": pct(0.5), "p99_ms": pct(0.99),
         "mean_ms": round(statistics.fmean(ok) * 1000, 1) if ok else None,
-        "longest_outage_s": round(longest * 0.1, 1), "hostile_reconnects": reconnects,
+        "longest_outage_s": round(longest, 1), "hostile_reconnects": reconnects,
     }
 
 
