@@ -380,6 +380,18 @@ def test_3_4_every_card_must_be_in_the_catalog():
     assert violation.params == {"card": "AF-999"}
 
 
+def test_3_4_many_unknown_ids_are_listed_up_to_a_bound_then_counted():
+    """RULES 3.4: each distinct unknown id once; past the first few, one more_unknown_cards
+    with the count, so a deck of invented ids cannot make a huge reply."""
+    from referee.engine.schema import UNKNOWN_CARDS_LISTED
+
+    deck = [f"NOPE-{i:02d}" for i in range(25)] * 2
+    found = [(v.rule, v.code) for v in engine.validate_deck(CAT, deck)]
+    assert found == [("3.1", "deck_size")] + [("3.4", "unknown_card")] * UNKNOWN_CARDS_LISTED \
+        + [("3.4", "more_unknown_cards")]
+    assert engine.validate_deck(CAT, deck)[-1].params == {"count": 25 - UNKNOWN_CARDS_LISTED}
+
+
 def test_3_4_a_new_game_with_illegal_decks_lists_every_violation_with_its_deck():
     """RULES 3.4 (and 3.1–3.3): new_game refuses and names each problem and which deck has it."""
     bad0 = legal_deck()[:38] + ["AF-999", "AF-099"]
