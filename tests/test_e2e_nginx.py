@@ -179,9 +179,8 @@ def play(http: httpx.Client, catalog, seed: str, steps: int | None = None, start
 def test_whole_games_through_nginx_equal_the_single_process_engine(balancer, replicas, catalog):
     nginx = balancer("a", "b", "c")
     with httpx.Client(base_url=nginx.url, timeout=30) as http:
-        for seed in ("nginx-1", "nginx-2"):
-            statuses = list(play(http, catalog, seed))
-            assert set(statuses) == {200, 201}, statuses
+        statuses = list(play(http, catalog, "nginx-1"))  # a whole game, to its end
+        assert set(statuses) == {200, 201} and len(statuses) > 50, statuses
     for role in ("a", "b", "c"):  # the balancer spread the game over every replica
         assert '"endpoint":"game.apply"' in replicas[role].output()
 
@@ -224,7 +223,7 @@ def test_one_step_rotation_breaks_live_games(balancer, catalog):
 
 def test_the_kubernetes_sidecar_proxies_readiness_and_games(balancer, replicas, catalog):
     """deploy/kubernetes/nginx.conf in front of one replica: readiness and play go through it,
-    and a malformed request is refused by nginx before the referee sees it."""
+    and a body over the limit is refused by nginx, as problem+json, before the referee sees it."""
     nginx = balancer("a", config=sidecar_config)
     try:
         with httpx.Client(base_url=nginx.url, timeout=30) as http:
@@ -234,7 +233,9 @@ def test_the_kubernetes_sidecar_proxies_readiness_and_games(balancer, replicas, 
             assert set(play(http, catalog, "sidecar", steps=3)) == {200, 201}
             too_big = http.post("/v1/apply", content=b"{" + b" " * (2 * 1024 * 1024) + b"}",
                                 headers={"Content-Type": "application/json"})
-            assert too_big.status_code == 413
+            assert too_big.status_code == 413 and too_big.json()["code"] == "payload_too_large"
+            assert too_big.headers["content-type"] == "application/problem+json"
+            assert too_big.json()["instance"] == too_big.headers["x-request-id"]
     finally:
         for leftover in Path("/tmp").glob(f"referee-test-{nginx.port}-nginx-*"):
             shutil.rmtree(leftover, ignore_errors=True)

@@ -158,7 +158,7 @@ _json = st.recursive(
     max_leaves=12)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(value=st.dictionaries(st.text(alphabet="ab:", max_size=2), _json, max_size=4), key=st.text("ab:", max_size=2))
 def test_the_fast_check_never_misses_a_repeated_key(value, key):
     """Property: a body without a repeated key is never refused; one with a repeated key,

@@ -40,6 +40,7 @@ TITLES = {
     "uri-too-long": "URI too long",
     "expectation-failed": "Expectation failed",
     "headers-too-large": "Request header fields too large",
+    "request-timeout": "Request timeout",  # from the nginx in front (deploy/)
     "not-implemented": "Not implemented",
     "service-unavailable": "Service unavailable",
     "internal-error": "Internal error",
