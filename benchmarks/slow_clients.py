@@ -148,7 +148,7 @@ def _length(data: bytes) -> int:
 def probe_requests(host: str) -> list[bytes]:
     from benchmarks.http_load import midgame_bodies
 
-    state = json.loads(midgame_bodies(1)[0])["state"]
+    state = midgame_bodies(1)[0]["state"]
     legal = json.dumps({"state": state}).encode()
     return [
         f"GET /livez HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode(),
