@@ -46,7 +46,7 @@ ENVIRONMENT: tuple[EnvSetting, ...] = (
                "gevent: slow or idle sockets cost a greenlet, not a worker; sync: one connection per worker, "
                "only behind a buffering proxy"),
     EnvSetting("REFEREE_CLIENT_TIMEOUT", "10",
-               "seconds a client has to send a whole request head (and to idle between keep-alive requests), "
+               "seconds a client has to send a whole request head, "
                "and for each read of its body or write of its answer to progress"),
     EnvSetting("REFEREE_METRICS_PORT", "unset (/metrics on the API port)",
                "serve /metrics on this port (same address) and nowhere else; the API port then answers 404 "

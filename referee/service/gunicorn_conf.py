@@ -42,7 +42,7 @@ workers = int(os.environ.get("REFEREE_WORKERS", "2"))
 worker_class = {"gevent": "referee.service.worker.GeventWorker", "sync": "referee.service.worker.SyncWorker"}[
     os.environ.get("REFEREE_WORKER_CLASS", "").strip().lower() or "gevent"]
 worker_connections = 1000  # per gevent worker; more wait in the backlog
-# The whole request head must arrive within it, and idle keep-alive connections close after it.
+# The whole request head must arrive within it (gunicorn applies it to the head read).
 keepalive = max(1, round(float(os.environ.get("REFEREE_CLIENT_TIMEOUT", "") or DEFAULT_CLIENT_TIMEOUT)))
 wsgi_app = "referee.service.wsgi:app"
 preload_app = True

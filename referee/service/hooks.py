@@ -15,7 +15,6 @@ from referee.service import logs, metrics
 from referee.service.context import Referee
 from referee.service.problems import Problem, problem_for
 from referee.service.reading import (
-    CLOSE_KEY,
     JSON,
     PROBLEM_JSON,
     REQUEST_ID_PATTERN,
@@ -62,7 +61,6 @@ def register_hooks(app: Flask, ref: Referee) -> None:
         environ[RID_KEY] = rid if rid is not None and REQUEST_ID_PATTERN.match(rid) else os.urandom(16).hex()
         length = environ.get("CONTENT_LENGTH")
         if length and len(length) > MAX_LENGTH_DIGITS:
-            environ[CLOSE_KEY] = True
             raise Problem(400, "bad-request", "bad_content_length",
                           f"Content-Length has {len(length)} digits; no body can be that long.")
 

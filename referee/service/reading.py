@@ -17,9 +17,6 @@ JSON = "application/json"
 T0_KEY = "referee.t0"
 RID_KEY = "referee.request_id"
 VIOLATION_KEY = "referee.violation"
-# Set when the connection cannot carry another request (a body unread or unreadable):
-# the worker closes it after the answer (referee.service.worker).
-CLOSE_KEY = "referee.close"
 PROBLEM_JSON = "application/problem+json"
 REQUEST_ID_PATTERN = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
 
@@ -122,8 +119,6 @@ def _read_raw() -> bytes:
     try:
         if length is not None:
             if length > limit:
-                if length > DISCARD_FACTOR * limit:
-                    request.environ[CLOSE_KEY] = True
                 _discard(stream, length)
                 raise RequestEntityTooLarge()
             return request.get_data(cache=False)
@@ -131,14 +126,12 @@ def _read_raw() -> bytes:
             return b""  # no length and a server that does not end the stream: read nothing (werkzeug's rule)
         data = stream.read(limit + 1)  # chunked: read one byte past the limit to know
         if len(data) > limit:
-            request.environ[CLOSE_KEY] = True  # the chunked body's end is unknown
             _discard(stream, DISCARD_FACTOR * limit)
             raise RequestEntityTooLarge()
         return data
     except RequestEntityTooLarge:
         raise
     except Exception as exc:  # the WSGI server's own errors: a cut or malformed body, a timeout
-        request.environ[CLOSE_KEY] = True
         raise Problem(400, "unreadable-body", "unreadable_body",
                       f"The body could not be read: {type(exc).__name__}.") from None
 

@@ -6,9 +6,9 @@
   else. The requests themselves are unchanged: CPU-bound, each runs to its
   end without yielding (the engine does no I/O), one at a time per worker.
   Deadlines (``REFEREE_CLIENT_TIMEOUT``): a request's head must be complete
-  within it (gunicorn's keep-alive timeout bounds the whole head read, the
-  first request's too), an idle keep-alive connection is closed after it, and
-  each body read or reply write must progress within it.
+  within it (gunicorn's keep-alive timeout bounds the whole head read), and
+  each body read or reply write must progress within it. One request per
+  connection, as with sync workers (see ``handle_request``).
 - :class:`SyncWorker` (``REFEREE_WORKER_CLASS=sync``): gunicorn's sync worker,
   one connection per worker: only behind a buffering proxy.
 
@@ -18,8 +18,7 @@ any request, instead of gunicorn's HTML page.
 
 Shutdown (docs/operations.md, "Shutdown"): a worker that gets SIGTERM because
 the server is stopping turns ``/readyz`` to 503, keeps serving for
-``REFEREE_DRAIN_SECONDS`` (closing keep-alive connections after each answer,
-so clients reconnect elsewhere) and then stops. A worker that gets SIGTERM
+``REFEREE_DRAIN_SECONDS`` and then stops. A worker that gets SIGTERM
 for any other reason — a reload (SIGHUP) or fewer workers (TTOU), where the
 master has already started its replacements — finishes its requests and
 stops without ever reporting unready. The master says which case it is in a
@@ -40,7 +39,6 @@ from gunicorn.workers.sync import SyncWorker as _GunicornSync
 
 from referee.service import logs
 from referee.service.problems import TITLES, TYPE_BASE
-from referee.service.reading import CLOSE_KEY
 
 # One shared byte, mapped before gunicorn forks: 1 once the master is stopping.
 _SHUTTING_DOWN = mmap.mmap(-1, 1)
@@ -75,20 +73,6 @@ def problem_write_error(sock: Any, status: int, reason: str, message: str) -> No
     util.write_nonblock(sock, head.encode("latin-1") + body)
 
 
-def _closing(app: Any) -> Any:
-    """The app, closing the connection after an answer that left the body unread or unreadable
-    (the app says so with ``CLOSE_KEY`` in the environ)."""
-
-    def wsgi(environ: dict, start_response: Any) -> Any:
-        result = app(environ, start_response)
-        if environ.get(CLOSE_KEY):
-            start_response.__self__.force_close()  # gunicorn's Response: no keep-alive
-        return result
-
-    wsgi.extensions = app.extensions  # type: ignore[attr-defined]
-    return wsgi
-
-
 # -- SIGTERM: drain only when the server stops ----------------------------------------
 
 class _Lifecycle:
@@ -100,10 +84,6 @@ class _Lifecycle:
     def init_process(self) -> None:
         util.write_error = problem_write_error  # this worker process's error pages
         super().init_process()  # type: ignore[misc]
-
-    def load_wsgi(self) -> None:
-        super().load_wsgi()  # type: ignore[misc]
-        self.wsgi = _closing(self.wsgi)
 
     def handle_exit(self, sig: int, frame: Any) -> None:
         referee = self.wsgi.extensions["referee"]
@@ -157,8 +137,12 @@ def _gevent_worker() -> type:
             AsyncWorker.handle(self, listener, client, addr)
 
         def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
-            if self.wsgi.extensions["referee"].draining:
-                req.must_close = True  # one answer, then the client reconnects to another replica
+            # One request per connection, as sync workers do. A kept-alive connection would stay
+            # with the worker that accepted it while its requests, CPU-bound and never yielding,
+            # queue behind each other: with several workers the load piles onto some of them
+            # (measured: p99 ×20 under wrk). Closed after each answer, every request goes to
+            # whichever worker is free to accept, and a draining replica sheds its clients.
+            req.must_close = True
             try:
                 return super().handle_request(listener_name, req, sock, addr)
             except TimeoutError:  # the socket's deadline (socket.timeout)
