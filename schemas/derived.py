@@ -111,9 +111,9 @@ def _field(tp: Any, args: tuple, metas: list[Meta], kwargs: dict[str, Any]) -> f
     if tp is bool:
         return StrictBoolean(**kwargs)
     if tp is int:
-        low = _last(metas, "ge")
-        return fields.Integer(strict=True, **({"validate": validate.Range(min=low)} if low is not None else {}),
-                              **kwargs)
+        low, high = _last(metas, "ge"), _last(metas, "le")
+        bounds = validate.Range(min=low, max=high) if low is not None or high is not None else None
+        return fields.Integer(strict=True, **({"validate": bounds} if bounds else {}), **kwargs)
     if tp is str:
         low = _last(metas, "min_length")
         return fields.String(**({"validate": validate.Length(min=low)} if low else {}), **kwargs)

@@ -383,7 +383,7 @@ def test_3_4_every_card_must_be_in_the_catalog():
 def test_3_4_many_unknown_ids_are_listed_up_to_a_bound_then_counted():
     """RULES 3.4: each distinct unknown id once; past the first few, one more_unknown_cards
     with the count, so a deck of invented ids cannot make a huge reply."""
-    from referee.engine.schema import UNKNOWN_CARDS_LISTED
+    from referee.engine.facts import UNKNOWN_CARDS_LISTED
 
     deck = [f"NOPE-{i:02d}" for i in range(25)] * 2
     found = [(v.rule, v.code) for v in engine.validate_deck(CAT, deck)]
