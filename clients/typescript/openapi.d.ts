@@ -218,7 +218,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: 503 once the replica is shutting down (SIGTERM), so load balancers drain it. */
+        /**
+         * Readiness: 503 once the replica is shutting down (SIGTERM), so load balancers drain it.
+         * @description A reload (SIGHUP) never turns it to 503. The answer names the catalog
+         *     and the fingerprints of the keys, so replicas that disagree show.
+         */
         get: operations["readyz"];
         put?: never;
         post?: never;
@@ -307,7 +311,7 @@ export interface components {
             rule?: string;
             /** @description /v1/replay 422: the 0-based index of the first illegal action. */
             index?: number;
-            /** @description Deck 422s: every violation (RULES 3). */
+            /** @description Deck 422s: every violation (RULES 3). Bounded: per deck, RULES 3.1 once, 3.2 and 3.3 at most once per id, and the first 10 distinct unknown ids (3.4) followed by one `more_unknown_cards` violation with their count: at most 212 per deck. */
             violations?: components["schemas"]["Violation"][];
         } & {
             [key: string]: unknown;
@@ -1224,6 +1228,7 @@ export interface components {
         /** @description Every RULES 3 problem of the deck, not just the first. */
         DeckValidateResponse: {
             legal: boolean;
+            /** @description Bounded: per deck, RULES 3.1 once, 3.2 and 3.3 at most once per id, and the first 10 distinct unknown ids (3.4) followed by one `more_unknown_cards` violation with their count: at most 212 per deck. */
             violations: components["schemas"]["Violation"][];
         };
         /** @description An ability of a fairy or evidence. */
@@ -1288,6 +1293,27 @@ export interface components {
              * @example 0.1.0
              */
             version?: string;
+        };
+        /** @description Ready for traffic, with what this replica runs: compare replicas behind one balancer, they must agree. */
+        Readiness: {
+            /** @example ok */
+            status: string;
+            /**
+             * @description The referee's package version (`/livez`).
+             * @example 0.1.0
+             */
+            version?: string;
+            /** @description The catalog loaded (the ref every state carries). */
+            catalog: components["schemas"]["CatalogRef"];
+            /**
+             * @description The fingerprint of each configured key by role (`current`; `previous` during a rotation): the first 8 bytes of HMAC-SHA256(key, "fingerprint") in hex, never the key. Empty without sealing.
+             * @example {
+             *       "current": "3f9a0c1d2b4e5f60"
+             *     }
+             */
+            keys: {
+                [key: string]: string;
+            };
         };
     };
     responses: {
@@ -2184,7 +2210,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Health"];
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
             503: components["responses"]["ServiceUnavailable"];
