@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE, INCLUDE, Schema, fields, validate
 
-from referee.engine import model
+from referee.engine import effect_types, model, requirements
 from referee.engine.facts import RULESET, SCHEMA, Phase, Step
 from schemas.derived import ACTION_SCHEMAS, action_field, listed_action_field, schema_for  # noqa: F401  (re-exported)
 from schemas.fields import (
@@ -133,6 +133,12 @@ class ViewSchema(_Strict):
 
 # -- cards (docs/api.md §8) ----------------------------------------------------------------
 
+def effect_entries() -> fields.List:
+    """A list of effect entries, each one of the registered effects' grammars (effect_types.py)."""
+    return fields.List(fields.Dict(metadata={"oneOf": effect_types.grammars()}),
+                       metadata=_doc("Effect entries, in order (docs/api.md §8)."))
+
+
 class AbilitySchema(Schema):
     class Meta:
         unknown = INCLUDE
@@ -140,7 +146,7 @@ class AbilitySchema(Schema):
 
     cost = natural()
     once_per_turn = StrictBoolean()
-    effect = fields.List(fields.Dict(), metadata=_doc("Effect entries, in order (docs/api.md §8)."))
+    effect = effect_entries()
 
 
 class CardSchema(Schema):
@@ -160,10 +166,11 @@ class CardSchema(Schema):
     level = fields.Integer(strict=True)
     hit = fields.Integer(strict=True)
     dispatch_limit = fields.Integer(strict=True)
-    requires = fields.List(fields.Dict())
+    requires = fields.List(fields.Dict(metadata={"oneOf": requirements.grammars()}),
+                           metadata=_doc("Requirements, all of which must hold to solve the case (docs/api.md §8)."))
     cost = fields.Integer(strict=True)
     trigger = fields.String()
-    effect = fields.List(fields.Dict())
+    effect = effect_entries()
 
 
 # -- violations (docs/api.md §7) -----------------------------------------------------------

@@ -1,14 +1,18 @@
 """The facts of a card: the catalog format's vocabulary (docs/api.md §8) and the card model.
 
-Kinds, their aliases (RULES 2.8), requirements, effect entries and triggers
-are declared here once; ``catalog_loader.py`` reads files against them and the
-rules read the resulting frozen :class:`Card` objects.
+Kinds, their aliases (RULES 2.8) and triggers are declared here once (effect
+entries in ``effect_types.py``, requirements in ``requirements.py``);
+``catalog_loader.py`` reads files against them and the rules read the
+resulting frozen :class:`Card` objects.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Iterable
+
+from referee.engine.effect_types import Effect, Recover
+from referee.engine.requirements import REQUIREMENT_TYPES, Requirement
 
 # RULES 2.1 kinds, and the aliases of RULES.md's term table / docs/api.md §8.
 KINDS = ("case", "fairy", "evidence", "spell", "counter", "bonus")
@@ -28,13 +32,13 @@ KIND_ALIASES = {
     **{k: k for k in KINDS},
 }
 SERIES = ("af99", "millennium", "conan", "conan-movies")
-REQUIREMENTS = ("evidence_at_least", "fairies_at_least", "fairy_named", "evidence_named")
+REQUIREMENTS = tuple(REQUIREMENT_TYPES)  # declared in requirements.py
 # docs/api.md §8: the counter triggers are action types of §6.
 TRIGGERS = (
     "play_case", "draw", "play_fairy", "play_evidence", "dispatch",
     "redispatch", "recall", "investigate", "use_ability", "cast_spell",
 )
-RECOVER_KINDS = ("fairy", "evidence", "spell", "any")
+RECOVER_KINDS = Recover.kinds  # declared in effect_types.py
 
 # RULES 3.2: copies of one name per deck, unless the catalog sets a lower deck_limit; the source
 # limits these two names to 1 whatever a catalog says (ruling).
@@ -61,43 +65,10 @@ REQUIRED_BY_KIND = {
 
 
 @dataclass(frozen=True, slots=True)
-class Effect:
-    """One effect entry.
-
-    ``op`` is the entry's key (``draw``, ``mill``, ``power``, ``ready``,
-    ``bounce``, ``trash``, ``reveal``, ``recover``, ``negate``,
-    ``investigation_power``); ``amount`` its number (0 where it has none);
-    ``kind`` what it targets (``fairy``, ``evidence``, ``case``, ``self``,
-    ``spell``, ``any``) or ``None``; ``targeted`` whether it takes the next id
-    of the action's ``targets``.
-    """
-
-    op: str
-    amount: int = 0
-    kind: str | None = None
-    targeted: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        if self.op == "power":
-            return {"power": self.amount, "target": self.kind}
-        if self.op in ("draw", "mill", "ready", "investigation_power"):
-            return {self.op: self.amount}
-        if self.op == "negate":
-            return {"negate": True}
-        return {self.op: self.kind}
-
-
-@dataclass(frozen=True, slots=True)
 class Ability:
     cost: int
     effect: tuple[Effect, ...]
     once_per_turn: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Requirement:
-    kind: str  # one of REQUIREMENTS
-    value: int | str
 
 
 @dataclass(frozen=True, slots=True)

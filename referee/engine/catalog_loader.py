@@ -8,10 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.cards import (
-    DECK_LIMIT, KIND_ALIASES, RECOVER_KINDS, REQUIREMENTS, SERIES, TRIGGERS, FIELDS_BY_KIND, REQUIRED_BY_KIND,
-    Ability, Card, Effect, Requirement,
+    DECK_LIMIT, KIND_ALIASES, SERIES, TRIGGERS, FIELDS_BY_KIND, REQUIRED_BY_KIND, Ability, Card,
 )
+from referee.engine.effect_types import Effect, parse_entry
 from referee.engine.errors import CatalogError
+from referee.engine.requirements import REQUIREMENT_TYPES, Requirement
 
 MIN_SPELL_COST = 1  # RULES 7.5: spells and counters cost at least 1 action; abilities may cost 0
 
@@ -49,10 +50,7 @@ def parse_card(raw: Any, index: int) -> Card:
         fields["dispatch_limit"] = p.integer("dispatch_limit", default=1, low=1, high=40)
         fields["requires"] = p.requirements()
         for req in fields["requires"]:
-            if req.kind == "fairies_at_least" and req.value > fields["dispatch_limit"]:
-                raise CatalogError(
-                    f"fairies_at_least {req.value} exceeds dispatch_limit {fields['dispatch_limit']}",
-                    card=card_id, field="requires")
+            REQUIREMENT_TYPES[req.kind].check_card(req.value, fields, lambda detail: p.fail("requires", detail))
     elif kind in ("spell", "counter"):
         fields["cost"] = p.integer("cost", low=0, high=40)
         if fields["cost"] < MIN_SPELL_COST:  # RULES 7.5 (ruling): using a spell or counter needs actions
@@ -113,13 +111,10 @@ class _CardParser:
             if not isinstance(entry, dict) or len(entry) != 1:
                 raise self.fail("requires", "each requirement is a mapping with one key")
             (key, value), = entry.items()
-            if key not in REQUIREMENTS:
+            kind = REQUIREMENT_TYPES.get(key)
+            if kind is None:
                 raise self.fail("requires", f"unknown condition {key!r}")
-            if key.endswith("_named"):
-                ok = isinstance(value, str) and value
-            else:
-                ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 40
-            if not ok:
+            if not kind.valid(value):
                 raise self.fail("requires", f"bad value for {key}: {value!r}")
             out.append(Requirement(key, value))
         return tuple(out)
@@ -152,50 +147,7 @@ class _CardParser:
         return tuple(self.effect(e, f"{where}.{i}", source, trigger) for i, e in enumerate(raw))
 
     def effect(self, entry: Any, where: str, source: str, trigger: str | None) -> Effect:
-        if not isinstance(entry, dict) or not entry:
-            raise self.fail(where, "an effect entry is a mapping")
-        keys = set(entry)
-        if keys == {"power", "target"}:
-            amount, target = entry["power"], entry["target"]
-            self._int(amount, where + ".power", -99, 99)
-            if target not in ("fairy", "self"):
-                raise self.fail(where + ".target", "must be fairy or self")
-            if target == "self" and source != "ability":
-                raise self.fail(where + ".target", "target: self is for abilities of fairies and evidence")
-            return Effect("power", amount, target, targeted=target == "fairy")
-        if len(keys) != 1:
-            raise self.fail(where, f"unknown effect {sorted(map(str, keys))}")
-        (op, value), = entry.items()
-        if op in ("draw", "mill"):
-            self._int(value, f"{where}.{op}", 0, 40)
-            return Effect(op, value)
-        if op == "ready":
-            if isinstance(value, bool) or value != 1:
-                raise self.fail(f"{where}.ready", "must be 1")
-            return Effect("ready", 1, "case", targeted=True)
-        if op in ("bounce", "trash", "reveal", "recover"):
-            allowed = {"bounce": ("fairy",), "trash": ("fairy", "evidence"),
-                       "reveal": ("case",), "recover": RECOVER_KINDS}[op]
-            if value not in allowed:
-                raise self.fail(f"{where}.{op}", f"must be one of {', '.join(allowed)}")
-            return Effect(op, 0, value, targeted=True)
-        if op == "negate":
-            if value is not True:
-                raise self.fail(f"{where}.negate", "must be true")
-            if source != "counter":
-                raise self.fail(f"{where}.negate", "negate is for counters only")
-            return Effect("negate")
-        if op == "investigation_power":
-            self._int(value, f"{where}.investigation_power", -99, 99)
-            if source != "counter" or trigger != "investigate":
-                raise self.fail(f"{where}.investigation_power",
-                                "investigation_power is for counters with trigger investigate only")
-            return Effect("investigation_power", value)
-        raise self.fail(where, f"unknown effect {op!r}")
-
-    def _int(self, value: Any, where: str, low: int, high: int) -> None:
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise self.fail(where, f"must be an integer from {low} to {high}")
+        return parse_entry(entry, where, source, trigger, self.fail)
 
 
 def _to_json(card: Card) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 A card's effects apply in the order it lists them (9.7). Each effect that
 takes a target uses the next id of the action's ``targets``; targets must be
 legal when declared and are skipped when no longer legal on application (9.6).
+What each kind of effect targets and does is declared in ``effect_types.py``.
 """
 
 from __future__ import annotations
@@ -12,43 +13,21 @@ from typing import Any, Iterator
 
 from referee.engine.actions import MainStepRule, register, require_in_hand, simple
 from referee.engine.board import Game
-from referee.engine.catalog import Effect
+from referee.engine.effect_types import EFFECTS, Effect, Resolution
 from referee.engine.errors import RuleViolation
-from referee.engine.facts import other
 
 
 def target_ok(g: Game, player: int, effect: Effect, iid: str) -> bool:
-    """Whether ``iid`` is a legal target of ``effect`` for ``player`` now."""
-    op, kind = effect.op, effect.kind
-    if op in ("power", "bounce") or (op == "trash" and kind == "fairy"):
-        return g.fairy_on_field(iid) is not None
-    if op == "trash":
-        return g.evidence_on_field(iid) is not None
-    if op == "ready":
-        entry = g.own_entry(player, "cases", iid)
-        return entry is not None and entry["actioned"]
-    if op == "reveal":
-        found = g.case_in_play(iid)
-        return found is not None and not found[1]["face_up"]
-    if op == "recover":
-        return iid in g.player(player)["trash"] and (kind == "any" or g.kind(iid) == kind)
-    return False
+    """Whether ``iid`` is a legal target of ``effect`` for ``player`` now (effect_types.py decides)."""
+    return EFFECTS[effect.op].target_ok(g, player, effect, iid)
 
 
 def target_options(g: Game, player: int, effect: Effect) -> list[str]:
     """Every legal target of one effect, in a stable order."""
-    op, kind = effect.op, effect.kind
-    if op == "recover":
-        pool = g.player(player)["trash"]
-    elif op in ("ready", "reveal"):
-        pool = g.all_cases()
-    elif kind == "evidence":
-        pool = [e["card"] for i in (0, 1) for e in g.player(i)["evidence"]]
-    else:
-        pool = [f["card"] for i in (0, 1) for f in g.player(i)["fairies"]]
+    kind = EFFECTS[effect.op]
     seen: list[str] = []
-    for iid in pool:
-        if iid not in seen and target_ok(g, player, effect, iid):
+    for iid in kind.pool(g, player, effect):
+        if iid not in seen and kind.target_ok(g, player, effect, iid):
             seen.append(iid)
     return seen
 
@@ -74,79 +53,16 @@ def apply_effects(g: Game, player: int, source: str, effects: tuple[Effect, ...]
                   targets: list[str], pending: dict[str, Any] | None = None) -> None:
     """RULES 9.7: apply in order; a required draw from an empty file ends the game (11.1)."""
     queue = iter(targets)
+    resolution = Resolution(g, player, source, pending)
     for effect in effects:
         if g.over:
             return
+        kind = EFFECTS[effect.op]
         target = next(queue, None) if effect.targeted else None
-        if effect.targeted and (target is None or not target_ok(g, player, effect, target)):
+        if effect.targeted and (target is None or not kind.target_ok(g, player, effect, target)):
             g.emit("skipped", effect=effect.op, target=target)  # RULES 9.6
             continue
-        _APPLY[effect.op](g, player, source, effect, target, pending)
-
-
-def _draw(g, player, source, e, target, pending):
-    g.draw(player, e.amount, required=True)
-
-
-def _mill(g, player, source, e, target, pending):
-    g.mill(other(player), e.amount)
-
-
-def _power(g, player, source, e, target, pending):
-    card = source if e.kind == "self" else target
-    if g.fairy_on_field(card) is None and g.evidence_on_field(card) is None:
-        g.emit("skipped", effect="power", target=card)
-        return
-    g.s["modifiers"].append({"card": card, "power": e.amount})
-    g.emit("power", card=card, amount=e.amount)
-
-
-def _ready(g, player, source, e, target, pending):
-    g.own_entry(player, "cases", target)["actioned"] = False
-    g.emit("ready", case=target)
-
-
-def _bounce(g, player, source, e, target, pending):
-    owner, _ = g.fairy_on_field(target)
-    g.remove_from_field(owner, "fairies", target)
-    g.player(owner)["hand"].append(target)
-    g.emit("bounce", fairy=target, to=owner)
-
-
-def _trash(g, player, source, e, target, pending):
-    zone = "fairies" if e.kind == "fairy" else "evidence"
-    owner, _ = (g.fairy_on_field if e.kind == "fairy" else g.evidence_on_field)(target)
-    g.trash_from_field(owner, zone, target)
-    g.emit("trash", card=target, player=owner)
-
-
-def _reveal(g, player, source, e, target, pending):
-    g.case_in_play(target)[1]["face_up"] = True
-    g.emit("reveal", case=target, card=g.s["cards"][target])
-
-
-def _recover(g, player, source, e, target, pending):
-    pl = g.player(player)
-    pl["trash"].remove(target)
-    pl["hand"].append(target)
-    g.emit("recover", player=player, card=target)
-
-
-def _negate(g, player, source, e, target, pending):
-    pending["negated"] = True
-    g.emit("negated", action=pending["action"]["type"], by=source)
-
-
-def _investigation_power(g, player, source, e, target, pending):
-    pending["power"] += e.amount
-    g.emit("investigation_power", amount=e.amount, by=source)
-
-
-_APPLY = {
-    "draw": _draw, "mill": _mill, "power": _power, "ready": _ready, "bounce": _bounce,
-    "trash": _trash, "reveal": _reveal, "recover": _recover, "negate": _negate,
-    "investigation_power": _investigation_power,
-}
+        kind.apply(resolution, effect, target)
 
 
 @register

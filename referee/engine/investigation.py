@@ -8,6 +8,7 @@ from referee.engine.actions import MainStepRule, register, require_case_in_play,
 from referee.engine.board import Game
 from referee.engine.errors import RuleViolation
 from referee.engine.facts import other
+from referee.engine.requirements import REQUIREMENT_TYPES
 
 
 def investigation_power(g: Game, player: int, case: str, modifier: int = 0) -> int:
@@ -20,16 +21,8 @@ def requirements_hold(g: Game, player: int, case: str) -> bool:
     """RULES 10.5: every requirement, counted for the investigator on that case (docs/api.md §8)."""
     fairies = g.fairies_on(player, case)
     evidence = g.evidence_on(player, case)
-    for req in g.card(case).requires:
-        if req.kind == "evidence_at_least" and len(evidence) < req.value:
-            return False
-        if req.kind == "fairies_at_least" and len(fairies) < req.value:
-            return False
-        if req.kind == "fairy_named" and all(g.card(f).name != req.value for f in fairies):
-            return False
-        if req.kind == "evidence_named" and all(g.card(e).name != req.value for e in evidence):
-            return False
-    return True
+    return all(REQUIREMENT_TYPES[req.kind].holds(g, fairies, evidence, req.value)
+               for req in g.card(case).requires)
 
 
 @register
