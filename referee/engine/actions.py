@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from referee.engine.board import Game
-from referee.engine.errors import RuleViolation
+from referee.engine.errors import RuleViolation, rule
 
 Action = dict[str, Any]
 
@@ -74,6 +74,7 @@ def register(cls: type[ActionRule]) -> type[ActionRule]:
 
 # -- checks several rules share -------------------------------------------------
 
+@rule("8.1", "not_main_step", "main_action_in_window")
 def require_main_step(g: Game, a: Action) -> None:
     """RULES 8.1: main-step actions are the active player's, in the main step, with no window open."""
     if g.s["pending"] is not None:
@@ -82,12 +83,14 @@ def require_main_step(g: Game, a: Action) -> None:
         raise RuleViolation("not_main_step", action=a["type"])
 
 
+@rule("12.3", "card_not_available")
 def require_in_hand(g: Game, player: int, iid: str) -> None:
     """RULES 12.3: the card must be in the acting player's hand."""
     if iid not in g.s["players"][player]["hand"]:
         raise RuleViolation("card_not_available", player=player, card=iid, where="in hand")
 
 
+@rule("12.3", "no_such_case")
 def require_case_in_play(g: Game, case: str) -> tuple[int, dict[str, Any]]:
     """RULES 12.3: a case the action names must be in play."""
     found = g.case_in_play(case)
@@ -105,6 +108,7 @@ def require_own_fairy(g: Game, player: int, fairy: str) -> dict[str, Any]:
     return entry
 
 
+@rule("8.9", "one_fairy_per_case")
 def require_dispatch_room(g: Game, player: int, case: str) -> None:
     """RULES 8.9: at most ``dispatch_limit`` (default 1) of a player's own fairies per case."""
     limit = g.card(case).dispatch_limit

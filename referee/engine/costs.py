@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from referee.engine.board import Game
-from referee.engine.errors import RuleViolation
+from referee.engine.errors import RuleViolation, rule
 
 
+@rule("7.2", "cannot_pay")
+@rule("7.3", "wrong_pay_count", "bad_payer")
 def payers(g: Game, player: int, cost: int, pay: list[str] | None) -> list[str]:
     """The cases that pay ``cost`` for ``player``, or the violation (RULES 7.2, 7.3).
 

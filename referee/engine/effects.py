@@ -14,7 +14,7 @@ from typing import Any, Iterator
 from referee.engine.actions import MainStepRule, register, require_in_hand, simple
 from referee.engine.board import Game
 from referee.engine.effect_types import EFFECTS, Effect, Resolution
-from referee.engine.errors import RuleViolation
+from referee.engine.errors import RuleViolation, rule
 
 
 def target_ok(g: Game, player: int, effect: Effect, iid: str) -> bool:
@@ -32,6 +32,7 @@ def target_options(g: Game, player: int, effect: Effect) -> list[str]:
     return seen
 
 
+@rule("9.6", "wrong_target_count", "illegal_target")
 def check_targets(g: Game, player: int, card: str, effects: tuple[Effect, ...], targets: list[str]) -> None:
     """RULES 9.6: one legal target per targeted effect, on declaration."""
     targeted = [e for e in effects if e.targeted]
@@ -70,6 +71,7 @@ class UseAbility(MainStepRule):
     """RULES 9.1: an ability of one's own fairy or evidence on the field; its cost; once per turn."""
     type = "use_ability"
 
+    @rule("9.1", "no_such_ability", "ability_used")
     def check(self, g: Game, a: dict) -> None:
         player, iid = a["player"], a["card"]
         if g.own_entry(player, "fairies", iid) is None and g.own_entry(player, "evidence", iid) is None:
@@ -107,6 +109,7 @@ class CastSpell(MainStepRule):
     """RULES 9.2: a spell from hand in its owner's main step; then it goes to the trash."""
     type = "cast_spell"
 
+    @rule("9.2", "not_a_spell")
     def check(self, g: Game, a: dict) -> None:
         require_in_hand(g, a["player"], a["card"])
         card = g.card(a["card"])

@@ -16,9 +16,50 @@ forbid). Every ``RuleViolation`` names a rule id of RULES.md.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable, TypeVar
 
-from referee.engine.messages import render
+from referee.engine.messages import MESSAGES, render
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    """One ``@rule``: a rule id of RULES.md, the violation codes it raises, and where it is enforced."""
+
+    rule: str
+    codes: tuple[str, ...]
+    where: str
+
+
+DECLARED: list[Declaration] = []
+RULE_OF: dict[str, str] = {}  # violation code -> the rule id it was declared with
+
+
+def rule(rule_id: str, *codes: str) -> Callable[[_T], _T]:
+    """Declare that the decorated check (function, method or class) enforces ``rule_id`` by raising
+    ``codes``: each code takes its rule id from here, once, and nothing is wrapped (no cost per call).
+
+    >>> @rule("99.1", "doc_example")
+    ... def check(): ...
+    Traceback (most recent call last):
+    AssertionError: doc_example has no text in messages.py
+    """
+    def declare(target: _T) -> _T:
+        for code in codes:
+            assert code in MESSAGES, f"{code} has no text in messages.py"
+            assert code not in RULE_OF, f"{code} is declared twice (RULES {RULE_OF[code]} and {rule_id})"
+            RULE_OF[code] = rule_id
+        DECLARED.append(Declaration(rule_id, codes, getattr(target, "__qualname__", repr(target))))
+        return target
+    return declare
+
+
+def _rule_of(code: str) -> str:
+    if code not in RULE_OF:  # the declaring modules load with the engine; a bare errors import may precede it
+        import referee.engine.game  # noqa: F401
+    return RULE_OF[code]
 
 
 class RefereeError(Exception):
@@ -116,7 +157,7 @@ class RuleViolation(RefereeError):
         super().__init__(code)
         self.code = code
         self.params = params
-        self.rule = render(code, "rule", params)
+        self.rule = _rule_of(code)
 
     def __str__(self) -> str:
         return self.detail("en")

@@ -17,7 +17,7 @@ from referee.engine import effects, investigation, main_actions, responses, setu
 from referee.engine.actions import RULEBOOK, Action, ActionRule
 from referee.engine.board import Game
 from referee.engine.costs import pay, payers
-from referee.engine.errors import RuleViolation
+from referee.engine.errors import RuleViolation, rule
 from referee.engine.responses import open_or_resolve
 from referee.engine.facts import HAND_LIMIT
 from referee.engine.model import ACTION_TYPES
@@ -37,6 +37,8 @@ class ReplayError(RuleViolation):
 
 # -- the checks ------------------------------------------------------------------
 
+@rule("12.1", "responder_acts")
+@rule("12.2", "not_your_turn")
 def _who_may_act(g: Game, a: Action) -> None:
     """RULES 12.1/12.2 (concede is open to both, 11.2)."""
     if a["type"] == "concede":
@@ -48,6 +50,8 @@ def _who_may_act(g: Game, a: Action) -> None:
         raise RuleViolation("not_your_turn", player=a["player"], actor=g.who_acts())
 
 
+@rule("5.4", "mulligan_phase")
+@rule("6.6", "end_step")
 def _phase_gate(g: Game, a: Action) -> None:
     """The phase-wide gates: the mulligan phase (5.4) and the end step's discard (6.6)."""
     kind, s = a["type"], g.s
@@ -74,6 +78,7 @@ def _open_now(g: Game, rule: ActionRule, probe: Action) -> bool:
     return True
 
 
+@rule("11.3", "game_over")
 def check(g: Game, a: Action) -> list[str]:
     """Every check of RULES 13.3, in order; returns the cases that will pay."""
     if g.over:

@@ -6,7 +6,7 @@ from typing import Any, Iterator
 
 from referee.engine.actions import MainStepRule, register, require_case_in_play, simple
 from referee.engine.board import Game
-from referee.engine.errors import RuleViolation
+from referee.engine.errors import RuleViolation, rule
 from referee.engine.facts import other
 from referee.engine.requirements import REQUIREMENT_TYPES
 
@@ -30,6 +30,7 @@ class Investigate(MainStepRule):
     """RULES 8.8 / 10: investigate a case one's own fairy is dispatched to."""
     type = "investigate"
 
+    @rule("10.1", "no_fairy_on_case")
     def check(self, g: Game, a: dict) -> None:
         require_case_in_play(g, a["case"])
         if not g.fairies_on(a["player"], a["case"]):  # RULES 10.1

@@ -20,7 +20,7 @@ from referee.engine.actions import (
     simple,
 )
 from referee.engine.board import Game
-from referee.engine.errors import RuleViolation
+from referee.engine.errors import RuleViolation, rule
 
 
 @register
@@ -28,6 +28,7 @@ class Draw(MainStepRule):
     """RULES 8.2: draw 1; illegal from an empty file (a voluntary draw is not a required one)."""
     type = "draw"
 
+    @rule("8.2", "file_empty")
     def check(self, g: Game, a: dict) -> None:
         if not g.player(a["player"])["file"]:
             raise RuleViolation("file_empty", player=a["player"])
@@ -55,6 +56,7 @@ class _PlayFromHand(MainStepRule):
         g.hand_to_trash(a["player"], a["card"])
 
 
+@rule("8.3", "not_a_fairy")
 @register
 class PlayFairy(_PlayFromHand):
     """RULES 8.3: a fairy from hand onto the field, standby."""
@@ -71,6 +73,7 @@ class PlayFairy(_PlayFromHand):
             yield simple(self.type, player, card=iid)
 
 
+@rule("8.4", "not_an_evidence")
 @register
 class PlayEvidence(_PlayFromHand):
     """RULES 8.4: an evidence from hand onto any case in play (either player's)."""
@@ -133,6 +136,7 @@ class Dispatch(_FairyMove):
     """RULES 8.5 (and 8.9): a standby fairy to any case in play."""
     type = "dispatch"
 
+    @rule("8.5", "not_standby")
     def own_rule(self, g: Game, a: dict, entry: dict) -> None:
         if entry["case"] is not None:
             raise RuleViolation("not_standby", fairy=a["fairy"])
@@ -151,6 +155,7 @@ class Redispatch(_FairyMove):
     """RULES 8.6 (and 8.9): a dispatched fairy to a different case in play."""
     type = "redispatch"
 
+    @rule("8.6", "not_dispatched", "same_case")
     def own_rule(self, g: Game, a: dict, entry: dict) -> None:
         if entry["case"] is None:
             raise RuleViolation("not_dispatched", fairy=a["fairy"])
@@ -172,6 +177,7 @@ class Recall(_FairyMove):
     """RULES 8.7: a dispatched fairy becomes standby."""
     type = "recall"
 
+    @rule("8.7", "recall_standby")
     def own_rule(self, g: Game, a: dict, entry: dict) -> None:
         if entry["case"] is None:
             raise RuleViolation("recall_standby", fairy=a["fairy"])

@@ -7,7 +7,7 @@ from typing import Iterator
 from referee.engine.actions import RULEBOOK, Action, ActionRule, register, require_in_hand, simple
 from referee.engine.board import Game
 from referee.engine.effects import apply_effects, check_targets, target_choices, target_options
-from referee.engine.errors import RuleViolation
+from referee.engine.errors import RuleViolation, rule
 from referee.engine.facts import other
 
 
@@ -49,11 +49,13 @@ class Counter(ActionRule):
     """RULES 9.3: a counter from hand, in a window whose pending action has its trigger."""
     type = "counter"
 
+    @rule("9.3", "no_window")
     def allowed(self, g: Game, a: dict) -> None:
         pen = g.s["pending"]
         if pen is None or pen["responder"] != a["player"]:
             raise RuleViolation("no_window")
 
+    @rule("9.3", "not_a_counter", "wrong_trigger")
     def check(self, g: Game, a: dict) -> None:
         require_in_hand(g, a["player"], a["card"])
         card = g.card(a["card"])
@@ -86,6 +88,7 @@ class Pass(ActionRule):
     """RULES 9.4: the responder passes; the pending action resolves unless negated (9.5)."""
     type = "pass"
 
+    @rule("9.4", "no_window_to_pass")
     def allowed(self, g: Game, a: dict) -> None:
         if g.s["pending"] is None:
             raise RuleViolation("no_window_to_pass")

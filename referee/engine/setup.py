@@ -16,7 +16,7 @@ from typing import Any, Iterator
 from referee.engine.actions import ActionRule, register, simple
 from referee.engine.board import Game
 from referee.engine.catalog import Catalog
-from referee.engine.errors import IllegalDeck, InvalidInput, RuleViolation
+from referee.engine.errors import IllegalDeck, InvalidInput, RuleViolation, rule
 from referee.engine.facts import (
     DECK_MAX_ENTRIES, DECK_SIZE, OPENING_HAND, RULESET, SCHEMA, UNKNOWN_CARDS_LISTED, Phase, Step, WindowMode, other,
 )
@@ -52,6 +52,10 @@ def deck_list(deck: Any) -> list[str]:
     return [cid for cid, n in deck.items() for _ in range(n)]
 
 
+@rule("3.1", "deck_size")
+@rule("3.2", "too_many_copies")
+@rule("3.3", "bonus_card")
+@rule("3.4", "unknown_card", "more_unknown_cards")
 def validate_deck(catalog: Catalog, deck: Any, path: str = "deck") -> list[RuleViolation]:
     """Every RULES 3 violation of one deck (empty when legal), in rule order.
 
@@ -216,6 +220,7 @@ def _parse_new_game(raw: Any) -> dict[str, Any]:
 # -- RULES 5.4–5.6: mulligans ---------------------------------------------------
 
 class _MulliganPhaseRule(ActionRule):
+    @rule("5.4", "not_mulligan_phase")
     def allowed(self, g: Game, a: dict) -> None:
         if g.s["phase"] != "mulligan":
             raise RuleViolation("not_mulligan_phase")

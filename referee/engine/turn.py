@@ -7,7 +7,7 @@ from typing import Iterator
 from referee.engine.actions import ActionRule, register, require_in_hand, simple
 from referee.engine.board import Game
 from referee.engine.facts import HAND_LIMIT
-from referee.engine.errors import RuleViolation
+from referee.engine.errors import RuleViolation, rule
 from referee.engine.facts import Reason, other
 
 
@@ -33,6 +33,7 @@ def pass_turn(g: Game) -> None:
 
 
 class _CaseStepRule(ActionRule):
+    @rule("6.4", "not_case_step")
     def allowed(self, g: Game, a: dict) -> None:
         if g.s["step"] != "case" or g.s["pending"] is not None:
             raise RuleViolation("not_case_step")
@@ -44,6 +45,7 @@ class PlayCase(_CaseStepRule):
     type = "play_case"
     respondable = True
 
+    @rule("6.4", "not_a_case")
     def check(self, g: Game, a: dict) -> None:
         require_in_hand(g, a["player"], a["card"])
         if g.kind(a["card"]) != "case":
@@ -85,6 +87,7 @@ class EndTurn(ActionRule):
     """RULES 6.5: declared from the main step with no window open; then the end step (6.6)."""
     type = "end_turn"
 
+    @rule("6.5", "window_open", "not_main_step_end")
     def allowed(self, g: Game, a: dict) -> None:
         if g.s["pending"] is not None:
             raise RuleViolation("window_open")
@@ -108,10 +111,12 @@ class Discard(ActionRule):
     """RULES 6.6: discard exactly the excess over 7, cards of the player's choice."""
     type = "discard"
 
+    @rule("6.6", "not_end_step")
     def allowed(self, g: Game, a: dict) -> None:
         if g.s["step"] != "end":
             raise RuleViolation("not_end_step")
 
+    @rule("6.6", "duplicate_discard", "wrong_discard_count")
     def check(self, g: Game, a: dict) -> None:
         seen: set[str] = set()
         for iid in a["cards"]:

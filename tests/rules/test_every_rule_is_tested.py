@@ -3,7 +3,9 @@
 A violation code counts as tested when a passing rules test asserted it with
 its rule id (``positions.assert_illegal`` / ``assert_violation`` record each
 one they check): a probe of what ran, not a text match, so deleting the tests
-of a rule fails it. These meta-tests run after the other rules tests
+of a rule fails it. Rule ids are declared with ``@rule(id, *codes)`` on the
+checks that raise them (``referee.engine.errors.DECLARED``): every declaration
+must be exercised, each of its codes asserted with the declared id. These meta-tests run after the other rules tests
 (``tests/rules/conftest.py`` orders them last).
 
 A rule id counts as tested when some test source under ``tests/`` cites it as
@@ -19,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+import referee.engine  # noqa: F401  (loads every declaring module)
+from referee.engine.errors import DECLARED, RULE_OF
 from referee.engine.messages import MESSAGES
 from referee.engine.rules_index import rule_ids
 
@@ -66,9 +70,34 @@ def test_every_violation_code_is_triggered_with_its_rule_id(request):
     wanted = {p.name for p in RULES_TESTS.glob("test_*.py")} - {THIS.name}
     if not wanted <= modules or FAILED:
         pytest.skip("the probe needs every rules test to run and pass first (run tests/rules whole)")
-    missing = [f"{code} (RULES {rule})" for code, (rule, _, _) in MESSAGES.items()
+    missing = [f"{code} (RULES {rule})" for code, rule in RULE_OF.items()
                if code not in UNREACHABLE and (rule, code) not in EXERCISED]
     assert not missing, f"violation codes no passing rules test raised: {', '.join(missing)}"
+
+
+def test_every_declared_rule_is_exercised(request):
+    """Every ``@rule`` declaration had each of its codes raised, with its rule id, by a passing rules test."""
+    modules = {item.path.name for item in request.session.items}
+    wanted = {p.name for p in RULES_TESTS.glob("test_*.py")} - {THIS.name}
+    if not wanted <= modules or FAILED:
+        pytest.skip("the probe needs every rules test to run and pass first (run tests/rules whole)")
+    idle = [f"@rule({d.rule!r}) on {d.where}: {code}" for d in DECLARED for code in d.codes
+            if code not in UNREACHABLE and (d.rule, code) not in EXERCISED]
+    assert not idle, f"declared rules no passing rules test exercised: {'; '.join(idle)}"
+
+
+def test_every_violation_text_has_one_declared_rule_and_every_declaration_raises_a_code():
+    """messages.py holds texts only; each of its codes is declared by exactly one ``@rule`` with codes."""
+    declared = [code for d in DECLARED for code in d.codes]
+    assert sorted(declared) == sorted(MESSAGES), "a code of messages.py is undeclared, or declared twice"
+    assert all(d.codes for d in DECLARED)
+
+
+def test_a_code_declared_twice_is_refused():
+    from referee.engine.errors import rule
+
+    with pytest.raises(AssertionError, match="declared twice"):
+        rule("1.1", "file_empty")(lambda: None)
 
 
 def test_the_unreachable_list_names_only_real_untested_codes():
@@ -76,5 +105,5 @@ def test_the_unreachable_list_names_only_real_untested_codes():
     text = "\n".join(_sources(RULES_TESTS).values())
     for code in UNREACHABLE:
         assert code in MESSAGES, f"{code} is not a violation code any more"
-        rule = MESSAGES[code][0]
+        rule = RULE_OF[code]
         assert f'"{rule}", "{code}"' not in text, f"{code} is tested now: remove it from UNREACHABLE"
