@@ -39,6 +39,7 @@ def payers(g: Game, player: int, cost: int, pay: list[str] | None) -> list[str]:
     return list(pay)
 
 
+@rule("7.1")
 def pay(g: Game, player: int, cases: list[str]) -> None:
     """RULES 7.1: each paying case turns sideways (actioned)."""
     if not cases:

@@ -50,6 +50,7 @@ def target_choices(g: Game, player: int, effects: tuple[Effect, ...]) -> Iterato
         yield list(combo)
 
 
+@rule("9.7")
 def apply_effects(g: Game, player: int, source: str, effects: tuple[Effect, ...],
                   targets: list[str], pending: dict[str, Any] | None = None) -> None:
     """RULES 9.7: apply in order; a required draw from an empty file ends the game (11.1)."""

@@ -26,11 +26,13 @@ _T = TypeVar("_T")
 
 @dataclass(frozen=True, slots=True)
 class Declaration:
-    """One ``@rule``: a rule id of RULES.md, the violation codes it raises, and where it is enforced."""
+    """One ``@rule``: a rule id of RULES.md, the violation codes it raises (none for a handler that
+    carries a rule out rather than refusing), and the function or class that enforces it."""
 
     rule: str
     codes: tuple[str, ...]
     where: str
+    target: Any
 
 
 DECLARED: list[Declaration] = []
@@ -39,7 +41,8 @@ RULE_OF: dict[str, str] = {}  # violation code -> the rule id it was declared wi
 
 def rule(rule_id: str, *codes: str) -> Callable[[_T], _T]:
     """Declare that the decorated check (function, method or class) enforces ``rule_id`` by raising
-    ``codes``: each code takes its rule id from here, once, and nothing is wrapped (no cost per call).
+    ``codes`` (or, with no codes, that the decorated handler carries the rule out): each code takes
+    its rule id from here, once, and nothing is wrapped (no cost per call).
 
     >>> @rule("99.1", "doc_example")
     ... def check(): ...
@@ -51,7 +54,7 @@ def rule(rule_id: str, *codes: str) -> Callable[[_T], _T]:
             assert code in MESSAGES, f"{code} has no text in messages.py"
             assert code not in RULE_OF, f"{code} is declared twice (RULES {RULE_OF[code]} and {rule_id})"
             RULE_OF[code] = rule_id
-        DECLARED.append(Declaration(rule_id, codes, getattr(target, "__qualname__", repr(target))))
+        DECLARED.append(Declaration(rule_id, codes, getattr(target, "__qualname__", repr(target)), target))
         return target
     return declare
 

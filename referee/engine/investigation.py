@@ -11,12 +11,14 @@ from referee.engine.facts import other
 from referee.engine.requirements import REQUIREMENT_TYPES
 
 
+@rule("10.3")
 def investigation_power(g: Game, player: int, case: str, modifier: int = 0) -> int:
     """RULES 10.3: the investigator's own fairies and evidence on the case, plus modifiers."""
     return (sum(g.power(f) for f in g.fairies_on(player, case))
             + sum(g.power(e) for e in g.evidence_on(player, case)) + modifier)
 
 
+@rule("10.5")
 def requirements_hold(g: Game, player: int, case: str) -> bool:
     """RULES 10.5: every requirement, counted for the investigator on that case (docs/api.md §8)."""
     fairies = g.fairies_on(player, case)

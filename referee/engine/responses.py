@@ -31,6 +31,7 @@ def window_opens(g: Game, a: Action) -> bool:
     return any(counter_playable(g, responder, iid, a["type"]) for iid in g.player(responder)["hand"])
 
 
+@rule("9.4")
 def open_or_resolve(g: Game, rule: ActionRule, a: Action) -> None:
     """RULES 9.4: after a respondable action is declared and paid, a response window opens
     (or, when none would be useful in auto mode, the action resolves at once)."""

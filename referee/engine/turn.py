@@ -27,6 +27,7 @@ def start_turn(g: Game, turn: int, player: int) -> None:
         s["step"] = "case"
 
 
+@rule("6.6")
 def pass_turn(g: Game) -> None:
     """RULES 6.6: the turn passes to the opponent."""
     start_turn(g, g.s["turn"] + 1, other(g.s["active"]))
