@@ -65,12 +65,17 @@ def test_every_rule_id_is_cited_by_a_test():
     assert not missing, f"rule ids no test cites as 'RULES <id>': {', '.join(missing)}"
 
 
-def test_every_violation_code_is_triggered_with_its_rule_id(request):
-    """Every code of messages.py was raised, with the rule id it must carry, by a rules test that ran."""
+def require_the_whole_rules_run(request) -> None:
+    """The probes read what the other rules tests did: skip unless all of them ran and passed."""
     modules = {item.path.name for item in request.session.items}
     wanted = {p.name for p in RULES_TESTS.glob("test_*.py")} - {THIS.name}
     if not wanted <= modules or FAILED:
         pytest.skip("the probe needs every rules test to run and pass first (run tests/rules whole)")
+
+
+def test_every_violation_code_is_triggered_with_its_rule_id(request):
+    """Every code of messages.py was raised, with the rule id it must carry, by a rules test that ran."""
+    require_the_whole_rules_run(request)
     missing = [f"{code} (RULES {rule})" for code, rule in RULE_OF.items()
                if code not in UNREACHABLE and (rule, code) not in EXERCISED]
     assert not missing, f"violation codes no passing rules test raised: {', '.join(missing)}"
@@ -78,10 +83,7 @@ def test_every_violation_code_is_triggered_with_its_rule_id(request):
 
 def test_every_declared_rule_is_exercised(request):
     """Every ``@rule`` declaration had each of its codes raised, with its rule id, by a passing rules test."""
-    modules = {item.path.name for item in request.session.items}
-    wanted = {p.name for p in RULES_TESTS.glob("test_*.py")} - {THIS.name}
-    if not wanted <= modules or FAILED:
-        pytest.skip("the probe needs every rules test to run and pass first (run tests/rules whole)")
+    require_the_whole_rules_run(request)
     idle = [f"@rule({d.rule!r}) on {d.where}: {code}" for d in DECLARED for code in d.codes
             if code not in UNREACHABLE and (d.rule, code) not in EXERCISED]
     assert not idle, f"declared rules no passing rules test exercised: {'; '.join(idle)}"
@@ -89,10 +91,7 @@ def test_every_declared_rule_is_exercised(request):
 
 def test_every_declared_handler_ran_in_a_rules_test(request):
     """Every ``@rule(id)`` with no codes (a handler carrying the rule out) ran in a passing rules test."""
-    modules = {item.path.name for item in request.session.items}
-    wanted = {p.name for p in RULES_TESTS.glob("test_*.py")} - {THIS.name}
-    if not wanted <= modules or FAILED:
-        pytest.skip("the probe needs every rules test to run and pass first (run tests/rules whole)")
+    require_the_whole_rules_run(request)
     handlers = [d for d in DECLARED if not d.codes]
     assert len(handlers) >= 6
     idle = [f"@rule({d.rule!r}) on {d.where}" for d in handlers if d not in HANDLED]
