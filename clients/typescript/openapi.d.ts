@@ -1236,9 +1236,37 @@ export interface components {
             cost?: number;
             once_per_turn?: boolean;
             /** @description Effect entries, in order (docs/api.md §8). */
-            effect?: {
+            effect?: ({
                 [key: string]: unknown;
-            }[];
+            } & ({
+                draw: number;
+            } | {
+                mill: number;
+            } | {
+                power: number;
+                /** @enum {string} */
+                target: "fairy" | "self";
+            } | {
+                /** @enum {integer} */
+                ready: 1;
+            } | {
+                /** @enum {string} */
+                bounce: "fairy";
+            } | {
+                /** @enum {string} */
+                trash: "fairy" | "evidence";
+            } | {
+                /** @enum {string} */
+                reveal: "case";
+            } | {
+                /** @enum {string} */
+                recover: "fairy" | "evidence" | "spell" | "any";
+            } | {
+                /** @enum {boolean} */
+                negate: true;
+            } | {
+                investigation_power: number;
+            }))[];
         } & {
             [key: string]: unknown;
         };
@@ -1258,14 +1286,52 @@ export interface components {
             level?: number;
             hit?: number;
             dispatch_limit?: number;
-            requires?: {
+            /** @description Requirements, all of which must hold to solve the case (docs/api.md §8). */
+            requires?: ({
                 [key: string]: unknown;
-            }[];
+            } & ({
+                evidence_at_least: number;
+            } | {
+                fairies_at_least: number;
+            } | {
+                fairy_named: string;
+            } | {
+                evidence_named: string;
+            }))[];
             cost?: number;
             trigger?: string;
-            effect?: {
+            /** @description Effect entries, in order (docs/api.md §8). */
+            effect?: ({
                 [key: string]: unknown;
-            }[];
+            } & ({
+                draw: number;
+            } | {
+                mill: number;
+            } | {
+                power: number;
+                /** @enum {string} */
+                target: "fairy" | "self";
+            } | {
+                /** @enum {integer} */
+                ready: 1;
+            } | {
+                /** @enum {string} */
+                bounce: "fairy";
+            } | {
+                /** @enum {string} */
+                trash: "fairy" | "evidence";
+            } | {
+                /** @enum {string} */
+                reveal: "case";
+            } | {
+                /** @enum {string} */
+                recover: "fairy" | "evidence" | "spell" | "any";
+            } | {
+                /** @enum {boolean} */
+                negate: true;
+            } | {
+                investigation_power: number;
+            }))[];
         } & {
             [key: string]: unknown;
         };
