@@ -160,7 +160,7 @@ class RuleViolation(RefereeError):
         super().__init__(code)
         self.code = code
         self.params = params
-        self.rule = _rule_of(code)
+        self.rule = RULE_OF.get(code) or _rule_of(code)
 
     def __str__(self) -> str:
         return self.detail("en")
