@@ -97,9 +97,14 @@ def _perform(g: Game, a: Action, paying: list[str]) -> None:
 
 
 def step(g: Game, a: Action) -> None:
-    """Check then perform one parsed action on a checked state, in place."""
+    """Check then perform one parsed action on a checked state, in place.
+
+    ``seq`` counts the actions applied since the deal (docs/api.md §3), so a player
+    sees a rollback as ``seq`` going back.
+    """
     paying = check(g, a)
     _perform(g, a, paying)
+    g.s["seq"] += 1
 
 
 # -- queries legal_actions and the random player share ---------------------------------
