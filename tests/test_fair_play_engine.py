@@ -229,3 +229,75 @@ def test_a_seed_that_is_not_the_committed_one_fails(catalog, new_game_body):
 def test_what_is_not_a_revealed_state_fails_clearly(catalog, doc):
     with pytest.raises(DealMismatch):
         verify_deal(catalog, doc)
+
+
+# -- nothing a seat is told depends on a card it may not know ---------------------------------
+
+def hidden_pair(state: dict, seat: int, rng: random.Random) -> tuple[str, str] | None:
+    """Two cards of the opponent's hand or file, of different catalog ids, that ``seat`` may not know."""
+    opp = state["players"][1 - seat]
+    known = visible_cards(state, seat)
+    hidden = [i for i in opp["hand"] + opp["file"] if i not in known]
+    rng.shuffle(hidden)
+    for a in hidden:
+        for b in hidden:
+            if state["cards"][a] != state["cards"][b]:
+                return a, b
+    return None
+
+
+def swapped(state: dict, a: str, b: str) -> dict:
+    out = copy.deepcopy(state)
+    out["cards"][a], out["cards"][b] = out["cards"][b], out["cards"][a]
+    return out
+
+
+def probes(seat: int, hidden: str, state: dict) -> list[dict]:
+    """Actions of ``seat`` naming an opponent's hidden card wherever an action names a card."""
+    field_case = next((e["card"] for pl in state["players"] for e in pl["cases"]), hidden)
+    return [
+        {"type": "play_case", "player": seat, "card": hidden},
+        {"type": "play_fairy", "player": seat, "card": hidden},
+        {"type": "play_evidence", "player": seat, "card": hidden, "case": field_case},
+        {"type": "cast_spell", "player": seat, "card": hidden, "targets": []},
+        {"type": "use_ability", "player": seat, "card": hidden, "ability": 0, "targets": []},
+        {"type": "counter", "player": seat, "card": hidden, "targets": []},
+        {"type": "dispatch", "player": seat, "fairy": hidden, "case": field_case},
+        {"type": "investigate", "player": seat, "case": hidden},
+        {"type": "discard", "player": seat, "cards": [hidden]},
+    ]
+
+
+def told(catalog, state: dict, seat: int, action: dict) -> object:
+    """What the seat learns from trying ``action``: its violation, or its view and events after it."""
+    violation = validate(catalog, state, action)
+    if violation is not None:
+        return ("refused", violation.code, violation.detail("en"))
+    after, events = apply(catalog, state, action)
+    return ("applied", view(catalog, after, seat), events_for(events, after, seat))
+
+
+@GAMES
+@given(seed=st.integers(0, 10 ** 6))
+def test_swapping_two_hidden_cards_changes_nothing_a_seat_is_told(catalog, seed):
+    """Strict windows (auto windows open only when the responder could counter: a rule that tells).
+    For positions of a random game, two of the opponent's hidden cards swap identities: the seat's
+    legal actions, and the violation or view and events of each of its actions, stay the same,
+    unless the action itself shows one of the two cards (a mill, a draw into a public zone)."""
+    rng = random.Random(seed)
+    _, _, steps = played(catalog, f"swap-{seed}", options={"response_windows": "strict"})
+    for state, _ in rng.sample(steps, min(12, len(steps))):
+        if state["phase"] == "over":
+            continue
+        seat = state["pending"]["responder"] if state["pending"] else state["active"]
+        pair = hidden_pair(state, seat, rng)
+        if pair is None:
+            continue
+        other_state = swapped(state, *pair)
+        mine = legal_actions(catalog, state, seat)
+        assert mine == legal_actions(catalog, other_state, seat)
+        for action in rng.sample(mine, min(4, len(mine))) + probes(seat, pair[0], state):
+            a, b = told(catalog, state, seat, action), told(catalog, other_state, seat, action)
+            if a[0] == b[0] == "applied" and set(pair) & set(a[1]["cards"]) | set(pair) & set(b[1]["cards"]):
+                continue  # the action showed the card to the seat: the answers may differ
+            assert a == b, (action, a, b)
