@@ -85,8 +85,9 @@ class PrivatePlay:
         state = self.state_in(body)
         player, current = self.seat_in(body, state)
         action = body["action"]
-        if isinstance(action, dict) and "player" in action:
-            self.same_player(player, action["player"], "the action")
+        named = action.get("player") if isinstance(action, dict) else None
+        if type(named) is int and named in (0, 1):  # a malformed player is the engine's 400
+            self.same_player(player, named, "the action")
         return state, player, current
 
     def asking(self, body: Body, optional: tuple[str, ...] = ()) -> tuple[dict[str, Any], int]:
