@@ -142,36 +142,7 @@ export interface paths {
          *     A referee in plain mode answers 400 (`private_mode_off`): its states
          *     are plain already.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description The token of a finished private game and both its seats. */
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["RevealRequest"];
-                };
-            };
-            responses: {
-                /** @description The whole plain state, seed included. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RevealResponse"];
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                403: components["responses"]["PrivateRefused"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                default: components["responses"]["Error"];
-            };
-        };
+        post: operations["revealGame"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2633,6 +2604,36 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["SealRefused"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Error"];
+        };
+    };
+    revealGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The token of a finished private game and both its seats. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RevealRequest"];
+            };
+        };
+        responses: {
+            /** @description The whole plain state, seed included. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevealResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["PrivateRefused"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             default: components["responses"]["Error"];

@@ -208,6 +208,7 @@ def game_blueprint(ref: Referee) -> Blueprint:
         return ok({"view": engine.view(catalog, state, player)})
 
     @blp.route("/v1/reveal", methods=["POST"])
+    @blp.doc(operationId="revealGame")
     @request_body(S.RevealRequestSchema, "The token of a finished private game and both its seats.")
     @blp.response(200, S.RevealResponseSchema, description="The whole plain state, seed included.", **common)
     @errors("BadRequest", "PrivateRefused", "PayloadTooLarge", "UnsupportedMediaType")
