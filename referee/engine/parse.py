@@ -27,6 +27,7 @@ from msgspec import Meta, Struct, UnsetType
 
 from referee.engine.errors import InvalidInput
 from referee.engine.model import ACTION_STRUCTS, Action, State
+from referee.engine.model import fields as model_fields
 
 Errors = dict[str, list[str]]
 
@@ -213,7 +214,7 @@ def _struct(value: Any, model: type[Struct], path: str, errors: Errors, says: di
     if type(value) is not dict:
         _err(errors, path, says.get("error") or "must be an object")
         return
-    fields = msgspec.structs.fields(model)
+    fields = model_fields(model)
     names = {f.encode_name for f in fields}
     unknown = sorted(set(value) - names)
     if says.get("shape") and (unknown or any(f.required and f.encode_name not in value for f in fields)):
@@ -238,7 +239,7 @@ def _action(value: Any, path: str, errors: Errors) -> None:
     if kind is None or type(kind) is not str or kind not in ACTION_STRUCTS:
         _err(errors, _join(path, "type"), "missing" if kind is None else f"unknown action type {kind!r}")
         return
-    fields = msgspec.structs.fields(ACTION_STRUCTS[kind])
+    fields = model_fields(ACTION_STRUCTS[kind])
     for f in fields:
         where = _join(path, f.encode_name)
         if f.encode_name in value:
