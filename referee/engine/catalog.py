@@ -48,6 +48,7 @@ class Catalog:
             t: tuple(c for c in self.cards.values() if c.kind == "counter" and c.trigger == t)
             for t in TRIGGERS
         }
+        self.counter_ids_by_trigger = {t: frozenset(c.id for c in cs) for t, cs in self.counters_by_trigger.items()}
 
     @property
     def ref(self) -> dict[str, str]:
