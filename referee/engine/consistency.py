@@ -63,32 +63,28 @@ def _field_is_sound(catalog: Catalog, s: dict) -> bool:
     Set operations in C over per-catalog tables (``Catalog.ids_of_kind``) instead of
     per-card loops; ``tests/test_fast_paths.py`` checks it says what the three say.
     """
-    cards, players = s["cards"], s["players"]
+    cards, (p0, p1) = s["cards"], s["players"]
     if len(cards) != 2 * DECK_SIZE:
         return False
-    of_kind, kind_of = catalog.ids_of_kind, cards.get  # an id not in cards reads None: no kind, so False
-    unplaced = cards.copy()  # each instance placed takes its entry: once, and every one of them
-    in_play: set[str] = set()
-    for pl in players:
-        cases, fairies, evidence = [*map(_card, pl["cases"])], [*map(_card, pl["fairies"])], \
-            [*map(_card, pl["evidence"])]
-        if len(pl["file"]) + len(pl["hand"]) + len(pl["trash"]) + len(cases) + len(fairies) + len(evidence) \
-                != DECK_SIZE:
-            return False
-        try:
-            for zone in (pl["file"], pl["hand"], pl["trash"], cases, fairies, evidence):
-                _exhaust(map(unplaced.pop, zone))
-        except KeyError:  # placed twice, or not in cards
-            return False
-        if not (of_kind["case"].issuperset(map(kind_of, cases)) and of_kind["fairy"].issuperset(map(kind_of, fairies))
-                and of_kind["evidence"].issuperset(map(kind_of, evidence))):
-            return False
-        in_play.update(cases)
-    if unplaced:
+    c0, f0, e0 = [*map(_card, p0["cases"])], [*map(_card, p0["fairies"])], [*map(_card, p0["evidence"])]
+    c1, f1, e1 = [*map(_card, p1["cases"])], [*map(_card, p1["fairies"])], [*map(_card, p1["evidence"])]
+    if (len(p0["file"]) + len(p0["hand"]) + len(p0["trash"]) + len(c0) + len(f0) + len(e0) != DECK_SIZE
+            or len(p1["file"]) + len(p1["hand"]) + len(p1["trash"]) + len(c1) + len(f1) + len(e1) != DECK_SIZE):
         return False
-    for pl in players:
-        if pl["evidence"] and not in_play.issuperset(map(_case, pl["evidence"])):
-            return False
+    unplaced = cards.copy()  # each instance placed takes its entry: once, and every one of them
+    try:
+        _exhaust(map(unplaced.pop, [*p0["file"], *p0["hand"], *p0["trash"], *c0, *f0, *e0,
+                                    *p1["file"], *p1["hand"], *p1["trash"], *c1, *f1, *e1]))
+    except KeyError:  # placed twice, or not in cards
+        return False
+    of_kind = catalog.ids_of_kind
+    in_play = {*c0, *c1}
+    if unplaced or not (of_kind["case"].issuperset(map(cards.__getitem__, in_play))
+                        and of_kind["fairy"].issuperset(map(cards.__getitem__, [*f0, *f1]))
+                        and of_kind["evidence"].issuperset(map(cards.__getitem__, [*e0, *e1]))
+                        and in_play.issuperset(map(_case, [*p0["evidence"], *p1["evidence"]]))):
+        return False
+    for pl in (p0, p1):
         if pl["fairies"]:
             dispatched = [case for case in map(_case, pl["fairies"]) if case is not None]
             if not in_play.issuperset(dispatched):
