@@ -132,3 +132,16 @@ def _careful(state: dict) -> str | None:
 def test_the_one_pass_field_check_says_what_the_three_careful_checks_say(state):
     """RULES 13.1: consistency._field_is_sound is true exactly when conservation, zone kinds and references hold."""
     assert consistency._field_is_sound(CATALOG, state) == (_careful(state) is None)
+
+
+# -- the board: a hand's cards of one kind, from the catalog's table ---------------------------
+
+def test_the_hand_of_a_kind_is_the_hand_filtered_card_by_card():
+    from referee.engine.board import Game
+    from referee.engine.cards import KINDS
+    for state in POSITIONS:
+        g = Game(CATALOG, state)
+        for player in (0, 1):
+            for kind in KINDS:
+                assert g.hand_of_kind(player, kind) == [i for i in state["players"][player]["hand"]
+                                                        if g.kind(i) == kind]
