@@ -20,8 +20,17 @@ each worker's RSS. It also prints the workers' CPU time per request (from
 other work, throughput swings with the neighbours' load while CPU per request
 does much less. Loopback only; it stops the server when done.
 
+The private-mode row (docs/api.md §10) drives the same positions, in each
+round right after the plain ones, as private requests (``{"state": token,
+"action", "seat"}``; each answer a new token and the actor's events and view)
+against a second server started with a random ``REFEREE_STATE_KEY``. Its
+throughput and CPU per request are compared with plain ``/v1/apply``'s in the
+same round: what opening and making tokens, checking the seat and the view
+cost.
+
 Aims (issue 11): apply ≥ 0.85 of the echo's throughput, legal-actions ≥ 0.75,
-apply p99 < 20 ms, each worker < 100 MiB RSS.
+apply p99 < 20 ms, each worker < 100 MiB RSS; (issue 7) private apply ≥ 0.90
+of plain apply.
 """
 
 from __future__ import annotations
@@ -76,6 +85,20 @@ def midgame_bodies(count: int, seed: str = "bench-http", secret: str | None = No
                 bodies.append({"state": sent, "action": action})
             state, _ = apply(catalog, state, action)
     return bodies
+
+
+def private_bodies(bodies: list[dict[str, Any]], key: bytes) -> list[dict[str, Any]]:
+    """The same positions as private requests: a token, the action, the actor's seat."""
+    from referee.service.private_tokens import Vault
+
+    vault = Vault(key)
+    out = []
+    for n, body in enumerate(bodies):
+        game_id = f"g-bench-{n}"
+        state = {k: v for k, v in body["state"].items() if k != "seal"}
+        out.append({"state": vault.token({**state, "game_id": game_id}), "action": body["action"],
+                    "seat": vault.seat(game_id, body["action"]["player"])})
+    return out
 
 
 # -- the server -----------------------------------------------------------------
@@ -253,7 +276,9 @@ def run_python(url: str, path: str, bodies: list[bytes], duration: float, connec
 # -- main -------------------------------------------------------------------------------
 
 ENDPOINTS = (("echo", "/bench/echo"), ("apply", "/v1/apply"), ("legal-actions", "/v1/legal-actions"))
+PRIVATE = ("private", "/v1/apply")  # on the second server, in private mode
 AIMS = {"apply": 0.85, "legal-actions": 0.75}
+PRIVATE_AIM = 0.90  # private apply / plain apply, same round
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -276,8 +301,10 @@ def main(argv: list[str] | None = None) -> int:
 
     extra_env = dict(item.split("=", 1) for item in args.server_env)
     bodies = midgame_bodies(args.bodies, secret=extra_env.get("REFEREE_SECRET"))
+    state_key = os.urandom(32)
     payloads = {"echo": [orjson.dumps(b) for b in bodies], "apply": [orjson.dumps(b) for b in bodies],
-                "legal-actions": [orjson.dumps({"state": b["state"]}) for b in bodies]}
+                "legal-actions": [orjson.dumps({"state": b["state"]}) for b in bodies],
+                "private": [orjson.dumps(b) for b in private_bodies(bodies, state_key)]}
     workdir = Path(tempfile.mkdtemp(prefix="referee-bench-"))
     files: dict[str, list[Path]] = {}
     for name, blobs in payloads.items():
@@ -285,6 +312,9 @@ def main(argv: list[str] | None = None) -> int:
         for path, blob in zip(files[name], blobs):
             path.write_bytes(blob)
     proc, url = start_server(args.workers, workdir / "server.log", extra_env)
+    private_env = {k: v for k, v in extra_env.items() if not k.startswith("REFEREE_SECRET")}
+    private_env["REFEREE_STATE_KEY"] = state_key.hex()
+    private_proc, private_url = start_server(args.workers, workdir / "private.log", private_env)
     results: dict[str, Any] = {
         "tool": tool, "workers": args.workers, "connections": args.connections, "duration_s": args.duration,
         "bodies": len(bodies), "body_bytes_mean": round(statistics.fmean(len(b) for b in payloads["apply"])),
@@ -292,30 +322,37 @@ def main(argv: list[str] | None = None) -> int:
     }
 
     def drive(name: str, path: str, seconds: float) -> dict[str, Any]:
-        cpu = workers_cpu_seconds(proc.pid)
+        master, target = (private_proc.pid, private_url) if name == "private" else (proc.pid, url)
+        cpu = workers_cpu_seconds(master)
         if tool == "wrk":
-            res = run_wrk(url, path, files[name], seconds, args.connections, workdir)
+            res = run_wrk(target, path, files[name], seconds, args.connections, workdir)
         else:
-            res = run_python(url, path, payloads[name], seconds, args.connections)
-        res["cpu_us"] = (workers_cpu_seconds(proc.pid) - cpu) / max(res["requests"], 1) * 1e6
+            res = run_python(target, path, payloads[name], seconds, args.connections)
+        res["cpu_us"] = (workers_cpu_seconds(master) - cpu) / max(res["requests"], 1) * 1e6
         return res
 
     try:
         if args.warmup > 0:
-            for name, path in ENDPOINTS:
+            for name, path in ENDPOINTS + (PRIVATE,):
                 drive(name, path, args.warmup)
         for _ in range(args.rounds):
-            results["rounds"].append({name: drive(name, path, args.duration) for name, path in ENDPOINTS})
+            results["rounds"].append({name: drive(name, path, args.duration) for name, path in ENDPOINTS + (PRIVATE,)})
         results["worker_rss_mib"] = [round(x, 1) for x in worker_rss_mib(proc.pid)]
     finally:
-        stop_server(proc)
+        for server in (proc, private_proc):
+            stop_server(server)
         shutil.rmtree(workdir, ignore_errors=True)
 
     for rnd in results["rounds"]:
         for name in AIMS:
             rnd[name]["ratio"] = rnd[name]["rps"] / rnd["echo"]["rps"] if rnd["echo"]["rps"] else 0.0
             rnd[name]["cpu_ratio"] = rnd["echo"]["cpu_us"] / rnd[name]["cpu_us"] if rnd[name]["cpu_us"] else 0.0
+        private, plain = rnd["private"], rnd["apply"]
+        private["ratio"] = private["rps"] / plain["rps"] if plain["rps"] else 0.0
+        private["cpu_ratio"] = plain["cpu_us"] / private["cpu_us"] if private["cpu_us"] else 0.0
     ratios = {name: statistics.median(r[name]["ratio"] for r in results["rounds"]) for name in AIMS}
+    results["private_ratio"] = statistics.median(r["private"]["ratio"] for r in results["rounds"])
+    results["private_cpu_ratio"] = statistics.median(r["private"]["cpu_ratio"] for r in results["rounds"])
     results["ratio"] = ratios
     results["cpu_ratio"] = {name: statistics.median(r[name]["cpu_ratio"] for r in results["rounds"]) for name in AIMS}
     p99 = max(r["apply"]["p99_ms"] for r in results["rounds"])
@@ -323,7 +360,8 @@ def main(argv: list[str] | None = None) -> int:
         **{f"{name}_at_least_{aim:.2f}_of_echo": ratios[name] >= aim for name, aim in AIMS.items()},
         "apply_p99_under_20ms": p99 < 20,
         "worker_rss_under_100mib": all(x < 100 for x in results["worker_rss_mib"]),
-        "no_failed_requests": all(r[n]["failed"] == 0 for r in results["rounds"] for n, _ in ENDPOINTS),
+        f"private_apply_at_least_{PRIVATE_AIM:.2f}_of_apply": results["private_ratio"] >= PRIVATE_AIM,
+        "no_failed_requests": all(r[n]["failed"] == 0 for r in results["rounds"] for n, _ in ENDPOINTS + (PRIVATE,)),
     }
     if args.json:
         print(json.dumps(results, indent=2))
@@ -333,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'round':<6}{'endpoint':<15}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'failed':>8}{'/ echo':>9}"
               f"{'CPU us/req':>12}{'echo/it':>9}")
         for i, rnd in enumerate(results["rounds"], 1):
-            for name, _ in ENDPOINTS:
+            for name, _ in ENDPOINTS + (PRIVATE,):
                 r = rnd[name]
                 ratio = f"{r['ratio']:.2f}" if "ratio" in r else ""
                 cpu_ratio = f"{r['cpu_ratio']:.2f}" if "cpu_ratio" in r else ""
@@ -343,6 +381,8 @@ def main(argv: list[str] | None = None) -> int:
               + ", ".join(f"{name} {ratio:.2f}" for name, ratio in ratios.items()))
         print("workers' CPU per request, echo's / the endpoint's (median of rounds; steadier on a shared "
               "machine): " + ", ".join(f"{name} {ratio:.2f}" for name, ratio in results["cpu_ratio"].items()))
+        print(f"private apply / plain apply (the private row's ratios are to apply's, same round; median): "
+              f"throughput {results['private_ratio']:.2f}, CPU per request {results['private_cpu_ratio']:.2f}")
         print(f"worker RSS (MiB): {', '.join(str(x) for x in results['worker_rss_mib'])}")
         for aim, met in results["aims"].items():
             print(f"  {'ok  ' if met else 'MISS'} {aim}")

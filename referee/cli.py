@@ -5,6 +5,7 @@
                   [--metrics-port P] [--catalog FILE]   `referee serve --help` lists every setting
     referee openapi [--output FILE]                     print the OpenAPI document
     referee check | record | replay | recheck ...       scenario files and game archives (docs/scenarios.md)
+    referee verify-deal REVEALED.json [--commitment C]  check a revealed private game's deal
 
 Also ``python -m referee ...``. To add a subcommand, write ``_add_NAME(sub)``
 (its arguments, ending in ``set_defaults(func=cmd_NAME)``) and
@@ -76,7 +77,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     metrics = f", /metrics on port {settings.metrics_port}" if settings.metrics_port is not None else ""
     print(f"{PROG}: serving catalog {catalog.id} ({catalog.digest[:19]}...) on "
           f"http://{env['REFEREE_BIND']} with {args.workers} worker(s), sealing "
-          f"{'on' if settings.secret else 'off'}{metrics}", file=sys.stderr, flush=True)
+          f"{'on' if settings.secret else 'off'}, private play {'on' if settings.private else 'off'}{metrics}",
+          file=sys.stderr, flush=True)
     argv = [sys.executable, "-m", "gunicorn", "--config", "python:referee.service.gunicorn_conf"]
     os.execv(sys.executable, argv)  # keeps the PID: stopping it stops the server
     return 0  # pragma: no cover
@@ -184,6 +186,57 @@ def cmd_openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- verify-deal ---------------------------------------------------------------
+
+def _add_verify_deal(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "verify-deal", help="check the deal of a revealed private game (docs/api.md §10)",
+        description=(
+            "Check a private game revealed by POST /v1/reveal: the seed matches the commitment "
+            "shown at the deal, dealing again from that seed and the two decks gives the same "
+            "cards, and each file at the end is the untouched rest of the file dealt. Exit 0 "
+            "when it checks, 1 when it does not, 2 when the file cannot be read."))
+    p.add_argument("revealed", metavar="REVEALED.json",
+                   help="the answer of POST /v1/reveal ({\"state\": ...}) or the state alone")
+    p.add_argument("--commitment", metavar="sha256:HEX",
+                   help="the commitment you were shown at the deal (and in every view)")
+    p.add_argument("--catalog", metavar="FILE", default=os.environ.get("REFEREE_CATALOG") or None,
+                   help="the catalog the game was played with (default: REFEREE_CATALOG, else the built-in)")
+    p.add_argument("--out", metavar="FILE", help="write the re-dealt first state to FILE (JSON)")
+    p.set_defaults(func=cmd_verify_deal)
+
+
+def cmd_verify_deal(args: argparse.Namespace) -> int:
+    import json
+
+    from referee.engine import Catalog, CatalogError
+    from referee.engine.fair_deal import DealMismatch, commitment, verify_deal
+
+    try:
+        with open(args.revealed, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise CommandError(f"{args.revealed}: cannot read it as JSON ({exc})") from None
+    state = doc.get("state", doc) if isinstance(doc, dict) else doc
+    try:
+        catalog = Catalog.from_path(args.catalog) if args.catalog else Catalog.builtin()
+    except (CatalogError, OSError) as exc:
+        raise CommandError(f"--catalog {args.catalog}: {exc}") from None
+    try:
+        first = verify_deal(catalog, state, args.commitment)
+    except DealMismatch as exc:
+        print(f"{PROG} verify-deal: {args.revealed}: FAILED: {exc}", file=sys.stderr)
+        return 1
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as out:
+            json.dump(first, out, ensure_ascii=False, indent=2)
+    seen = "matches the commitment given" if args.commitment else "compare it with the one you were shown"
+    print(f"deal verified: seed commitment {commitment(state['seed'])} ({seen}); dealing again from the "
+          f"seed and both decks gives the game's {len(first['cards'])} cards and first player; both files "
+          f"are the untouched rest of the deal")
+    return 0
+
+
 # -- the dispatcher ------------------------------------------------------------
 
 # check, record, replay: scenario files for users' CI (referee/scenarios/cli.py, docs/scenarios.md).
@@ -201,6 +254,7 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_replay,
     _add_recheck,
     _add_expand,
+    _add_verify_deal,
 ]
 
 

@@ -28,7 +28,12 @@ A refusal raises:
 | status | exception | what it carries |
 | --- | --- | --- |
 | 400 | :class:`InvalidRequest` | ``code``, ``errors`` (field path → messages) |
+| 400 ``not_in_private_mode`` | :class:`NotInPrivateMode` (an ``InvalidRequest``) | ``code`` |
+| 400 ``private_mode_off`` | :class:`PrivateModeOff` (an ``InvalidRequest``) | ``code`` |
 | 403 | :class:`SealRejected` | ``code`` |
+| 403 ``bad_token``, ``private_mode`` | :class:`TokenRejected` | ``code`` |
+| 403 ``bad_seat``, ``not_your_seat`` | :class:`SeatRejected` | ``code`` |
+| 403 ``game_not_over`` | :class:`GameNotOver` | ``code`` |
 | 404 | :class:`NotFound` | ``code`` |
 | 413 | :class:`PayloadTooLarge` | |
 | 422 | :class:`RefereeRuleViolation` (alias ``RuleViolation``) | ``rule``, ``code``, ``detail``, ``index`` (replay), ``violations`` (decks) |
@@ -37,6 +42,17 @@ A refusal raises:
 
 All of them derive from :class:`RefereeClientError` and carry ``status``,
 ``code``, ``detail`` and the problem ``body`` (RFC 9457).
+
+**Private play** (docs/api.md §10). :meth:`RefereeClient.new_private_game`
+deals and returns the token, both seats and the commitment; the ``private_*``
+methods send a token and a seat. Each player then plays through a
+:class:`PrivateGame`, which holds the latest token and that player's own seat
+only, and raises :class:`RollbackDetected` when a token it is handed is older
+than one it has seen (``seq`` went back):
+
+>>> deal = ref.new_private_game({"decks": [deck0, deck1]})      # doctest: +SKIP
+>>> aoi = PrivateGame(ref, deal.state, deal.seats[0])           # doctest: +SKIP
+>>> aoi.apply({"type": "keep", "player": aoi.player}).view      # doctest: +SKIP
 
 How it is built: each endpoint is written once, as a function that returns a
 :class:`Call` (what to send, and how to read the answer); :class:`_Endpoint`
@@ -60,6 +76,8 @@ __all__ = [
     "RefereeClient", "AsyncRefereeClient", "Step", "Replayed", "RefereeClientError", "RefereeHTTPError",
     "InvalidRequest", "SealRejected", "NotFound", "PayloadTooLarge", "RefereeRuleViolation",
     "RuleViolation", "RefereeConnectionError",
+    "PrivateDeal", "PrivateStep", "PrivateGame", "TokenRejected", "SeatRejected", "GameNotOver",
+    "NotInPrivateMode", "PrivateModeOff", "RollbackDetected",
 ]
 
 JSON = "application/json"
@@ -161,8 +179,46 @@ class RefereeRuleViolation(RefereeHTTPError):
 
 RuleViolation = RefereeRuleViolation  # the shorter name
 
+
+
+class TokenRejected(RefereeHTTPError):
+    """403 in private mode: the state token does not open (``bad_token``) or a plain State was sent (``private_mode``)."""
+
+    status = 403
+
+
+class SeatRejected(RefereeHTTPError):
+    """403 in private mode: a seat is not of this game (``bad_seat``) or not the acting player's (``not_your_seat``)."""
+
+    status = 403
+
+
+class GameNotOver(RefereeHTTPError):
+    """403: ``/v1/reveal`` of a private game that is not over (``game_not_over``)."""
+
+    status = 403
+
+
+class NotInPrivateMode(InvalidRequest):
+    """400: a private referee deals itself: no ``seed``, no ``shuffle: false``, no replay from a ``game``."""
+
+
+class PrivateModeOff(InvalidRequest):
+    """400: ``/v1/reveal`` asked of a referee in plain mode (``private_mode_off``)."""
+
+
+class RollbackDetected(RefereeClientError):
+    """A :class:`PrivateGame` was handed a token older than one it has seen (``seq`` went back)."""
+
+
 _BY_STATUS: dict[int, type[RefereeHTTPError]] = {
     400: InvalidRequest, 403: SealRejected, 404: NotFound, 413: PayloadTooLarge, 422: RefereeRuleViolation,
+}
+_BY_CODE: dict[tuple[int, str], type[RefereeHTTPError]] = {
+    (403, "bad_token"): TokenRejected, (403, "private_mode"): TokenRejected,
+    (403, "bad_seat"): SeatRejected, (403, "not_your_seat"): SeatRejected,
+    (403, "game_not_over"): GameNotOver,
+    (400, "not_in_private_mode"): NotInPrivateMode, (400, "private_mode_off"): PrivateModeOff,
 }
 
 
@@ -256,6 +312,68 @@ def _rules() -> Call[list[dict[str, str]]]:
     return Call("GET", "/v1/rules", lambda out: out["rules"])
 
 
+# -- private play (docs/api.md §10) ---------------------------------------------------
+
+class PrivateDeal(NamedTuple):
+    """What ``new_private_game`` returns: the token, both seats (hand each player only theirs), the commitment."""
+
+    state: str
+    seats: list[str]
+    commitment: str
+    events: list[dict[str, Any]]
+
+
+class PrivateStep(NamedTuple):
+    """What a private ``apply`` returns: the next token, the actor's events and view, and a re-made seat or None."""
+
+    state: str
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+    seat: str | None
+
+
+def _new_private_game(game: dict[str, Any]) -> Call[PrivateDeal]:
+    """``POST /v1/games`` on a private referee: a token, both seats and the seed's commitment."""
+    return Call("POST", "/v1/games",
+                lambda out: PrivateDeal(out["state"], list(out["seats"]), out["commitment"], out.get("events", [])),
+                game)
+
+
+def _private_apply(token: str, seat: str, action: dict[str, Any]) -> Call[PrivateStep]:
+    """``POST /v1/apply`` with a seat: the next token, and the events and view of the seat's player."""
+    return Call("POST", "/v1/apply",
+                lambda out: PrivateStep(out["state"], out.get("events", []), out["view"], out.get("seat")),
+                {"state": token, "action": action, "seat": seat})
+
+
+def _private_validate(token: str, seat: str, action: dict[str, Any]) -> Call[RefereeRuleViolation | None]:
+    """``POST /v1/validate`` with a seat (the violation returned, not raised), or ``None`` when legal."""
+    call = _validate(token, action)  # type: ignore[arg-type]
+    return Call(call.method, call.path, call.read, {**call.body, "seat": seat})
+
+
+def _private_legal_actions(token: str, seat: str) -> Call[list[dict[str, Any]]]:
+    """``POST /v1/legal-actions`` with a seat: the seat player's legal actions."""
+    return Call("POST", "/v1/legal-actions", lambda out: out["actions"], {"state": token, "seat": seat})
+
+
+def _private_view(token: str, seat: str) -> Call[dict[str, Any]]:
+    """``POST /v1/view`` with a seat: what the seat's player may see."""
+    return Call("POST", "/v1/view", lambda out: out["view"], {"state": token, "seat": seat})
+
+
+def _private_replay(token: str, seats: list[str], actions: list[dict[str, Any]]) -> Call[Replayed]:
+    """``POST /v1/replay`` from a token; needs both seats."""
+    return Call("POST", "/v1/replay", lambda out: Replayed(out["state"], out["applied"]),
+                {"state": token, "seats": seats, "actions": actions})
+
+
+def _reveal(token: str, seats: list[str]) -> Call[dict[str, Any]]:
+    """``POST /v1/reveal`` with both seats: the whole plain state of a finished private game
+    (:class:`GameNotOver` before)."""
+    return Call("POST", "/v1/reveal", lambda out: out["state"], {"state": token, "seats": seats})
+
+
 def _ready() -> Call[bool]:
     """``GET /readyz``: whether the service takes requests now (never retried)."""
     return Call("GET", "/readyz", lambda out: True, retry=False, when_refused=lambda err: False)
@@ -343,6 +461,13 @@ class _ClientBase:
     card = _Endpoint(_card)
     rules = _Endpoint(_rules)
     ready = _Endpoint(_ready)
+    new_private_game = _Endpoint(_new_private_game)
+    private_apply = _Endpoint(_private_apply)
+    private_validate = _Endpoint(_private_validate)
+    private_legal_actions = _Endpoint(_private_legal_actions)
+    private_view = _Endpoint(_private_view)
+    private_replay = _Endpoint(_private_replay)
+    reveal = _Endpoint(_reveal)
 
     def _conclude(self, call: Call[T], outcome: httpx.Response | httpx.TransportError) -> T:
         """The result of ``call`` from its last ``outcome``, or the error it raises."""
@@ -446,5 +571,65 @@ def _error(method: str, path: str, resp: httpx.Response) -> RefereeHTTPError:
         body = {}
     status = resp.status_code
     detail = str(body.get("detail") or body.get("title") or resp.reason_phrase or f"HTTP {status}")
-    cls = _BY_STATUS.get(status, RefereeHTTPError)
+    cls = _BY_CODE.get((status, body.get("code")), None) or _BY_STATUS.get(status, RefereeHTTPError)
     return cls(detail, status=status, code=body.get("code"), body=body)
+
+
+class PrivateGame:
+    """One player's side of a private game: the latest token and their own seat, nothing else.
+
+    ``apply`` and ``legal_actions`` act and ask as that player; after the
+    opponent moves, hand the new token to :meth:`receive`. Every view the
+    referee answers is checked for ``seq`` (docs/api.md §10, "Rollback"): a token
+    older than one already seen raises :class:`RollbackDetected`. The
+    ``commitment`` of the seed is kept from the first view, and every later
+    view must show the same one. Works with :class:`RefereeClient`.
+    """
+
+    def __init__(self, client: RefereeClient, token: str, seat: str):
+        self.client = client
+        self.token = token
+        self.seat = seat
+        self.seq = -1
+        self.commitment: str | None = None
+        self.view: dict[str, Any] = {}
+        self._see(client.private_view(token, seat))
+
+    @property
+    def player(self) -> int:
+        return self.view["viewer"]
+
+    def _see(self, view: dict[str, Any]) -> None:
+        if view["seq"] < self.seq:
+            raise RollbackDetected(f"the state went back from seq {self.seq} to {view['seq']}")
+        if self.commitment is None:
+            self.commitment = view["commitment"]
+        elif view["commitment"] != self.commitment:
+            raise RollbackDetected("the commitment changed: this token is of another game")
+        self.seq, self.view = view["seq"], view
+
+    def receive(self, token: str) -> dict[str, Any]:
+        """Take the token after the opponent's move; returns the new view."""
+        view = self.client.private_view(token, self.seat)
+        self._see(view)
+        self.token = token
+        return view
+
+    def apply(self, action: dict[str, Any]) -> PrivateStep:
+        step = self.client.private_apply(self.token, self.seat, action)
+        self._see(step.view)
+        self.token = step.state
+        if step.seat is not None:  # made under the referee's new key (rotation)
+            self.seat = step.seat
+        return step
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        return self.client.private_legal_actions(self.token, self.seat)
+
+    def validate(self, action: dict[str, Any]) -> RefereeRuleViolation | None:
+        return self.client.private_validate(self.token, self.seat, action)
+
+    def reveal(self, their_seat: str) -> dict[str, Any]:
+        """The whole state once the game is over (:class:`GameNotOver` before), with the opponent's
+        seat, which they give at the end: revealing needs both players."""
+        return self.client.reveal(self.token, [self.seat, their_seat])

@@ -15,15 +15,25 @@ from schemas.bodies import (
     ReadinessSchema,
     LegalActionsRequestSchema,
     LegalActionsResponseSchema,
+    PrivateActRequestSchema,
+    PrivateApplyResponseSchema,
+    PrivateAskRequestSchema,
+    PrivateGameResponseSchema,
+    PrivateReplayRequestSchema,
+    PrivateReplayResponseSchema,
     ProblemSchema,
     ReplayRequestSchema,
     ReplayResponseSchema,
+    RevealRequestSchema,
+    RevealResponseSchema,
     RuleSchema,
     RulesResponseSchema,
     ValidateResponseSchema,
     ViewRequestSchema,
     ViewResponseSchema,
+    either,
 )
+from schemas.events import EVENT_SCHEMAS
 from schemas.game import (
     ACTION_SCHEMAS,
     ActionSchema,
@@ -55,4 +65,5 @@ HEALTH = HealthSchema()
 PROBLEM = ProblemSchema()
 VIOLATION = ViolationSchema()
 
-__all__ = [name for name in dir() if name.isupper() or name.endswith("Schema")] + ["ACTION_SCHEMAS"]
+__all__ = [name for name in dir() if name.isupper() or name.endswith("Schema")] + [
+    "ACTION_SCHEMAS", "EVENT_SCHEMAS", "either"]

@@ -11,11 +11,11 @@ from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validat
 
 from referee.engine.facts import DECK_MAX_VIOLATIONS, UNKNOWN_CARDS_LISTED
 
+from schemas.events import event_field
 from schemas.fields import StrictBoolean, natural, player_index
 from schemas.game import (
     CardSchema,
     CatalogRefSchema,
-    EventSchema,
     NewGameSchema,
     StateSchema,
     ViewSchema,
@@ -98,7 +98,7 @@ class GameResponseSchema(Schema):
         description = "The new (or next) state and what happened."
 
     state = fields.Nested(StateSchema, required=True)
-    events = fields.List(fields.Nested(EventSchema), required=True)
+    events = fields.List(event_field(), required=True)
 
 
 class ValidateResponseSchema(Schema):
@@ -215,3 +215,112 @@ class ProblemSchema(Schema):
     index = natural(metadata=_doc("/v1/replay 422: the 0-based index of the first illegal action."))
     violations = fields.List(fields.Nested(ViolationSchema), validate=validate.Length(max=2 * DECK_MAX_VIOLATIONS),
                              metadata=_doc("Deck 422s: every violation (RULES 3). " + VIOLATIONS_BOUND))
+
+
+
+# -- private play (docs/api.md §10) ------------------------------------------------------
+
+def state_token(**kwargs) -> fields.String:
+    kwargs.setdefault("metadata", _doc(
+        "A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). "
+        "Opaque; send back the latest one as received."))
+    return fields.String(validate=validate.Regexp(r"^afs1\.[A-Za-z0-9_-]+$"), **kwargs)
+
+
+def seat_field(**kwargs) -> fields.String:
+    kwargs.setdefault("metadata", _doc("A seat: the key one player acts and sees with (POST /v1/games gave it)."))
+    return fields.String(validate=validate.Regexp(r"^afk1\.[A-Za-z0-9_-]+$"), **kwargs)
+
+
+class PrivateActRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = ("Private mode: a state token, the action, and the seat of the player who acts "
+                       "(`action.player` must be the seat's player, else 403 `not_your_seat`).")
+
+    state = state_token(required=True)
+    action = action_field(required=True)
+    seat = seat_field(required=True)
+
+
+class PrivateAskRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = ("Private mode: a state token and a seat; the answer is for the seat's player "
+                       "only (`player`, if sent, must be the seat's).")
+
+    state = state_token(required=True)
+    seat = seat_field(required=True)
+    player = player_index(metadata=_doc("If sent, the seat's player."))
+
+
+class PrivateReplayRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = "Private mode: a state token, both seats of the game, and the actions to apply in order."
+
+    state = state_token(required=True)
+    seats = fields.List(seat_field(), required=True, validate=validate.Length(equal=2))
+    actions = fields.List(action_field(), required=True)
+
+
+class RevealRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = (
+            "The state token of a finished private game and both its seats: the referee cannot "
+            "tell a game's last token from a copy someone conceded on to see the cards, so "
+            "revealing needs both players (at the end, each gives the other their seat).")
+
+    state = state_token(required=True)
+    seats = fields.List(seat_field(), required=True, validate=validate.Length(equal=2))
+
+
+class PrivateGameResponseSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = ("Private mode: the new game's token, its two seats (hand each player only their "
+                       "own) and the commitment to its seed; events as both players may know them.")
+
+    state = state_token(required=True)
+    seats = fields.List(seat_field(), required=True, validate=validate.Length(equal=2),
+                        metadata=_doc("Player 0's seat, then player 1's."))
+    commitment = fields.String(required=True, metadata=_doc(
+        "`sha256:` and the SHA-256 of the seed, which POST /v1/reveal shows once the game is over."))
+    events = fields.List(event_field(), required=True)
+
+
+class PrivateApplyResponseSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = "Private mode: the next state's token, the events and the view of the seat's player."
+
+    state = state_token(required=True)
+    events = fields.List(event_field(), required=True, metadata=_doc(
+        "Only what the seat's player may know (see each event's schema)."))
+    view = fields.Nested(ViewSchema, required=True)
+    seat = seat_field(metadata=_doc(
+        "Present when the seat sent was made under the previous key (a key rotation): "
+        "the same seat under the current key; use it from now on."))
+
+
+class PrivateReplayResponseSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = "Private mode: the token of the state after every action, and how many were applied."
+
+    state = state_token(required=True)
+    applied = natural(required=True)
+
+
+class RevealResponseSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = "The whole plain state of a finished private game, seed included."
+
+    state = fields.Nested(StateSchema, required=True)
+
+
+def either(plain: type[Schema], private: type[Schema]) -> dict:
+    """A body that is ``plain`` in plain mode and ``private`` in private mode (docs/api.md §10)."""
+    return {"oneOf": [plain, private]}

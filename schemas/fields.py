@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import ValidationError, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from referee.engine.facts import DECK_MAX_ENTRIES
 
@@ -91,3 +91,15 @@ class Deck(fields.Field):
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         return value
+
+
+def tagged_schema(kind: str, suffix: str, members: dict[str, Any], description: str) -> type[Schema]:
+    """One member of a tagged union: a strict schema whose ``type`` is ``kind``, named after it
+    (``play_case`` + ``Action`` → ``PlayCaseAction``)."""
+    attrs: dict[str, Any] = {
+        "type": fields.String(required=True, validate=validate.OneOf([kind])),
+        **members,
+        "Meta": type("Meta", (), {"unknown": RAISE, "description": description}),
+    }
+    name = "".join(part.capitalize() for part in kind.split("_")) + suffix
+    return type(name, (Schema,), attrs)

@@ -129,6 +129,13 @@ class ViewSchema(_Strict):
     players = fields.List(fields.Nested(ViewPlayerSchema), required=True, validate=validate.Length(equal=2))
     modifiers = fields.List(fields.Nested(ModifierSchema), required=True)
     used = fields.List(fields.Nested(UsedSchema), required=True)
+    seq = natural(required=True, metadata=_doc(
+        "How many actions were applied since the deal: a player sees a rollback as seq going back."))
+    commitment = fields.String(required=True, metadata={
+        "description": "`sha256:` and the SHA-256 (hex) of the game's seed: the dealing the seed "
+                       "decided can be checked once the seed is revealed (docs/api.md §10).",
+        "example": "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"})
+    game_id = fields.String(metadata=_doc("The game's id (private mode only)."))
 
 
 # -- cards (docs/api.md §8) ----------------------------------------------------------------
@@ -187,11 +194,3 @@ class ViolationSchema(Schema):
     code = fields.String(required=True, metadata={"example": "one_fairy_per_case"})
     detail = fields.String(required=True)
     deck = fields.Integer(metadata={"description": "In a NewGame's deck violations: which deck (0 or 1)."})
-
-
-class EventSchema(Schema):
-    class Meta:
-        unknown = INCLUDE
-        description = "Something that happened, in order (docs/state.md), e.g. {\"type\": \"draw\", \"player\": 0, \"cards\": 1}."
-
-    type = fields.String(required=True)

@@ -24,6 +24,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SECRET = "test-secret-0123456789abcdef"  # tests/test_sealing.py and the e2e tests use the same literals
 OTHER_SECRET = "another-secret-0123456789abcdef"
+# Private play (docs/api.md §10): two fixed 256-bit state keys, as 64 hex digits.
+STATE_KEY = "8600ec273fe39d5b43351baf5455dc20d8c27dce703a328b398e48cd5e2823df"
+OTHER_STATE_KEY = "8a4b231edf215d2ab37c1f6f8c83d4713c2ee64d4fa872758f14da8828ed6ee3"
 
 
 # -- apps and clients ---------------------------------------------------------
@@ -47,6 +50,9 @@ def make_app(catalog) -> Callable[..., Any]:
             settings["secret"] = settings["secret"].encode()
         if isinstance(settings.get("previous_secret"), str):
             settings["previous_secret"] = settings["previous_secret"].encode()
+        for name in ("state_key", "previous_state_key"):
+            if isinstance(settings.get(name), str):
+                settings[name] = bytes.fromhex(settings[name])
         app = create_app(Settings(**settings), catalog)
         app.config["TESTING"] = False  # exceptions go through the error handlers, as in production
         return app
@@ -72,6 +78,23 @@ def sealed_app(make_app):
 @pytest.fixture
 def sealed_client(sealed_app):
     return sealed_app.test_client()
+
+
+@pytest.fixture(scope="session")
+def private_app(make_app):
+    """An app in private mode (docs/api.md §10) with ``STATE_KEY``."""
+    return make_app(state_key=STATE_KEY)
+
+
+@pytest.fixture
+def private_client(private_app):
+    return private_app.test_client()
+
+
+@pytest.fixture(scope="session")
+def private_game_body(new_game_body) -> dict:
+    """``new_game_body`` without its seed: a private referee deals itself."""
+    return {k: v for k, v in new_game_body.items() if k != "seed"}
 
 
 # -- games and positions --------------------------------------------------------

@@ -124,6 +124,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reveal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Private mode only (docs/api.md §10): the whole state of a finished game.
+         * @description Needs both seats (403 `bad_seat` / `not_your_seat` otherwise): the
+         *     referee cannot tell the game's last token from a copy a player
+         *     conceded on to peek. Before the end it is a 403 (`game_not_over`).
+         *     Anyone can then check the deal with the seed (`referee verify-deal`).
+         *     A referee in plain mode answers 400 (`private_mode_off`): its states
+         *     are plain already.
+         */
+        post: operations["revealGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/decks/validate": {
         parameters: {
             query?: never;
@@ -769,25 +794,576 @@ export interface components {
             modifiers?: components["schemas"]["Modifier"][];
             /** @description Default []. */
             used?: components["schemas"]["Used"][];
+            /**
+             * @description How many actions were applied since the deal (0 at the deal). Default 0. Whoever stores the game keeps the state with the highest seq; a player sees a rollback as seq going back.
+             * @default 0
+             */
+            seq: number;
+            /** @description The game's random id, set at the deal in private mode (docs/api.md §10); the seats are made for it. Absent in plain mode. */
+            game_id?: string;
             /** @description A MAC over the rest of the state, present when the service runs with a secret (docs/api.md §4). */
             seal?: string;
         };
-        /** @description Something that happened, in order (docs/state.md), e.g. {"type": "draw", "player": 0, "cards": 1}. */
-        Event: {
-            type: string;
-        } & {
-            [key: string]: unknown;
+        /** @description The decks were shuffled and the game dealt (RULES 5). What each side sees: Plain mode: `seed`. Private mode: each seat gets `commitment` (SHA-256 of the seed) instead: that the shuffle happened, not the order. */
+        GameStartedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_started";
+            /**
+             * @description Who plays first (RULES 5.2).
+             * @enum {integer}
+             */
+            first_player: 0 | 1;
+            /** @description Plain mode only: the game's seed. */
+            seed?: string;
+            /** @description Private mode only: `sha256:` and the SHA-256 of the seed, revealed at the end. */
+            commitment?: string;
+        };
+        /** @description A player drew cards from the top of their file (RULES 8.2, 9.7, 5.3). What each side sees: Both see how many, never which: the drawer finds them in their view's hand. */
+        DrawEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "draw";
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+            /** @description How many cards were drawn. */
+            cards: number;
+        };
+        /** @description A player trashed their hand to draw again (RULES 5.4, 5.5). What each side sees: Both players see it in full. The trashed cards are in the trash of both views. */
+        MulliganEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mulligan";
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+            /** @description How many cards were trashed. */
+            cards: number;
+        };
+        /** @description A player kept their hand (RULES 5.4). What each side sees: Both players see it in full. */
+        KeepEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "keep";
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+        };
+        /** @description A turn began (RULES 6.1). What each side sees: Both players see it in full. */
+        TurnStartedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "turn_started";
+            /** @description The turn number. */
+            turn: number;
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+        };
+        /** @description A case was played face down (RULES 6.4). What each side sees: Both see the instance id, neither the card's identity (unless it is the viewer's own). */
+        CasePlayedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "case_played";
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+            /** @description The case instance. */
+            case: string;
+        };
+        /** @description The active player must discard down to 7 (RULES 6.6). What each side sees: Both players see it in full. */
+        DiscardOwedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "discard_owed";
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+            /** @description How many cards to discard. */
+            count: number;
+        };
+        /** @description Cards were discarded to the trash (RULES 6.6). What each side sees: Both players see it in full. The trash is public. */
+        DiscardEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "discard";
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+            cards: string[];
+        };
+        /** @description Cases were actioned to pay a cost (RULES 7.3). What each side sees: Both players see it in full. */
+        PaidEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "paid";
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+            cases: string[];
+        };
+        /** @description A response window opened on a declared action (RULES 9.4). What each side sees: Both players see it in full. */
+        WindowOpenedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "window_opened";
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            responder: 0 | 1;
+            /** @description The pending action's type. */
+            action: string;
+        };
+        /** @description A counter was played in the window (RULES 9.3). What each side sees: Both players see it in full. */
+        CounterEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "counter";
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+            /** @description The counter instance (now in the trash). */
+            card: string;
+        };
+        /** @description The response window closed and the action resolved or not (RULES 9.4, 9.5). What each side sees: Both players see it in full. */
+        WindowClosedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "window_closed";
+            negated: boolean;
+        };
+        /** @description A counter negated the pending action (RULES 9.5). What each side sees: Both players see it in full. */
+        NegatedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "negated";
+            action: string;
+            /** @description The counter instance. */
+            by: string;
+        };
+        /** @description A counter changed an investigation's power. What each side sees: Both players see it in full. */
+        InvestigationPowerEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "investigation_power";
+            amount: number;
+            /** @description The counter instance. */
+            by: string;
+        };
+        /** @description The game ended (RULES 11). What each side sees: Both players see it in full. */
+        GameOverEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_over";
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            winner: 0 | 1;
+            /** @enum {string} */
+            reason: "deck_out" | "concede";
+        };
+        /** @description The top cards of a file went to the trash (docs/api.md §8 `mill`). What each side sees: Both players see it in full. The trash is public. */
+        MillEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mill";
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+            /** @description How many cards were trashed. */
+            cards: number;
+        };
+        /** @description An effect lost its target, or an action lost its case, and did nothing (RULES 9.6). What each side sees: Both players see it in full. */
+        SkippedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "skipped";
+            effect?: string;
+            /** @description A card instance id (opaque, unique in the game). */
+            target?: string;
+            action?: string;
+            reason?: string;
+        };
+        /** @description A fairy's power changed until end of turn. What each side sees: Both players see it in full. */
+        PowerEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "power";
+            /** @description The fairy or evidence. */
+            card: string;
+            amount: number;
+        };
+        /** @description A case became unactioned. What each side sees: Both players see it in full. */
+        ReadyEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ready";
+            /** @description The case. */
+            case: string;
+        };
+        /** @description A fairy returned to its owner's hand. What each side sees: Both players see it in full. */
+        BounceEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bounce";
+            /** @description The fairy. */
+            fairy: string;
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            to: 0 | 1;
+        };
+        /** @description A card on the field went to its owner's trash. What each side sees: Both players see it in full. */
+        TrashEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "trash";
+            /** @description The card. */
+            card: string;
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+        };
+        /** @description A face-down case turned face up (RULES 10, docs/api.md §8 `reveal`). What each side sees: Both see `card`, the case's catalog id, since it is face up now; a seat is never given `card` for an instance it may not know. */
+        RevealEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "reveal";
+            /** @description The case instance. */
+            case: string;
+            /** @description The case's catalog id. */
+            card?: string;
+        };
+        /** @description A card returned from its owner's trash to their hand. What each side sees: Both players see it in full. */
+        RecoverEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "recover";
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+            /** @description The card (known to both: it was in the trash). */
+            card: string;
+        };
+        /** @description An ability was used (RULES 9.1). What each side sees: Both players see it in full. */
+        AbilityEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ability";
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+            /** @description The fairy or evidence. */
+            card: string;
+            /** @description The ability's index. */
+            ability: number;
+        };
+        /** @description A spell was cast (RULES 9.2). What each side sees: Both players see it in full. */
+        SpellEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "spell";
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+            /** @description The spell instance. */
+            card: string;
+        };
+        /** @description An investigation was made (RULES 10). What each side sees: Both players see it in full. */
+        InvestigationEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "investigation";
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+            /** @description The case. */
+            case: string;
+            /** @enum {string} */
+            outcome: "abandoned" | "failed" | "continues" | "solved";
+            power?: number;
+            level?: number;
+        };
+        /** @description A case was solved (RULES 10.4). What each side sees: Both players see it in full. */
+        SolvedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "solved";
+            /** @description The case. */
+            case: string;
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            by: 0 | 1;
+            /** @description The case's hit. */
+            hit: number;
+        };
+        /** @description A fairy was played, standby (RULES 8.3). What each side sees: Both players see it in full. */
+        FairyPlayedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "fairy_played";
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+            /** @description The fairy instance. */
+            fairy: string;
+        };
+        /** @description An evidence was played onto a case (RULES 8.4). What each side sees: Both players see it in full. */
+        EvidencePlayedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "evidence_played";
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+            /** @description The evidence instance. */
+            evidence: string;
+            /** @description The case. */
+            case: string;
+        };
+        /** @description A fairy was dispatched to a case (RULES 8.5). What each side sees: Both players see it in full. */
+        DispatchEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "dispatch";
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+            /** @description The fairy. */
+            fairy: string;
+            /** @description The case. */
+            case: string;
+        };
+        /** @description A fairy moved to another case (RULES 8.6). What each side sees: Both players see it in full. */
+        RedispatchEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "redispatch";
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+            /** @description The fairy. */
+            fairy: string;
+            /** @description The case. */
+            case: string;
+        };
+        /** @description A dispatched fairy became standby (RULES 8.7). What each side sees: Both players see it in full. */
+        RecallEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "recall";
+            /**
+             * @description The player concerned.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+            /** @description The fairy. */
+            fairy: string;
+            /** @description Always null. */
+            case: string | null;
         };
         /** @description The new (or next) state and what happened. */
         GameResponse: {
             state: components["schemas"]["State"];
-            events: components["schemas"]["Event"][];
+            events: (components["schemas"]["GameStartedEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["MulliganEvent"] | components["schemas"]["KeepEvent"] | components["schemas"]["TurnStartedEvent"] | components["schemas"]["CasePlayedEvent"] | components["schemas"]["DiscardOwedEvent"] | components["schemas"]["DiscardEvent"] | components["schemas"]["PaidEvent"] | components["schemas"]["WindowOpenedEvent"] | components["schemas"]["CounterEvent"] | components["schemas"]["WindowClosedEvent"] | components["schemas"]["NegatedEvent"] | components["schemas"]["InvestigationPowerEvent"] | components["schemas"]["GameOverEvent"] | components["schemas"]["MillEvent"] | components["schemas"]["SkippedEvent"] | components["schemas"]["PowerEvent"] | components["schemas"]["ReadyEvent"] | components["schemas"]["BounceEvent"] | components["schemas"]["TrashEvent"] | components["schemas"]["RevealEvent"] | components["schemas"]["RecoverEvent"] | components["schemas"]["AbilityEvent"] | components["schemas"]["SpellEvent"] | components["schemas"]["InvestigationEvent"] | components["schemas"]["SolvedEvent"] | components["schemas"]["FairyPlayedEvent"] | components["schemas"]["EvidencePlayedEvent"] | components["schemas"]["DispatchEvent"] | components["schemas"]["RedispatchEvent"] | components["schemas"]["RecallEvent"])[];
+        };
+        /** @description Private mode: the new game's token, its two seats (hand each player only their own) and the commitment to its seed; events as both players may know them. */
+        PrivateGameResponse: {
+            /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
+            state: string;
+            /** @description Player 0's seat, then player 1's. */
+            seats: string[];
+            /** @description `sha256:` and the SHA-256 of the seed, which POST /v1/reveal shows once the game is over. */
+            commitment: string;
+            events: (components["schemas"]["GameStartedEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["MulliganEvent"] | components["schemas"]["KeepEvent"] | components["schemas"]["TurnStartedEvent"] | components["schemas"]["CasePlayedEvent"] | components["schemas"]["DiscardOwedEvent"] | components["schemas"]["DiscardEvent"] | components["schemas"]["PaidEvent"] | components["schemas"]["WindowOpenedEvent"] | components["schemas"]["CounterEvent"] | components["schemas"]["WindowClosedEvent"] | components["schemas"]["NegatedEvent"] | components["schemas"]["InvestigationPowerEvent"] | components["schemas"]["GameOverEvent"] | components["schemas"]["MillEvent"] | components["schemas"]["SkippedEvent"] | components["schemas"]["PowerEvent"] | components["schemas"]["ReadyEvent"] | components["schemas"]["BounceEvent"] | components["schemas"]["TrashEvent"] | components["schemas"]["RevealEvent"] | components["schemas"]["RecoverEvent"] | components["schemas"]["AbilityEvent"] | components["schemas"]["SpellEvent"] | components["schemas"]["InvestigationEvent"] | components["schemas"]["SolvedEvent"] | components["schemas"]["FairyPlayedEvent"] | components["schemas"]["EvidencePlayedEvent"] | components["schemas"]["DispatchEvent"] | components["schemas"]["RedispatchEvent"] | components["schemas"]["RecallEvent"])[];
         };
         /** @description A state and the action to apply to it (also the body of /v1/validate). */
         ApplyRequest: {
             state: components["schemas"]["State"];
             /** @description An action (docs/api.md §6), chosen by its `type`. */
             action: components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"];
+        };
+        /** @description Private mode: a state token, the action, and the seat of the player who acts (`action.player` must be the seat's player, else 403 `not_your_seat`). */
+        PrivateActRequest: {
+            /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
+            state: string;
+            /** @description An action (docs/api.md §6), chosen by its `type`. */
+            action: components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"];
+            /** @description A seat: the key one player acts and sees with (POST /v1/games gave it). */
+            seat: string;
+        };
+        /** @description One player's zones as the viewer sees them: the file as a count. */
+        ViewPlayer: {
+            name: string;
+            /** @description How many cards the file holds. */
+            file: number;
+            /** @description The hand's instance ids; which cards they are is in `cards` only for the viewer's own hand. */
+            hand: string[];
+            trash: string[];
+            cases: components["schemas"]["CaseEntry"][];
+            fairies: components["schemas"]["FairyEntry"][];
+            evidence: components["schemas"]["EvidenceEntry"][];
+            kept: boolean;
+        };
+        /** @description The state as one player may see it (docs/api.md §5): no seed, no rng, files as counts, and in `cards` only the instances that player may know (their hand, the field but the opponent's face-down cases, both trashes, the card of a declared pending action). Not a State, never sealed, never accepted as one. */
+        View: {
+            /** @enum {string} */
+            schema: "ace-file/view@1";
+            /**
+             * @description Whose view this is.
+             * @enum {integer}
+             */
+            viewer: 0 | 1;
+            /** @enum {string} */
+            ruleset: "ace-file-99";
+            catalog: components["schemas"]["CatalogRef"];
+            options: components["schemas"]["Options"];
+            turn: number;
+            /** @enum {string} */
+            phase: "mulligan" | "turn" | "over";
+            /** @enum {string} */
+            step: "mulligan" | "case" | "main" | "end";
+            /** @enum {integer} */
+            active: 0 | 1;
+            /** @enum {integer} */
+            first_player: 0 | 1;
+            case_played: boolean;
+            pending: components["schemas"]["Pending"] | null;
+            result: components["schemas"]["Result"] | null;
+            /** @description Only the instances the viewer may know, to their catalog ids. */
+            cards: {
+                [key: string]: string;
+            };
+            players: components["schemas"]["ViewPlayer"][];
+            modifiers: components["schemas"]["Modifier"][];
+            used: components["schemas"]["Used"][];
+            /** @description How many actions were applied since the deal: a player sees a rollback as seq going back. */
+            seq: number;
+            /**
+             * @description `sha256:` and the SHA-256 (hex) of the game's seed: the dealing the seed decided can be checked once the seed is revealed (docs/api.md §10).
+             * @example sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            commitment: string;
+            /** @description The game's id (private mode only). */
+            game_id?: string;
+        };
+        /** @description Private mode: the next state's token, the events and the view of the seat's player. */
+        PrivateApplyResponse: {
+            /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
+            state: string;
+            /** @description Only what the seat's player may know (see each event's schema). */
+            events: (components["schemas"]["GameStartedEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["MulliganEvent"] | components["schemas"]["KeepEvent"] | components["schemas"]["TurnStartedEvent"] | components["schemas"]["CasePlayedEvent"] | components["schemas"]["DiscardOwedEvent"] | components["schemas"]["DiscardEvent"] | components["schemas"]["PaidEvent"] | components["schemas"]["WindowOpenedEvent"] | components["schemas"]["CounterEvent"] | components["schemas"]["WindowClosedEvent"] | components["schemas"]["NegatedEvent"] | components["schemas"]["InvestigationPowerEvent"] | components["schemas"]["GameOverEvent"] | components["schemas"]["MillEvent"] | components["schemas"]["SkippedEvent"] | components["schemas"]["PowerEvent"] | components["schemas"]["ReadyEvent"] | components["schemas"]["BounceEvent"] | components["schemas"]["TrashEvent"] | components["schemas"]["RevealEvent"] | components["schemas"]["RecoverEvent"] | components["schemas"]["AbilityEvent"] | components["schemas"]["SpellEvent"] | components["schemas"]["InvestigationEvent"] | components["schemas"]["SolvedEvent"] | components["schemas"]["FairyPlayedEvent"] | components["schemas"]["EvidencePlayedEvent"] | components["schemas"]["DispatchEvent"] | components["schemas"]["RedispatchEvent"] | components["schemas"]["RecallEvent"])[];
+            view: components["schemas"]["View"];
+            /** @description Present when the seat sent was made under the previous key (a key rotation): the same seat under the current key; use it from now on. */
+            seat?: string;
         };
         /** @description Whether the action is legal now, and if not the first rule it breaks. */
         ValidateResponse: {
@@ -804,6 +1380,18 @@ export interface components {
             player?: 0 | 1;
             /** @description True: give each action a readable `label` (English, or Japanese with `Accept-Language: ja`). Default false. */
             labels?: boolean;
+        };
+        /** @description Private mode: a state token and a seat; the answer is for the seat's player only (`player`, if sent, must be the seat's). */
+        PrivateAskRequest: {
+            /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
+            state: string;
+            /** @description A seat: the key one player acts and sees with (POST /v1/games gave it). */
+            seat: string;
+            /**
+             * @description If sent, the seat's player.
+             * @enum {integer}
+             */
+            player?: 0 | 1;
         };
         /** @description Trash the whole hand and draw 7 (mulligan phase). (RULES 5.4) Listed, maybe labelled. */
         ListedMulliganAction: {
@@ -1157,9 +1745,22 @@ export interface components {
             state?: components["schemas"]["State"];
             actions: (components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"])[];
         };
+        /** @description Private mode: a state token, both seats of the game, and the actions to apply in order. */
+        PrivateReplayRequest: {
+            /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
+            state: string;
+            seats: string[];
+            actions: (components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"])[];
+        };
         /** @description The state after every action, and how many were applied. */
         ReplayResponse: {
             state: components["schemas"]["State"];
+            applied: number;
+        };
+        /** @description Private mode: the token of the state after every action, and how many were applied. */
+        PrivateReplayResponse: {
+            /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
+            state: string;
             applied: number;
         };
         /** @description A state and the player whose view is wanted. */
@@ -1168,55 +1769,19 @@ export interface components {
             /** @enum {integer} */
             player: 0 | 1;
         };
-        /** @description One player's zones as the viewer sees them: the file as a count. */
-        ViewPlayer: {
-            name: string;
-            /** @description How many cards the file holds. */
-            file: number;
-            /** @description The hand's instance ids; which cards they are is in `cards` only for the viewer's own hand. */
-            hand: string[];
-            trash: string[];
-            cases: components["schemas"]["CaseEntry"][];
-            fairies: components["schemas"]["FairyEntry"][];
-            evidence: components["schemas"]["EvidenceEntry"][];
-            kept: boolean;
-        };
-        /** @description The state as one player may see it (docs/api.md §5): no seed, no rng, files as counts, and in `cards` only the instances that player may know (their hand, the field but the opponent's face-down cases, both trashes, the card of a declared pending action). Not a State, never sealed, never accepted as one. */
-        View: {
-            /** @enum {string} */
-            schema: "ace-file/view@1";
-            /**
-             * @description Whose view this is.
-             * @enum {integer}
-             */
-            viewer: 0 | 1;
-            /** @enum {string} */
-            ruleset: "ace-file-99";
-            catalog: components["schemas"]["CatalogRef"];
-            options: components["schemas"]["Options"];
-            turn: number;
-            /** @enum {string} */
-            phase: "mulligan" | "turn" | "over";
-            /** @enum {string} */
-            step: "mulligan" | "case" | "main" | "end";
-            /** @enum {integer} */
-            active: 0 | 1;
-            /** @enum {integer} */
-            first_player: 0 | 1;
-            case_played: boolean;
-            pending: components["schemas"]["Pending"] | null;
-            result: components["schemas"]["Result"] | null;
-            /** @description Only the instances the viewer may know, to their catalog ids. */
-            cards: {
-                [key: string]: string;
-            };
-            players: components["schemas"]["ViewPlayer"][];
-            modifiers: components["schemas"]["Modifier"][];
-            used: components["schemas"]["Used"][];
-        };
         /** @description What one player may see. */
         ViewResponse: {
             view: components["schemas"]["View"];
+        };
+        /** @description The state token of a finished private game and both its seats: the referee cannot tell a game's last token from a copy someone conceded on to see the cards, so revealing needs both players (at the end, each gives the other their seat). */
+        RevealRequest: {
+            /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
+            state: string;
+            seats: string[];
+        };
+        /** @description The whole plain state of a finished private game, seed included. */
+        RevealResponse: {
+            state: components["schemas"]["State"];
         };
         /** @description One deck to check against RULES 3. */
         DeckValidateRequest: {
@@ -1392,8 +1957,17 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Sealing is on and the state's seal is missing (`seal_missing`) or wrong (`seal_mismatch`) (docs/api.md §4). */
+        /** @description Sealing is on and the state's seal is missing (`seal_missing`) or wrong (`seal_mismatch`) (docs/api.md §4); or, in private mode (docs/api.md §10), the state token does not open (`bad_token`), a plain State was sent (`private_mode`), the seat is not of this game (`bad_seat`) or not of the player the request names (`not_your_seat`). */
         SealRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Private mode: the token does not open (`bad_token`), a plain State was sent (`private_mode`), a seat is not of this game (`bad_seat`) or both are one player's (`not_your_seat`), or the game is not over (`game_not_over`). */
+        PrivateRefused: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1521,13 +2095,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The new game, in the mulligan phase. */
+            /** @description The new game, in the mulligan phase (private mode: its token and seats). */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GameResponse"];
+                    "application/json": components["schemas"]["GameResponse"] | components["schemas"]["PrivateGameResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1544,7 +2118,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A state and one action. */
+        /** @description A state and one action (private mode: a token, the action and the actor's seat). */
         requestBody: {
             content: {
                 /**
@@ -1758,7 +2332,8 @@ export interface operations {
                  *           }
                  *         ],
                  *         "modifiers": [],
-                 *         "used": []
+                 *         "used": [],
+                 *         "seq": 0
                  *       },
                  *       "action": {
                  *         "type": "keep",
@@ -1766,17 +2341,17 @@ export interface operations {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ApplyRequest"];
+                "application/json": components["schemas"]["ApplyRequest"] | components["schemas"]["PrivateActRequest"];
             };
         };
         responses: {
-            /** @description The next state and its events. */
+            /** @description The next state and its events (private mode: also the actor's view). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GameResponse"];
+                    "application/json": components["schemas"]["GameResponse"] | components["schemas"]["PrivateApplyResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1794,10 +2369,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A state and one action. */
+        /** @description A state and one action (private mode: a token, the action and the actor's seat). */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ApplyRequest"];
+                "application/json": components["schemas"]["ApplyRequest"] | components["schemas"]["PrivateActRequest"];
             };
         };
         responses: {
@@ -1824,7 +2399,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A state, and optionally a player. */
+        /** @description A state, and optionally a player (private mode: a token and a seat). */
         requestBody: {
             content: {
                 /**
@@ -2038,13 +2613,14 @@ export interface operations {
                  *           }
                  *         ],
                  *         "modifiers": [],
-                 *         "used": []
+                 *         "used": [],
+                 *         "seq": 0
                  *       },
                  *       "player": 0,
                  *       "labels": true
                  *     }
                  */
-                "application/json": components["schemas"]["LegalActionsRequest"];
+                "application/json": components["schemas"]["LegalActionsRequest"] | components["schemas"]["PrivateAskRequest"];
             };
         };
         responses: {
@@ -2071,10 +2647,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A new game or a state, and the actions to apply in order. */
+        /** @description A new game or a state, and the actions to apply in order (private mode: a token and both seats). */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ReplayRequest"];
+                "application/json": components["schemas"]["ReplayRequest"] | components["schemas"]["PrivateReplayRequest"];
             };
         };
         responses: {
@@ -2084,7 +2660,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReplayResponse"];
+                    "application/json": components["schemas"]["ReplayResponse"] | components["schemas"]["PrivateReplayResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2102,10 +2678,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A state and a player. */
+        /** @description A state and a player (private mode: a token and a seat). */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ViewRequest"];
+                "application/json": components["schemas"]["ViewRequest"] | components["schemas"]["PrivateAskRequest"];
             };
         };
         responses: {
@@ -2120,6 +2696,36 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["SealRefused"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Error"];
+        };
+    };
+    revealGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The token of a finished private game and both its seats. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RevealRequest"];
+            };
+        };
+        responses: {
+            /** @description The whole plain state, seed included. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevealResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["PrivateRefused"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             default: components["responses"]["Error"];

@@ -57,7 +57,8 @@ class Game:
 
     def hand_of_kind(self, player: int, kind: str) -> list[str]:
         """The cards of ``kind`` in ``player``'s hand, in hand order."""
-        return [iid for iid in self.s["players"][player]["hand"] if self.kind(iid) == kind]
+        of_kind, cards = self.catalog.ids_of_kind.get(kind, frozenset()), self.s["cards"]
+        return [iid for iid in self.s["players"][player]["hand"] if cards.get(iid) in of_kind]
 
     def own_entry(self, player: int, zone: str, iid: str) -> dict[str, Any] | None:
         for e in self.s["players"][player][zone]:

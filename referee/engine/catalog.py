@@ -41,11 +41,14 @@ class Catalog:
         blob = json.dumps(canonical, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         self.digest = "sha256:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()
         self.game_card_ids = frozenset(c.id for c in self.cards.values() if c.kind != "bonus")
+        self.ids_of_kind: dict[str, frozenset[str]] = {  # for the consistency check's set comparisons
+            kind: frozenset(c.id for c in self.cards.values() if c.kind == kind) for kind in KINDS}
         self.name_limits: dict[str, int] = deck_limits_by_name(self.cards.values())  # RULES 3.2
         self.counters_by_trigger: dict[str, tuple[Card, ...]] = {
             t: tuple(c for c in self.cards.values() if c.kind == "counter" and c.trigger == t)
             for t in TRIGGERS
         }
+        self.counter_ids_by_trigger = {t: frozenset(c.id for c in cs) for t, cs in self.counters_by_trigger.items()}
 
     @property
     def ref(self) -> dict[str, str]:

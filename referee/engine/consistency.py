@@ -13,7 +13,9 @@ runs it.
 
 from __future__ import annotations
 
+from collections import deque
 from functools import cache
+from operator import itemgetter
 from typing import Any
 
 from referee.engine.catalog import Catalog
@@ -31,8 +33,7 @@ def check_consistency(catalog: Catalog, s: dict[str, Any]) -> None:
         raise _fail("catalog_mismatch",
                     f"the state was made with catalog {s['catalog']}, the referee has {catalog.ref}", "catalog")
     cards = s["cards"]
-    used = set(cards.values())
-    if not used <= catalog.game_card_ids:  # the common case costs one set comparison
+    if not catalog.game_card_ids.issuperset(cards.values()):  # the common case costs one pass in C
         for iid, cid in cards.items():
             card = catalog.get(cid)
             if card is None:
@@ -40,14 +41,58 @@ def check_consistency(catalog: Catalog, s: dict[str, Any]) -> None:
             if card.kind == "bonus":
                 raise _fail("bonus_card_in_game", f"instance {iid} is the bonus card {cid} (RULES 3.3)",
                             f"cards.{iid}")
-    _check_conservation(s)
-    _check_zone_kinds(catalog, s)
-    _check_references(catalog, s)
+    if not _field_is_sound(catalog, s):  # the common case: one pass; otherwise find the culprit carefully
+        _check_conservation(s)
+        _check_zone_kinds(catalog, s)
+        _check_references(catalog, s)
     _check_flow(s)
     _check_before_turn_one(s)
     _check_result(s)
     _check_pending(catalog, s)
     _check_extras(catalog, s)
+
+
+_card, _case = itemgetter("card"), itemgetter("case")
+_exhaust = deque(maxlen=0).extend  # runs an iterator to its end in C
+
+
+def _field_is_sound(catalog: Catalog, s: dict) -> bool:
+    """Conservation, zone kinds and references (the three checks below) hold: ``True`` only when each of
+    them would pass, so ``False`` just means "run them to find the problem".
+
+    Set operations in C over per-catalog tables (``Catalog.ids_of_kind``) instead of
+    per-card loops; ``tests/test_fast_paths.py`` checks it says what the three say.
+    """
+    cards, (p0, p1) = s["cards"], s["players"]
+    if len(cards) != 2 * DECK_SIZE:
+        return False
+    c0, f0, e0 = [*map(_card, p0["cases"])], [*map(_card, p0["fairies"])], [*map(_card, p0["evidence"])]
+    c1, f1, e1 = [*map(_card, p1["cases"])], [*map(_card, p1["fairies"])], [*map(_card, p1["evidence"])]
+    if (len(p0["file"]) + len(p0["hand"]) + len(p0["trash"]) + len(c0) + len(f0) + len(e0) != DECK_SIZE
+            or len(p1["file"]) + len(p1["hand"]) + len(p1["trash"]) + len(c1) + len(f1) + len(e1) != DECK_SIZE):
+        return False
+    unplaced = cards.copy()  # each instance placed takes its entry: once, and every one of them
+    try:
+        _exhaust(map(unplaced.pop, [*p0["file"], *p0["hand"], *p0["trash"], *c0, *f0, *e0,
+                                    *p1["file"], *p1["hand"], *p1["trash"], *c1, *f1, *e1]))
+    except KeyError:  # placed twice, or not in cards
+        return False
+    of_kind = catalog.ids_of_kind
+    in_play = {*c0, *c1}
+    if unplaced or not (of_kind["case"].issuperset(map(cards.__getitem__, in_play))
+                        and of_kind["fairy"].issuperset(map(cards.__getitem__, [*f0, *f1]))
+                        and of_kind["evidence"].issuperset(map(cards.__getitem__, [*e0, *e1]))
+                        and in_play.issuperset(map(_case, [*p0["evidence"], *p1["evidence"]]))):
+        return False
+    for pl in (p0, p1):
+        if pl["fairies"]:
+            dispatched = [case for case in map(_case, pl["fairies"]) if case is not None]
+            if not in_play.issuperset(dispatched):
+                return False
+            for case in set(dispatched):
+                if dispatched.count(case) > catalog.cards[cards[case]].dispatch_limit:
+                    return False
+    return True
 
 
 def _check_conservation(s: dict) -> None:
@@ -331,13 +376,18 @@ _PLAYED_KIND = {"play_case": "case", "play_fairy": "fairy", "play_evidence": "ev
 
 
 def _check_extras(catalog: Catalog, s: dict) -> None:
+    if s["modifiers"]:
+        _check_modifiers(s)
+    if s["used"]:
+        _check_used(catalog, s)
+
+
+def _check_modifiers(s: dict) -> None:
     on_field = {e["card"] for pl in s["players"] for z in ("fairies", "evidence") for e in pl[z]}
     for j, m in enumerate(s["modifiers"]):
         if m["card"] not in on_field:
             raise _fail("dangling_reference", f"modifier on {m['card']}, which is not a fairy or evidence on the field",
                         f"modifiers.{j}")
-    if s["used"]:
-        _check_used(catalog, s)
 
 
 def _check_used(catalog: Catalog, s: dict) -> None:

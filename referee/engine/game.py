@@ -19,7 +19,7 @@ from referee.engine.board import Game
 from referee.engine.costs import pay, payers
 from referee.engine.errors import RuleViolation, rule
 from referee.engine.responses import open_or_resolve
-from referee.engine.facts import HAND_LIMIT
+from referee.engine.facts import HAND_LIMIT, RNG_MAX
 from referee.engine.model import ACTION_TYPES
 
 State = dict[str, Any]
@@ -102,9 +102,15 @@ def _perform(g: Game, a: Action, paying: list[str]) -> None:
 
 
 def step(g: Game, a: Action) -> None:
-    """Check then perform one parsed action on a checked state, in place."""
+    """Check then perform one parsed action on a checked state, in place.
+
+    ``seq`` counts the actions applied since the deal (docs/api.md §3), so a player
+    sees a rollback as ``seq`` going back. It stops at its bound (``RNG_MAX``, 2**53 - 1,
+    far past any real game) so an answer never leaves the range its input must keep.
+    """
     paying = check(g, a)
     _perform(g, a, paying)
+    g.s["seq"] = min(g.s["seq"] + 1, RNG_MAX)
 
 
 # -- queries legal_actions and the random player share ---------------------------------

@@ -243,8 +243,20 @@ class State(Model, kw_only=True):
                          says("must be a list"), doc("Default [].")] = field(default_factory=list)
     used: Annotated[list[Annotated[Used, says("must be an object {card: id, ability: index}", whole=True)]],
                     says("must be a list"), doc("Default [].")] = field(default_factory=list)
+    seq: Annotated[RngCount, doc(
+        "How many actions were applied since the deal (0 at the deal). Default 0. Whoever stores the game "
+        "keeps the state with the highest seq; a player sees a rollback as seq going back.")] = 0
+    game_id: Annotated[Annotated[str, Meta(min_length=1)], says("must be a non-empty string"), doc(
+        "The game's random id, set at the deal in private mode (docs/api.md §10); the seats are made for it. "
+        "Absent in plain mode.")] | UnsetType = UNSET
     seal: Annotated[Text, doc("A MAC over the rest of the state, present when the service runs with a secret "
                               "(docs/api.md §4).")] | UnsetType = UNSET
+
+
+@functools.cache
+def fields(model: type[Struct]) -> tuple[msgspec.structs.FieldInfo, ...]:
+    """``msgspec.structs.fields``, once per Struct: it re-reads the annotations (about 3 ms) on every call."""
+    return msgspec.structs.fields(model)
 
 
 def keys(model: type[Struct]) -> frozenset[str]:
@@ -272,7 +284,7 @@ def build(model: type[Struct], **values: Any) -> dict[str, Any]:
     if unknown:
         raise TypeError(f"{model.__name__} has no field {', '.join(sorted(unknown))}")
     out: dict[str, Any] = {}
-    for f in msgspec.structs.fields(model):
+    for f in fields(model):
         if f.encode_name in values:
             out[f.encode_name] = values[f.encode_name]
         elif f.default_factory is not msgspec.NODEFAULT:

@@ -28,7 +28,9 @@ def window_opens(g: Game, a: Action) -> bool:
         return False
     if g.s["options"]["response_windows"] == "strict":
         return bool(g.unactioned_cases(responder))
-    return any(counter_playable(g, responder, iid, a["type"]) for iid in g.player(responder)["hand"])
+    answering, cards = g.catalog.counter_ids_by_trigger[a["type"]], g.s["cards"]
+    return any(counter_playable(g, responder, iid, a["type"])
+               for iid in g.player(responder)["hand"] if cards[iid] in answering)
 
 
 @rule("9.4")

@@ -130,8 +130,12 @@ def _instance_ids(stream: SeededStream, prefix: str, count: int, taken: set[str]
 
 # -- RULES 5: a new game ---------------------------------------------------------
 
-def new_game(catalog: Catalog, request: Any, path: str = "") -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def new_game(catalog: Catalog, request: Any, path: str = "", *,
+             game_id: str | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Check both decks (5.1), shuffle, deal 7 each (5.3); the state is in the mulligan phase.
+
+    ``game_id`` (private play, docs/api.md §10) is stored in the state as ``game_id``;
+    the deal itself never depends on it.
 
     >>> deck = {"AF-001": 1}
     >>> new_game(Catalog.builtin(), {"decks": [deck, deck]})
@@ -169,7 +173,7 @@ def new_game(catalog: Catalog, request: Any, path: str = "") -> tuple[dict[str, 
         State, schema=SCHEMA, ruleset=RULESET, catalog=catalog.ref, options=req["options"], seed=req["seed"],
         rng=stream.counter, turn=0, phase=Phase.MULLIGAN.value, step=Step.MULLIGAN.value, active=first,
         first_player=first, case_played=False, pending=None, result=None, cards=dict(sorted(cards.items())),
-        players=players)
+        players=players, **({} if game_id is None else {"game_id": game_id}))
     g = Game(catalog, state)
     g.emit("game_started", first_player=first, seed=req["seed"])
     for i in (0, 1):

@@ -4,13 +4,16 @@ The viewer knows: their own hand and face-down cases, every card on the
 field except the opponent's face-down cases, both trashes, and, as docs/api.md §5
 says, the card of a pending action, which its declaration revealed (a case
 is played face down, so a pending ``play_case`` stays hidden). Files are
-counts. No ``seed`` or ``rng``: they would let a viewer re-deal both files.
-A view is never accepted as a state.
+counts. No ``seed`` or ``rng``: they would let a viewer re-deal both files;
+the view carries the seed's ``commitment`` instead (docs/api.md §10) and
+``seq``, so a player sees a rollback. A view is never accepted as a state.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from referee.engine.fair_deal import commitment
 
 
 VIEW_SCHEMA = "ace-file/view@1"
@@ -39,6 +42,7 @@ def view_of(s: dict[str, Any], player: int) -> dict[str, Any]:
     out = {k: v for k, v in s.items() if k not in ("seed", "rng", "seal", "cards", "players")}
     out["schema"] = VIEW_SCHEMA
     out["viewer"] = player
+    out["commitment"] = commitment(s["seed"])
     out["cards"] = {iid: cid for iid, cid in s["cards"].items() if iid in known}
     out["players"] = [{**pl, "file": len(pl["file"])} for pl in s["players"]]
     return out

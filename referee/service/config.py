@@ -13,6 +13,8 @@ variable; ``referee serve`` prints it and exits non-zero.
 from __future__ import annotations
 
 import math
+import base64
+import binascii
 import os
 import re
 from collections import Counter
@@ -58,6 +60,11 @@ ENVIRONMENT: tuple[EnvSetting, ...] = (
                "so 16 spaces or abcdabcd... are refused; use openssl rand -hex 32"),
     EnvSetting("REFEREE_SECRET_PREVIOUS", "unset",
                "an old secret still accepted while rotating (never used to seal)"),
+    EnvSetting("REFEREE_STATE_KEY", "unset (plain mode)",
+               "private play (docs/api.md §10): a random 256-bit key, 64 hex digits or 43 base64url "
+               "characters, the same on every replica; never together with REFEREE_SECRET"),
+    EnvSetting("REFEREE_STATE_KEY_PREVIOUS", "unset",
+               "an old state key still accepted while rotating (never used to make tokens or seats)"),
     EnvSetting("REFEREE_MAX_BODY", "1MiB", "largest request body (bytes, or 512KiB, 2MiB); 413 over it"),
     EnvSetting("REFEREE_DRAIN_SECONDS", "5",
                "after SIGTERM to the server, how long its workers keep serving with /readyz at 503 before they "
@@ -117,6 +124,13 @@ class Settings:
     metrics_port: int | None = None
     worker_class: str = "gevent"
     client_timeout: float = DEFAULT_CLIENT_TIMEOUT
+    state_key: bytes | None = None
+    previous_state_key: bytes | None = None
+
+    @property
+    def private(self) -> bool:
+        """Private play (docs/api.md §10) is on."""
+        return self.state_key is not None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -124,10 +138,21 @@ class Settings:
         catalog = env.get("REFEREE_CATALOG") or None
         if catalog is not None and not os.path.isfile(catalog):
             raise ConfigError(f"REFEREE_CATALOG={catalog}: no such file")
+        secret = _secret(env, "REFEREE_SECRET")
+        previous_secret = _secret(env, "REFEREE_SECRET_PREVIOUS")
+        state_key = _state_key(env, "REFEREE_STATE_KEY")
+        previous_state_key = _state_key(env, "REFEREE_STATE_KEY_PREVIOUS")
+        if previous_state_key is not None and state_key is None:
+            raise ConfigError("REFEREE_STATE_KEY_PREVIOUS is set without REFEREE_STATE_KEY")
+        if state_key is not None and (secret is not None or previous_secret is not None):
+            raise ConfigError("REFEREE_STATE_KEY and REFEREE_SECRET are both set: private play "
+                              "(state tokens) and sealing are two modes, choose one")
         return cls(
             catalog_path=catalog,
-            secret=_secret(env, "REFEREE_SECRET"),
-            previous_secret=_secret(env, "REFEREE_SECRET_PREVIOUS"),
+            secret=secret,
+            previous_secret=previous_secret,
+            state_key=state_key,
+            previous_state_key=previous_state_key,
             max_body=parse_size(env.get("REFEREE_MAX_BODY", ""), "REFEREE_MAX_BODY", MIB),
             drain_seconds=_number(env, "REFEREE_DRAIN_SECONDS", DEFAULT_DRAIN, high=300.0),
             worker_class=_choice(env, "REFEREE_WORKER_CLASS", WORKER_CLASSES),
@@ -185,6 +210,39 @@ def secret_bits(value: str) -> float:
     block = value[:period]
     counts = Counter(block)
     return -sum(n * math.log2(n / len(block)) for n in counts.values()) + 0.0
+_HEX_KEY = re.compile(r"^[0-9a-fA-F]{64}$")
+_B64URL_KEY = re.compile(r"^[A-Za-z0-9_-]{43}=?$")
+STATE_KEY_HELP = 'python -c "import secrets; print(secrets.token_hex(32))"'
+
+
+def parse_state_key(value: str, name: str = "REFEREE_STATE_KEY") -> bytes:
+    """A 256-bit key written as 64 hex digits or as base64url (43 characters, one ``=`` allowed).
+
+    A key of one short repeated pattern (fewer than 8 distinct bytes: ``00…``,
+    ``abab…``) is refused too: it is a placeholder, not a random key.
+    """
+    text = value.strip()
+    key = b""
+    if _HEX_KEY.match(text):
+        key = bytes.fromhex(text)
+    elif _B64URL_KEY.match(text):
+        try:
+            key = base64.urlsafe_b64decode(text.rstrip("=") + "=")
+        except (binascii.Error, ValueError):
+            key = b""
+        if base64.urlsafe_b64encode(key).decode().rstrip("=") != text.rstrip("="):
+            key = b""  # not the canonical spelling of 32 bytes
+    if len(key) == 32 and len(set(key)) >= 8:
+        return key
+    raise ConfigError(f"{name}: not a 256-bit key (64 hex digits or 43 base64url characters); "
+                      f"make one with {STATE_KEY_HELP}")
+
+
+def _state_key(env: Mapping[str, str], name: str) -> bytes | None:
+    value = env.get(name)
+    if value is None or value == "":
+        return None
+    return parse_state_key(value, name)
 
 
 def _origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:

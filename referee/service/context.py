@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from referee import engine
 from referee.service.config import Settings
+from referee.service.private import PrivatePlay
 from referee.service.sealing import Sealer, fingerprint
 
 
@@ -16,6 +17,7 @@ class Referee:
     settings: Settings
     catalog: engine.Catalog
     sealer: Sealer | None
+    private: PrivatePlay | None = None  # private play (docs/api.md §10) when REFEREE_STATE_KEY is set
     draining: bool = False
     cards_body: bytes = b""
     card_bodies: dict[str, bytes] = field(default_factory=dict)

@@ -38,6 +38,15 @@ received it. When the service runs with `REFEREE_SECRET`, every state it
 returns carries a `seal` and every endpoint that takes a state refuses (403)
 one whose seal is missing or wrong.
 
+**Private play** (docs/api.md §10). A service started with `REFEREE_STATE_KEY`
+keeps the game's secrets: every state is an opaque token (`afs1.…`), each
+player acts and sees through a seat of their own (`afk1.…`, from
+`POST /v1/games`), answers hold only what that seat's player may know, and the
+referee draws the seed and commits to it (`commitment`), revealing the whole
+game once it is over (`POST /v1/reveal`, with both seats). Each request body
+and answer below is then its private form (the second of each `oneOf`); each
+event type says what each side sees.
+
 **Limits.** Request bodies are limited to `REFEREE_MAX_BODY` (default 1 MiB;
 413 over it) and must be sent as `Content-Type: application/json` (415
 otherwise).
@@ -87,7 +96,13 @@ ERROR_RESPONSES = {
         "`code` names what, e.g. `card_not_conserved`, `catalog_mismatch`).", 400),
     "SealRefused": (
         "Sealing is on and the state's seal is missing (`seal_missing`) or wrong "
-        "(`seal_mismatch`) (docs/api.md §4).", 403),
+        "(`seal_mismatch`) (docs/api.md §4); or, in private mode (docs/api.md §10), the state token does "
+        "not open (`bad_token`), a plain State was sent (`private_mode`), the seat is not of "
+        "this game (`bad_seat`) or not of the player the request names (`not_your_seat`).", 403),
+    "PrivateRefused": (
+        "Private mode: the token does not open (`bad_token`), a plain State was sent "
+        "(`private_mode`), a seat is not of this game (`bad_seat`) or both are one player's "
+        "(`not_your_seat`), or the game is not over (`game_not_over`).", 403),
     "NotFound": ("No such path, or no such card (`not_found`, `card_not_found`).", 404),
     "PayloadTooLarge": ("The body is over `REFEREE_MAX_BODY` (`payload_too_large`).", 413),
     "UnsupportedMediaType": (

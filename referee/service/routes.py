@@ -1,4 +1,7 @@
-"""The game endpoints of docs/api.md §1: each reads the body, checks the seal, and hands the rest to the engine."""
+"""The game endpoints of docs/api.md §1: each reads the body, checks the seal, and hands the rest to the engine.
+
+In private mode (docs/api.md §10) each hands the body to :mod:`referee.service.private` instead.
+"""
 
 from __future__ import annotations
 
@@ -33,6 +36,7 @@ from referee.service.sealing import SealError
 def game_blueprint(ref: Referee) -> Blueprint:
     catalog = ref.catalog
     sealer = ref.sealer
+    private = ref.private
     blp = Blueprint("game", __name__, description="The referee (docs/api.md §1).")
 
     def state_in(body: dict[str, Any], key: str = "state") -> Any:
@@ -73,7 +77,8 @@ def game_blueprint(ref: Referee) -> Blueprint:
     @blp.route("/v1/games", methods=["POST"])
     @blp.doc(operationId="newGame")
     @request_body(S.NewGameSchema, "Both decks and the game's options (docs/api.md §2).", NEW_GAME_EXAMPLE)
-    @blp.response(201, S.GameResponseSchema, description="The new game, in the mulligan phase.", **common)
+    @blp.response(201, S.either(S.GameResponseSchema, S.PrivateGameResponseSchema),
+                  description="The new game, in the mulligan phase (private mode: its token and seats).", **common)
     @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
     def new_game() -> Response:
         """Start a game: check both decks, shuffle, deal.
@@ -82,13 +87,18 @@ def game_blueprint(ref: Referee) -> Blueprint:
         both decks (RULES 3).
         """
         body = read_body()
+        if private is not None:
+            return ok(private.new_game(body), 201)
         state, events = engine.new_game(catalog, body)
         return ok({"state": state_out(state), "events": events}, 201)
 
     @blp.route("/v1/apply", methods=["POST"])
     @blp.doc(operationId="applyAction")
-    @request_body(S.ApplyRequestSchema, "A state and one action.", apply_example())
-    @blp.response(200, S.GameResponseSchema, description="The next state and its events.", **common)
+    @request_body(S.either(S.ApplyRequestSchema, S.PrivateActRequestSchema),
+                  "A state and one action (private mode: a token, the action and the actor's seat).",
+                  apply_example())
+    @blp.response(200, S.either(S.GameResponseSchema, S.PrivateApplyResponseSchema),
+                  description="The next state and its events (private mode: also the actor's view).", **common)
     @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
     def apply() -> Response:
         """Apply one action.
@@ -97,6 +107,8 @@ def game_blueprint(ref: Referee) -> Blueprint:
         in RULES 13.3's order; the state is unchanged.
         """
         body = read_body()
+        if private is not None:
+            return ok(private.apply(body))
         envelope(body, ("state", "action"))
         state = state_in(body)
         state, events = engine.apply(catalog, state, body["action"])
@@ -104,15 +116,18 @@ def game_blueprint(ref: Referee) -> Blueprint:
 
     @blp.route("/v1/validate", methods=["POST"])
     @blp.doc(operationId="validateAction")
-    @request_body(S.ApplyRequestSchema, "A state and one action.")
+    @request_body(S.either(S.ApplyRequestSchema, S.PrivateActRequestSchema),
+                  "A state and one action (private mode: a token, the action and the actor's seat).")
     @blp.response(200, S.ValidateResponseSchema, description="Whether the action is legal now.", **common)
     @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
     def validate() -> Response:
         """Dry-run one action: never a 422, the violation is in the answer."""
         body = read_body()
-        envelope(body, ("state", "action"))
-        state = state_in(body)
-        violation = engine.validate(catalog, state, body["action"])
+        if private is not None:
+            violation = private.validate(body)
+        else:
+            envelope(body, ("state", "action"))
+            violation = engine.validate(catalog, state_in(body), body["action"])
         if violation is None:
             return ok({"legal": True, "violation": None})
         lang = language()
@@ -120,7 +135,8 @@ def game_blueprint(ref: Referee) -> Blueprint:
 
     @blp.route("/v1/legal-actions", methods=["POST"])
     @blp.doc(operationId="legalActions")
-    @request_body(S.LegalActionsRequestSchema, "A state, and optionally a player.",
+    @request_body(S.either(S.LegalActionsRequestSchema, S.PrivateAskRequestSchema),
+                  "A state, and optionally a player (private mode: a token and a seat).",
                   {"state": copy.deepcopy(apply_example()["state"]), "player": 0, "labels": True})
     @blp.response(200, S.LegalActionsResponseSchema, description="Every legal action now.", **common)
     @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
@@ -133,13 +149,16 @@ def game_blueprint(ref: Referee) -> Blueprint:
         what its player may see.
         """
         body = read_body()
-        envelope(body, ("state",), ("player", "labels"))
-        player = player_field(body)
         want_labels = body.get("labels", False)
-        if type(want_labels) is not bool:
-            raise schema_problem({"labels": ["Not a valid boolean."]})
-        state = state_in(body)
-        actions = engine.legal_actions(catalog, state, player)
+        if private is not None:
+            state, actions = private.legal_actions(body)
+        else:
+            envelope(body, ("state",), ("player", "labels"))
+            player = player_field(body)
+            if type(want_labels) is not bool:
+                raise schema_problem({"labels": ["Not a valid boolean."]})
+            state = state_in(body)
+            actions = engine.legal_actions(catalog, state, player)
         if not want_labels:
             return ok({"actions": actions})
         lang = language()
@@ -147,8 +166,11 @@ def game_blueprint(ref: Referee) -> Blueprint:
 
     @blp.route("/v1/replay", methods=["POST"])
     @blp.doc(operationId="replayGame")
-    @request_body(S.ReplayRequestSchema, "A new game or a state, and the actions to apply in order.")
-    @blp.response(200, S.ReplayResponseSchema, description="The state after every action.", **common)
+    @request_body(S.either(S.ReplayRequestSchema, S.PrivateReplayRequestSchema),
+                  "A new game or a state, and the actions to apply in order (private mode: a token "
+                  "and both seats).")
+    @blp.response(200, S.either(S.ReplayResponseSchema, S.PrivateReplayResponseSchema),
+                  description="The state after every action.", **common)
     @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
     def replay() -> Response:
         """Apply a list of actions in order.
@@ -157,6 +179,8 @@ def game_blueprint(ref: Referee) -> Blueprint:
         an illegal deck in `game` is a 422 with `violations`.
         """
         body = read_body()
+        if private is not None:
+            return ok(private.replay(body))
         envelope(body, ("actions",), ("game", "state"))
         if ("game" in body) == ("state" in body):
             raise schema_problem({"_schema": ["Give exactly one of game and state."]})
@@ -169,16 +193,41 @@ def game_blueprint(ref: Referee) -> Blueprint:
 
     @blp.route("/v1/view", methods=["POST"])
     @blp.doc(operationId="viewGame")
-    @request_body(S.ViewRequestSchema, "A state and a player.")
+    @request_body(S.either(S.ViewRequestSchema, S.PrivateAskRequestSchema),
+                  "A state and a player (private mode: a token and a seat).")
     @blp.response(200, S.ViewResponseSchema, description="What that player may see.", **common)
     @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
     def view() -> Response:
         """What one player may see (docs/api.md §5). A view is never sealed and never accepted as a state."""
         body = read_body()
+        if private is not None:
+            return ok(private.view(body))
         envelope(body, ("state", "player"))
         player = player_field(body)
         state = state_in(body)
         return ok({"view": engine.view(catalog, state, player)})
+
+    @blp.route("/v1/reveal", methods=["POST"])
+    @blp.doc(operationId="revealGame")
+    @request_body(S.RevealRequestSchema, "The token of a finished private game and both its seats.")
+    @blp.response(200, S.RevealResponseSchema, description="The whole plain state, seed included.", **common)
+    @errors("BadRequest", "PrivateRefused", "PayloadTooLarge", "UnsupportedMediaType")
+    def reveal() -> Response:
+        """Private mode only (docs/api.md §10): the whole state of a finished game.
+
+        Needs both seats (403 `bad_seat` / `not_your_seat` otherwise): the
+        referee cannot tell the game's last token from a copy a player
+        conceded on to peek. Before the end it is a 403 (`game_not_over`).
+        Anyone can then check the deal with the seed (`referee verify-deal`).
+        A referee in plain mode answers 400 (`private_mode_off`): its states
+        are plain already.
+        """
+        body = read_body()
+        if private is None:
+            raise Problem(400, "private-mode-off", "private_mode_off",
+                          "POST /v1/reveal is for private play (REFEREE_STATE_KEY); this referee "
+                          "runs in plain mode, where every state is plain already.")
+        return ok(private.reveal(body))
 
     @blp.route("/v1/decks/validate", methods=["POST"])
     @blp.doc(operationId="validateDeck")

@@ -238,9 +238,14 @@ def run(state: State, *actions: Action) -> tuple[State, list[dict[str, Any]]]:
     return state, events
 
 
-def normal(state: State) -> State:
-    """The state with every optional field filled in: the starting point of an expected state."""
-    return check_state(catalog_of(state), state)
+def normal(state: State, applied: int = 0) -> State:
+    """The state with every optional field filled in: the starting point of an expected state.
+
+    ``applied``: how many actions the expected state is after (``seq`` counts them, docs/api.md §3).
+    """
+    out = check_state(catalog_of(state), state)
+    out["seq"] += applied
+    return out
 
 
 def legal(state: State, player: int | None = None) -> list[Action]:

@@ -97,7 +97,7 @@ def test_2_2_playing_a_case_costs_nothing_and_it_stays_on_the_field():
 
     after, _ = apply(state, act("play_case", 0, card=new))
 
-    expected = normal(state)
+    expected = normal(state, applied=1)
     expected["players"][0]["hand"] = []
     expected["players"][0]["cases"] = [{"card": old, "face_up": False, "actioned": True},
                                        {"card": new, "face_up": False, "actioned": False}]
@@ -128,7 +128,7 @@ def test_2_3_playing_a_fairy_costs_one_action_and_it_stays_on_the_field_standby(
 
     after, _ = apply(state, act("play_fairy", 0, card=fairy))
 
-    expected = normal(state)
+    expected = normal(state, applied=1)
     expected["players"][0]["hand"] = []
     expected["players"][0]["cases"][0]["actioned"] = True
     expected["players"][0]["fairies"] = [{"card": fairy, "case": None}]
@@ -146,7 +146,7 @@ def test_2_4_playing_an_evidence_costs_one_action_and_it_attaches_to_either_play
 
     after, _ = apply(state, act("play_evidence", 0, card=ev, case=theirs))
 
-    expected = normal(state)
+    expected = normal(state, applied=1)
     expected["players"][0]["hand"] = []
     expected["players"][0]["cases"] = [{"card": mine, "face_up": False, "actioned": True}]
     expected["players"][0]["evidence"] = [{"card": ev, "case": theirs}]
@@ -165,7 +165,7 @@ def test_2_5_a_spell_pays_its_cost_applies_its_effect_and_goes_to_its_owners_tra
 
     after, _ = apply(state, act("cast_spell", 0, card=spell, targets=[theirs]))
 
-    expected = normal(state)
+    expected = normal(state, applied=1)
     expected["players"][0]["hand"] = []
     expected["players"][0]["trash"].append(spell)
     expected["players"][0]["cases"] = [{"card": c1, "face_up": False, "actioned": True},

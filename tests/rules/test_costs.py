@@ -17,7 +17,7 @@ def test_7_1_one_action_is_paid_by_turning_an_unactioned_case_sideways():
 
     after, events = apply(state, act("draw", 0))
 
-    expected = normal(state)
+    expected = normal(state, applied=1)
     expected["players"][0]["cases"] = [{"card": case, "face_up": False, "actioned": True}]
     expected["players"][0]["hand"] = state["players"][0]["file"][:1]
     expected["players"][0]["file"] = state["players"][0]["file"][1:]

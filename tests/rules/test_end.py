@@ -57,7 +57,7 @@ def test_11_2_either_player_may_concede_in_a_turn_and_the_opponent_wins(who):
 
     after, events = apply(state, act("concede", who))
 
-    expected = normal(state)
+    expected = normal(state, applied=1)
     expected["phase"] = "over"
     expected["result"] = {"winner": 1 - who, "reason": "concede"}
     assert after == expected

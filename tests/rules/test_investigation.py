@@ -111,7 +111,7 @@ def test_10_2_1_a_counter_that_removes_the_only_fairy_leaves_nothing_to_resolve(
 
     after, events = apply(state, act("pass", 1))
 
-    expected = normal(before)
+    expected = normal(before, applied=1)
     expected["pending"] = None
     assert after == expected
     assert after["players"][0]["evidence"] == [{"card": ev, "case": case}]
@@ -137,7 +137,7 @@ def test_10_2_1_a_counter_that_bounces_the_only_fairy_leaves_nothing_to_resolve(
 
     after, events = apply(state, act("pass", 1))
 
-    expected = normal(before)
+    expected = normal(before, applied=1)
     expected["pending"] = None
     assert after == expected
     assert after["players"][0]["evidence"] == [{"card": ev, "case": case}]
@@ -158,7 +158,7 @@ def test_10_2_1_a_bounced_only_fairy_leaves_nothing_to_resolve():
 
     after, events = apply(state, act("pass", 1))
 
-    expected = normal(state)
+    expected = normal(state, applied=1)
     expected["pending"] = None
     assert after == expected
     assert bounced in after["players"][0]["hand"]
@@ -255,7 +255,7 @@ def test_10_4_a_failed_investigation_trashes_the_investigators_fairies_and_evide
 
     after, _ = apply(state, act("investigate", 0, case=case))
 
-    expected = normal(state)
+    expected = normal(state, applied=1)
     expected["players"][0]["cases"] = [{"card": pay, "face_up": False, "actioned": True}]
     expected["players"][0]["fairies"] = [{"card": safe, "case": elsewhere}]
     expected["players"][0]["evidence"] = []
@@ -289,7 +289,7 @@ def test_10_5_enough_power_but_a_failed_requirement_changes_nothing(cid):
 
     assert _outcome(events)["outcome"] == "continues"
     assert _outcome(events)["power"] >= _outcome(events)["level"]
-    expected = normal(state)
+    expected = normal(state, applied=1)
     expected["players"][0]["cases"] = [{"card": pay, "face_up": False, "actioned": True}]
     expected["players"][1]["cases"][0]["face_up"] = True
     assert after == expected
@@ -399,7 +399,7 @@ def test_10_6_3_every_fairy_dispatched_to_the_solved_case_becomes_standby():
 
     after, _ = apply(state, act("investigate", 0, case=case))
 
-    expected = normal(state)
+    expected = normal(state, applied=1)
     expected["players"][0]["cases"] = [{"card": pay, "face_up": False, "actioned": True}]
     expected["players"][0]["fairies"] = [{"card": mine, "case": None}]
     expected["players"][1]["fairies"] = [{"card": theirs, "case": None}]

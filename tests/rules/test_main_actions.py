@@ -7,7 +7,7 @@ from .positions import Position, act, apply, assert_illegal, assert_legal, event
 
 def _paid(state, case):
     """``state`` normalised, with ``case`` (player 0's first case) actioned: the expected base after paying 1."""
-    expected = normal(state)
+    expected = normal(state, applied=1)
     entry = expected["players"][0]["cases"][0]
     assert entry["card"] == case
     entry["actioned"] = True

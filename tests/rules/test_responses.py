@@ -18,7 +18,7 @@ def test_9_1_an_ability_pays_its_cost_and_applies_its_effect():
 
     after, events = apply(state, act("use_ability", 0, card=south, ability=0, targets=[]))
 
-    expected = normal(state)
+    expected = normal(state, applied=1)
     expected["players"][0]["cases"] = [{"card": case, "face_up": False, "actioned": True}]
     expected["modifiers"] = [{"card": south, "power": 1}]
     expected["used"] = [{"card": south, "ability": 0}]
@@ -124,7 +124,7 @@ def test_9_2_a_spell_is_cast_from_hand_its_effect_applies_and_it_goes_to_the_tra
 
     after, _ = apply(state, act("cast_spell", 0, card=spell, targets=[]))
 
-    expected = normal(state)
+    expected = normal(state, applied=1)
     expected["players"][0]["cases"] = [{"card": case, "face_up": False, "actioned": True}]
     expected["players"][0]["hand"] = top
     expected["players"][0]["file"] = state["players"][0]["file"][2:]
@@ -400,8 +400,9 @@ def _negated(p: Position, action, counter_cid):
 
 
 def _without_counter(before, after, counter):
-    """``before`` normalised as it should be after a negation that changes nothing but the counter."""
-    expected = normal(before)
+    """``before`` normalised as it should be after a negation that changes nothing but the counter
+    (two actions later: the counter and the pass)."""
+    expected = normal(before, applied=2)
     expected["pending"] = None
     expected["players"][1]["hand"].remove(counter)
     expected["players"][1]["trash"].append(counter)
@@ -530,7 +531,7 @@ def test_9_5_a_window_marked_negated_resolves_to_nothing_on_pass(kind):
 
     after, events = apply(state, act("pass", 1))
 
-    expected = normal(state)
+    expected = normal(state, applied=1)
     expected["pending"] = None
     assert after == expected
     assert events == [{"type": "window_closed", "negated": True}]
@@ -602,7 +603,7 @@ def test_9_6_a_target_gone_when_the_effect_applies_is_skipped():
 
     after, events = apply(state, act("pass", 1))
 
-    expected = normal(state)
+    expected = normal(state, applied=1)
     expected["pending"] = None
     expected["players"][0]["hand"] = []
     expected["players"][0]["trash"].append(spell)

@@ -54,7 +54,7 @@ def test_6_3_the_draw_step_draws_the_top_card_for_the_new_active_player():
 
     after, events = apply(state, act("end_turn", 0))
 
-    expected = normal(state)
+    expected = normal(state, applied=1)
     expected["players"][1]["hand"] = [top]
     expected["players"][1]["file"] = state["players"][1]["file"][1:]
     expected.update(turn=2, active=1, step="case", case_played=False)
@@ -90,7 +90,7 @@ def test_6_4_a_case_is_played_face_down_and_unactioned_and_the_main_step_follows
 
     after, events = apply(state, act("play_case", 0, card=case))
 
-    expected = normal(state)
+    expected = normal(state, applied=1)
     expected["players"][0]["hand"] = []
     expected["players"][0]["cases"] = [{"card": case, "face_up": False, "actioned": False}]
     expected.update(step="main", case_played=True)
@@ -106,7 +106,7 @@ def test_6_4_skipping_the_case_step_changes_nothing_but_the_step():
 
     after, _ = apply(state, act("skip_case", 0))
 
-    expected = normal(state)
+    expected = normal(state, applied=1)
     expected["step"] = "main"
     assert after == expected
 

@@ -56,7 +56,7 @@ def test_4_2_a_player_may_dispatch_a_fairy_to_the_opponents_case():
 
     after, _ = apply(state, act("dispatch", 0, fairy=mine, case=theirs))
 
-    expected = normal(state)
+    expected = normal(state, applied=1)
     expected["players"][0]["cases"] = [{"card": pay, "face_up": False, "actioned": True}]
     expected["players"][0]["fairies"] = [{"card": mine, "case": theirs}]
     assert after == expected

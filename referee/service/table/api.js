@@ -9,7 +9,7 @@
 /** @typedef {Schemas["NewGame"]} NewGame */
 /** @typedef {Schemas["State"] | string} State  a plain State, or a private-mode token (docs/api.md §10) */
 /** @typedef {Schemas["View"]} View */
-/** @typedef {Schemas["Event"]} GameEvent */
+/** @typedef {Operations["applyAction"]["responses"]["200"]["content"]["application/json"]["events"][number]} GameEvent  one of the typed events */
 /** @typedef {Schemas["Card"]} Card */
 /** @typedef {Operations["applyAction"]["requestBody"]["content"]["application/json"]["action"]} Action */
 /** @typedef {Operations["legalActions"]["responses"]["200"]["content"]["application/json"]["actions"][number]} ListedAction */

@@ -1,0 +1,178 @@
+"""Private play (docs/api.md §10): the game endpoints when the service has ``REFEREE_STATE_KEY``.
+
+States travel as tokens (:mod:`referee.service.private_tokens`) and players
+act through seats. Each request is checked in this order, before any rule:
+the body's keys (400), the state token (403 ``private_mode`` for a plain
+State, ``bad_token`` for anything that does not open), the seat (403
+``bad_seat``: not a seat of this game), the player the request names (403
+``not_your_seat``). Then the engine decides, exactly as in plain mode, and
+every answer carries a new token, never a plain state, and only what the
+seat's player may know (their view, their events).
+
+A seat made under the previous key (during a rotation) is answered with
+``seat``, the same seat made under the current key, so clients can replace it
+before the previous key is dropped.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from referee import engine
+from referee.engine.events import events_for
+from referee.engine.fair_deal import commitment, private_deal
+from referee.engine.views import view_of
+from referee.service.problems import Problem
+from referee.service.private_tokens import TokenError, Vault
+from referee.service.reading import envelope, player_field, schema_problem
+
+Body = dict[str, Any]
+
+
+def refused(exc: TokenError) -> Problem:
+    slug = "bad-seat" if exc.code == "bad_seat" else "bad-token"
+    return Problem(403, slug, exc.code, exc.detail)
+
+
+def not_in_private_mode(field: str, why: str) -> Problem:
+    return Problem(400, "not-in-private-mode", "not_in_private_mode",
+                   f"{field}: {why} This referee deals private games itself (docs/api.md §10).")
+
+
+class PrivatePlay:
+    """The game endpoints' private-mode answers, as plain JSON-able dicts."""
+
+    def __init__(self, catalog: engine.Catalog, vault: Vault):
+        self.catalog = catalog
+        self.vault = vault
+
+    # -- reading -------------------------------------------------------------------
+
+    def state_in(self, body: Body, key: str = "state") -> dict[str, Any]:
+        """The plain state inside the body's token."""
+        token = body[key]
+        if isinstance(token, dict):
+            raise Problem(403, "private-mode", "private_mode",
+                          "This referee plays privately: send the state token it gave (afs1.…), "
+                          "not a plain State.")
+        if not isinstance(token, str):
+            raise schema_problem({key: ["Must be a state token (a string afs1.…)."]})
+        try:
+            return self.vault.open(token)
+        except TokenError as exc:
+            raise refused(exc) from None
+
+    def seat_in(self, body: Body, state: dict[str, Any], key: str = "seat") -> tuple[int, bool]:
+        """The seat's player, and whether the seat was made under the current key."""
+        seat = body[key]
+        if not isinstance(seat, str):
+            raise schema_problem({key: ["Must be a seat (a string afk1.…)."]})
+        try:
+            return self.vault.seat_player(seat, state.get("game_id"))
+        except TokenError as exc:
+            raise refused(exc) from None
+
+    @staticmethod
+    def same_player(seat_player: int, named: Any, what: str) -> None:
+        if named != seat_player:
+            raise Problem(403, "not-your-seat", "not_your_seat",
+                          f"The seat is player {seat_player}'s; {what} names player {named}.")
+
+    def acting(self, body: Body) -> tuple[dict[str, Any], int, bool]:
+        """state, the seat's player, current-key flag: for a body of ``state``, ``action``, ``seat``."""
+        envelope(body, ("state", "action", "seat"))
+        state = self.state_in(body)
+        player, current = self.seat_in(body, state)
+        action = body["action"]
+        named = action.get("player") if isinstance(action, dict) else None
+        if type(named) is int and named in (0, 1):  # a malformed player is the engine's 400
+            self.same_player(player, named, "the action")
+        return state, player, current
+
+    def asking(self, body: Body, optional: tuple[str, ...] = ()) -> tuple[dict[str, Any], int]:
+        """state and the seat's player, for a body of ``state``, ``seat`` and an optional ``player``."""
+        envelope(body, ("state", "seat"), ("player", *optional))
+        named = player_field(body)
+        state = self.state_in(body)
+        player, _ = self.seat_in(body, state)
+        if named is not None:
+            self.same_player(player, named, "the request")
+        return state, player
+
+    # -- the endpoints ------------------------------------------------------------
+
+    def new_game(self, body: Body) -> Body:
+        if body.get("seed") is not None:
+            raise not_in_private_mode("seed", "a private game's seed is drawn by the referee and "
+                                              "revealed when the game is over.")
+        if body.get("shuffle") is False:
+            raise not_in_private_mode("shuffle", "a private game is always shuffled.")
+        seed = "p-" + secrets.token_urlsafe(32)
+        game_id = "g-" + secrets.token_urlsafe(16)
+        state, events = private_deal(self.catalog, body, seed, game_id)
+        return {"state": self.vault.token(state),
+                "seats": [self.vault.seat(game_id, p) for p in (0, 1)],
+                "commitment": commitment(seed),
+                "events": events_for(events, state, None)}
+
+    def apply(self, body: Body) -> Body:
+        state, player, current = self.acting(body)
+        state, events = engine.apply(self.catalog, state, body["action"])
+        out = {"state": self.vault.token(state), "events": events_for(events, state, player),
+               "view": view_of(state, player)}
+        if not current:
+            out["seat"] = self.vault.seat(state["game_id"], player)
+        return out
+
+    def validate(self, body: Body) -> engine.RuleViolation | None:
+        state, _, _ = self.acting(body)
+        return engine.validate(self.catalog, state, body["action"])
+
+    def legal_actions(self, body: Body) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The plain state (for labels, which name only what the seat's player may see) and the actions."""
+        state, player = self.asking(body, ("labels",))
+        if type(body.get("labels", False)) is not bool:
+            raise schema_problem({"labels": ["Not a valid boolean."]})
+        return state, engine.legal_actions(self.catalog, state, player)
+
+    def view(self, body: Body) -> Body:
+        state, player = self.asking(body)
+        return {"view": engine.view(self.catalog, state, player)}
+
+    def replay(self, body: Body) -> Body:
+        envelope(body, ("actions",), ("game", "state", "seats"))
+        if "game" in body:
+            raise not_in_private_mode("game", "a private game starts at POST /v1/games; replay from its token.")
+        envelope(body, ("actions", "state", "seats"))
+        state = self.state_in(body)
+        self.both_seats(body, state, "A replay applies actions for both players")
+        state, applied = engine.replay(self.catalog, body["actions"], state=state)
+        return {"state": self.vault.token(state), "applied": applied}
+
+    def both_seats(self, body: Body, state: dict[str, Any], why: str) -> None:
+        """``body["seats"]`` holds the game's two seats, one per player."""
+        seats = body["seats"]
+        if not isinstance(seats, list) or len(seats) != 2:
+            raise schema_problem({"seats": ["Must be the game's two seats."]})
+        players = {self.seat_in({"seat": s}, state)[0] for s in seats}
+        if players != {0, 1}:
+            raise Problem(403, "not-your-seat", "not_your_seat",
+                          f"{why}: it needs both seats of the game, one of each player.")
+
+    def reveal(self, body: Body) -> Body:
+        """The whole state of a finished game, with both seats.
+
+        Both, because the referee cannot tell the game's last token from a
+        fork: a player could concede on a copy of the current token and
+        reveal that, then play on from the copy knowing every card. With both
+        seats needed, only both players together (or whoever they both gave
+        their seat to) can reveal anything.
+        """
+        envelope(body, ("state", "seats"))
+        state = engine.check_state(self.catalog, self.state_in(body))
+        self.both_seats(body, state, "Revealing a game shows both players' cards")
+        if state["phase"] != "over":
+            raise Problem(403, "game-not-over", "game_not_over",
+                          "A private game is revealed only once it is over (docs/api.md §10).")
+        return {"state": state}

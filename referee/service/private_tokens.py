@@ -1,0 +1,146 @@
+"""State tokens and seats of private play (docs/api.md §10), with the ``cryptography`` package.
+
+One 256-bit key (``REFEREE_STATE_KEY``) gives two sub-keys by HKDF-SHA256,
+each with its own ``info``, so a key is never used for two purposes:
+
+- **state tokens**: ``afs1.`` + base64url(nonce ‖ ciphertext ‖ tag), the
+  canonical state (sorted keys, compact UTF-8 JSON, as sealing uses)
+  encrypted with AES-256-GCM under a fresh random 96-bit nonce, with the
+  prefix ``afs1`` as associated data. No compression before encryption
+  (its length would leak what the state holds).
+- **seats**: ``afk1.`` + base64url(player ‖ HMAC-SHA256(seat key,
+  ``afk1`` ‖ game id ‖ 0x00 ‖ player)); valid for that game and player only.
+
+A previous key (``REFEREE_STATE_KEY_PREVIOUS``) is tried after the current
+one when opening and checking, never used to make anything. Base64url is
+read strictly (the canonical spelling only), so flipping any character of a
+token or seat makes it refused, never silently equal.
+"""
+
+from __future__ import annotations
+
+import binascii
+import hmac
+import os
+from typing import Any
+
+import orjson
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from referee.service.sealing import canonical
+
+TOKEN_PREFIX = "afs1."
+SEAT_PREFIX = "afk1."
+_AAD = b"afs1"
+_NONCE = 12
+_TAG = 16
+
+
+class TokenError(Exception):
+    """A token or seat that does not open or check (HTTP 403); ``code`` says which."""
+
+    def __init__(self, code: str, detail: str):
+        self.code = code
+        self.detail = detail
+        super().__init__(detail)
+
+
+def _subkey(key: bytes, purpose: bytes) -> bytes:
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None,
+                info=b"ace-file-referee " + purpose).derive(key)
+
+
+_TO_URL = bytes.maketrans(b"+/", b"-_")
+_FROM_URL = bytes.maketrans(b"-_", b"+/")
+_DIGIT = {c: i for i, c in enumerate(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")}
+_UNUSED_BITS = {2: 0x0F, 3: 0x03}  # in the last digit, by the text's length mod 4
+
+
+def b64url(data: bytes) -> str:
+    return binascii.b2a_base64(data, newline=False).translate(_TO_URL).rstrip(b"=").decode("ascii")
+
+
+def unb64url(text: str) -> bytes | None:
+    """The bytes of a canonical unpadded base64url string, else None.
+
+    Strict: only the URL alphabet, no padding, and the last digit's unused
+    bits zero, so each byte string has exactly one spelling.
+    """
+    try:
+        raw = text.encode("ascii")
+    except UnicodeEncodeError:
+        return None
+    rest = len(raw) % 4
+    if rest == 1 or b"+" in raw or b"/" in raw or b"=" in raw:
+        return None
+    try:  # strict_mode refuses any character outside the alphabet
+        data = binascii.a2b_base64(raw.translate(_FROM_URL) + b"=" * (-len(raw) % 4), strict_mode=True)
+    except binascii.Error:
+        return None
+    if rest and _DIGIT[raw[-1]] & _UNUSED_BITS[rest]:
+        return None
+    return data
+
+
+class _Keys:
+    """The sub-keys of one state key."""
+
+    def __init__(self, key: bytes):
+        self.aead = AESGCM(_subkey(key, b"state-token afs1"))
+        self.seat = _subkey(key, b"seat afk1")
+
+
+class Vault:
+    """Makes and opens state tokens and seats under a key (and a previous one, for rotation)."""
+
+    def __init__(self, key: bytes, previous: bytes | None = None):
+        self._keys = [_Keys(key)] + ([_Keys(previous)] if previous is not None else [])
+
+    # -- state tokens ----------------------------------------------------------
+
+    def token(self, state: dict[str, Any]) -> str:
+        nonce = os.urandom(_NONCE)
+        return TOKEN_PREFIX + b64url(nonce + self._keys[0].aead.encrypt(nonce, canonical(state), _AAD))
+
+    def open(self, token: Any) -> dict[str, Any]:
+        """The state inside ``token``; :class:`TokenError` ``bad_token`` unless it opens under a key."""
+        data = unb64url(token[len(TOKEN_PREFIX):]) if isinstance(token, str) \
+            and token.startswith(TOKEN_PREFIX) else None
+        if data is None or len(data) < _NONCE + _TAG:
+            raise TokenError("bad_token", "The state is not a state token of this referee (afs1.…).")
+        nonce, sealed = data[:_NONCE], data[_NONCE:]
+        for keys in self._keys:
+            try:
+                plain = keys.aead.decrypt(nonce, sealed, _AAD)
+            except InvalidTag:
+                continue
+            return orjson.loads(plain)
+        raise TokenError("bad_token", "The state token does not open under this referee's key: it was "
+                                      "changed, or made by a referee with another key.")
+
+    # -- seats -------------------------------------------------------------------
+
+    def _seat_mac(self, keys: _Keys, game_id: str, player: int) -> bytes:
+        msg = b"afk1" + game_id.encode("utf-8") + b"\x00" + bytes((player,))
+        return hmac.digest(keys.seat, msg, "sha256")
+
+    def seat(self, game_id: str, player: int) -> str:
+        return SEAT_PREFIX + b64url(bytes((player,)) + self._seat_mac(self._keys[0], game_id, player))
+
+    def seat_player(self, seat: Any, game_id: str | None) -> tuple[int, bool]:
+        """The player ``seat`` is for in game ``game_id``, and whether it was made under the current key.
+
+        :class:`TokenError` ``bad_seat`` unless it is a seat of this game.
+        """
+        data = unb64url(seat[len(SEAT_PREFIX):]) if isinstance(seat, str) \
+            and seat.startswith(SEAT_PREFIX) else None
+        if data is not None and len(data) == 33 and data[0] in (0, 1) and game_id is not None:
+            player, mac = data[0], data[1:]
+            for index, keys in enumerate(self._keys):
+                if hmac.compare_digest(mac, self._seat_mac(keys, game_id, player)):
+                    return player, index == 0
+        raise TokenError("bad_seat", "The seat is not a seat of this game (afk1.…, as POST /v1/games "
+                                     "gave it).")

@@ -1,0 +1,147 @@
+"""The engine's shortcuts equal the careful code they stand in for (hypothesis).
+
+Each shortcut answers the common case at C speed and hands anything unusual to
+the careful code, so a client sees the same copy, the same violation and the
+same error code either way. These properties check the shortcut never says yes
+where the careful code says no (and, for the field check, says exactly what it
+says), on real positions bent in the ways each shortcut reads.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import msgspec
+import orjson
+from hypothesis import given, settings, strategies as st
+
+from referee.engine import Catalog, InconsistentState
+from referee.engine import consistency
+from referee.engine.model import State
+from referee.engine.parse import _plain_state, parse_state
+from referee.engine.playout import play
+
+CATALOG = Catalog.builtin()
+POSITIONS = [copy.deepcopy(s) for n, (s, _) in enumerate(play(CATALOG, "fast-paths", options={
+    "response_windows": "strict"})) if n % 9 == 0]
+ZONES = ("file", "hand", "trash", "cases", "fairies", "evidence")
+IDS = sorted(POSITIONS[0]["cards"])
+GAME_CARDS = sorted(CATALOG.game_card_ids)
+
+
+# -- the state's reading: ``cards`` checked and copied apart ------------------------------
+
+odd_cards_values = st.sampled_from(["", "x", 0, None, True, ["a"], {"a": "b"}])
+
+
+@st.composite
+def states_with_odd_cards(draw):
+    """A real state whose ``cards`` may gain an odd key or value, lose entries, or not be a dict."""
+    state = copy.deepcopy(draw(st.sampled_from(POSITIONS)))
+    how = draw(st.sampled_from(["as is", "key", "value", "drop", "not a dict", "no cards"]))
+    cards = state["cards"]
+    if how == "key":
+        cards[draw(st.sampled_from(["", 0, "new"]))] = "x"
+    elif how == "value":
+        cards[draw(st.sampled_from(IDS))] = draw(odd_cards_values)
+    elif how == "drop":
+        del cards[draw(st.sampled_from(IDS))]
+    elif how == "not a dict":
+        state["cards"] = draw(odd_cards_values)
+    elif how == "no cards":
+        del state["cards"]
+    if draw(st.booleans()):  # and sometimes a fault elsewhere, for the shortcut to hand back
+        state["players"][draw(st.integers(0, 1))]["kept"] = draw(st.sampled_from([True, 1, None]))
+    return state
+
+
+@settings(max_examples=300, deadline=None)
+@given(states_with_odd_cards())
+def test_the_cards_shortcut_reads_a_state_exactly_as_the_model_does(raw):
+    """parse._plain_state returns the model's reading, key order included, or leaves the state to it."""
+    try:
+        careful = msgspec.to_builtins(msgspec.convert(raw, State))
+    except msgspec.ValidationError:
+        careful = None
+    fast = _plain_state(raw)
+    if fast is not None:
+        assert careful is not None, "the shortcut accepted what the model refuses"
+        assert orjson.dumps(fast) == orjson.dumps(careful)
+        assert fast["cards"] is not raw["cards"]
+    elif careful is not None:  # left to the general path: it must be something the shortcut does not read
+        assert any(type(k) is not str or not k or type(v) is not str for k, v in raw["cards"].items())
+
+
+def test_parse_state_copies_cards_apart_from_the_callers_dict():
+    raw = copy.deepcopy(POSITIONS[1])
+    parsed = parse_state(raw)
+    parsed["cards"][IDS[0]] = "changed"
+    assert raw == POSITIONS[1]
+
+
+# -- the field: conservation, zone kinds and references in one pass -------------------------
+
+@st.composite
+def bent_fields(draw):
+    """A real position with up to three cards moved, copied, dropped, twinned, re-kinded or re-attached."""
+    state = copy.deepcopy(draw(st.sampled_from(POSITIONS)))
+    players = state["players"]
+    for _ in range(draw(st.integers(0, 3))):
+        pl = players[draw(st.integers(0, 1))]
+        zone = draw(st.sampled_from(ZONES))
+        how = draw(st.sampled_from(["move", "copy", "drop", "twin", "catalog id", "case", "case"]))
+        if how == "catalog id":
+            state["cards"][draw(st.sampled_from(IDS))] = draw(st.sampled_from(GAME_CARDS))
+            continue
+        if how == "case":
+            entries = [e for p in players for z in ("fairies", "evidence") for e in p[z]]
+            if entries:
+                cases = [e["card"] for p in players for e in p["cases"]]
+                draw(st.sampled_from(entries))["case"] = draw(st.sampled_from([None, *IDS[:3], *cases]))
+            continue
+        if not pl[zone]:
+            continue
+        item = pl[zone][draw(st.integers(0, len(pl[zone]) - 1))]
+        iid = item if isinstance(item, str) else item["card"]
+        if how == "twin" and zone in ("file", "hand", "trash"):  # another card's id in its place
+            pl[zone][pl[zone].index(item)] = draw(st.sampled_from(IDS))
+            continue
+        if how in ("move", "drop"):
+            pl[zone].remove(item)
+        if how in ("move", "copy"):
+            to = players[draw(st.integers(0, 1))]
+            target = draw(st.sampled_from(ZONES))
+            to[target].append(iid if target in ("file", "hand", "trash") else
+                              {"card": iid, "face_up": True, "actioned": False} if target == "cases" else
+                              {"card": iid, "case": None})
+    return state
+
+
+def _careful(state: dict) -> str | None:
+    try:
+        consistency._check_conservation(state)
+        consistency._check_zone_kinds(CATALOG, state)
+        consistency._check_references(CATALOG, state)
+    except InconsistentState as exc:
+        return exc.code
+    return None
+
+
+@settings(max_examples=400, deadline=None)
+@given(bent_fields())
+def test_the_one_pass_field_check_says_what_the_three_careful_checks_say(state):
+    """RULES 13.1: consistency._field_is_sound is true exactly when conservation, zone kinds and references hold."""
+    assert consistency._field_is_sound(CATALOG, state) == (_careful(state) is None)
+
+
+# -- the board: a hand's cards of one kind, from the catalog's table ---------------------------
+
+def test_the_hand_of_a_kind_is_the_hand_filtered_card_by_card():
+    from referee.engine.board import Game
+    from referee.engine.cards import KINDS
+    for state in POSITIONS:
+        g = Game(CATALOG, state)
+        for player in (0, 1):
+            for kind in KINDS:
+                assert g.hand_of_kind(player, kind) == [i for i in state["players"][player]["hand"]
+                                                        if g.kind(i) == kind]
