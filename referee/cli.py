@@ -24,13 +24,10 @@ import sys
 import tempfile
 from typing import Any, Callable, MutableMapping, Sequence
 
+from referee.scenarios.cli import CommandError, load_catalog, write_file
 from referee.scenarios.cli import positive_int as _positive
 
 PROG = "referee"
-
-
-class CommandError(Exception):
-    """A one-line error for the operator; exit status 2."""
 
 
 # -- serve ---------------------------------------------------------------------
@@ -87,8 +84,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def _apply_flags(args: argparse.Namespace, env: MutableMapping[str, str]) -> None:
     """The flags that are also settings of the app, passed on to it (and to gunicorn's workers)."""
     if args.catalog is not None:
-        if not os.path.isfile(args.catalog):
-            raise CommandError(f"--catalog {args.catalog}: no such file")
         env["REFEREE_CATALOG"] = args.catalog
     if args.metrics_port is None:
         env.pop("REFEREE_METRICS_PORT", None)
@@ -98,19 +93,15 @@ def _apply_flags(args: argparse.Namespace, env: MutableMapping[str, str]) -> Non
 
 def _load_settings(args: argparse.Namespace) -> tuple[Any, Any]:
     """The app's settings and catalog, or a one-line error naming the flag or variable."""
-    from referee.engine.errors import CatalogError
-    from referee.service.app import load_catalog
     from referee.service.config import ConfigError, Settings
 
+    # The catalog first, so that its error names the flag or the variable it came from.
+    catalog = load_catalog(os.environ.get("REFEREE_CATALOG") or None,
+                           "--catalog " if args.catalog else "REFEREE_CATALOG=")
     try:
-        settings = Settings.from_env()
+        return Settings.from_env(), catalog
     except ConfigError as exc:
         raise CommandError(str(exc)) from None
-    try:
-        return settings, load_catalog(settings)
-    except CatalogError as exc:
-        where = f"--catalog {args.catalog}" if args.catalog else f"REFEREE_CATALOG={settings.catalog_path}"
-        raise CommandError(f"{where}: {exc}") from None
 
 
 def _prepare_metrics_dir(env: MutableMapping[str, str]) -> None:
@@ -179,8 +170,7 @@ def cmd_openapi(args: argparse.Namespace) -> int:
 
     text = openapi_yaml(create_app(Settings(log_requests=False)))
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as out:
-            out.write(text)
+        write_file("--output", args.output, text)
     else:
         sys.stdout.write(text)
     return 0
@@ -209,27 +199,24 @@ def _add_verify_deal(sub: argparse._SubParsersAction) -> None:
 def cmd_verify_deal(args: argparse.Namespace) -> int:
     import json
 
-    from referee.engine import Catalog, CatalogError
     from referee.engine.fair_deal import DealMismatch, commitment, verify_deal
+    from referee.scenarios.source import ScenarioError, read_text
 
     try:
-        with open(args.revealed, encoding="utf-8") as f:
-            doc = json.load(f)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise CommandError(f"{args.revealed}: cannot read it as JSON ({exc})") from None
+        doc = json.loads(read_text(args.revealed))
+    except ScenarioError as exc:  # names the file: cannot read it, or not UTF-8
+        raise CommandError(str(exc)) from None
+    except ValueError as exc:
+        raise CommandError(f"{args.revealed}: not JSON ({exc})") from None
     state = doc.get("state", doc) if isinstance(doc, dict) else doc
-    try:
-        catalog = Catalog.from_path(args.catalog) if args.catalog else Catalog.builtin()
-    except (CatalogError, OSError) as exc:
-        raise CommandError(f"--catalog {args.catalog}: {exc}") from None
+    catalog = load_catalog(args.catalog)
     try:
         first = verify_deal(catalog, state, args.commitment)
     except DealMismatch as exc:
         print(f"{PROG} verify-deal: {args.revealed}: FAILED: {exc}", file=sys.stderr)
         return 1
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as out:
-            json.dump(first, out, ensure_ascii=False, indent=2)
+        write_file("--out", args.out, json.dumps(first, ensure_ascii=False, indent=2))
     seen = "matches the commitment given" if args.commitment else "compare it with the one you were shown"
     print(f"deal verified: seed commitment {commitment(state['seed'])} ({seen}); dealing again from the "
           f"seed and both decks gives the game's {len(first['cards'])} cards and first player; both files "

@@ -200,7 +200,7 @@ def test_catalog_flag_like_the_other_subcommands(tmp_path):
     bad = tmp_path / "catalog.yaml"
     bad.write_text("id: mine\ncards:\n  - {id: X-1, name: x, kind: dragon}\n", "utf-8")
     one_line_error(run("serve", "--catalog", str(bad)), f"--catalog {bad}", "X-1", "kind")
-    one_line_error(run("serve", "--catalog", str(tmp_path / "none.yaml")), "--catalog", "no such file")
+    one_line_error(run("serve", "--catalog", str(tmp_path / "none.yaml")), "--catalog", "cannot read: No such file")
     # the flag wins over the variable
     one_line_error(run("serve", "--catalog", str(bad), env={"REFEREE_CATALOG": str(tmp_path / "none.yaml")}),
                    f"--catalog {bad}", "X-1")

@@ -85,11 +85,13 @@ class Catalog:
 
     @classmethod
     def from_path(cls, path: str | Path) -> "Catalog":
-        path = Path(path)
+        """A catalog file; every error names the file once, in front (``CatalogError.at``)."""
         try:
-            text = path.read_text("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CatalogError(f"cannot read {path}: {exc}") from None
+            text = Path(path).read_text("utf-8")
+        except UnicodeDecodeError as exc:
+            raise CatalogError(f"not UTF-8 text ({exc.reason})").at(str(path)) from None
+        except OSError as exc:
+            raise CatalogError(f"cannot read: {exc.strerror or exc}").at(str(path)) from None
         return cls.from_text(text, str(path))
 
     @classmethod

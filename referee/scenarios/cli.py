@@ -1,8 +1,11 @@
-"""The ``check``, ``record`` and ``replay`` subcommands of ``referee`` (registered in referee/cli.py).
+"""The ``check``, ``record``, ``replay``, ``recheck`` and ``expand`` subcommands of ``referee``
+(registered in referee/cli.py), and what every subcommand shares about files.
 
 Exit status: 0 all good; 1 a scenario failed or an action was illegal; 2
 malformed input (a scenario file, an actions file, a path, a catalog) or the
-service could not be reached. Errors are one line each, never a traceback.
+service could not be reached. Errors are one line each, never a traceback:
+a :class:`CommandError`, which names the option and its file once
+(``--catalog cards.yaml:12: card X-1, field kind: ...``).
 """
 
 from __future__ import annotations
@@ -16,31 +19,49 @@ from typing import Any, Callable
 PROG = "referee"
 
 
-def _fail(message: str) -> int:
-    print(f"{PROG}: error: {message}", file=sys.stderr)
-    return 2
+class CommandError(Exception):
+    """A one-line error for the operator: ``referee: error: MESSAGE``, exit status 2."""
+
+
+# -- files: what every subcommand shares -------------------------------------------
+
+def load_catalog(path: str | None, option: str = "--catalog ") -> Any:
+    """The catalog file at ``path`` (the built-in one when ``None``); a bad one is a
+    :class:`CommandError` naming ``option`` (``"--catalog "``, ``"REFEREE_CATALOG="``) and the file once."""
+    from referee.engine import Catalog, CatalogError
+
+    try:
+        return Catalog.from_path(path) if path else Catalog.builtin()
+    except CatalogError as exc:  # its text starts with the file (and line)
+        raise CommandError(f"{option}{exc}") from None
+
+
+def write_file(option: str, path: str, data: str | bytes) -> None:
+    """Write ``data`` to the file of ``option``; a :class:`CommandError` naming both if it cannot."""
+    try:
+        if isinstance(data, bytes):
+            Path(path).write_bytes(data)
+        else:
+            Path(path).write_text(data, "utf-8")
+    except OSError as exc:
+        raise CommandError(f"{option} {path}: cannot write: {exc.strerror or exc}") from None
 
 
 def _backend(args: argparse.Namespace) -> Any:
-    """The in-process engine (with ``--catalog``) or the service at ``--url``; raises ValueError to stop."""
+    """The in-process engine (with ``--catalog``) or the service at ``--url``; raises CommandError to stop."""
     if getattr(args, "url", None):
         if args.catalog:
-            raise ValueError("--catalog is for in-process runs; the service at --url uses its own catalog")
+            raise CommandError("--catalog is for in-process runs; the service at --url uses its own catalog")
         from referee.client import RefereeClientError
         from referee.scenarios.backends import Http
 
         try:
             return Http(args.url, timeout=args.timeout)
         except RefereeClientError as exc:
-            raise ValueError(f"--url {args.url}: {exc}") from None
-    from referee.engine import Catalog, CatalogError
+            raise CommandError(f"--url {args.url}: {exc}") from None
     from referee.scenarios.backends import InProcess
 
-    try:
-        catalog = Catalog.from_path(args.catalog) if args.catalog else Catalog.builtin()
-    except CatalogError as exc:
-        raise ValueError(f"--catalog {args.catalog}: {exc}") from None
-    return InProcess(catalog)
+    return InProcess(load_catalog(args.catalog))
 
 
 def _common(p: argparse.ArgumentParser, url: bool = True) -> None:
@@ -92,22 +113,17 @@ def _spread(p: argparse.ArgumentParser, what: str) -> None:
                             "(e.g. tcp://scheduler:8786; needs ace-file-referee[dask] here and on the workers)")
 
 
-def _on_backend(args: argparse.Namespace, work: Callable[[Any], Any], *errors: type) -> tuple[Any, Any] | None:
-    """``(backend, work(backend))`` on the backend the options name, closed after; ``None`` once the
-    reason it could not be done (a bad option, a lost service or cluster, ``errors``) is printed."""
+def _on_backend(args: argparse.Namespace, work: Callable[[Any], Any], *errors: type) -> tuple[Any, Any]:
+    """``(backend, work(backend))`` on the backend the options name, closed after; a :class:`CommandError`
+    when it could not be done (a bad option, a lost service or cluster, ``errors``)."""
     from referee.client import RefereeConnectionError
     from referee.scenarios.parallel import PoolError
 
-    try:
-        backend = _backend(args)
-    except ValueError as exc:
-        _fail(str(exc))
-        return None
+    backend = _backend(args)
     try:
         return backend, work(backend)
     except (RefereeConnectionError, PoolError, *errors) as exc:
-        _fail(str(exc))
-        return None
+        raise CommandError(str(exc)) from None
     finally:
         backend.close()
 
@@ -116,16 +132,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     from referee.scenarios import junit
     from referee.scenarios.check import NothingToCheck, check, exit_code
 
-    done = _on_backend(args, lambda backend: check(args.paths, backend, quiet=args.quiet, jobs=args.jobs,
-                                                   dask=args.dask), NothingToCheck)
-    if done is None:
-        return 2
-    _, (results, seconds) = done
+    _, (results, seconds) = _on_backend(args, lambda backend: check(
+        args.paths, backend, quiet=args.quiet, jobs=args.jobs, dask=args.dask), NothingToCheck)
     if args.junit:
-        try:
-            junit.write(args.junit, results, seconds)
-        except OSError as exc:
-            return _fail(f"--junit {args.junit}: {exc.strerror or exc}")
+        write_file("--junit", args.junit, junit.to_xml(results, seconds=seconds))
     return exit_code(results)
 
 
@@ -161,9 +171,9 @@ def _read_data(path: str, what: str) -> Any:
     try:
         docs = load_documents(path)
     except ScenarioError as exc:
-        raise ValueError(f"{what} {exc}") from None
+        raise CommandError(f"{what} {exc}") from None
     if len(docs) != 1:
-        raise ValueError(f"{what} {path}: expected one YAML/JSON document, found {len(docs)}")
+        raise CommandError(f"{what} {path}: expected one YAML/JSON document, found {len(docs)}")
     return docs[0].data
 
 
@@ -171,21 +181,18 @@ def cmd_record(args: argparse.Namespace) -> int:
     from referee.scenarios.record import RecordError, record, to_yaml
 
     if args.max_actions is not None and args.max_actions < 0:
-        return _fail("--max-actions must be 0 or more")
-    try:
-        backend = _backend(args)
-        game = _read_data(args.game, "--game") if args.game else None
-        actions = _read_data(args.actions, "--actions") if args.actions else None
-    except ValueError as exc:
-        return _fail(str(exc))
+        raise CommandError("--max-actions must be 0 or more")
+    backend = _backend(args)
+    game = _read_data(args.game, "--game") if args.game else None
+    actions = _read_data(args.actions, "--actions") if args.actions else None
     if game is not None and not isinstance(game, dict):
-        return _fail(f"--game {args.game}: a NewGame is a mapping with decks")
+        raise CommandError(f"--game {args.game}: a NewGame is a mapping with decks")
     if isinstance(actions, dict) and isinstance(actions.get("actions"), list):
         actions = actions["actions"]  # a replay body or a scenario's when
     elif isinstance(actions, dict) and isinstance(actions.get("when"), list):
         actions = actions["when"]
     if actions is not None and not isinstance(actions, list):
-        return _fail(f"--actions {args.actions}: expected a list of actions")
+        raise CommandError(f"--actions {args.actions}: expected a list of actions")
     try:
         rec = record(backend.catalog, args.seed, game, actions, args.max_actions)
     except RecordError as exc:
@@ -206,13 +213,11 @@ def cmd_record(args: argparse.Namespace) -> int:
 
 
 def _write(out: str | None, text: str, what: str) -> int:
+    """``text`` to standard output, or to ``--out`` saying ``what`` it wrote there."""
     if not out:
         sys.stdout.write(text)
         return 0
-    try:
-        Path(out).write_text(text, "utf-8")
-    except OSError as exc:
-        return _fail(f"--out {out}: {exc.strerror or exc}")
+    write_file("--out", out, text)
     print(f"{PROG}: wrote {out}: {what}", file=sys.stderr)
     return 0
 
@@ -232,7 +237,6 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from referee.client import RefereeConnectionError
     from referee.scenarios.assertions import flow, legend
     from referee.scenarios.record import load_replay
     from referee.scenarios.runner import execute
@@ -241,19 +245,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         sc = load_replay(args.file)
     except ScenarioError as exc:
-        return _fail(str(exc))
-    try:
-        backend = _backend(args)
-    except ValueError as exc:
-        return _fail(str(exc))
-    try:
-        ex = execute(sc, backend, fast=False)
-    except ScenarioError as exc:
-        return _fail(str(exc))
-    except RefereeConnectionError as exc:
-        return _fail(str(exc))
-    finally:
-        backend.close()
+        raise CommandError(str(exc)) from None
+    _, ex = _on_backend(args, lambda backend: execute(sc, backend, fast=False), ScenarioError)
     n = len(sc.when)
     if ex.ref_error is not None:
         print(f"{args.file}: action {ex.at} (line {sc.line_of('when', ex.at)}): {ex.ref_error}")
@@ -280,10 +273,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
            f"game not over: turn {state.get('turn')}, {state.get('step')} step, player {state.get('active')} to act")
     print(f"{args.file}: all {n} action(s) legal; {end}")
     if args.out:
-        try:
-            Path(args.out).write_text(json.dumps(state, ensure_ascii=False, indent=1) + "\n", "utf-8")
-        except OSError as exc:
-            return _fail(f"--out {args.out}: {exc.strerror or exc}")
+        write_file("--out", args.out, json.dumps(state, ensure_ascii=False, indent=1) + "\n")
     return 0
 
 
@@ -308,16 +298,10 @@ def cmd_recheck(args: argparse.Namespace) -> int:
     from referee.scenarios.archive import ArchiveError
     from referee.scenarios.recheck import recheck, report_json
 
-    done = _on_backend(args, lambda backend: recheck(args.archive, backend, jobs=args.jobs, dask=args.dask),
-                       ArchiveError)
-    if done is None:
-        return 2
-    backend, summary = done
+    backend, summary = _on_backend(
+        args, lambda backend: recheck(args.archive, backend, jobs=args.jobs, dask=args.dask), ArchiveError)
     if args.report:
-        try:
-            Path(args.report).write_bytes(report_json(args.archive, backend, summary))
-        except OSError as exc:
-            return _fail(f"--report {args.report}: {exc.strerror or exc}")
+        write_file("--report", args.report, report_json(args.archive, backend, summary))
     return summary.exit_code()
 
 
@@ -344,34 +328,10 @@ def cmd_expand(args: argparse.Namespace) -> int:
     try:
         sc = load(args.file)
     except ScenarioError as exc:
-        return _fail(str(exc))
-    done = _on_backend(args, lambda backend: expand(sc, backend), ScenarioError)
-    if done is None:
-        return 2
-    text = json.dumps(done[1], ensure_ascii=False, indent=1) + "\n"
-    if not args.out:
-        sys.stdout.write(text)
-        return 0
-    try:
-        Path(args.out).write_text(text, "utf-8")
-    except OSError as exc:
-        return _fail(f"--out {args.out}: {exc.strerror or exc}")
-    print(f"{PROG}: wrote {args.out}; load it in Replay at http://127.0.0.1:8000/table", file=sys.stderr)
-    return 0
+        raise CommandError(str(exc)) from None
+    _, replay = _on_backend(args, lambda backend: expand(sc, backend), ScenarioError)
+    return _write(args.out, json.dumps(replay, ensure_ascii=False, indent=1) + "\n",
+                  "load it in Replay at http://127.0.0.1:8000/table")
 
 
 SUBCOMMANDS = [add_check, add_record, add_replay, add_recheck, add_expand]
-
-
-def main(argv: list[str] | None = None) -> int:
-    """The three subcommands alone (``python -m referee.scenarios.cli``), for when referee/cli.py lacks them."""
-    parser = argparse.ArgumentParser(prog=PROG)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for add in SUBCOMMANDS:
-        add(sub)
-    args = parser.parse_args(argv)
-    return args.func(args)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -47,6 +47,3 @@ def to_xml(results: Iterable[Result], suite: str = "referee check", seconds: flo
     ET.indent(root)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
 
-
-def write(path: str | Path, results: Iterable[Result], seconds: float | None = None) -> None:
-    Path(path).write_bytes(to_xml(results, seconds=seconds))
