@@ -366,6 +366,44 @@ def test_card_and_404(client, catalog):
     problem(client.get("/v1/cards/AF-000"), 404, "card_not_found")
 
 
+LIMITS_CATALOG = """
+id: limits
+cards:
+  - {id: F-1, name: 花, kind: fairy, power: 1}
+  - {id: F-2, name: 花, kind: fairy, power: 2, deck_limit: 2}
+  - {id: F-3, name: 北の妖精, kind: fairy, power: 2}
+  - {id: F-4, name: 草, kind: fairy, power: 1}
+  - {id: C-1, name: 事件, kind: case, level: 1, hit: 1}
+"""
+
+
+@pytest.fixture(scope="module")
+def limits_client():
+    from referee.engine import Catalog
+    from referee.service.app import create_app
+    from referee.service.config import Settings
+
+    return create_app(Settings(log_requests=False), Catalog.from_text(LIMITS_CATALOG, "limits.yaml")).test_client()
+
+
+def test_cards_show_the_limit_rules_3_2_applies_to_each_name(limits_client):
+    """RULES 3.2: the lowest deck_limit among a name's printings; 北の妖精 is 1 whatever the catalog says."""
+    cards = {c["id"]: c for c in ok(limits_client.get("/v1/cards"), S.CARDS_RESPONSE)["cards"]}
+    assert {cid: c["name_deck_limit"] for cid, c in cards.items()} == {"F-1": 2, "F-2": 2, "F-3": 1, "F-4": 3, "C-1": 3}
+    assert {cid: c["deck_limit"] for cid, c in cards.items()} == {"F-1": 3, "F-2": 2, "F-3": 3, "F-4": 3, "C-1": 3}
+    for cid, card in cards.items():
+        assert ok(limits_client.get(f"/v1/cards/{cid}"), S.CARD) == card
+
+
+@pytest.mark.parametrize("card", ["F-1", "F-3", "F-4"])
+def test_a_deck_over_a_cards_name_deck_limit_is_refused_at_that_limit(limits_client, card):
+    limit = limits_client.get(f"/v1/cards/{card}").get_json()["name_deck_limit"]
+    for count, legal in ((limit, True), (limit + 1, False)):
+        body = limits_client.post("/v1/decks/validate", json={"deck": {card: count}}).get_json()
+        copies = [v for v in body["violations"] if v["rule"] == "3.2"]
+        assert (copies == []) is legal and all(f"at most {limit}" in v["detail"] for v in copies)
+
+
 def test_rules(client):
     body = ok(client.get("/v1/rules"), S.RULES_RESPONSE)
     assert body["rules"] == load_rules()
