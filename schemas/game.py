@@ -167,7 +167,12 @@ class CardSchema(Schema):
     name_en = fields.String()
     series = fields.String()
     text = fields.String()
-    deck_limit = fields.Integer(strict=True)
+    deck_limit = fields.Integer(strict=True, metadata=_doc(
+        "This printing's own limit, as the catalog writes it (default 3)."))
+    name_deck_limit = fields.Integer(strict=True, metadata=_doc(
+        "How many cards of this name a deck may hold: the lowest deck_limit among all the catalog's cards "
+        "of the name; 北の妖精 and V.I.P.のカード 1 whatever the catalog says (RULES 3.2). The limit "
+        "POST /v1/decks/validate and POST /v1/games apply."))
     power = fields.Integer(strict=True)
     abilities = fields.List(fields.Nested(AbilitySchema))
     level = fields.Integer(strict=True)

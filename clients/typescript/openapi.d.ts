@@ -1845,7 +1845,10 @@ export interface components {
             name_en?: string;
             series?: string;
             text?: string;
+            /** @description This printing's own limit, as the catalog writes it (default 3). */
             deck_limit?: number;
+            /** @description How many cards of this name a deck may hold: the lowest deck_limit among all the catalog's cards of the name; 北の妖精 and V.I.P.のカード 1 whatever the catalog says (RULES 3.2). The limit POST /v1/decks/validate and POST /v1/games apply. */
+            name_deck_limit?: number;
             power?: number;
             abilities?: components["schemas"]["Ability"][];
             level?: number;

@@ -44,6 +44,10 @@ class Catalog:
         self.ids_of_kind: dict[str, frozenset[str]] = {  # for the consistency check's set comparisons
             kind: frozenset(c.id for c in self.cards.values() if c.kind == kind) for kind in KINDS}
         self.name_limits: dict[str, int] = deck_limits_by_name(self.cards.values())  # RULES 3.2
+        # The API's card: the catalog's fields (the digest's canonical form), then the limit RULES 3.2
+        # applies to the card's name, which needs the whole catalog.
+        self._api_cards: dict[str, dict[str, Any]] = {
+            c.id: {**c.raw, "name_deck_limit": self.name_limit(c.name)} for c in self.cards.values()}
         self.counters_by_trigger: dict[str, tuple[Card, ...]] = {
             t: tuple(c for c in self.cards.values() if c.kind == "counter" and c.trigger == t)
             for t in TRIGGERS
@@ -69,8 +73,9 @@ class Catalog:
         return self.name_limits.get(name, DECK_LIMIT)
 
     def card_json(self, card_id: str) -> dict[str, Any]:
-        """The card as the API shows it (docs/api.md §8 fields, kind canonical)."""
-        return self.cards[card_id].raw
+        """The card as the API shows it (docs/api.md §8 fields, kind canonical), with ``name_deck_limit``:
+        how many cards of its name a deck may hold (RULES 3.2, :meth:`name_limit`, as ``validate_deck`` counts)."""
+        return self._api_cards[card_id]
 
     # -- loading -----------------------------------------------------------
 
