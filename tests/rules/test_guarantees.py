@@ -14,7 +14,10 @@ import pytest
 from referee import engine
 from referee.engine import InconsistentState, InvalidInput
 
-from .positions import CAT, Position, act, apply, assert_illegal, legal, legal_deck
+from referee.engine.facts import TURN_MAX
+from referee.engine.state import check_state
+
+from .positions import CAT, FILLER, Position, act, apply, assert_illegal, events_of, legal, legal_deck
 
 
 # -- 13.1 -----------------------------------------------------------------------------------
@@ -308,3 +311,32 @@ def test_13_3_an_illegal_action_inside_a_sequence_changes_nothing():
     assert (caught.value.index, caught.value.rule, caught.value.code) == (1, "7.2", "cannot_pay")
     after, n = engine.replay(CAT, [act("skip_case", 0)], state=state)
     assert n == 1 and after["step"] == "main" and state["step"] == "case"
+
+
+# -- an answer never leaves the range its input keeps (RULES 13.1) ---------------------------
+
+def test_13_1_at_the_last_turn_a_state_may_hold_the_turn_cannot_pass():
+    """RULES 13.1: a state's turn is at most TURN_MAX, so ending that turn (which would answer turn
+    TURN_MAX + 1, a state the referee refuses) is refused; every other action stays open."""
+    state = Position(turn=TURN_MAX).build()
+    v = assert_illegal(state, act("end_turn", 0), "13.1", "turn_limit")
+    assert str(TURN_MAX) in v.detail() and str(TURN_MAX) in v.detail("ja")
+    assert {a["type"] for a in legal(state)} == {"draw", "concede"}
+
+
+def test_13_1_at_the_last_turn_the_discard_that_would_pass_it_is_refused():
+    """RULES 13.1: the end step's discard passes the turn (6.6): at TURN_MAX it is refused, after its own checks."""
+    p = Position(turn=TURN_MAX)
+    hand = p.hand(0, *[FILLER] * 8)
+    state, events = apply(p.build(), act("end_turn", 0))  # over 7 cards: the end step, still turn TURN_MAX
+    assert (state["step"], state["turn"]) == ("end", TURN_MAX) and events_of(events, "discard_owed")
+    assert_illegal(state, act("discard", 0, cards=hand[:2]), "6.6", "wrong_discard_count")
+    assert_illegal(state, act("discard", 0, cards=hand[:1]), "13.1", "turn_limit")
+    assert [a["type"] for a in legal(state)] == ["concede"]
+
+
+def test_13_1_the_turn_before_the_last_passes_to_a_state_the_referee_accepts():
+    """RULES 13.1: every answer is a state the referee takes back as input, up to the last turn."""
+    state, _ = apply(Position(turn=TURN_MAX - 1).build(), act("end_turn", 0))
+    assert state["turn"] == TURN_MAX
+    assert check_state(CAT, state)["turn"] == TURN_MAX
