@@ -52,6 +52,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "対応ウィンドウが開いているため、ターンを終了できません。"),
     "not_main_step_end": ("The turn is ended only from the main step.",
                           "ターンの終了はメインステップからのみ宣言できます。"),
+    # 13.1 The referee's guarantees: an answer is a state the referee accepts
+    "turn_limit": ("Turn {turn} is the last turn a game state may reach; it cannot pass (concede ends the game).",
+                   "ターン{turn}はゲームの状態が取りうる最後のターンです。ターンを進めることはできません（投了でゲームを終えられます）。"),
     # 8 Main-step actions
     "not_main_step": ("{action} is a main-step action of the active player.",
                       "{action}はアクティブプレイヤーのメインステップでのみ行えます。"),

@@ -6,9 +6,8 @@ from typing import Iterator
 
 from referee.engine.actions import ActionRule, register, require_in_hand, simple
 from referee.engine.board import Game
-from referee.engine.facts import HAND_LIMIT
 from referee.engine.errors import RuleViolation, rule
-from referee.engine.facts import Reason, other
+from referee.engine.facts import HAND_LIMIT, TURN_MAX, Reason, other
 
 
 def start_turn(g: Game, turn: int, player: int) -> None:
@@ -31,6 +30,14 @@ def start_turn(g: Game, turn: int, player: int) -> None:
 def pass_turn(g: Game) -> None:
     """RULES 6.6: the turn passes to the opponent."""
     start_turn(g, g.s["turn"] + 1, other(g.s["active"]))
+
+
+@rule("13.1", "turn_limit")
+def require_turn_can_pass(g: Game) -> None:
+    """RULES 13.1: a state's turn is at most ``TURN_MAX``, so the last turn cannot pass (the answer
+    would be a state the referee refuses as input); the action that would pass it is refused."""
+    if g.s["turn"] >= TURN_MAX:
+        raise RuleViolation("turn_limit", turn=g.s["turn"])
 
 
 class _CaseStepRule(ActionRule):
@@ -95,6 +102,10 @@ class EndTurn(ActionRule):
         if g.s["step"] != "main":
             raise RuleViolation("not_main_step_end")
 
+    def check(self, g: Game, a: dict) -> None:
+        if len(g.player(a["player"])["hand"]) <= HAND_LIMIT:  # the turn passes now (6.6)
+            require_turn_can_pass(g)
+
     def declare(self, g: Game, a: dict) -> None:
         hand = g.player(a["player"])["hand"]
         if len(hand) > HAND_LIMIT:
@@ -128,6 +139,7 @@ class Discard(ActionRule):
         excess = len(g.player(a["player"])["hand"]) - HAND_LIMIT
         if len(a["cards"]) != excess:
             raise RuleViolation("wrong_discard_count", count=excess, given=len(a["cards"]))
+        require_turn_can_pass(g)
 
     def declare(self, g: Game, a: dict) -> None:
         pl = g.player(a["player"])

@@ -318,21 +318,23 @@ def test_13_3_an_illegal_action_inside_a_sequence_changes_nothing():
 def test_13_1_at_the_last_turn_a_state_may_hold_the_turn_cannot_pass():
     """RULES 13.1: a state's turn is at most TURN_MAX, so ending that turn (which would answer turn
     TURN_MAX + 1, a state the referee refuses) is refused; every other action stays open."""
-    state = Position(turn=TURN_MAX).build()
+    p = Position(turn=TURN_MAX, first_player=1)
+    p.case(0, "AF-042")  # something to pay a draw with
+    state = p.build()
     v = assert_illegal(state, act("end_turn", 0), "13.1", "turn_limit")
     assert str(TURN_MAX) in v.detail() and str(TURN_MAX) in v.detail("ja")
-    assert {a["type"] for a in legal(state)} == {"draw", "concede"}
+    assert {a["type"] for a in legal(state, 0)} == {"draw", "concede"}
 
 
 def test_13_1_at_the_last_turn_the_discard_that_would_pass_it_is_refused():
     """RULES 13.1: the end step's discard passes the turn (6.6): at TURN_MAX it is refused, after its own checks."""
-    p = Position(turn=TURN_MAX)
+    p = Position(turn=TURN_MAX, first_player=1)
     hand = p.hand(0, *[FILLER] * 8)
     state, events = apply(p.build(), act("end_turn", 0))  # over 7 cards: the end step, still turn TURN_MAX
     assert (state["step"], state["turn"]) == ("end", TURN_MAX) and events_of(events, "discard_owed")
     assert_illegal(state, act("discard", 0, cards=hand[:2]), "6.6", "wrong_discard_count")
     assert_illegal(state, act("discard", 0, cards=hand[:1]), "13.1", "turn_limit")
-    assert [a["type"] for a in legal(state)] == ["concede"]
+    assert [a["type"] for a in legal(state, 0)] == ["concede"]
 
 
 def test_13_1_the_turn_before_the_last_passes_to_a_state_the_referee_accepts():
