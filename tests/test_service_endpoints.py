@@ -566,3 +566,18 @@ def test_cors_is_off_by_default_and_on_for_the_configured_origins(client, make_a
     assert "Access-Control-Allow-Origin" not in app.get("/livez", headers={"Origin": "https://evil.example"}).headers
     star = make_app(cors_origins=("*",)).test_client()
     assert star.get("/livez", headers={"Origin": "https://x.example"}).headers["Access-Control-Allow-Origin"] == "*"
+
+
+def test_apply_at_the_last_turn_refuses_to_pass_it_with_rule_13_1(client):
+    """RULES 13.1: ending turn TURN_MAX would answer a state the referee refuses; it is a 422 instead."""
+    from rules.positions import Position
+
+    from referee.engine.facts import TURN_MAX
+
+    state = Position(turn=TURN_MAX, first_player=1).build()
+    body = problem(client.post("/v1/apply", json={"state": state, "action": {"type": "end_turn", "player": 0}}),
+                   422, "turn_limit")
+    assert body["rule"] == "13.1" and str(TURN_MAX) in body["detail"]
+    conceded = ok(client.post("/v1/apply", json={"state": state, "action": {"type": "concede", "player": 0}}),
+                  S.GAME_RESPONSE)
+    assert conceded["state"]["result"] == {"winner": 1, "reason": "concede"}
