@@ -1,0 +1,109 @@
+"""``AsyncPrivateGame`` over a real ``referee serve`` with a state key: the async twin of
+``PrivateGame`` (docs/api.md §10) plays a whole private game, detects a rollback and a token of
+another game, and keeps the seat a key rotation re-makes, as the blocking one does."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Iterator
+
+import pytest
+
+from referee.client import (
+    AsyncPrivateGame,
+    AsyncRefereeClient,
+    PrivateGame,
+    RefereeClient,
+    RollbackDetected,
+)
+from referee.engine.fair_deal import commitment
+
+from conftest import STATE_KEY, Server, keep_or_random, start_server
+from test_e2e_private import who_acts
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[Server]:
+    started: list[Server] = []
+    yield start_server(tmp_path_factory.mktemp("private-async"), started, env={"REFEREE_STATE_KEY": STATE_KEY})
+    for s in started:
+        s.stop()
+
+
+async def join_both(url: str, body: dict) -> tuple[AsyncRefereeClient, object, list[AsyncPrivateGame]]:
+    ref = AsyncRefereeClient(url)
+    deal = await ref.new_private_game(body)
+    return ref, deal, [await AsyncPrivateGame.join(ref, deal.state, deal.seats[p]) for p in (0, 1)]
+
+
+def test_two_async_players_play_a_whole_private_game_and_reveal_it(server, private_game_body):
+    async def play() -> tuple:
+        ref, deal, players = await join_both(server.url, private_game_body)
+        async with ref:
+            rng = random.Random("async-private")
+            for _ in range(800):
+                if players[0].view["phase"] == "over":
+                    break
+                mover = players[who_acts(players[0].view)]
+                step = await mover.apply(keep_or_random(await mover.legal_actions(), rng))
+                await players[1 - mover.player].receive(step.state)
+            else:
+                pytest.fail("the game did not end in 800 actions")
+            return deal, players, await players[1].reveal(players[0].seat)
+
+    deal, players, revealed = asyncio.run(play())
+    assert [p.player for p in players] == [0, 1]
+    assert players[0].commitment == players[1].commitment == deal.commitment == commitment(revealed["seed"])
+    assert players[0].seq == players[1].seq == revealed["seq"] and revealed["phase"] == "over"
+
+
+def test_an_async_player_handed_an_older_token_detects_the_rollback(server, private_game_body):
+    async def play() -> tuple[str, str]:
+        ref, deal, players = await join_both(server.url, private_game_body)
+        async with ref:
+            first = players[players[0].view["active"]]
+            await first.apply({"type": "keep", "player": first.player})
+            kept = first.token
+            with pytest.raises(RollbackDetected, match="seq 1 to 0"):
+                await first.receive(deal.state)
+            return kept, first.token
+
+    kept, after = asyncio.run(play())
+    assert after == kept  # the older token was not taken
+
+
+def test_an_async_player_handed_another_games_token_detects_it(server, private_game_body):
+    async def play() -> None:
+        ref, _, players = await join_both(server.url, private_game_body)
+        async with ref:
+            other = await ref.new_private_game(private_game_body)
+            with pytest.raises(RollbackDetected, match="commitment"):
+                await players[0].receive(other.state)
+
+    asyncio.run(play())
+
+
+def test_the_blocking_and_the_async_player_see_the_same_game(server, private_game_body):
+    with RefereeClient(server.url) as ref:
+        deal = ref.new_private_game(private_game_body)
+        blocking = PrivateGame(ref, deal.state, deal.seats[0])
+
+    async def join() -> AsyncPrivateGame:
+        async with AsyncRefereeClient(server.url) as ref:
+            return await AsyncPrivateGame.join(ref, deal.state, deal.seats[0])
+
+    joined = asyncio.run(join())
+    assert (joined.view, joined.seq, joined.commitment, joined.token) == (
+        blocking.view, blocking.seq, blocking.commitment, blocking.token)
+
+
+def test_a_blocking_private_game_refuses_an_async_client(private_game_body):
+    async def make() -> None:
+        async with AsyncRefereeClient("http://127.0.0.1:9") as ref:
+            with pytest.raises(TypeError, match="AsyncPrivateGame"):
+                PrivateGame(ref, "afs1.x", "afk1.y")  # type: ignore[arg-type]
+
+    asyncio.run(make())
