@@ -46,18 +46,23 @@ All of them derive from :class:`RefereeClientError` and carry ``status``,
 **Private play** (docs/api.md §10). :meth:`RefereeClient.new_private_game`
 deals and returns the token, both seats and the commitment; the ``private_*``
 methods send a token and a seat. Each player then plays through a
-:class:`PrivateGame`, which holds the latest token and that player's own seat
-only, and raises :class:`RollbackDetected` when a token it is handed is older
-than one it has seen (``seq`` went back):
+:class:`PrivateGame` (:class:`AsyncPrivateGame` with the async client), which
+holds the latest token and that player's own seat only, and raises
+:class:`RollbackDetected` when a token it is handed is older than one it has
+seen (``seq`` went back):
 
 >>> deal = ref.new_private_game({"decks": [deck0, deck1]})      # doctest: +SKIP
 >>> aoi = PrivateGame(ref, deal.state, deal.seats[0])           # doctest: +SKIP
 >>> aoi.apply({"type": "keep", "player": aoi.player}).view      # doctest: +SKIP
+>>> ren = await AsyncPrivateGame.join(aref, deal.state, deal.seats[1])  # doctest: +SKIP
 
 How it is built: each endpoint is written once, as a function that returns a
 :class:`Call` (what to send, and how to read the answer); :class:`_Endpoint`
 makes it a method of both clients, which differ only in how they send
-(``_send``: blocking or awaited, with the retry loop).
+(``_send``: blocking or awaited; the retry decisions are :class:`_Tries`'s, the
+same for both). A private game's methods are Calls too, whose reading checks
+the view and keeps the token (:class:`_PrivateSide`), sent by the client it
+holds: one copy of that logic for both.
 """
 
 from __future__ import annotations
@@ -66,7 +71,7 @@ import asyncio
 import functools
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Awaitable, Callable, Generic, NamedTuple, ParamSpec, TypeVar, overload
 from urllib.parse import quote
 
@@ -76,7 +81,7 @@ __all__ = [
     "RefereeClient", "AsyncRefereeClient", "Step", "Replayed", "RefereeClientError", "RefereeHTTPError",
     "InvalidRequest", "SealRejected", "NotFound", "PayloadTooLarge", "RefereeRuleViolation",
     "RuleViolation", "RefereeConnectionError",
-    "PrivateDeal", "PrivateStep", "PrivateGame", "TokenRejected", "SeatRejected", "GameNotOver",
+    "PrivateDeal", "PrivateStep", "PrivateGame", "AsyncPrivateGame", "TokenRejected", "SeatRejected", "GameNotOver",
     "NotInPrivateMode", "PrivateModeOff", "RollbackDetected",
 ]
 
@@ -382,7 +387,10 @@ def _ready() -> Call[bool]:
 class _Endpoint(Generic[P, T]):
     """A :class:`Call` function as a method: ``client.apply(state, action)`` sends
     ``_apply(state, action)`` with that client's ``_send`` — a result from
-    :class:`RefereeClient`, an awaitable from :class:`AsyncRefereeClient`."""
+    :class:`RefereeClient`, an awaitable from :class:`AsyncRefereeClient`.
+    On a private game (``bound``) the function takes the game first, and the game's client sends."""
+
+    bound = False
 
     def __init__(self, call: Callable[P, Call[T]]):
         self.call = call
@@ -403,10 +411,11 @@ class _Endpoint(Generic[P, T]):
         if client is None:
             return self
         call = self.call
+        first = (client,) if self.bound else ()
 
         @functools.wraps(call)
         def method(*args: Any, **kwargs: Any) -> Any:
-            return client._send(call(*args, **kwargs))
+            return client._send(call(*first, *args, **kwargs))
 
         method.__name__ = self.__name__
         return method
@@ -431,6 +440,22 @@ class _Retry:
         if isinstance(outcome, httpx.Response) and outcome.status_code not in RETRY_STATUSES:
             return None
         return min(self.max_backoff, self.backoff * 2 ** attempt) * random.uniform(0.5, 1.0)
+
+
+class _Tries:
+    """The tries of one call, without their I/O (the same for both clients): after each try,
+    ``again(outcome)`` is the seconds to wait before the next one, or ``None`` once ``outcome``
+    stands (then it is :attr:`last`)."""
+
+    def __init__(self, call: Call[Any], retry: _Retry):
+        self.call, self.retry, self.attempt = call, retry, 0
+        self.last: httpx.Response | httpx.TransportError | None = None
+
+    def again(self, outcome: httpx.Response | httpx.TransportError) -> float | None:
+        self.last = outcome
+        wait = self.retry.wait(self.call, outcome, self.attempt)
+        self.attempt += 1
+        return wait
 
 
 class _ClientBase:
@@ -516,18 +541,16 @@ class RefereeClient(_ClientBase):
         self.close()
 
     def _send(self, call: Call[T]) -> T:
-        attempt = 0
-        while True:
-            outcome: httpx.Response | httpx.TransportError
-            try:
-                outcome = self._http.request(call.method, call.path, json=call.body)
-            except httpx.TransportError as exc:
-                outcome = exc
-            wait = self._retry.wait(call, outcome, attempt)
-            if wait is None:
-                return self._conclude(call, outcome)
+        tries = _Tries(call, self._retry)
+        while (wait := tries.again(self._try(call))) is not None:
             time.sleep(wait)
-            attempt += 1
+        return self._conclude(call, tries.last)
+
+    def _try(self, call: Call[Any]) -> httpx.Response | httpx.TransportError:
+        try:
+            return self._http.request(call.method, call.path, json=call.body)
+        except httpx.TransportError as exc:
+            return exc
 
 
 class AsyncRefereeClient(_ClientBase):
@@ -548,18 +571,16 @@ class AsyncRefereeClient(_ClientBase):
         await self.aclose()
 
     async def _send(self, call: Call[T]) -> T:
-        attempt = 0
-        while True:
-            outcome: httpx.Response | httpx.TransportError
-            try:
-                outcome = await self._http.request(call.method, call.path, json=call.body)
-            except httpx.TransportError as exc:
-                outcome = exc
-            wait = self._retry.wait(call, outcome, attempt)
-            if wait is None:
-                return self._conclude(call, outcome)
+        tries = _Tries(call, self._retry)
+        while (wait := tries.again(await self._try(call))) is not None:
             await asyncio.sleep(wait)
-            attempt += 1
+        return self._conclude(call, tries.last)
+
+    async def _try(self, call: Call[Any]) -> httpx.Response | httpx.TransportError:
+        try:
+            return await self._http.request(call.method, call.path, json=call.body)
+        except httpx.TransportError as exc:
+            return exc
 
 
 def _error(method: str, path: str, resp: httpx.Response) -> RefereeHTTPError:
@@ -575,29 +596,38 @@ def _error(method: str, path: str, resp: httpx.Response) -> RefereeHTTPError:
     return cls(detail, status=status, code=body.get("code"), body=body)
 
 
-class PrivateGame:
-    """One player's side of a private game: the latest token and their own seat, nothing else.
+# -- a player's side of a private game (docs/api.md §10) -----------------------------
 
-    ``apply`` and ``legal_actions`` act and ask as that player; after the
-    opponent moves, hand the new token to :meth:`receive`. Every view the
-    referee answers is checked for ``seq`` (docs/api.md §10, "Rollback"): a token
-    older than one already seen raises :class:`RollbackDetected`. The
-    ``commitment`` of the seed is kept from the first view, and every later
-    view must show the same one. Works with :class:`RefereeClient`.
+class _GameEndpoint(_Endpoint[P, T]):
+    """An :class:`_Endpoint` of a private game: its function takes the game first."""
+
+    bound = True
+
+
+class _PrivateSide:
+    """What :class:`PrivateGame` and :class:`AsyncPrivateGame` share: the latest token, the player's
+    own seat, and the checks of every view the referee answers (``seq`` never goes back, the
+    ``commitment`` never changes; docs/api.md §10, "Rollback").
+
+    Each method is a :class:`Call` whose reading makes those checks and keeps the new token, sent
+    by the client the game holds (blocking or awaited), so the logic exists once. Made without
+    I/O: the first view is taken by :meth:`receive` of the token dealt.
     """
 
-    def __init__(self, client: RefereeClient, token: str, seat: str):
+    def __init__(self, client: Any, token: str, seat: str):
         self.client = client
         self.token = token
         self.seat = seat
         self.seq = -1
         self.commitment: str | None = None
         self.view: dict[str, Any] = {}
-        self._see(client.private_view(token, seat))
 
     @property
     def player(self) -> int:
         return self.view["viewer"]
+
+    def _send(self, call: Call[T]) -> Any:
+        return self.client._send(call)
 
     def _see(self, view: dict[str, Any]) -> None:
         if view["seq"] < self.seq:
@@ -608,28 +638,82 @@ class PrivateGame:
             raise RollbackDetected("the commitment changed: this token is of another game")
         self.seq, self.view = view["seq"], view
 
-    def receive(self, token: str) -> dict[str, Any]:
-        """Take the token after the opponent's move; returns the new view."""
-        view = self.client.private_view(token, self.seat)
-        self._see(view)
-        self.token = token
-        return view
+    def _receive(self, token: str) -> Call[dict[str, Any]]:
+        """Take the token after the opponent's move; returns the new view
+        (:class:`RollbackDetected`, and the token not taken, if it is older than one seen)."""
+        call = _private_view(token, self.seat)
 
-    def apply(self, action: dict[str, Any]) -> PrivateStep:
-        step = self.client.private_apply(self.token, self.seat, action)
-        self._see(step.view)
-        self.token = step.state
-        if step.seat is not None:  # made under the referee's new key (rotation)
-            self.seat = step.seat
-        return step
+        def read(out: Any) -> dict[str, Any]:
+            view = call.read(out)
+            self._see(view)
+            self.token = token
+            return view
 
-    def legal_actions(self) -> list[dict[str, Any]]:
-        return self.client.private_legal_actions(self.token, self.seat)
+        return replace(call, read=read)
 
-    def validate(self, action: dict[str, Any]) -> RefereeRuleViolation | None:
-        return self.client.private_validate(self.token, self.seat, action)
+    def _apply(self, action: dict[str, Any]) -> Call[PrivateStep]:
+        """Act as this player: the next token is kept; returns the step (its events and view are this player's)."""
+        call = _private_apply(self.token, self.seat, action)
 
-    def reveal(self, their_seat: str) -> dict[str, Any]:
+        def read(out: Any) -> PrivateStep:
+            step = call.read(out)
+            self._see(step.view)
+            self.token = step.state
+            if step.seat is not None:  # made under the referee's new key (rotation)
+                self.seat = step.seat
+            return step
+
+        return replace(call, read=read)
+
+    def _legal_actions(self) -> Call[list[dict[str, Any]]]:
+        """This player's legal actions now."""
+        return _private_legal_actions(self.token, self.seat)
+
+    def _validate(self, action: dict[str, Any]) -> Call[RefereeRuleViolation | None]:
+        """The violation ``action`` would raise (returned, not raised), or ``None`` when legal."""
+        return _private_validate(self.token, self.seat, action)
+
+    def _reveal(self, their_seat: str) -> Call[dict[str, Any]]:
         """The whole state once the game is over (:class:`GameNotOver` before), with the opponent's
         seat, which they give at the end: revealing needs both players."""
-        return self.client.reveal(self.token, [self.seat, their_seat])
+        return _reveal(self.token, [self.seat, their_seat])
+
+    receive = _GameEndpoint(_receive)
+    apply = _GameEndpoint(_apply)
+    legal_actions = _GameEndpoint(_legal_actions)
+    validate = _GameEndpoint(_validate)
+    reveal = _GameEndpoint(_reveal)
+
+
+class PrivateGame(_PrivateSide):
+    """One player's side of a private game: the latest token and their own seat, nothing else.
+
+    ``apply`` and ``legal_actions`` act and ask as that player; after the
+    opponent moves, hand the new token to :meth:`receive`. Every view the
+    referee answers is checked for ``seq`` (docs/api.md §10, "Rollback"): a token
+    older than one already seen raises :class:`RollbackDetected`. The
+    ``commitment`` of the seed is kept from the first view, and every later
+    view must show the same one. Works with :class:`RefereeClient`; with
+    :class:`AsyncRefereeClient`, use :class:`AsyncPrivateGame`.
+    """
+
+    def __init__(self, client: RefereeClient, token: str, seat: str):
+        if not isinstance(client, RefereeClient):
+            raise TypeError("PrivateGame works with a RefereeClient; with an AsyncRefereeClient, "
+                            "use `await AsyncPrivateGame.join(client, token, seat)`")
+        super().__init__(client, token, seat)
+        self.receive(token)
+
+
+class AsyncPrivateGame(_PrivateSide):
+    """:class:`PrivateGame` on :class:`AsyncRefereeClient`: the same methods and checks, each awaited.
+
+    Join with ``game = await AsyncPrivateGame.join(client, token, seat)``, which takes the first
+    view (made directly, a game has none until ``await game.receive(token)``).
+    """
+
+    @classmethod
+    async def join(cls, client: AsyncRefereeClient, token: str, seat: str) -> "AsyncPrivateGame":
+        game = cls(client, token, seat)
+        await game.receive(token)
+        return game

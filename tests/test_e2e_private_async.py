@@ -1,6 +1,6 @@
 """``AsyncPrivateGame`` over a real ``referee serve`` with a state key: the async twin of
-``PrivateGame`` (docs/api.md §10) plays a whole private game, detects a rollback and a token of
-another game, and keeps the seat a key rotation re-makes, as the blocking one does."""
+``PrivateGame`` (docs/api.md §10) plays a whole private game, detects a rollback, keeps its token
+when handed another game's, and sees what the blocking one sees."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from referee.client import (
     PrivateGame,
     RefereeClient,
     RollbackDetected,
+    SeatRejected,
 )
 from referee.engine.fair_deal import commitment
 
@@ -75,15 +76,17 @@ def test_an_async_player_handed_an_older_token_detects_the_rollback(server, priv
     assert after == kept  # the older token was not taken
 
 
-def test_an_async_player_handed_another_games_token_detects_it(server, private_game_body):
-    async def play() -> None:
-        ref, _, players = await join_both(server.url, private_game_body)
+def test_an_async_player_handed_another_games_token_is_refused_and_keeps_its_own(server, private_game_body):
+    async def play() -> tuple[str, bool]:
+        ref, deal, players = await join_both(server.url, private_game_body)
         async with ref:
             other = await ref.new_private_game(private_game_body)
-            with pytest.raises(RollbackDetected, match="commitment"):
+            with pytest.raises(SeatRejected) as refused:  # a seat is made for one game
                 await players[0].receive(other.state)
+            return refused.value.code, players[0].token == deal.state
 
-    asyncio.run(play())
+    code, kept_its_own = asyncio.run(play())
+    assert code == "bad_seat" and kept_its_own
 
 
 def test_the_blocking_and_the_async_player_see_the_same_game(server, private_game_body):
