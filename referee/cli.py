@@ -8,10 +8,11 @@
     referee verify-deal REVEALED.json [--commitment C]  check a revealed private game's deal
 
 Also ``python -m referee ...``. To add a subcommand, write ``_add_NAME(sub)``
-(its arguments, ending in ``set_defaults(func=cmd_NAME)``) and
-``cmd_NAME(args) -> int``, and list ``_add_NAME`` in :data:`SUBCOMMANDS`.
-Errors an operator can fix are one line on stderr (``referee: error: ...``)
-and exit status 2, never a traceback.
+(``p = subcommand(sub, "NAME", cmd_NAME, summary, description)``, then its
+arguments) and ``cmd_NAME(args) -> int``, and list ``_add_NAME`` in
+:data:`SUBCOMMANDS`. Errors an operator can fix raise :class:`CommandError`:
+one line on stderr (``referee: error: ...``) and exit status 2, never a
+traceback; a file is named once (``load_catalog``, ``write_file``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ import sys
 import tempfile
 from typing import Any, Callable, MutableMapping, Sequence
 
-from referee.scenarios.cli import CommandError, load_catalog, write_file
+from referee.scenarios.cli import SUBCOMMANDS as SCENARIO_SUBCOMMANDS
+from referee.scenarios.cli import CommandError, load_catalog, subcommand, write_file, write_output
 from referee.scenarios.cli import positive_int as _positive
 
 PROG = "referee"
@@ -36,13 +38,11 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
     from referee.service.config import settings_help
 
     env = os.environ
-    p = sub.add_parser(
-        "serve", help="run the HTTP service under gunicorn",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description=(
-            "Run the referee's HTTP service under gunicorn with its checked-in config\n"
-            "(referee/service/gunicorn_conf.py). A bad setting stops it with one line."),
-        epilog=settings_help())
+    p = subcommand(
+        sub, "serve", cmd_serve, "run the HTTP service under gunicorn",
+        ("Run the referee's HTTP service under gunicorn with its checked-in config\n"
+         "(referee/service/gunicorn_conf.py). A bad setting stops it with one line."),
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=settings_help())
     # String defaults go through `type` when the flag is absent, so a bad variable is a usage error.
     p.add_argument("--host", default=env.get("REFEREE_HOST", "127.0.0.1"),
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 in a container)")
@@ -55,7 +55,6 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--catalog", metavar="FILE",
                    help="catalog file, YAML or JSON (docs/api.md §8); default REFEREE_CATALOG, else the "
                         "built-in af-ref")
-    p.set_defaults(func=cmd_serve)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -157,11 +156,10 @@ def _port(text: str) -> int:
 # -- openapi -------------------------------------------------------------------
 
 def _add_openapi(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "openapi", help="print the OpenAPI document (what `make openapi` writes to openapi.yaml)",
-        description="Print the OpenAPI document generated from the marshmallow schemas.")
+    p = subcommand(sub, "openapi", cmd_openapi,
+                   "print the OpenAPI document (what `make openapi` writes to openapi.yaml)",
+                   "Print the OpenAPI document generated from the marshmallow schemas.")
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
-    p.set_defaults(func=cmd_openapi)
 
 
 def cmd_openapi(args: argparse.Namespace) -> int:
@@ -169,23 +167,18 @@ def cmd_openapi(args: argparse.Namespace) -> int:
     from referee.service.config import Settings
 
     text = openapi_yaml(create_app(Settings(log_requests=False)))
-    if args.output:
-        write_file("--output", args.output, text)
-    else:
-        sys.stdout.write(text)
-    return 0
+    return write_output("--output", args.output, text)
 
 
 # -- verify-deal ---------------------------------------------------------------
 
 def _add_verify_deal(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "verify-deal", help="check the deal of a revealed private game (docs/api.md §10)",
-        description=(
-            "Check a private game revealed by POST /v1/reveal: the seed matches the commitment "
-            "shown at the deal, dealing again from that seed and the two decks gives the same "
-            "cards, and each file at the end is the untouched rest of the file dealt. Exit 0 "
-            "when it checks, 1 when it does not, 2 when the file cannot be read."))
+    p = subcommand(
+        sub, "verify-deal", cmd_verify_deal, "check the deal of a revealed private game (docs/api.md §10)",
+        ("Check a private game revealed by POST /v1/reveal: the seed matches the commitment "
+         "shown at the deal, dealing again from that seed and the two decks gives the same "
+         "cards, and each file at the end is the untouched rest of the file dealt. Exit 0 "
+         "when it checks, 1 when it does not, 2 when the file cannot be read."))
     p.add_argument("revealed", metavar="REVEALED.json",
                    help="the answer of POST /v1/reveal ({\"state\": ...}) or the state alone")
     p.add_argument("--commitment", metavar="sha256:HEX",
@@ -193,7 +186,6 @@ def _add_verify_deal(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--catalog", metavar="FILE", default=os.environ.get("REFEREE_CATALOG") or None,
                    help="the catalog the game was played with (default: REFEREE_CATALOG, else the built-in)")
     p.add_argument("--out", metavar="FILE", help="write the re-dealt first state to FILE (JSON)")
-    p.set_defaults(func=cmd_verify_deal)
 
 
 def cmd_verify_deal(args: argparse.Namespace) -> int:
@@ -226,21 +218,12 @@ def cmd_verify_deal(args: argparse.Namespace) -> int:
 
 # -- the dispatcher ------------------------------------------------------------
 
-# check, record, replay: scenario files for users' CI (referee/scenarios/cli.py, docs/scenarios.md).
-from referee.scenarios.cli import add_check as _add_check  # noqa: E402
-from referee.scenarios.cli import add_recheck as _add_recheck  # noqa: E402
-from referee.scenarios.cli import add_record as _add_record  # noqa: E402
-from referee.scenarios.cli import add_replay as _add_replay  # noqa: E402
-from referee.scenarios.cli import add_expand as _add_expand  # noqa: E402
-
+# check, record, replay, recheck, expand: scenario files and archives for users' CI
+# (referee/scenarios/cli.py, docs/scenarios.md).
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_serve,
     _add_openapi,
-    _add_check,
-    _add_record,
-    _add_replay,
-    _add_recheck,
-    _add_expand,
+    *SCENARIO_SUBCOMMANDS,
     _add_verify_deal,
 ]
 

@@ -279,14 +279,8 @@ def _check_events(m: Matcher, expected: Any, events: list[dict[str, Any]]) -> Mi
             problems.append(f"no event {flow(want)}" + (" after the ones before it" if includes.index(want) else ""))
             break
         pos += 1
-    for bad in excludes:
-        hits = [e for e in events if m.match(bad, e)]
-        if hits:
-            problems.append(f"unexpected event {flow(m.human(hits[0]))}")
-    if not problems:
-        return None
-    shown = "\n    ".join(flow(m.human(e)) for e in events) or "(none)"
-    return Mismatch("events", flow(expected), f"\n    {shown}", "; ".join(problems))
+    problems += _unwanted(m, excludes, events, "unexpected event")
+    return _listed("events", m, expected, events, problems)
 
 
 def _check_actions(m: Matcher, expected: dict[str, Any], state: dict[str, Any],
@@ -299,14 +293,26 @@ def _check_actions(m: Matcher, expected: dict[str, Any], state: dict[str, Any],
     for want in expected.get("includes", []):
         if not any(m.match(want, a) for a in actions):
             problems.append(f"missing {flow(want)}")
-    for bad in expected.get("excludes", []):
-        hits = [a for a in actions if m.match(bad, a)]
+    problems += _unwanted(m, expected.get("excludes", []), actions, "should not include")
+    return _listed("legal_actions", m, expected, actions, problems)
+
+
+def _unwanted(m: Matcher, excludes: list[Any], items: list[dict[str, Any]], say: str) -> list[str]:
+    """A problem for each of ``excludes`` that one of ``items`` matches, naming the first such item."""
+    problems = []
+    for bad in excludes:
+        hits = [item for item in items if m.match(bad, item)]
         if hits:
-            problems.append(f"should not include {flow(m.human(hits[0]))}")
+            problems.append(f"{say} {flow(m.human(hits[0]))}")
+    return problems
+
+
+def _listed(key: str, m: Matcher, expected: Any, items: list[dict[str, Any]], problems: list[str]) -> Mismatch | None:
+    """The mismatch of a list assertion (``events``, ``legal_actions``): the problems and every item found."""
     if not problems:
         return None
-    shown = "\n    ".join(flow(m.human(a)) for a in actions) or "(none)"
-    return Mismatch("legal_actions", flow(expected), f"\n    {shown}", "; ".join(problems))
+    shown = "\n    ".join(flow(m.human(item)) for item in items) or "(none)"
+    return Mismatch(key, flow(expected), f"\n    {shown}", "; ".join(problems))
 
 
 # -- the state, readable ------------------------------------------------------

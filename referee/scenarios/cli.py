@@ -64,6 +64,20 @@ def _backend(args: argparse.Namespace) -> Any:
     return InProcess(load_catalog(args.catalog))
 
 
+# -- declaring a subcommand ---------------------------------------------------------
+
+def subcommand(sub: argparse._SubParsersAction, name: str, func: Callable[[argparse.Namespace], int],
+               summary: str, description: str, **parser: Any) -> argparse.ArgumentParser:
+    """The parser of ``referee NAME``, which runs ``func(args)``; the caller adds its own arguments."""
+    p = sub.add_parser(name, help=summary, description=description, **parser)
+    p.set_defaults(func=func)
+    return p
+
+
+def _out(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--out", "-o", metavar="FILE", help=f"write {what} to FILE")
+
+
 def _common(p: argparse.ArgumentParser, url: bool = True) -> None:
     p.add_argument("--catalog", metavar="FILE",
                    help="catalog file (YAML or JSON, docs/api.md §8) for in-process runs; default the built-in af-ref")
@@ -77,20 +91,19 @@ def _common(p: argparse.ArgumentParser, url: bool = True) -> None:
 # -- check -----------------------------------------------------------------------
 
 def add_check(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "check", help="run scenario files (rule regression tests) and report",
-        description=("Run every scenario file under the paths (directories are searched for *.yaml and "
-                     "*.yml) in-process, or against a running service with --url. Prints one line per "
-                     "scenario, the details of each failure, and a last line 'N passed, M failed' "
-                     "(', K malformed' added when a file could not be run). "
-                     "Exit 0 if all passed, 1 if any failed, 2 if a file is malformed. "
-                     "The format: docs/scenarios.md."))
+    p = subcommand(
+        sub, "check", cmd_check, "run scenario files (rule regression tests) and report",
+        ("Run every scenario file under the paths (directories are searched for *.yaml and "
+         "*.yml) in-process, or against a running service with --url. Prints one line per "
+         "scenario, the details of each failure, and a last line 'N passed, M failed' "
+         "(', K malformed' added when a file could not be run). "
+         "Exit 0 if all passed, 1 if any failed, 2 if a file is malformed. "
+         "The format: docs/scenarios.md."))
     p.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or directories")
     p.add_argument("--junit", metavar="FILE", help="also write JUnit XML to FILE (for CI test reports)")
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
     _common(p)
     _spread(p, "files")
-    p.set_defaults(func=cmd_check)
 
 
 def positive_int(text: str) -> int:
@@ -128,6 +141,18 @@ def _on_backend(args: argparse.Namespace, work: Callable[[Any], Any], *errors: t
         backend.close()
 
 
+def _on_scenario(args: argparse.Namespace, load: Callable[[str], Any],
+                 work: Callable[[Any, Any], Any]) -> tuple[Any, Any]:
+    """``(scenario, work(scenario, backend))`` for the scenario ``load(args.file)`` reads; as :func:`_on_backend`."""
+    from referee.scenarios.source import ScenarioError
+
+    try:
+        sc = load(args.file)
+    except ScenarioError as exc:
+        raise CommandError(str(exc)) from None
+    return sc, _on_backend(args, lambda backend: work(sc, backend), ScenarioError)[1]
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from referee.scenarios import junit
     from referee.scenarios.check import NothingToCheck, check, exit_code
@@ -142,12 +167,12 @@ def cmd_check(args: argparse.Namespace) -> int:
 # -- record ----------------------------------------------------------------------
 
 def add_record(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "record", help="play a seeded game and write it as a scenario pinning the final state",
-        description=("Play a game in-process — random legal actions drawn from --seed, or the actions "
-                     "of --actions FILE — and write it as a scenario (a golden playthrough) whose 'then' "
-                     "pins the final state. 'referee check' on that file then fails the day a rule or a "
-                     "card plays differently."))
+    p = subcommand(
+        sub, "record", cmd_record, "play a seeded game and write it as a scenario pinning the final state",
+        ("Play a game in-process — random legal actions drawn from --seed, or the actions "
+         "of --actions FILE — and write it as a scenario (a golden playthrough) whose 'then' "
+         "pins the final state. 'referee check' on that file then fails the day a rule or a "
+         "card plays differently."))
     p.add_argument("--seed", required=True, help="the game's seed (decks, shuffle and random choices)")
     p.add_argument("--game", metavar="FILE",
                    help="NewGame (JSON or YAML, docs/api.md §2; decks may use {top: [...]}); "
@@ -157,12 +182,11 @@ def add_record(sub: argparse._SubParsersAction) -> None:
                         "default: random legal actions")
     p.add_argument("--max-actions", type=int, metavar="N", help="stop after N actions (default: the game's end)")
     p.add_argument("--name", help="the scenario's name (default: 'recorded game, seed S')")
-    p.add_argument("--out", "-o", metavar="FILE", help="write the scenario to FILE (default: standard output)")
+    _out(p, "the scenario (default: standard output)")
     p.add_argument("--jsonl", action="store_true",
                    help="write the game as one archive line (JSON Lines, for referee recheck) instead of a "
                         "scenario; append many to make an archive")
     _common(p, url=False)
-    p.set_defaults(func=cmd_record)
 
 
 def _read_data(path: str, what: str) -> Any:
@@ -199,54 +223,56 @@ def cmd_record(args: argparse.Namespace) -> int:
         print(f"{PROG}: {'illegal action' if exc.illegal else 'error'}: {exc}", file=sys.stderr)
         return 1 if exc.illegal else 2
     cat = backend.catalog
+    played = f"{len(rec.actions)} action(s), {'game over' if rec.over() else 'game not over'}"
     if args.jsonl:
         from referee.scenarios.archive import line_for
 
         text = line_for(args.name or f"seed {args.seed}", cat, rec.game, rec.actions, rec.state).decode()
-        return _write(args.out, text, f"{len(rec.actions)} action(s), {'game over' if rec.over() else 'game not over'}")
+        return write_output("--out", args.out, text, played)
     source = f"--actions {args.actions}" if args.actions else "random legal actions"
     comment = (f"Recorded by `referee record --seed {args.seed}` ({source}), catalog {cat.id} {cat.digest[:19]}...\n"
                f"{len(rec.actions)} action(s); the game is {'over' if rec.over() else 'not over'}.\n"
                "`referee check` replays it and fails if an action is refused or the final state differs.")
     text = to_yaml(rec, args.name or f"recorded game, seed {args.seed}", comment)
-    return _write(args.out, text, f"{len(rec.actions)} action(s), {'game over' if rec.over() else 'game not over'}")
+    return write_output("--out", args.out, text, played)
+    source = f"--actions {args.actions}" if args.actions else "random legal actions"
+    comment = (f"Recorded by `referee record --seed {args.seed}` ({source}), catalog {cat.id} {cat.digest[:19]}...\n"
+               f"{len(rec.actions)} action(s); the game is {'over' if rec.over() else 'not over'}.\n"
+               "`referee check` replays it and fails if an action is refused or the final state differs.")
+    text = to_yaml(rec, args.name or f"recorded game, seed {args.seed}", comment)
+    return write_output("--out", args.out, text, f"{len(rec.actions)} action(s), {'game over' if rec.over() else 'game not over'}")
 
 
-def _write(out: str | None, text: str, what: str) -> int:
-    """``text`` to standard output, or to ``--out`` saying ``what`` it wrote there."""
-    if not out:
+def write_output(option: str, path: str | None, text: str, what: str | None = None) -> int:
+    """``text`` to standard output, or to the file of ``option`` (saying ``what`` it wrote there, if given); 0."""
+    if not path:
         sys.stdout.write(text)
         return 0
-    write_file("--out", out, text)
-    print(f"{PROG}: wrote {out}: {what}", file=sys.stderr)
+    write_file(option, path, text)
+    if what:
+        print(f"{PROG}: wrote {path}: {what}", file=sys.stderr)
     return 0
 
 
 # -- replay ----------------------------------------------------------------------
 
 def add_replay(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "replay", help="check a recorded game end to end; report the first illegal action",
-        description=("Check a recorded game: the body of POST /v1/replay ({game or state, actions}, JSON "
-                     "or YAML) or a scenario file (its given and when). Every action must be legal; the "
-                     "first illegal one is reported with its index and rule (exit 1)."))
+    p = subcommand(
+        sub, "replay", cmd_replay, "check a recorded game end to end; report the first illegal action",
+        ("Check a recorded game: the body of POST /v1/replay ({game or state, actions}, JSON "
+         "or YAML) or a scenario file (its given and when). Every action must be legal; the "
+         "first illegal one is reported with its index and rule (exit 1)."))
     p.add_argument("file", metavar="FILE", help="the recorded game")
-    p.add_argument("--out", "-o", metavar="FILE", help="write the final state (JSON) to FILE")
+    _out(p, "the final state (JSON)")
     _common(p)
-    p.set_defaults(func=cmd_replay)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from referee.scenarios.assertions import flow, legend
     from referee.scenarios.record import load_replay
     from referee.scenarios.runner import execute
-    from referee.scenarios.source import ScenarioError
 
-    try:
-        sc = load_replay(args.file)
-    except ScenarioError as exc:
-        raise CommandError(str(exc)) from None
-    _, ex = _on_backend(args, lambda backend: execute(sc, backend, fast=False), ScenarioError)
+    sc, ex = _on_scenario(args, load_replay, lambda sc, backend: execute(sc, backend, fast=False))
     n = len(sc.when)
     if ex.ref_error is not None:
         print(f"{args.file}: action {ex.at} (line {sc.line_of('when', ex.at)}): {ex.ref_error}")
@@ -280,18 +306,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
 # -- recheck ---------------------------------------------------------------------
 
 def add_recheck(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "recheck", help="re-apply every game of an archive; report those whose outcome or legality changes",
-        description=("Play every game of a JSON Lines archive (one 'referee record --jsonl' game per line, "
-                     "optionally gzip) again with the given catalog (or service), and report each game "
-                     "whose legality (an action now refused, or no longer) or outcome (the result) differs "
-                     "from the one recorded, then a summary line. Exit 0 if none changed, 1 if some did, "
-                     "2 if a line is malformed or the archive cannot be read. The format: docs/scenarios.md."))
+    p = subcommand(
+        sub, "recheck", cmd_recheck,
+        "re-apply every game of an archive; report those whose outcome or legality changes",
+        ("Play every game of a JSON Lines archive (one 'referee record --jsonl' game per line, "
+         "optionally gzip) again with the given catalog (or service), and report each game "
+         "whose legality (an action now refused, or no longer) or outcome (the result) differs "
+         "from the one recorded, then a summary line. Exit 0 if none changed, 1 if some did, "
+         "2 if a line is malformed or the archive cannot be read. The format: docs/scenarios.md."))
     p.add_argument("archive", metavar="ARCHIVE", help="the archive: .jsonl, or gzip (.jsonl.gz)")
     p.add_argument("--report", metavar="FILE", help="also write the report as JSON to FILE")
     _common(p)
     _spread(p, "games")
-    p.set_defaults(func=cmd_recheck)
 
 
 def cmd_recheck(args: argparse.Namespace) -> int:
@@ -308,29 +334,23 @@ def cmd_recheck(args: argparse.Namespace) -> int:
 # -- expand ----------------------------------------------------------------------
 
 def add_expand(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "expand", help="write a scenario or recorded game as a replay file for the table page",
-        description=("Run a scenario file (FILE, or FILE#N for its N-th document), a referee record file or "
-                     "a /v1/replay body in-process and write what the table page's Replay loads: the game or "
-                     "state it starts from, every action with instance ids (references resolved; the refused "
-                     "one included) and 'focus', the action to look at. Open http://127.0.0.1:8000/table, "
-                     "Replay, and load the file."))
+    p = subcommand(
+        sub, "expand", cmd_expand, "write a scenario or recorded game as a replay file for the table page",
+        ("Run a scenario file (FILE, or FILE#N for its N-th document), a referee record file or "
+         "a /v1/replay body in-process and write what the table page's Replay loads: the game or "
+         "state it starts from, every action with instance ids (references resolved; the refused "
+         "one included) and 'focus', the action to look at. Open http://127.0.0.1:8000/table, "
+         "Replay, and load the file."))
     p.add_argument("file", metavar="FILE", help="a scenario file (FILE#N: its N-th document) or a recorded game")
-    p.add_argument("--out", "-o", metavar="FILE", help="write to FILE (default: standard output)")
+    _out(p, "it (default: standard output)")
     _common(p, url=False)
-    p.set_defaults(func=cmd_expand)
 
 
 def cmd_expand(args: argparse.Namespace) -> int:
     from referee.scenarios.expand import expand, load
-    from referee.scenarios.source import ScenarioError
 
-    try:
-        sc = load(args.file)
-    except ScenarioError as exc:
-        raise CommandError(str(exc)) from None
-    _, replay = _on_backend(args, lambda backend: expand(sc, backend), ScenarioError)
-    return _write(args.out, json.dumps(replay, ensure_ascii=False, indent=1) + "\n",
+    _, replay = _on_scenario(args, load, expand)
+    return write_output("--out", args.out, json.dumps(replay, ensure_ascii=False, indent=1) + "\n",
                   "load it in Replay at http://127.0.0.1:8000/table")
 
 
