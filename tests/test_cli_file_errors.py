@@ -19,7 +19,7 @@ BAD_INPUTS = {
     "not YAML": b"id: x\ncards: [\n",
 }
 BAD_CATALOGS = {**BAD_INPUTS, "unknown field": b"id: x\ncards: [{id: X-1, name: x, kind: dragon}]\n"}
-# Reading is under way (given: the other files the command reads are good).
+# Every command that reads a catalog, the other files it reads being good ({scenario}: see `good`).
 READERS = {
     "check --catalog": ["check", "--catalog", "{bad}", "{scenario}"],
     "record --catalog": ["record", "--seed", "1", "--catalog", "{bad}"],

@@ -235,12 +235,6 @@ def cmd_record(args: argparse.Namespace) -> int:
                "`referee check` replays it and fails if an action is refused or the final state differs.")
     text = to_yaml(rec, args.name or f"recorded game, seed {args.seed}", comment)
     return write_output("--out", args.out, text, played)
-    source = f"--actions {args.actions}" if args.actions else "random legal actions"
-    comment = (f"Recorded by `referee record --seed {args.seed}` ({source}), catalog {cat.id} {cat.digest[:19]}...\n"
-               f"{len(rec.actions)} action(s); the game is {'over' if rec.over() else 'not over'}.\n"
-               "`referee check` replays it and fails if an action is refused or the final state differs.")
-    text = to_yaml(rec, args.name or f"recorded game, seed {args.seed}", comment)
-    return write_output("--out", args.out, text, f"{len(rec.actions)} action(s), {'game over' if rec.over() else 'game not over'}")
 
 
 def write_output(option: str, path: str | None, text: str, what: str | None = None) -> int:
