@@ -714,6 +714,9 @@ class AsyncPrivateGame(_PrivateSide):
 
     @classmethod
     async def join(cls, client: AsyncRefereeClient, token: str, seat: str) -> "AsyncPrivateGame":
+        if not isinstance(client, AsyncRefereeClient):
+            raise TypeError("AsyncPrivateGame works with an AsyncRefereeClient; with a RefereeClient, "
+                            "use PrivateGame(client, token, seat)")
         game = cls(client, token, seat)
         await game.receive(token)
         return game

@@ -110,3 +110,12 @@ def test_a_blocking_private_game_refuses_an_async_client(private_game_body):
                 PrivateGame(ref, "afs1.x", "afk1.y")  # type: ignore[arg-type]
 
     asyncio.run(make())
+
+
+def test_an_async_private_game_refuses_a_blocking_client():
+    async def join() -> None:
+        with RefereeClient("http://127.0.0.1:9") as ref:
+            with pytest.raises(TypeError, match="PrivateGame"):
+                await AsyncPrivateGame.join(ref, "afs1.x", "afk1.y")  # type: ignore[arg-type]
+
+    asyncio.run(join())
