@@ -1,5 +1,5 @@
 """``AsyncPrivateGame`` over a real ``referee serve`` with a state key: the async twin of
-``PrivateGame`` (docs/api.md §10) plays a whole private game, detects a rollback, keeps its token
+``PrivateGame`` (docs/api.md §10) plays a private game to its end, detects a rollback, keeps its token
 when handed another game's, and sees what the blocking one sees."""
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from conftest import STATE_KEY, Server, keep_or_random, start_server
 from test_e2e_private import who_acts
 
 pytestmark = pytest.mark.e2e
+MOVES = 60  # test_e2e_private.py plays whole games; here, enough of one to cross every endpoint
 
 
 @pytest.fixture(scope="module")
@@ -40,19 +41,19 @@ async def join_both(url: str, body: dict) -> tuple[AsyncRefereeClient, object, l
     return ref, deal, [await AsyncPrivateGame.join(ref, deal.state, deal.seats[p]) for p in (0, 1)]
 
 
-def test_two_async_players_play_a_whole_private_game_and_reveal_it(server, private_game_body):
+def test_two_async_players_play_a_private_game_to_its_end_and_reveal_it(server, private_game_body):
     async def play() -> tuple:
         ref, deal, players = await join_both(server.url, private_game_body)
         async with ref:
             rng = random.Random("async-private")
-            for _ in range(800):
+            for moves in range(MOVES + 1):  # a bounded game: then the player to act concedes
                 if players[0].view["phase"] == "over":
                     break
                 mover = players[who_acts(players[0].view)]
-                step = await mover.apply(keep_or_random(await mover.legal_actions(), rng))
+                action = (keep_or_random(await mover.legal_actions(), rng) if moves < MOVES
+                          else {"type": "concede", "player": mover.player})
+                step = await mover.apply(action)
                 await players[1 - mover.player].receive(step.state)
-            else:
-                pytest.fail("the game did not end in 800 actions")
             return deal, players, await players[1].reveal(players[0].seat)
 
     deal, players, revealed = asyncio.run(play())
