@@ -94,13 +94,18 @@ def _load_settings(args: argparse.Namespace) -> tuple[Any, Any]:
     """The app's settings and catalog, or a one-line error naming the flag or variable."""
     from referee.service.config import ConfigError, Settings
 
-    # The catalog first, so that its error names the flag or the variable it came from.
-    catalog = load_catalog(os.environ.get("REFEREE_CATALOG") or None,
-                           "--catalog " if args.catalog else "REFEREE_CATALOG=")
+    catalog = _catalog(args.catalog)  # first, so that its error names the flag or the variable
     try:
         return Settings.from_env(), catalog
     except ConfigError as exc:
         raise CommandError(str(exc)) from None
+
+
+def _catalog(flag: str | None) -> Any:
+    """The catalog of ``--catalog``, else of ``REFEREE_CATALOG``, else the built-in one; an error names which."""
+    if flag:
+        return load_catalog(flag, "--catalog ")
+    return load_catalog(os.environ.get("REFEREE_CATALOG") or None, "REFEREE_CATALOG=")
 
 
 def _prepare_metrics_dir(env: MutableMapping[str, str]) -> None:
@@ -183,7 +188,7 @@ def _add_verify_deal(sub: argparse._SubParsersAction) -> None:
                    help="the answer of POST /v1/reveal ({\"state\": ...}) or the state alone")
     p.add_argument("--commitment", metavar="sha256:HEX",
                    help="the commitment you were shown at the deal (and in every view)")
-    p.add_argument("--catalog", metavar="FILE", default=os.environ.get("REFEREE_CATALOG") or None,
+    p.add_argument("--catalog", metavar="FILE",
                    help="the catalog the game was played with (default: REFEREE_CATALOG, else the built-in)")
     p.add_argument("--out", metavar="FILE", help="write the re-dealt first state to FILE (JSON)")
 
@@ -201,7 +206,7 @@ def cmd_verify_deal(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise CommandError(f"{args.revealed}: not JSON ({exc})") from None
     state = doc.get("state", doc) if isinstance(doc, dict) else doc
-    catalog = load_catalog(args.catalog)
+    catalog = _catalog(args.catalog)
     try:
         first = verify_deal(catalog, state, args.commitment)
     except DealMismatch as exc:

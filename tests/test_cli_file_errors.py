@@ -102,10 +102,11 @@ def test_a_bad_catalog_is_named_once(tmp_path, capsys, good, clean_env, command,
 
 
 @pytest.mark.parametrize("kind", BAD_CATALOGS)
-def test_a_bad_catalog_variable_is_named_once(tmp_path, capsys, clean_env, kind):
+@pytest.mark.parametrize("command", [["serve", "--port", "0"], ["verify-deal", "{revealed}"]], ids=lambda c: c[0])
+def test_a_bad_catalog_variable_is_named_once(tmp_path, capsys, good, clean_env, command, kind):
     bad = bad_file(tmp_path, kind, BAD_CATALOGS)
     os.environ["REFEREE_CATALOG"] = bad
-    assert_names_it_once(*run(["serve", "--port", "0"], capsys), "REFEREE_CATALOG", bad)
+    assert_names_it_once(*run(argv_of(command, good, bad), capsys), "REFEREE_CATALOG=", bad)
 
 
 @pytest.mark.parametrize("kind", BAD_INPUTS)
