@@ -16,7 +16,9 @@ The parts: ``app.py`` (this factory), ``context.py`` (what every part
 reads), ``reading.py`` (request id, body, envelope, language), ``routes.py``
 (the game endpoints), ``ops.py`` (health, metrics, OpenAPI, docs),
 ``table_page.py`` (the ``/table`` page's files),
-``hooks.py`` (per-request hooks and the error mapping), ``problems.py``,
+``answers.py`` (what each game endpoint does, without Flask), ``hot_path.py``
+(the hot endpoints' POSTs answered in front of Flask),
+``hooks.py`` (per-request work and the error mapping), ``problems.py``,
 ``sealing.py``, ``metrics.py``, ``logs.py``, ``config.py``.
 """
 
@@ -31,7 +33,8 @@ from flask.json.provider import JSONProvider
 from flask.sessions import NullSession, SessionInterface
 
 from referee import engine
-from referee.service import logs, metrics
+from referee.service import hot_path, logs, metrics
+from referee.service.answers import game_answers
 from referee.service.config import Settings
 from referee.service.context import Referee
 from referee.service.hooks import register_hooks
@@ -104,12 +107,16 @@ def create_app(settings: Settings | None = None, catalog: engine.Catalog | None 
     metrics.publish_config(catalog, ref.fingerprints())
 
     api = make_api(app)
-    api.register_blueprint(game_blueprint(ref))
+    answers = game_answers(ref)
+    api.register_blueprint(game_blueprint(ref, answers))
     api.register_blueprint(ops_blueprint(ref, lambda: openapi_text(ref, api)))
     # The decorators above document the views; at run time the views return
     # finished Responses, so call them directly, without flask-smorest's wrappers.
     for endpoint, view in list(app.view_functions.items()):
         app.view_functions[endpoint] = inspect.unwrap(view)
+    # The hot endpoints' POSTs skip Flask (the same handlers, hooks and error mapping):
+    # referee.service.hot_path. Flask.wsgi_app(app, ...) stays the way through Flask alone.
+    app.wsgi_app = hot_path.lean(app.wsgi_app, ref, answers)  # type: ignore[method-assign]
     register_docs(app)
     register_table(app, ref)
     if settings.bench_echo:

@@ -1,10 +1,12 @@
-"""Per-request hooks (request id, metrics, access log, CORS) and the mapping of errors to problem details."""
+"""The per-request work (request id, metrics, access log, security and CORS headers) and the one
+mapping of errors to problem details, shared by Flask's path (:func:`register_hooks`) and the lean
+path of the hot endpoints (:mod:`referee.service.hot_path`)."""
 
 from __future__ import annotations
 
 import os
 import time
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 from flask import Flask, Response, request
@@ -22,7 +24,6 @@ from referee.service.reading import (
     T0_KEY,
     VIOLATION_KEY,
     language,
-    localized,
     request_id,
 )
 
@@ -36,107 +37,140 @@ def _bytes_in(environ: Any) -> int:
     return int(length) if length and length.isdigit() and len(length) <= MAX_LENGTH_DIGITS else 0
 
 
-def _cors_headers(headers: Any, origin: str, any_origin: bool, preflight: bool) -> None:
-    """CORS for browser clients (REFEREE_CORS_ORIGINS); no credentials are involved."""
-    headers["Access-Control-Allow-Origin"] = "*" if any_origin else origin
-    if not any_origin:
-        headers.add("Vary", "Origin")
-    headers["Access-Control-Expose-Headers"] = "X-Request-ID, Content-Language"
-    if preflight:
-        headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
-        headers["Access-Control-Allow-Headers"] = "Content-Type, X-Request-ID, Accept-Language"
-        headers["Access-Control-Max-Age"] = "86400"
+def begin(environ: dict[str, Any]) -> None:
+    """The start of every request: its clock, its id, and a refusal of an absurd Content-Length."""
+    environ[T0_KEY] = time.perf_counter()
+    rid = environ.get("HTTP_X_REQUEST_ID")
+    environ[RID_KEY] = rid if rid is not None and REQUEST_ID_PATTERN.match(rid) else os.urandom(16).hex()
+    length = environ.get("CONTENT_LENGTH")
+    if length and len(length) > MAX_LENGTH_DIGITS:
+        raise Problem(400, "bad-request", "bad_content_length",
+                      f"Content-Length has {len(length)} digits; no body can be that long.")
 
 
-def register_hooks(app: Flask, ref: Referee) -> None:
+def finisher(ref: Referee) -> Callable[[dict[str, Any], str, str, str, int, int], list[tuple[str, str]]]:
+    """``finish(environ, endpoint, method, path, status, bytes_out)``: count and log one answered
+    request, and return the headers every answer gets (request id, security, CORS)."""
     log_requests = ref.settings.log_requests
-    max_body = ref.settings.max_body
-    record = metrics.record
-
-    @app.before_request
-    def _start() -> None:
-        environ = request.environ
-        environ[T0_KEY] = time.perf_counter()
-        rid = environ.get("HTTP_X_REQUEST_ID")
-        environ[RID_KEY] = rid if rid is not None and REQUEST_ID_PATTERN.match(rid) else os.urandom(16).hex()
-        length = environ.get("CONTENT_LENGTH")
-        if length and len(length) > MAX_LENGTH_DIGITS:
-            raise Problem(400, "bad-request", "bad_content_length",
-                          f"Content-Length has {len(length)} digits; no body can be that long.")
-
     cors_any = "*" in ref.settings.cors_origins
     cors = frozenset(ref.settings.cors_origins)
+    record = metrics.record
+    access = logs.access
+    perf_counter = time.perf_counter
 
-    @app.after_request
-    def _finish(response: Response) -> Response:
-        # Hot: runs on every answer. One proxy lookup, headers appended (not set: none of
-        # them is there yet), metrics through their cached slots, one write for the log line.
-        req = request._get_current_object()  # type: ignore[attr-defined]
-        environ = req.environ
-        rid = environ.get(RID_KEY) or request_id()
-        add_header = response.headers.add
-        add_header("X-Request-ID", rid)
-        add_header("X-Content-Type-Options", "nosniff")
+    def finish(environ: dict[str, Any], endpoint: str, method: str, path: str, status: int,
+               bytes_out: int) -> list[tuple[str, str]]:
+        rid = environ.get(RID_KEY) or request_id(environ)
+        headers = [("X-Request-ID", rid), ("X-Content-Type-Options", "nosniff")]
         if cors:
             origin = environ.get("HTTP_ORIGIN")
             if origin is not None and (cors_any or origin in cors):
-                _cors_headers(response.headers, origin, cors_any, req.method == "OPTIONS")
-        rule = req.url_rule
-        endpoint = rule.endpoint if rule is not None else "unmatched"
-        status = response.status_code
-        elapsed = time.perf_counter() - environ.get(T0_KEY, time.perf_counter())
+                headers.extend(_cors_headers(origin, cors_any, method == "OPTIONS"))
+        elapsed = perf_counter() - environ.get(T0_KEY, perf_counter())
         violation = environ.get(VIOLATION_KEY)
-        method = req.method
         record(endpoint, method, status, elapsed, violation)
         if log_requests:
             line = {
-                "request_id": rid, "method": method, "path": req.path, "endpoint": endpoint,
+                "request_id": rid, "method": method, "path": path, "endpoint": endpoint,
                 "status": status, "duration_ms": round(elapsed * 1000, 3),
-                "bytes_in": _bytes_in(environ), "bytes_out": response.content_length or 0,
+                "bytes_in": _bytes_in(environ), "bytes_out": bytes_out,
                 "remote": environ.get("REMOTE_ADDR"),
             }
             if violation is not None:
                 line["rule"], line["code"] = violation
-            logs.access(line)
+            access(line)
+        return headers
+    return finish
+
+
+def _cors_headers(origin: str, any_origin: bool, preflight: bool) -> list[tuple[str, str]]:
+    """CORS for browser clients (REFEREE_CORS_ORIGINS); no credentials are involved."""
+    headers = [("Access-Control-Allow-Origin", "*" if any_origin else origin)]
+    if not any_origin:
+        headers.append(("Vary", "Origin"))
+    headers.append(("Access-Control-Expose-Headers", "X-Request-ID, Content-Language"))
+    if preflight:
+        headers += [("Access-Control-Allow-Methods", "GET, POST, OPTIONS"),
+                    ("Access-Control-Allow-Headers", "Content-Type, X-Request-ID, Accept-Language"),
+                    ("Access-Control-Max-Age", "86400")]
+    return headers
+
+
+# -- errors: the one mapping of everything raised in a request to a problem ----------------
+
+def error_answer(exc: Exception, environ: dict[str, Any], max_body: int) -> tuple[int, bytes, list[tuple[str, str]]]:
+    """The problem+json answer to ``exc``: its status, its body, and the headers it adds to
+    Content-Type and Content-Length (``Allow`` of a 405, ``Content-Language``). Called while
+    ``exc`` is being handled (an unexpected one is logged with its traceback)."""
+    headers: list[tuple[str, str]] = []
+    if isinstance(exc, Problem):
+        problem = exc
+    elif isinstance(exc, RuleViolation):
+        lang = language(environ)
+        environ[VIOLATION_KEY] = (exc.rule, exc.code)
+        problem = problem_for(exc, lang)
+        if lang == "ja":
+            headers.append(("Content-Language", "ja"))
+    elif isinstance(exc, InvalidInput):
+        problem = problem_for(exc)
+    elif isinstance(exc, HTTPException):
+        problem = _http_problem(exc, environ, max_body)
+        headers = [(k, v) for k, v in exc.get_headers() if k.lower() == "allow"]
+    else:
+        logs.LOG.exception("unhandled error", extra={"request_id": request_id(environ)})
+        problem = Problem(500, "internal-error", "internal_error",
+                          "The referee failed on this request; it is logged under this request id.")
+    return problem.status, orjson.dumps(problem.body(request_id(environ))), headers
+
+
+def _http_problem(exc: HTTPException, environ: dict[str, Any], max_body: int) -> Problem:
+    status = exc.code or 500
+    path = _path(environ)
+    slug, code, detail = {
+        404: ("not-found", "not_found", f"No such path: {path}."),
+        405: ("method-not-allowed", "method_not_allowed",
+              f"{environ.get('REQUEST_METHOD', 'GET').upper()} is not allowed on {path}."),
+        413: ("payload-too-large", "payload_too_large",
+              f"The body is over the limit of {max_body} bytes (REFEREE_MAX_BODY)."),
+        415: ("unsupported-media-type", "unsupported_media_type", f"Send the body as {JSON}."),
+    }.get(status, ("bad-request" if status < 500 else "internal-error",
+                   (exc.name or "error").lower().replace(" ", "_").replace("'", ""),
+                   exc.description or exc.name or "Error."))
+    return Problem(status, slug, code, detail)
+
+
+def _path(environ: dict[str, Any]) -> str:
+    """werkzeug's ``request.path``: PATH_INFO as UTF-8, with one leading slash."""
+    raw = environ.get("PATH_INFO") or ""
+    return "/" + raw.encode("latin1").decode("utf-8", "replace").lstrip("/")
+
+
+# -- the Flask path ------------------------------------------------------------------------
+
+def register_hooks(app: Flask, ref: Referee) -> None:
+    """The per-request work and the error mapping on Flask's path (every request the lean path of
+    :mod:`referee.service.hot_path` does not take)."""
+    max_body = ref.settings.max_body
+    finish = finisher(ref)
+
+    @app.before_request
+    def _start() -> None:
+        begin(request.environ)
+
+    @app.after_request
+    def _finish(response: Response) -> Response:
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        rule = req.url_rule
+        add_header = response.headers.add
+        for name, value in finish(req.environ, rule.endpoint if rule is not None else "unmatched",
+                                  req.method, req.path, response.status_code, response.content_length or 0):
+            add_header(name, value)
         return response
 
-    def render(problem: Problem, headers: dict[str, str] | None = None) -> Response:
-        resp = Response(orjson.dumps(problem.body(request_id())), status=problem.status, mimetype=PROBLEM_JSON)
-        if headers:
-            resp.headers.update(headers)
-        return resp
-
-    @app.errorhandler(Problem)
-    def _problem(exc: Problem) -> Response:
-        return render(exc)
-
-    @app.errorhandler(InvalidInput)
-    def _invalid(exc: InvalidInput) -> Response:
-        return render(problem_for(exc))
-
-    @app.errorhandler(RuleViolation)
-    def _violation(exc: RuleViolation) -> Response:
-        lang = language()
-        request.environ[VIOLATION_KEY] = (exc.rule, exc.code)
-        return localized(render(problem_for(exc, lang)), lang)
-
-    @app.errorhandler(HTTPException)
-    def _http(exc: HTTPException) -> Response:
-        status = exc.code or 500
-        slug, code, detail = {
-            404: ("not-found", "not_found", f"No such path: {request.path}."),
-            405: ("method-not-allowed", "method_not_allowed", f"{request.method} is not allowed on {request.path}."),
-            413: ("payload-too-large", "payload_too_large",
-                  f"The body is over the limit of {max_body} bytes (REFEREE_MAX_BODY)."),
-            415: ("unsupported-media-type", "unsupported_media_type", f"Send the body as {JSON}."),
-        }.get(status, ("bad-request" if status < 500 else "internal-error",
-                       (exc.name or "error").lower().replace(" ", "_").replace("'", ""),
-                       exc.description or exc.name or "Error."))
-        headers = {k: v for k, v in exc.get_headers() if k.lower() == "allow"}
-        return render(Problem(status, slug, code, detail), headers)
-
     @app.errorhandler(Exception)
-    def _unexpected(exc: Exception) -> Response:
-        logs.LOG.exception("unhandled error", extra={"request_id": request_id()})
-        return render(Problem(500, "internal-error", "internal_error",
-                              "The referee failed on this request; it is logged under this request id."))
+    def _error(exc: Exception) -> Response:
+        status, body, headers = error_answer(exc, request.environ, max_body)
+        resp = Response(body, status=status, mimetype=PROBLEM_JSON)
+        for name, value in headers:
+            resp.headers[name] = value
+        return resp

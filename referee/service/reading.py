@@ -1,4 +1,9 @@
-"""Reading a request: its id, its JSON body, its envelope of keys, its language."""
+"""Reading a request: its id, its JSON body, its envelope of keys, its language.
+
+Every reader takes the WSGI environ, not Flask's ``request``: the same code
+serves the Flask path and the lean path of the hot endpoints
+(:mod:`referee.service.hot_path`), and skips a context-local lookup each time.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,11 @@ import re
 from typing import Any
 
 import orjson
-from flask import Response, request
+from flask import Response
+from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.http import parse_accept_header, parse_options_header
+from werkzeug.wsgi import get_content_length, get_input_stream
 
 from referee.service.problems import Problem, schema_problem  # noqa: F401  (re-exported)
 
@@ -22,23 +30,25 @@ REQUEST_ID_PATTERN = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
 
 
 
-def request_id() -> str:
+def request_id(environ: dict[str, Any]) -> str:
     """This request's id (X-Request-ID if acceptable, else a new random one)."""
-    environ = request.environ
     rid = environ.get(RID_KEY)
     if rid is None:
         rid = environ[RID_KEY] = os.urandom(16).hex()
     return rid
 
 
-def read_body() -> dict[str, Any]:
-    """The request's JSON object: 415 unless JSON, 413 over the limit, 400 unless an object
+def read_body(environ: dict[str, Any], limit: int) -> dict[str, Any]:
+    """The request's JSON object: 415 unless JSON, 413 over ``limit`` bytes, 400 unless an object
     (or when an object repeats a key)."""
     # The usual exact header first: werkzeug's parse of the header costs more than the check.
-    if request.environ.get("CONTENT_TYPE") != JSON and request.mimetype != JSON:
-        raise Problem(415, "unsupported-media-type", "unsupported_media_type",
-                      f"Send the body as {JSON}, not {request.mimetype or 'no Content-Type'}.")
-    data = _read_raw()
+    content_type = environ.get("CONTENT_TYPE")
+    if content_type != JSON:
+        mimetype = parse_options_header(content_type)[0].lower()  # werkzeug's request.mimetype
+        if mimetype != JSON:
+            raise Problem(415, "unsupported-media-type", "unsupported_media_type",
+                          f"Send the body as {JSON}, not {mimetype or 'no Content-Type'}.")
+    data = _read_raw(environ, limit)
     try:
         body = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
@@ -105,28 +115,27 @@ def duplicate_key_path(data: bytes) -> str | None:
 DISCARD_FACTOR = 4  # a body up to 4 × REFEREE_MAX_BODY is read and dropped before the 413
 
 
-def _read_raw() -> bytes:
-    """The body's bytes, never more than ``REFEREE_MAX_BODY`` (else 413).
+def _read_raw(environ: dict[str, Any], limit: int) -> bytes:
+    """The body's bytes, never more than ``limit`` (``REFEREE_MAX_BODY``; else 413).
 
     An oversized body is read and dropped up to a bound before the 413 is
     sent, so a client that writes its whole body before reading gets the
     answer rather than a reset connection. A body that cannot be read (cut
     short, a malformed chunk, a client too slow) is a 400.
     """
-    limit = request.max_content_length or 0
-    length = request.content_length
-    stream = request.environ["wsgi.input"]
+    length = get_content_length(environ)  # werkzeug's request.content_length
+    stream = environ["wsgi.input"]
     try:
         if length is not None:
             if length > limit:
-                _discard(stream, length)
+                _discard(stream, length, limit)
                 raise RequestEntityTooLarge()
-            return request.get_data(cache=False)
-        if not request.environ.get("wsgi.input_terminated"):
+            return get_input_stream(environ, max_content_length=limit).read()  # werkzeug's get_data()
+        if not environ.get("wsgi.input_terminated"):
             return b""  # no length and a server that does not end the stream: read nothing (werkzeug's rule)
         data = stream.read(limit + 1)  # chunked: read one byte past the limit to know
         if len(data) > limit:
-            _discard(stream, DISCARD_FACTOR * limit)
+            _discard(stream, DISCARD_FACTOR * limit, limit)
             raise RequestEntityTooLarge()
         return data
     except RequestEntityTooLarge:
@@ -136,8 +145,8 @@ def _read_raw() -> bytes:
                       f"The body could not be read: {type(exc).__name__}.") from None
 
 
-def _discard(stream: Any, length: int) -> None:
-    left = min(length, DISCARD_FACTOR * (request.max_content_length or 0))
+def _discard(stream: Any, length: int, limit: int) -> None:
+    left = min(length, DISCARD_FACTOR * limit)
     while left > 0:
         chunk = stream.read(min(left, 65536))
         if not chunk:
@@ -174,11 +183,12 @@ def localized(resp: Response, lang: str) -> Response:
     return resp
 
 
-def language() -> str:
+def language(environ: dict[str, Any]) -> str:
     """``ja`` when the client prefers Japanese to English (Accept-Language, by quality), else ``en``."""
-    if not request.headers.get("Accept-Language"):
+    header = environ.get("HTTP_ACCEPT_LANGUAGE")
+    if not header:
         return "en"
-    for tag, quality in request.accept_languages:  # highest quality first
+    for tag, quality in parse_accept_header(header, LanguageAccept):  # highest quality first
         primary = tag.split("-", 1)[0].lower()
         if quality > 0 and primary in ("en", "ja"):
             return primary

@@ -1,6 +1,5 @@
-"""The game endpoints of docs/api.md §1: each reads the body, checks the seal, and hands the rest to the engine.
-
-In private mode (docs/api.md §10) each hands the body to :mod:`referee.service.private` instead.
+"""The game endpoints of docs/api.md §1 as Flask views: their OpenAPI documentation, and a call
+of the endpoint's handler (:mod:`referee.service.answers`), which does the work.
 """
 
 from __future__ import annotations
@@ -8,56 +7,34 @@ from __future__ import annotations
 import copy
 from typing import Any, Callable
 
-import orjson
-from flask import Response
+from flask import Response, request
 from flask_smorest import Blueprint
 
 import schemas as S
-from referee import engine
-from referee.engine.labels import labelled
+from referee.service.answers import Handler
 from referee.service.context import Referee
 from referee.service.openapi import (
     ERROR_RESPONSES,
     NEW_GAME_EXAMPLE,
     apply_example,
 )
-from referee.service.problems import Problem, violation_json
-from referee.service.reading import (
-    JSON,
-    envelope,
-    language,
-    localized,
-    player_field,
-    read_body,
-    schema_problem,
-)
-from referee.service.sealing import SealError
+from referee.service.problems import Problem
+from referee.service.reading import JSON
 
-def game_blueprint(ref: Referee) -> Blueprint:
+
+def response_of(handler: Handler) -> Response:
+    """The Flask answer of ``handler`` for this request."""
+    status, body, lang = handler(request.environ)
+    resp = Response(body, status=status, mimetype=JSON)
+    if lang is not None:
+        resp.headers["Content-Language"] = lang
+    return resp
+
+
+def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:
+    """The game endpoints; ``answers`` are their handlers (:func:`referee.service.answers.game_answers`)."""
     catalog = ref.catalog
-    sealer = ref.sealer
-    private = ref.private
     blp = Blueprint("game", __name__, description="The referee (docs/api.md §1).")
-
-    def state_in(body: dict[str, Any], key: str = "state") -> Any:
-        """The body's state, its seal checked when sealing is on (before anything else)."""
-        state = body[key]
-        if sealer is not None and isinstance(state, dict):
-            try:
-                sealer.check(state)
-            except SealError as exc:
-                raise Problem(403, "seal-mismatch", exc.code, exc.detail) from None
-        return state
-
-    def state_out(state: dict[str, Any]) -> dict[str, Any]:
-        """A state to return: sealed when sealing is on, else without any seal."""
-        if sealer is not None:
-            return sealer.seal(state)
-        state.pop("seal", None)
-        return state
-
-    def ok(body: Any, status: int = 200) -> Response:
-        return Response(orjson.dumps(body), status=status, mimetype=JSON)
 
     common = dict(content_type=JSON)
 
@@ -86,11 +63,7 @@ def game_blueprint(ref: Referee) -> Blueprint:
         An illegal deck is a 422 whose `violations` lists every problem of
         both decks (RULES 3).
         """
-        body = read_body()
-        if private is not None:
-            return ok(private.new_game(body), 201)
-        state, events = engine.new_game(catalog, body)
-        return ok({"state": state_out(state), "events": events}, 201)
+        return response_of(answers["new_game"])
 
     @blp.route("/v1/apply", methods=["POST"])
     @blp.doc(operationId="applyAction")
@@ -106,13 +79,7 @@ def game_blueprint(ref: Referee) -> Blueprint:
         An illegal action is a 422 naming the first rule it breaks, checked
         in RULES 13.3's order; the state is unchanged.
         """
-        body = read_body()
-        if private is not None:
-            return ok(private.apply(body))
-        envelope(body, ("state", "action"))
-        state = state_in(body)
-        state, events = engine.apply(catalog, state, body["action"])
-        return ok({"state": state_out(state), "events": events})
+        return response_of(answers["apply"])
 
     @blp.route("/v1/validate", methods=["POST"])
     @blp.doc(operationId="validateAction")
@@ -122,16 +89,7 @@ def game_blueprint(ref: Referee) -> Blueprint:
     @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
     def validate() -> Response:
         """Dry-run one action: never a 422, the violation is in the answer."""
-        body = read_body()
-        if private is not None:
-            violation = private.validate(body)
-        else:
-            envelope(body, ("state", "action"))
-            violation = engine.validate(catalog, state_in(body), body["action"])
-        if violation is None:
-            return ok({"legal": True, "violation": None})
-        lang = language()
-        return localized(ok({"legal": False, "violation": violation_json(violation, lang)}), lang)
+        return response_of(answers["validate"])
 
     @blp.route("/v1/legal-actions", methods=["POST"])
     @blp.doc(operationId="legalActions")
@@ -148,21 +106,7 @@ def game_blueprint(ref: Referee) -> Blueprint:
         `label` (English, or Japanese with `Accept-Language: ja`) naming only
         what its player may see.
         """
-        body = read_body()
-        want_labels = body.get("labels", False)
-        if private is not None:
-            state, actions = private.legal_actions(body)
-        else:
-            envelope(body, ("state",), ("player", "labels"))
-            player = player_field(body)
-            if type(want_labels) is not bool:
-                raise schema_problem({"labels": ["Not a valid boolean."]})
-            state = state_in(body)
-            actions = engine.legal_actions(catalog, state, player)
-        if not want_labels:
-            return ok({"actions": actions})
-        lang = language()
-        return localized(ok({"actions": labelled(catalog, state, actions, lang)}), lang)
+        return response_of(answers["legal_actions"])
 
     @blp.route("/v1/replay", methods=["POST"])
     @blp.doc(operationId="replayGame")
@@ -178,18 +122,7 @@ def game_blueprint(ref: Referee) -> Blueprint:
         On the first illegal one, a 422 whose body also has `index` (0-based);
         an illegal deck in `game` is a 422 with `violations`.
         """
-        body = read_body()
-        if private is not None:
-            return ok(private.replay(body))
-        envelope(body, ("actions",), ("game", "state"))
-        if ("game" in body) == ("state" in body):
-            raise schema_problem({"_schema": ["Give exactly one of game and state."]})
-        key = "state" if "state" in body else "game"
-        if body[key] is None:
-            raise schema_problem({key: ["Field may not be null."]})
-        start = state_in(body) if key == "state" else body["game"]
-        state, applied = engine.replay(catalog, body["actions"], **{key: start})
-        return ok({"state": state_out(state), "applied": applied})
+        return response_of(answers["replay"])
 
     @blp.route("/v1/view", methods=["POST"])
     @blp.doc(operationId="viewGame")
@@ -199,13 +132,7 @@ def game_blueprint(ref: Referee) -> Blueprint:
     @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
     def view() -> Response:
         """What one player may see (docs/api.md §5). A view is never sealed and never accepted as a state."""
-        body = read_body()
-        if private is not None:
-            return ok(private.view(body))
-        envelope(body, ("state", "player"))
-        player = player_field(body)
-        state = state_in(body)
-        return ok({"view": engine.view(catalog, state, player)})
+        return response_of(answers["view"])
 
     @blp.route("/v1/reveal", methods=["POST"])
     @blp.doc(operationId="revealGame")
@@ -222,12 +149,7 @@ def game_blueprint(ref: Referee) -> Blueprint:
         A referee in plain mode answers 400 (`private_mode_off`): its states
         are plain already.
         """
-        body = read_body()
-        if private is None:
-            raise Problem(400, "private-mode-off", "private_mode_off",
-                          "POST /v1/reveal is for private play (REFEREE_STATE_KEY); this referee "
-                          "runs in plain mode, where every state is plain already.")
-        return ok(private.reveal(body))
+        return response_of(answers["reveal"])
 
     @blp.route("/v1/decks/validate", methods=["POST"])
     @blp.doc(operationId="validateDeck")
@@ -236,12 +158,7 @@ def game_blueprint(ref: Referee) -> Blueprint:
     @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType")
     def validate_deck() -> Response:
         """Check one deck against RULES 3: every problem, not just the first."""
-        body = read_body()
-        envelope(body, ("deck",))
-        violations = engine.validate_deck(catalog, body["deck"])
-        lang = language()
-        resp = ok({"legal": not violations, "violations": [violation_json(v, lang) for v in violations]})
-        return localized(resp, lang) if violations else resp
+        return response_of(answers["validate_deck"])
 
     @blp.route("/v1/cards", methods=["GET"])
     @blp.doc(operationId="listCards")
