@@ -167,10 +167,13 @@ def register_hooks(app: Flask, ref: Referee) -> None:
             add_header(name, value)
         return response
 
-    @app.errorhandler(Exception)
     def _error(exc: Exception) -> Response:
         status, body, headers = error_answer(exc, request.environ, max_body)
         resp = Response(body, status=status, mimetype=PROBLEM_JSON)
         for name, value in headers:
             resp.headers[name] = value
         return resp
+
+    # Flask picks the handler of the nearest class: HTTPException too, over flask-smorest's own.
+    app.register_error_handler(HTTPException, _error)
+    app.register_error_handler(Exception, _error)
