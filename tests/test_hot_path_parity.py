@@ -257,3 +257,47 @@ def test_mutated_positions_are_answered_alike_both_ways(apps, midgame, recorded,
     doc = data.draw(mutated({k: body[k] for k in keys}, extra_keys=["labels", "seal"]))
     make = environ_of("POST", path, orjson.dumps(doc), {"Content-Type": "application/json"})
     assert_same(apps["plain"], make, recorded, monkeypatch)
+
+
+class Trickle:
+    """A stream the server ends, giving at most ``step`` bytes per read (as a socket may), or failing."""
+
+    def __init__(self, data: bytes, step: int, fail_at: int | None = None):
+        self.data, self.step, self.fail_at, self.pos = data, step, fail_at, 0
+
+    def read(self, size: int = -1) -> bytes:
+        if self.fail_at is not None and self.pos >= self.fail_at:
+            raise OSError("connection reset")
+        n = min(self.step, len(self.data) - self.pos, size if size >= 0 else len(self.data))
+        self.pos += n
+        return self.data[self.pos - n:self.pos]
+
+
+def werkzeug_read(stream: Any, limit: int) -> Any:
+    from werkzeug.exceptions import HTTPException
+    from werkzeug.wsgi import LimitedStream
+
+    try:
+        return LimitedStream(stream, limit, is_max=True).read()
+    except HTTPException as exc:
+        return type(exc).__name__
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(size=st.integers(0, 300), step=st.integers(1, 120), limit=st.integers(1, 400),
+       fail_at=st.none() | st.integers(0, 300))
+def test_the_body_reader_reads_what_werkzeugs_reads(size, step, limit, fail_at):
+    """Given a body the server ends, read in pieces, possibly failing, then the lean reader returns what
+    werkzeug's get_data() does, or fails as ClientDisconnected as it does."""
+    from werkzeug.exceptions import ClientDisconnected
+
+    from referee.service.reading import _read_to_end
+
+    data = bytes(range(256)) * 2
+    data = data[:size]
+    try:
+        ours: Any = _read_to_end(Trickle(data, step, fail_at), limit)
+    except ClientDisconnected:
+        ours = "ClientDisconnected"
+    assert ours == werkzeug_read(Trickle(data, step, fail_at), limit)
+    assert _read_to_end(io.BytesIO(data), limit) == werkzeug_read(io.BytesIO(data), limit)

@@ -12,9 +12,8 @@ import re
 from typing import Any
 
 import orjson
-from flask import Response
 from werkzeug.datastructures import LanguageAccept
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 from werkzeug.http import parse_accept_header, parse_options_header
 from werkzeug.wsgi import get_content_length, get_input_stream
 
@@ -113,6 +112,7 @@ def duplicate_key_path(data: bytes) -> str | None:
 # -- the body's bytes ------------------------------------------------------------------
 
 DISCARD_FACTOR = 4  # a body up to 4 × REFEREE_MAX_BODY is read and dropped before the 413
+READ_CHUNK = 64 * 1024  # werkzeug's LimitedStream reads this much at a time
 
 
 def _read_raw(environ: dict[str, Any], limit: int) -> bytes:
@@ -130,6 +130,8 @@ def _read_raw(environ: dict[str, Any], limit: int) -> bytes:
             if length > limit:
                 _discard(stream, length, limit)
                 raise RequestEntityTooLarge()
+            if "wsgi.input_terminated" in environ:  # the server ends the stream (gunicorn does)
+                return _read_to_end(stream, limit)
             return get_input_stream(environ, max_content_length=limit).read()  # werkzeug's get_data()
         if not environ.get("wsgi.input_terminated"):
             return b""  # no length and a server that does not end the stream: read nothing (werkzeug's rule)
@@ -143,6 +145,22 @@ def _read_raw(environ: dict[str, Any], limit: int) -> bytes:
     except Exception as exc:  # the WSGI server's own errors: a cut or malformed body, a timeout
         raise Problem(400, "unreadable-body", "unreadable_body",
                       f"The body could not be read: {type(exc).__name__}.") from None
+
+
+def _read_to_end(stream: Any, limit: int) -> bytes:
+    """What werkzeug's ``get_data()`` reads from a stream the server ends, without its three layers of
+    stream wrappers (a sixth of our cost per request): everything up to the end or ``limit`` bytes, a
+    read error being ``ClientDisconnected``."""
+    data = b""
+    while len(data) < limit:
+        try:
+            chunk = stream.read(min(READ_CHUNK, limit - len(data)))
+        except (OSError, ValueError):
+            raise ClientDisconnected() from None
+        if not chunk:
+            break
+        data += chunk
+    return data
 
 
 def _discard(stream: Any, length: int, limit: int) -> None:
@@ -174,13 +192,6 @@ def player_field(body: dict[str, Any], key: str = "player") -> int | None:
     if type(value) is not int or value not in (0, 1):
         raise schema_problem({key: ["Must be 0 or 1."]})
     return value
-
-
-def localized(resp: Response, lang: str) -> Response:
-    """Mark an answer whose human text is Japanese."""
-    if lang == "ja":
-        resp.headers["Content-Language"] = "ja"
-    return resp
 
 
 def language(environ: dict[str, Any]) -> str:
