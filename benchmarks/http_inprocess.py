@@ -106,7 +106,7 @@ def pieces(app: Any, bodies: list[dict[str, Any]]) -> dict[str, Callable[[int], 
         return hooks.begin(dict(envs[i]))
 
     return {
-        "read the body (werkzeug stream)": read,
+        "read the body": read,
         "orjson.loads": lambda i: orjson.loads(raw[i]),
         "duplicate-key check": lambda i: may_repeat_keys(raw[i], parsed[i]),
         "engine.apply (check_state, rule, copy)": lambda i: engine.apply(catalog, parsed[i]["state"],
