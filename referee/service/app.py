@@ -116,7 +116,7 @@ def create_app(settings: Settings | None = None, catalog: engine.Catalog | None 
         app.view_functions[endpoint] = inspect.unwrap(view)
     # The hot endpoints' POSTs skip Flask (the same handlers, hooks and error mapping):
     # referee.service.hot_path. Flask.wsgi_app(app, ...) stays the way through Flask alone.
-    app.wsgi_app = hot_path.lean(app.wsgi_app, ref, answers)  # type: ignore[method-assign]
+    app.wsgi_app = hot_path.lean(app, ref, answers)  # type: ignore[method-assign]
     register_docs(app)
     register_table(app, ref)
     if settings.bench_echo:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
+from flask import Flask
 from werkzeug.http import HTTP_STATUS_CODES
 
 from referee.service.answers import Handler
@@ -32,21 +33,25 @@ from referee.service.reading import JSON, PROBLEM_JSON
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
-# path -> (endpoint name as Flask's routing names it, handler name in referee.service.answers)
-HOT = {
-    "/v1/apply": ("game.apply", "apply"),
-    "/v1/validate": ("game.validate", "validate"),
-    "/v1/legal-actions": ("game.legal_actions", "legal_actions"),
-    "/v1/view": ("game.view", "view"),
-}
+HOT = ("/v1/apply", "/v1/validate", "/v1/legal-actions", "/v1/view")
 
 # werkzeug's status lines ("422 UNPROCESSABLE ENTITY"), as a Flask Response writes them
 STATUS = {code: f"{code} {text.upper()}" for code, text in HTTP_STATUS_CODES.items()}
 
 
-def lean(app: WSGIApp, ref: Referee, answers: dict[str, Handler]) -> WSGIApp:
-    """``app`` (Flask's WSGI app) with the hot endpoints' POSTs answered in front of it."""
-    routes = {path: (endpoint, answers[name]) for path, (endpoint, name) in HOT.items()}
+def lean(app: Flask, ref: Referee, answers: dict[str, Handler]) -> WSGIApp:
+    """``app``'s WSGI app with the hot endpoints' POSTs answered in front of it.
+
+    Each path's endpoint (its name in metrics and logs) and handler are those of
+    the Flask view routed there: ``game.apply`` is ``answers["apply"]``.
+    """
+    routes = {}
+    for rule in app.url_map.iter_rules():
+        if rule.rule in HOT and "POST" in (rule.methods or ()):
+            routes[rule.rule] = (rule.endpoint, answers[rule.endpoint.rpartition(".")[2]])
+    if len(routes) != len(HOT):
+        raise RuntimeError(f"hot paths without a POST view: {sorted(set(HOT) - set(routes))}")
+    flask_app = app.wsgi_app
     finish = finisher(ref)
     max_body = ref.settings.max_body
     json_type = ("Content-Type", JSON)
@@ -56,7 +61,7 @@ def lean(app: WSGIApp, ref: Referee, answers: dict[str, Handler]) -> WSGIApp:
         path = environ.get("PATH_INFO")
         route = routes.get(path)  # type: ignore[arg-type]
         if route is None or environ.get("REQUEST_METHOD") != "POST":
-            return app(environ, start_response)
+            return flask_app(environ, start_response)
         endpoint, handler = route
         try:
             begin(environ)
