@@ -219,6 +219,21 @@ def test_the_corpus_covers_every_error_status_and_both_paths(apps, corpus, recor
     assert lean > len(corpus) / 2
 
 
+def test_only_the_hot_endpoints_posts_skip_flask(apps, corpus, recorded, monkeypatch):
+    """Given the corpus, then Flask dispatches exactly the requests that are not a POST to a hot path."""
+    from flask import request_started
+
+    app = apps["plain"]
+    for _, name, method, path, body, headers, query in (c for c in corpus.values() if c[1] == "plain"):
+        dispatched: list[Any] = []
+
+        def seen(sender: Any, **extra: Any) -> None:
+            dispatched.append(sender)
+        with request_started.connected_to(seen, app):
+            answer(app, environ_of(method, path, body, headers, query), recorded, monkeypatch)
+        assert bool(dispatched) == (method != "POST" or path not in hot_path.HOT), (method, path)
+
+
 def test_each_request_of_the_corpus_is_answered_alike_both_ways(apps, corpus, recorded, monkeypatch):
     """Given each request of the corpus, when it takes the lean path and Flask's, then status, body,
     headers, log line and metric samples are the same."""
