@@ -39,8 +39,10 @@ types: openapi
 golden: $(VENV)/.installed
 	$(BIN)/python -m tests.golden.playthrough
 
+# The current engine's figures, then the same timings against issue 11's baseline 7bc43d9 in alternating rounds.
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/engine.py --baseline 7bc43d9
 
 # /v1/apply against a parse-and-echo endpoint on the real server (2 workers; wrk if installed).
 bench-http: $(VENV)/.installed

@@ -1,53 +1,45 @@
 """Engine speed: median µs of apply, legal_actions and the consistency check on
-seeded mid-game states, and whole random games per second, on one core.
+seeded mid-game states, in-process replay, and whole random games per second.
 
-    make bench            # or: .venv/bin/python benchmarks/engine.py [--states N] [--games N]
+    make bench            # = .venv/bin/python benchmarks/engine.py --baseline 7bc43d9
+    .venv/bin/python benchmarks/engine.py [--states N] [--games N] [--baseline REV [--rounds N]]
 
-Figures are recorded in the README's performance section. Not a test: no
-thresholds here, just numbers.
+With ``--baseline REV`` it also times REV (a detached git worktree in a temp
+dir, imported through PYTHONPATH) against the current code with the same
+script (``engine_timing.py``), in alternating subprocess rounds (A B, B A, ...;
+medians), and prints each ratio beside issue 11's engine targets calibrated to
+this machine: its absolute figures (apply ≤ 20 µs, legal_actions ≤ 50 µs,
+replay ≥ 50,000 actions/s) were set where the baseline's apply took 40 µs and
+its legal_actions 65 µs, so here apply must take ≤ 0.50× the baseline's,
+legal_actions ≤ 0.77×, and replay must reach 50,000 × 40 µs / (the baseline's
+apply here). Ratios measured in one run hold on a shared machine; absolute
+figures do not. Not a test: no thresholds enforced, just numbers.
 """
 
 from __future__ import annotations
 
 import argparse
-import copy
+import json
 import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
-from referee.engine import Catalog, Session, apply, check_state, legal_actions
+from engine_timing import median_us, mid_game_positions, replay_rate
+from referee.engine import Catalog, apply, check_state, legal_actions
 from referee.engine.board import Game
 from referee.engine.game import actions_for, step  # the raw pipeline, to time it apart from the session
 from referee.engine.playout import choose, play_out, random_new_game
 from referee.engine.setup import SeededStream, new_game
 
-
-def mid_game_positions(catalog: Catalog, count: int) -> list[tuple[dict, dict]]:
-    """(state, the action the random player took there), from the middle of seeded games."""
-    positions = []
-    seed = 0
-    while len(positions) < count:
-        game, _, actions = play_out(catalog, f"bench-{seed}")
-        seed += 1
-        if len(actions) < 40:
-            continue
-        state, _ = new_game(catalog, game)
-        g = Game(catalog, state)
-        for i, action in enumerate(actions):
-            if i in (len(actions) // 3, len(actions) // 2, 2 * len(actions) // 3):
-                positions.append((copy.deepcopy(state), action))
-            step(g, action)
-    return positions[:count]
-
-
-def median_us(fn, items, repeat: int) -> float:
-    samples = []
-    for item in items:
-        for _ in range(repeat):
-            t0 = time.perf_counter_ns()
-            fn(item)
-            samples.append(time.perf_counter_ns() - t0)
-    return statistics.median(samples) / 1000
+ROOT = Path(__file__).resolve().parent.parent
+TIMING = Path(__file__).resolve().parent / "engine_timing.py"
+# Where issue 11's absolute targets were set, the baseline's apply took 40 µs and its legal_actions 65 µs.
+TARGETS = {"apply_us": 20 / 40, "legal_actions_us": 50 / 65}
+REPLAY_TARGET, REFERENCE_APPLY_US = 50_000, 40
 
 
 def games_per_second(catalog: Catalog, games: int, enumerate_all: bool) -> tuple[float, float]:
@@ -68,24 +60,10 @@ def games_per_second(catalog: Catalog, games: int, enumerate_all: bool) -> tuple
     return games / elapsed, total_actions / games
 
 
-def replay_rate(catalog: Catalog, games: int) -> float:
-    """In-process replay of recorded games (Session.replay: parse each action, apply; no re-check between)."""
-    recorded = [play_out(catalog, f"replay-{n}")[::2] for n in range(games)]
-    total = 0
-    t0 = time.perf_counter()
-    for game, actions in recorded:
-        total += Session.new(catalog, game)[0].replay(actions)
-    return total / (time.perf_counter() - t0)
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--states", type=int, default=60)
-    parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--repeat", type=int, default=20)
-    args = parser.parse_args()
+def absolute(args: argparse.Namespace) -> None:
+    """The current code's figures, pinned to one core."""
     if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     catalog = Catalog.builtin()
     positions = mid_game_positions(catalog, args.states)
     print(f"{len(positions)} mid-game states, {args.repeat} runs each")
@@ -101,6 +79,81 @@ def main() -> None:
     print(f"  random full games (fast policy)    {rate:8.1f} games/s  ({length:.0f} actions/game)")
     rate, length = games_per_second(catalog, max(20, args.games // 5), enumerate_all=True)
     print(f"  random full games (legal_actions)  {rate:8.1f} games/s  ({length:.0f} actions/game)")
+
+
+# -- against a baseline revision ------------------------------------------------------------
+
+def timing_round(code_root: Path, args: argparse.Namespace) -> dict[str, float]:
+    """One run of engine_timing.py importing ``referee`` from ``code_root``."""
+    env = {**os.environ, "PYTHONPATH": str(code_root)}
+    out = subprocess.run([sys.executable, str(TIMING), "--states", str(args.states), "--repeat", str(args.repeat),
+                          "--replay-games", str(args.replay_games), "--expect-root", str(code_root)],
+                         env=env, check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def alternate(baseline_root: Path, args: argparse.Namespace) -> tuple[list[dict], list[dict]]:
+    """Rounds of (baseline, current), the order swapped every round so neither side always runs first."""
+    base, current = [], []
+    for r in range(args.rounds):
+        sides = [(base, baseline_root), (current, ROOT)]
+        for runs, root in (sides if r % 2 == 0 else sides[::-1]):
+            runs.append(timing_round(root, args))
+        print(f"  round {r + 1}: baseline {_brief(base[-1])} | current {_brief(current[-1])}", flush=True)
+    return base, current
+
+
+def _brief(m: dict[str, float]) -> str:
+    return (f"apply {m['apply_us']:.0f} µs, check_state {m['check_state_us']:.0f} µs, "
+            f"legal_actions {m['legal_actions_us']:.0f} µs, replay {m['replay_actions_per_s']:,.0f}/s")
+
+
+def report(base: list[dict], current: list[dict]) -> None:
+    med = {side: {k: statistics.median(run[k] for run in runs) for k in runs[0]}
+           for side, runs in (("baseline", base), ("current", current))}
+    # Each round's ratio, then their median: both sides of a round ran in the same minutes.
+    ratio = {k: statistics.median(c[k] / b[k] for b, c in zip(base, current)) for k in current[0]}
+    print(f"\n{'':24s}{'baseline':>12s}{'current':>12s}{'ratio':>9s}   calibrated target")
+    for key, label in (("apply_us", "apply µs"), ("check_state_us", "check_state µs"),
+                       ("legal_actions_us", "legal_actions µs")):
+        target = TARGETS.get(key)
+        verdict = f"≤ {target:.2f}×  {'met' if ratio[key] <= target else 'NOT met'}" if target else ""
+        print(f"  {label:22s}{med['baseline'][key]:12.1f}{med['current'][key]:12.1f}{ratio[key]:8.2f}×   {verdict}")
+    need = REPLAY_TARGET * REFERENCE_APPLY_US / med["baseline"]["apply_us"]
+    got = med["current"]["replay_actions_per_s"]
+    print(f"  {'replay actions/s':22s}{med['baseline']['replay_actions_per_s']:12,.0f}{got:12,.0f}"
+          f"{ratio['replay_actions_per_s']:8.2f}×   ≥ {need:,.0f}/s (50,000 × 40 µs / baseline apply)  "
+          f"{'met' if got >= need else 'NOT met'}")
+
+
+def compare(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory(prefix="engine-baseline-") as tmp:
+        checkout = Path(tmp) / "baseline"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--quiet", "--detach", str(checkout),
+                        args.baseline], check=True)
+        try:
+            print(f"baseline {args.baseline} against the working tree: {args.rounds} alternating rounds, "
+                  f"{args.states} states × {args.repeat} runs, load average {os.getloadavg()[0]:.1f}")
+            base, current = alternate(checkout, args)
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(checkout)], check=True)
+    report(base, current)
+    print(f"  (load average at the end {os.getloadavg()[0]:.1f}; medians of {args.rounds} rounds)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--states", type=int, default=60)
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--baseline", metavar="REV", help="also time this git revision, alternating with the current code")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds against the baseline")
+    parser.add_argument("--replay-games", type=int, default=30)
+    args = parser.parse_args()
+    if args.baseline:
+        compare(args)
+    else:
+        absolute(args)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,102 @@
+"""One timing round of the engine, printed as JSON: the script ``engine.py --baseline`` runs under each revision.
+
+It uses only what every revision since the baseline has — ``new_game``, ``apply``,
+``legal_actions``, ``check_state``, ``replay`` and the random player's
+``play_out`` — and builds its states itself from fixed seeds by applying the
+recorded actions through the public ``apply``, so each revision times its own
+reading of the same positions (the state format gained ``seq`` on the way).
+
+    PYTHONPATH=<a checkout> python benchmarks/engine_timing.py [--states 60] [--repeat 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+import referee
+
+from referee.engine import Catalog, apply, check_state, legal_actions, new_game, replay
+from referee.engine.playout import play_out
+
+
+def mid_game_positions(catalog: Catalog, count: int) -> list[tuple[dict, dict]]:
+    """(state, the action the random player took there) a third, half and two thirds into seeded games."""
+    positions = []
+    seed = 0
+    while len(positions) < count:
+        game, _, actions = play_out(catalog, f"bench-{seed}")
+        seed += 1
+        if len(actions) < 40:
+            continue
+        state, _ = new_game(catalog, game)
+        marks = (len(actions) // 3, len(actions) // 2, 2 * len(actions) // 3)
+        for i, action in enumerate(actions[:marks[-1] + 1]):
+            if i in marks:
+                positions.append((state, action))
+            state, _ = apply(catalog, state, action)  # a new state each time: the kept ones stay as they were
+    return positions[:count]
+
+
+def median_us(fn, items, repeat: int) -> float:
+    """The median of single calls (wall clock, ns timer): robust to the odd preempted call on a shared machine."""
+    return medians_us({"": fn}, items, repeat)[""]
+
+
+def medians_us(fns: dict, items, repeat: int) -> dict[str, float]:
+    """Each function's median single call, the functions taken in turn on each item so that a busy
+    spell of the machine weighs on all of them alike."""
+    samples: dict[str, list[int]] = {name: [] for name in fns}
+    clock = time.perf_counter_ns
+    for _ in range(repeat):
+        for item in items:
+            for name, fn in fns.items():
+                t0 = clock()
+                fn(item)
+                samples[name].append(clock() - t0)
+    return {name: statistics.median(xs) / 1000 for name, xs in samples.items()}
+
+
+def replay_rate(catalog: Catalog, games: int, passes: int = 3) -> float:
+    """Actions per second replaying recorded games in-process (``replay`` from the NewGame: deal included);
+    the median of ``passes`` passes over the games."""
+    recorded = [play_out(catalog, f"replay-{n}")[::2] for n in range(games)]
+    rates = []
+    for _ in range(passes):
+        total, t0 = 0, time.perf_counter()
+        for game, actions in recorded:
+            total += replay(catalog, actions, game=game)[1]
+        rates.append(total / (time.perf_counter() - t0))
+    return statistics.median(rates)
+
+
+def measure(states: int, repeat: int, replay_games: int) -> dict[str, float]:
+    catalog = Catalog.builtin()
+    positions = mid_game_positions(catalog, states)
+    timed = medians_us({
+        "apply_us": lambda p: apply(catalog, p[0], p[1]),
+        "check_state_us": lambda p: check_state(catalog, p[0]),
+        "legal_actions_us": lambda p: legal_actions(catalog, p[0]),
+    }, positions, repeat)
+    return {**timed, "replay_actions_per_s": replay_rate(catalog, replay_games)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--states", type=int, default=60)
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--replay-games", type=int, default=30)
+    parser.add_argument("--expect-root", help="fail unless referee is imported from this checkout")
+    args = parser.parse_args()
+    if args.expect_root:  # PYTHONPATH must win over the venv's editable install
+        imported = Path(referee.__file__).resolve().parent.parent
+        if imported != Path(args.expect_root).resolve():
+            raise SystemExit(f"referee imported from {imported}, not {args.expect_root}")
+    print(json.dumps(measure(args.states, args.repeat, args.replay_games)))
+
+
+if __name__ == "__main__":
+    main()
