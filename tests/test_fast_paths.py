@@ -72,6 +72,21 @@ def test_the_cards_shortcut_reads_a_state_exactly_as_the_model_does(raw):
         assert any(type(k) is not str or not k or type(v) is not str for k, v in raw["cards"].items())
 
 
+class _Text(str):
+    """A str subclass: the model's copy refuses it, so the shortcut must leave it to the general path."""
+
+
+@given(st.sampled_from(["key", "value"]), st.sampled_from(POSITIONS))
+def test_the_cards_shortcut_leaves_a_str_subclass_to_the_model(where, position):
+    raw = copy.deepcopy(position)
+    iid = IDS[0]
+    if where == "key":
+        raw["cards"][_Text(iid)] = raw["cards"].pop(iid)
+    else:
+        raw["cards"][iid] = _Text(raw["cards"][iid])
+    assert _plain_state(raw) is None
+
+
 def test_parse_state_copies_cards_apart_from_the_callers_dict():
     raw = copy.deepcopy(POSITIONS[1])
     parsed = parse_state(raw)
