@@ -160,3 +160,35 @@ def test_the_hand_of_a_kind_is_the_hand_filtered_card_by_card():
             for kind in KINDS:
                 assert g.hand_of_kind(player, kind) == [i for i in state["players"][player]["hand"]
                                                         if g.kind(i) == kind]
+
+
+# -- legal_actions: each rule's own listing equals its candidates through check and cost -------------
+
+def _every_position(seeds: range, **options) -> list[dict]:
+    return [copy.deepcopy(s) for seed in seeds for s, _ in play(CATALOG, f"legal-{seed}", options=options)]
+
+
+LISTING_POSITIONS = _every_position(range(3)) + _every_position(range(3, 6), response_windows="strict")
+
+
+def test_each_rules_legal_actions_are_its_candidates_that_pass_check_and_cost():
+    """RULES 13.3 for legal_actions: a rule's ``legal`` override lists exactly what the careful
+    ``ActionRule.legal`` lists (every candidate through ``check`` and ``cost``), in the same order,
+    for whoever may act on every position of six random games, with 0 to 4 cases free to pay."""
+    from referee.engine.actions import ActionRule
+    from referee.engine.board import Game
+    from referee.engine.game import open_rules
+    seen = set()
+    for state in LISTING_POSITIONS:
+        g = Game(CATALOG, state)
+        if g.over:
+            continue
+        actor = g.who_acts()
+        for rule in open_rules(g, actor):
+            for free in range(5):
+                fast = rule.legal(g, actor, free)
+                assert fast == ActionRule.legal(rule, g, actor, free), (rule.type, free, state["seq"])
+                if fast:
+                    seen.add(rule.type)
+    assert {"draw", "play_fairy", "play_evidence", "dispatch", "redispatch", "recall", "investigate",
+            "use_ability", "cast_spell", "counter"} <= seen  # every override was compared on a real listing

@@ -52,10 +52,33 @@ class ActionRule:
         """Actions of this type worth checking for ``legal_actions`` (a superset of the legal ones)."""
         return iter(())
 
+    def legal(self, g: Game, player: int, free: int) -> list[Action]:
+        """The legal actions of this type for ``player`` (to whom the type is open now), paying with
+        ``free`` unactioned cases, in ``candidates`` order.
+
+        This is the careful answer: every candidate through ``check`` and ``cost``. A rule whose
+        candidates pass some checks by construction overrides it to test only the rest (and to skip
+        what cannot be paid); ``tests/test_fast_paths.py`` proves each override gives this list.
+        """
+        return [a for a in self.candidates(g, player) if passes(g, self, a, free)]
+
+
+def passes(g: Game, rule: ActionRule, a: Action, free: int) -> bool:
+    """The rest of the pipeline's ``check`` for a candidate of an open type, paying with ``free`` cases."""
+    try:
+        rule.check(g, a)
+    except RuleViolation:
+        return False
+    return rule.cost(g, a) <= free
+
 
 class MainStepRule(ActionRule):
     """A main-step action (RULES 8.1): respondable (9.4); 1 action unless it says otherwise."""
     respondable = True
+
+    def affordable(self, g: Game, player: int, free: int) -> list[Action]:
+        """For a rule costing 1 whose every candidate passes ``check`` by construction: its legal actions."""
+        return list(self.candidates(g, player)) if free >= 1 else []
 
     def allowed(self, g: Game, a: Action) -> None:
         require_main_step(g, a)

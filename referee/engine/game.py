@@ -14,7 +14,7 @@ from typing import Any
 
 # Importing the rules modules registers their action rules in RULEBOOK.
 from referee.engine import effects, investigation, main_actions, responses, setup, turn  # noqa: F401
-from referee.engine.actions import RULEBOOK, Action, ActionRule
+from referee.engine.actions import RULEBOOK, Action, ActionRule, passes
 from referee.engine.board import Game
 from referee.engine.costs import pay, payers
 from referee.engine.errors import RuleViolation, rule
@@ -136,11 +136,7 @@ def open_rules(g: Game, actor: int) -> tuple[ActionRule, ...]:
 
 def candidate_is_legal(g: Game, rule: ActionRule, a: Action, free: int) -> bool:
     """The rest of ``check`` for a candidate of an open type, paying with ``free`` unactioned cases."""
-    try:
-        rule.check(g, a)
-    except RuleViolation:
-        return False
-    return rule.cost(g, a) <= free
+    return passes(g, rule, a, free)
 
 
 def actions_for(g: Game, player: int | None = None) -> list[Action]:
@@ -151,7 +147,7 @@ def actions_for(g: Game, player: int | None = None) -> list[Action]:
     if player is None or player == actor:
         free = len(g.unactioned_cases(actor))
         for rule in open_rules(g, actor):
-            out.extend(a for a in rule.candidates(g, actor) if candidate_is_legal(g, rule, a, free))
+            out.extend(rule.legal(g, actor, free))
     for p in ((0, 1) if player is None else (player,)):
         out.append({"type": "concede", "player": p})
     return out

@@ -8,7 +8,8 @@ counter may have changed (RULES 9.6: a target gone is skipped).
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections import Counter
+from typing import Callable, Iterator
 
 from referee.engine.actions import (
     MainStepRule,
@@ -33,6 +34,9 @@ class Draw(MainStepRule):
         if not g.player(a["player"])["file"]:
             raise RuleViolation("file_empty", player=a["player"])
 
+    def legal(self, g: Game, player: int, free: int) -> list[dict]:
+        return [simple(self.type, player)] if free >= 1 and g.player(player)["file"] else []
+
     def resolve(self, g: Game, a: dict, pending) -> None:
         # A counter may have milled the file meanwhile: still voluntary, so no loss.
         g.draw(a["player"], 1, required=False)
@@ -54,6 +58,10 @@ class _PlayFromHand(MainStepRule):
 
     def negated(self, g: Game, a: dict) -> None:  # RULES 9.5
         g.hand_to_trash(a["player"], a["card"])
+
+    def legal(self, g: Game, player: int, free: int) -> list[dict]:
+        # The candidates are cards of the kind from the hand (onto a case in play): each passes ``check``.
+        return self.affordable(g, player, free)
 
 
 @rule("8.3", "not_a_fairy")
@@ -106,6 +114,12 @@ def _move_fairy(g: Game, player: int, fairy: str, case: str | None) -> None:
             return
 
 
+def _has_room(g: Game, player: int) -> Callable[[str], bool]:
+    """Whether ``player`` may dispatch one more fairy to a case (RULES 8.9), counted once for every case."""
+    on_case = Counter(f["case"] for f in g.player(player)["fairies"])
+    return lambda case: on_case[case] < g.card(case).dispatch_limit
+
+
 class _FairyMove(MainStepRule):
     def check(self, g: Game, a: dict) -> None:
         entry = require_own_fairy(g, a["player"], a["fairy"])
@@ -142,6 +156,13 @@ class Dispatch(_FairyMove):
             raise RuleViolation("not_standby", fairy=a["fairy"])
         require_dispatch_room(g, a["player"], a["case"])
 
+    def legal(self, g: Game, player: int, free: int) -> list[dict]:
+        # The candidates are own standby fairies and cases in play: the room on the case is left to test.
+        if free < 1:
+            return []
+        has_room = _has_room(g, player)
+        return [a for a in self.candidates(g, player) if has_room(a["case"])]
+
     def candidates(self, g: Game, player: int) -> Iterator[dict]:
         cases = g.all_cases()
         for f in g.player(player)["fairies"]:
@@ -163,6 +184,8 @@ class Redispatch(_FairyMove):
             raise RuleViolation("same_case", fairy=a["fairy"], case=a["case"])
         require_dispatch_room(g, a["player"], a["case"])
 
+    legal = Dispatch.legal  # own dispatched fairies and other cases in play: the room is left to test
+
     def candidates(self, g: Game, player: int) -> Iterator[dict]:
         cases = g.all_cases()
         for f in g.player(player)["fairies"]:
@@ -181,6 +204,9 @@ class Recall(_FairyMove):
     def own_rule(self, g: Game, a: dict, entry: dict) -> None:
         if entry["case"] is None:
             raise RuleViolation("recall_standby", fairy=a["fairy"])
+
+    def legal(self, g: Game, player: int, free: int) -> list[dict]:
+        return self.affordable(g, player, free)  # the candidates are own dispatched fairies
 
     def candidates(self, g: Game, player: int) -> Iterator[dict]:
         for f in g.player(player)["fairies"]:

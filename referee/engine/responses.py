@@ -6,7 +6,8 @@ from typing import Iterator
 
 from referee.engine.actions import RULEBOOK, Action, ActionRule, register, require_in_hand, simple
 from referee.engine.board import Game
-from referee.engine.effects import apply_effects, check_targets, target_choices, target_options
+from referee.engine.effects import (affordable_with_targets, apply_effects, check_targets, target_choices,
+                                    target_options)
 from referee.engine.errors import RuleViolation, rule
 from referee.engine.facts import other
 
@@ -79,6 +80,13 @@ class Counter(ActionRule):
         g.emit("counter", player=player, card=a["card"])
         apply_effects(g, player, a["card"], g.card(a["card"]).effect, a["targets"], pen)
         g.to_trash(player, a["card"])
+
+    def legal(self, g: Game, player: int, free: int) -> list[dict]:
+        # The candidates are counters in hand with legal targets: left to test are the trigger and the cost.
+        trigger = g.s["pending"]["action"]["type"]
+        answering = [(iid, card.effect, card.cost, {}) for iid in g.hand_of_kind(player, "counter")
+                     for card in (g.card(iid),) if card.trigger == trigger]
+        return affordable_with_targets(g, self.type, player, answering, free)
 
     def candidates(self, g: Game, player: int) -> Iterator[dict]:
         for iid in g.hand_of_kind(player, "counter"):
