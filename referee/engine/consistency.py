@@ -64,35 +64,39 @@ def _field_is_sound(catalog: Catalog, s: dict) -> bool:
     per-card loops; ``tests/test_fast_paths.py`` checks it says what the three say.
     """
     cards, (p0, p1) = s["cards"], s["players"]
-    if len(cards) != 2 * DECK_SIZE:
-        return False
     c0, f0, e0 = [*map(_card, p0["cases"])], [*map(_card, p0["fairies"])], [*map(_card, p0["evidence"])]
     c1, f1, e1 = [*map(_card, p1["cases"])], [*map(_card, p1["fairies"])], [*map(_card, p1["evidence"])]
-    if (len(p0["file"]) + len(p0["hand"]) + len(p0["trash"]) + len(c0) + len(f0) + len(e0) != DECK_SIZE
-            or len(p1["file"]) + len(p1["hand"]) + len(p1["trash"]) + len(c1) + len(f1) + len(e1) != DECK_SIZE):
+    placed0 = [*p0["file"], *p0["hand"], *p0["trash"], *c0, *f0, *e0]
+    placed1 = [*p1["file"], *p1["hand"], *p1["trash"], *c1, *f1, *e1]
+    if len(placed0) != DECK_SIZE or len(placed1) != DECK_SIZE or len(cards) != 2 * DECK_SIZE:
         return False
     unplaced = cards.copy()  # each instance placed takes its entry: once, and every one of them
     try:
-        _exhaust(map(unplaced.pop, [*p0["file"], *p0["hand"], *p0["trash"], *c0, *f0, *e0,
-                                    *p1["file"], *p1["hand"], *p1["trash"], *c1, *f1, *e1]))
+        _exhaust(map(unplaced.pop, placed0))
+        _exhaust(map(unplaced.pop, placed1))
     except KeyError:  # placed twice, or not in cards
         return False
     of_kind = catalog.ids_of_kind
     in_play = {*c0, *c1}
-    if unplaced or not (of_kind["case"].issuperset(map(cards.__getitem__, in_play))
-                        and of_kind["fairy"].issuperset(map(cards.__getitem__, [*f0, *f1]))
-                        and of_kind["evidence"].issuperset(map(cards.__getitem__, [*e0, *e1]))
-                        and in_play.issuperset(map(_case, [*p0["evidence"], *p1["evidence"]]))):
+    if not (of_kind["case"].issuperset(map(cards.__getitem__, in_play))
+            and of_kind["fairy"].issuperset(map(cards.__getitem__, [*f0, *f1]))
+            and of_kind["evidence"].issuperset(map(cards.__getitem__, [*e0, *e1]))
+            and in_play.issuperset(map(_case, [*p0["evidence"], *p1["evidence"]]))):
         return False
-    for pl in (p0, p1):
-        if pl["fairies"]:
-            dispatched = [case for case in map(_case, pl["fairies"]) if case is not None]
-            if not in_play.issuperset(dispatched):
-                return False
-            for case in set(dispatched):
-                if dispatched.count(case) > catalog.cards[cards[case]].dispatch_limit:
-                    return False
-    return True
+    return _dispatch_is_sound(catalog, cards, in_play, p0["fairies"]) and \
+        _dispatch_is_sound(catalog, cards, in_play, p1["fairies"])
+
+
+def _dispatch_is_sound(catalog: Catalog, cards: dict, in_play: set, fairies: list) -> bool:
+    """One player's dispatched fairies are on cases in play, within each case's limit (RULES 8.9)."""
+    if not fairies:
+        return True
+    dispatched = [*filter(None, map(_case, fairies))]  # ids are non-empty, standby is None
+    if not in_play.issuperset(dispatched):
+        return False
+    if len(set(dispatched)) == len(dispatched) and catalog.least_dispatch_limit >= 1:
+        return True  # one fairy per case, and every case takes one
+    return all(dispatched.count(case) <= catalog.cards[cards[case]].dispatch_limit for case in set(dispatched))
 
 
 def _check_conservation(s: dict) -> None:

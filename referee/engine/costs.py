@@ -14,6 +14,8 @@ def payers(g: Game, player: int, cost: int, pay: list[str] | None) -> list[str]:
     Without ``pay``, the unactioned cases the player has controlled longest
     (``cases`` is in the order played).
     """
+    if pay is None and not cost:  # nothing to pay, nothing named: most actions of a turn
+        return []
     own = g.s["players"][player]["cases"]
     if pay is None:
         free = [e["card"] for e in own if not e["actioned"]]

@@ -45,8 +45,9 @@ def doc(text: str) -> Meta:
     return Meta(description=text)
 
 
-class Model(Struct, forbid_unknown_fields=True):
-    """Base of the model: strict, unknown fields refused."""
+class Model(Struct, forbid_unknown_fields=True, gc=False):
+    """Base of the model: strict, unknown fields refused. Untracked by the garbage collector
+    (``gc=False``): a parsed value is a tree, never a cycle, and lives only until it is copied out."""
 
 
 PlayerIndex = Annotated[Literal[0, 1], says("must be 0 or 1")]  # RULES 1.1; facts.Player
