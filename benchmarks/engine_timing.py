@@ -61,15 +61,15 @@ def medians_us(fns: dict, items, repeat: int) -> dict[str, float]:
 
 
 def replay_rate(catalog: Catalog, games: int, passes: int = 3) -> float:
-    """Actions per second replaying recorded games in-process (``replay`` from the NewGame: deal included);
-    the median of ``passes`` passes over the games."""
+    """Actions per CPU second replaying recorded games in-process (``replay`` from the NewGame: deal included);
+    the median of ``passes`` passes. CPU time of this process, so other jobs on the machine do not count."""
     recorded = [play_out(catalog, f"replay-{n}")[::2] for n in range(games)]
     rates = []
     for _ in range(passes):
-        total, t0 = 0, time.perf_counter()
+        total, t0 = 0, time.process_time()
         for game, actions in recorded:
             total += replay(catalog, actions, game=game)[1]
-        rates.append(total / (time.perf_counter() - t0))
+        rates.append(total / (time.process_time() - t0))
     return statistics.median(rates)
 
 
