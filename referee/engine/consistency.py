@@ -83,8 +83,8 @@ def _field_is_sound(catalog: Catalog, s: dict) -> bool:
             and of_kind["evidence"].issuperset(map(cards.__getitem__, [*e0, *e1]))
             and in_play.issuperset(map(_case, [*p0["evidence"], *p1["evidence"]]))):
         return False
-    return _dispatch_is_sound(catalog, cards, in_play, p0["fairies"]) and \
-        _dispatch_is_sound(catalog, cards, in_play, p1["fairies"])
+    return (_dispatch_is_sound(catalog, cards, in_play, p0["fairies"])
+            and _dispatch_is_sound(catalog, cards, in_play, p1["fairies"]))
 
 
 def _dispatch_is_sound(catalog: Catalog, cards: dict, in_play: set, fairies: list) -> bool:
