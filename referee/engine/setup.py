@@ -130,6 +130,9 @@ def _instance_ids(stream: SeededStream, prefix: str, count: int, taken: set[str]
 
 # -- RULES 5: a new game ---------------------------------------------------------
 
+@rule("5.1")
+@rule("5.2")
+@rule("5.3")
 def new_game(catalog: Catalog, request: Any, path: str = "", *,
              game_id: str | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Check both decks (5.1), shuffle, deal 7 each (5.3); the state is in the mulligan phase.
@@ -238,6 +241,7 @@ class Mulligan(_MulliganPhaseRule):
     """RULES 5.4/5.5: trash the hand, then draw 7 — required draws."""
     type = "mulligan"
 
+    @rule("5.5")
     def declare(self, g: Game, a: dict) -> None:
         pl = g.player(a["player"])
         pl["trash"].extend(pl["hand"])
@@ -251,6 +255,7 @@ class Keep(_MulliganPhaseRule):
     """RULES 5.4/5.6: keep; the second player decides next, then turn 1 begins."""
     type = "keep"
 
+    @rule("5.6")
     def declare(self, g: Game, a: dict) -> None:
         s = g.s
         g.player(a["player"])["kept"] = True
