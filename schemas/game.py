@@ -15,6 +15,7 @@ from referee.engine.facts import RULESET, SCHEMA, Phase, Step
 from schemas.derived import ACTION_SCHEMAS, action_field, listed_action_field, schema_for  # noqa: F401  (re-exported)
 from schemas.fields import (
     Deck,
+    Grammars,
     StrictBoolean,
     instance_ids,
     natural,
@@ -140,10 +141,23 @@ class ViewSchema(_Strict):
 
 # -- cards (docs/api.md §8) ----------------------------------------------------------------
 
+def effect_entry() -> Grammars:
+    """An effect entry: one of the registered effects' grammars (effect_types.py), the component EffectEntry."""
+    return Grammars("EffectEntry", effect_types.grammars,
+                    "An effect entry (docs/api.md §8): one of the registered effects, each an object of one key.")
+
+
+def requirement_entry() -> Grammars:
+    """A case requirement: one of the registered requirements' grammars (requirements.py), the component
+    RequirementEntry."""
+    return Grammars("RequirementEntry", requirements.grammars,
+                    "A case requirement (docs/api.md §8): one of the registered requirements, each an object "
+                    "of one key.")
+
+
 def effect_entries() -> fields.List:
-    """A list of effect entries, each one of the registered effects' grammars (effect_types.py)."""
-    return fields.List(fields.Dict(metadata={"oneOf": effect_types.grammars()}),
-                       metadata=_doc("Effect entries, in order (docs/api.md §8)."))
+    """A list of effect entries."""
+    return fields.List(effect_entry(), metadata=_doc("Effect entries, in order (docs/api.md §8)."))
 
 
 class AbilitySchema(Schema):
@@ -178,8 +192,7 @@ class CardSchema(Schema):
     level = fields.Integer(strict=True)
     hit = fields.Integer(strict=True)
     dispatch_limit = fields.Integer(strict=True)
-    requires = fields.List(fields.Dict(metadata={"oneOf": requirements.grammars()}),
-                           metadata=_doc("Requirements, all of which must hold to solve the case (docs/api.md §8)."))
+    requires = fields.List(requirement_entry(), metadata=_doc("Requirements, all of which must hold to solve the case (docs/api.md §8)."))
     cost = fields.Integer(strict=True)
     trigger = fields.String()
     effect = effect_entries()
