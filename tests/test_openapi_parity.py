@@ -39,6 +39,7 @@ import schemas as S
 import msgspec
 import typing
 
+from referee import engine
 from referee.engine import InconsistentState, InvalidInput, RuleViolation, new_game, validate_deck
 from referee.engine import model
 from referee.engine.parse import explain
@@ -50,7 +51,7 @@ SETTINGS = settings(max_examples=250, deadline=None,
                                            HealthCheck.function_scoped_fixture])
 
 LEAF = st.one_of(
-    st.none(), st.booleans(), st.integers(-2, 3), st.sampled_from([0.5, -1.0, 2 ** 40]),
+    st.none(), st.booleans(), st.integers(-2, 3), st.sampled_from([0.5, -1.0, 0.0, 1.0, 2 ** 40]),
     st.sampled_from(["", "x", "auto", "strict", "draw", "keep", "mulligan", "turn", "main", "over",
                      "deck_out", "ace-file/state@1", "ace-file-99", "AF-001"]),
     st.text(max_size=3),
@@ -321,3 +322,34 @@ def test_service_and_request_schemas_agree(app, bases, positions, new_game_body,
     resp = client.post(path, data=orjson.dumps(body), content_type="application/json")
     errors = ENDPOINTS[path].validate(body) if isinstance(body, dict) else {"_schema": ["not an object"]}
     service_agrees(resp, errors)
+
+
+# -- one judgement of "is this a player index", wherever a player is named ------------------
+
+NOT_PLAYERS = [1.0, 0.0, True, False, "1", 2, -1, None]
+
+
+@pytest.mark.parametrize("value", NOT_PLAYERS, ids=repr)
+def test_a_value_that_is_not_a_player_index_is_refused_at_its_path_by_engine_schema_and_service(
+        app, catalog, new_game_body, midgame, value):
+    """RULES 1.1: 0 or 1 and nothing else (not 1.0, not true), by every public function and endpoint alike."""
+    state, action = midgame
+    cases = [  # (engine call, HTTP path, body, the path named)
+        (lambda: engine.view(catalog, state, value), "/v1/view", {"state": state, "player": value}, "player"),
+        (lambda: engine.legal_actions(catalog, state, value), "/v1/legal-actions", {"state": state, "player": value},
+         "player"),
+        (lambda: engine.apply(catalog, state, {**action, "player": value}), "/v1/apply",
+         {"state": state, "action": {**action, "player": value}}, "action.player"),
+        (lambda: new_game(catalog, {**new_game_body, "first_player": value}), "/v1/games",
+         {**new_game_body, "first_player": value}, "first_player"),
+    ]
+    client = app.test_client()
+    for call, path, body, where in cases:
+        if value is None and path in ("/v1/legal-actions", "/v1/games"):
+            continue  # None is the Python for absent: whoever may act; the first player drawn from the seed (5.2)
+        with pytest.raises(InvalidInput) as caught:
+            call()
+        assert set(caught.value.errors) == {where}, (path, caught.value.errors)
+        resp = client.post(path, data=orjson.dumps(body), content_type="application/json")
+        assert resp.status_code == 400 and set(resp.get_json()["errors"]) == {where}, (path, resp.get_json())
+        assert schema_paths(ENDPOINTS[path].validate(body)) == {where}, path

@@ -18,7 +18,8 @@ from referee.engine.board import Game
 from referee.engine.catalog import Catalog
 from referee.engine.errors import IllegalDeck, InvalidInput, RuleViolation, rule
 from referee.engine.facts import (
-    DECK_MAX_ENTRIES, DECK_SIZE, OPENING_HAND, RULESET, SCHEMA, UNKNOWN_CARDS_LISTED, Phase, Step, WindowMode, other,
+    DECK_MAX_ENTRIES, DECK_SIZE, OPENING_HAND, RULESET, SCHEMA, UNKNOWN_CARDS_LISTED, Phase, Player, Step, WindowMode,
+    other,
 )
 from referee.engine.model import PlayerState, State, build
 
@@ -205,7 +206,7 @@ def _parse_new_game(raw: Any) -> dict[str, Any]:
     elif not isinstance(seed, str) or not seed:
         errors["seed"] = ["must be a non-empty string"]
     first = raw.get("first_player")
-    if first is not None and (first not in (0, 1) or isinstance(first, bool)):
+    if first is not None and not Player.is_valid(first):  # 1.0 and True are not players
         errors["first_player"] = ["must be 0 or 1"]
     shuffle = raw.get("shuffle", True)
     if not isinstance(shuffle, bool):
