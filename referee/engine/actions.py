@@ -18,13 +18,14 @@ from typing import Any, Iterator
 
 from referee.engine.board import Game
 from referee.engine.errors import RuleViolation, rule
+from referee.engine.model import RESPONDABLE
 
 Action = dict[str, Any]
 
 
 class ActionRule:
     type: str = ""
-    respondable: bool = False
+    respondable: bool = False  # set by :func:`register` from ``model.RESPONDABLE`` (RULES 9.4)
 
     def allowed(self, g: Game, a: Action) -> None:
         """Raise if the action is not open in this phase, step or window.
@@ -55,7 +56,6 @@ class ActionRule:
 
 class MainStepRule(ActionRule):
     """A main-step action (RULES 8.1): respondable (9.4); 1 action unless it says otherwise."""
-    respondable = True
 
     def allowed(self, g: Game, a: Action) -> None:
         require_main_step(g, a)
@@ -68,6 +68,7 @@ RULEBOOK: dict[str, ActionRule] = {}
 
 
 def register(cls: type[ActionRule]) -> type[ActionRule]:
+    cls.respondable = cls.type in RESPONDABLE
     RULEBOOK[cls.type] = cls()
     return cls
 

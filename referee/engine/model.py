@@ -180,6 +180,12 @@ ACTIONS: dict[str, ActionKind] = {kind: ActionKind(*spec) for kind, spec in {
     "discard": (("cards",), "6.6", "Discard exactly the excess over 7 cards (end step)."),
     "concede": ((), "11.2", "Concede the game (either player, any time before it is over)."),
 }.items()}
+# RULES 9.4: the actions a response window may follow (6.4, 8.2–8.8, 9.1, 9.2); a counter's ``trigger`` names one
+# (docs/api.md §8). The one list: ``ActionRule.respondable`` and the catalog's triggers are read from it.
+RESPONDABLE: tuple[str, ...] = (
+    "play_case", "draw", "play_fairy", "play_evidence", "dispatch",
+    "redispatch", "recall", "investigate", "use_ability", "cast_spell",
+)
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {kind: spec.fields for kind, spec in ACTIONS.items()}
 ACTION_TYPES = tuple(ACTIONS)
 

@@ -54,7 +54,6 @@ class _CaseStepRule(ActionRule):
 class PlayCase(_CaseStepRule):
     """RULES 6.4: one case from hand, face down and unactioned; it costs nothing (2.2)."""
     type = "play_case"
-    respondable = True
 
     @rule("6.4", "not_a_case")
     def check(self, g: Game, a: dict) -> None:
