@@ -2,7 +2,7 @@
 
 Everything else is derived from these declarations: the fast parser and the
 careful error explanations (``parse.py``), the key sets, the marshmallow
-schemas behind ``openapi.yaml`` (``schemas/model_schemas.py``) and the field
+schemas behind ``openapi.yaml`` (``schemas/derived.py``) and the field
 table of ``docs/state.md`` (checked by ``tests/test_model.py``).
 
 They are `msgspec <https://jcristharif.com/msgspec/>`_ Structs that refuse
@@ -25,7 +25,9 @@ from typing import Annotated, Any, Literal, NamedTuple
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType, field
 
-from referee.engine.facts import POWER_MAX, RNG_MAX, RULESET, SCHEMA, TURN_MAX, Phase, Reason, Step, WindowMode
+from referee.engine.facts import (
+    HAND_LIMIT, OPENING_HAND, POWER_MAX, RNG_MAX, RULESET, SCHEMA, TURN_MAX, Phase, Reason, Step, WindowMode,
+)
 
 
 def says(error: str, *, missing: str = "missing", **meta: Any) -> Meta:
@@ -145,7 +147,7 @@ ACTION_FIELD_TYPES: dict[str, Any] = {
     "targets": Annotated[ActionIds | None, doc(  # null is read as []
         "One instance id per effect that takes a target, in the card's order; absent or null means [].")],
     "cards": Annotated[ActionIds, doc(
-        "The cards discarded: exactly the excess over 7 (the count is a rule matter, RULES 6.6).")],
+        f"The cards discarded: exactly the excess over {HAND_LIMIT} (the count is a rule matter, RULES 6.6).")],
 }
 ACTION_DEFAULTS: dict[str, Any] = {"targets": []}
 Pay = Annotated[list[AnyId], says("must be a list of case instance ids", whole=True), doc(
@@ -160,7 +162,7 @@ class ActionKind(NamedTuple):
 
 
 ACTIONS: dict[str, ActionKind] = {kind: ActionKind(*spec) for kind, spec in {
-    "mulligan": ((), "5.4", "Trash the whole hand and draw 7 (mulligan phase)."),
+    "mulligan": ((), "5.4", f"Trash the whole hand and draw {OPENING_HAND} (mulligan phase)."),
     "keep": ((), "5.4", "Keep the hand (mulligan phase)."),
     "play_case": (("card",), "6.4", "Play a case from hand, face down (case step)."),
     "skip_case": ((), "6.4", "Play no case this turn (case step)."),
@@ -177,7 +179,7 @@ ACTIONS: dict[str, ActionKind] = {kind: ActionKind(*spec) for kind, spec in {
     "counter": (("card", "targets"), "9.3", "Play a counter from hand in a response window."),
     "pass": ((), "9.4", "Close the response window (the responder)."),
     "end_turn": ((), "6.5", "End the turn (main step, no window open)."),
-    "discard": (("cards",), "6.6", "Discard exactly the excess over 7 cards (end step)."),
+    "discard": (("cards",), "6.6", f"Discard exactly the excess over {HAND_LIMIT} cards (end step)."),
     "concede": ((), "11.2", "Concede the game (either player, any time before it is over)."),
 }.items()}
 # RULES 9.4: the actions a response window may follow (6.4, 8.2–8.8, 9.1, 9.2); a counter's ``trigger`` names one
