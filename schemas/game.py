@@ -11,7 +11,7 @@ from __future__ import annotations
 from marshmallow import RAISE, INCLUDE, Schema, fields, validate
 
 from referee.engine import effect_types, model, requirements
-from referee.engine.facts import RULESET, SCHEMA, Phase, Step
+from referee.engine.facts import PLAYERS, RULESET, SCHEMA, Phase, Step
 from schemas.derived import ACTION_SCHEMAS, action_field, listed_action_field, schema_for  # noqa: F401  (re-exported)
 from schemas.fields import (
     Deck,
@@ -72,13 +72,13 @@ class NewGameSchema(_Strict):
         unknown = RAISE
         description = "A new game (docs/api.md §2)."
 
-    decks = fields.List(deck_field(), required=True, validate=validate.Length(equal=2),
+    decks = fields.List(deck_field(), required=True, validate=validate.Length(equal=PLAYERS),
                         metadata=_doc("Player 0's deck, then player 1's."))
     seed = fields.String(validate=validate.Length(min=1), allow_none=True, metadata=_doc(
         "Any non-empty string; random if absent or null, and then returned in the state."))
     first_player = player_index(allow_none=True, metadata=_doc("Absent or null: chosen from the seed (RULES 5.2)."))
     shuffle = StrictBoolean(metadata=_doc("false keeps each deck in the order given. Default true."))
-    players = fields.List(fields.String(), validate=validate.Length(equal=2), metadata=_doc("The players' names."))
+    players = fields.List(fields.String(), validate=validate.Length(equal=PLAYERS), metadata=_doc("The players' names."))
     options = fields.Nested(OptionsSchema)
 
 
@@ -127,7 +127,7 @@ class ViewSchema(_Strict):
     result = fields.Nested(ResultSchema, required=True, allow_none=True)
     cards = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
                         metadata=_doc("Only the instances the viewer may know, to their catalog ids."))
-    players = fields.List(fields.Nested(ViewPlayerSchema), required=True, validate=validate.Length(equal=2))
+    players = fields.List(fields.Nested(ViewPlayerSchema), required=True, validate=validate.Length(equal=PLAYERS))
     modifiers = fields.List(fields.Nested(ModifierSchema), required=True)
     used = fields.List(fields.Nested(UsedSchema), required=True)
     seq = natural(required=True, metadata=_doc(

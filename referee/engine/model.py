@@ -1,7 +1,7 @@
 """The state and action model: the one hand-written description of their shapes (docs/api.md §3, §6).
 
 Everything else is derived from these declarations: the fast parser and the
-careful error explanations (``parse.py``), the key sets, the marshmallow
+careful error explanations (``parse.py``), the marshmallow
 schemas behind ``openapi.yaml`` (``schemas/derived.py``) and the field
 table of ``docs/state.md`` (checked by ``tests/test_model.py``).
 
@@ -26,7 +26,7 @@ import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType, field
 
 from referee.engine.facts import (
-    HAND_LIMIT, OPENING_HAND, POWER_MAX, RNG_MAX, RULESET, SCHEMA, TURN_MAX, Phase, Reason, Step, WindowMode,
+    HAND_LIMIT, OPENING_HAND, PLAYERS, POWER_MAX, RNG_MAX, RULESET, SCHEMA, TURN_MAX, Phase, Reason, Step, WindowMode,
 )
 
 
@@ -244,8 +244,8 @@ class State(Model, kw_only=True):
                      says("must be an object mapping instance ids to catalog ids",
                           entry="must map a non-empty instance id to a catalog id string"),
                      doc("Every card instance id (80) to its catalog id.")]
-    players: Annotated[list[PlayerState], says("must be a list of exactly 2 players (RULES 1.1)",
-                                               min_length=2, max_length=2)]
+    players: Annotated[list[PlayerState], says(f"must be a list of exactly {PLAYERS} players (RULES 1.1)",
+                                               min_length=PLAYERS, max_length=PLAYERS)]
     modifiers: Annotated[list[Annotated[Modifier, says("must be an object {card: id, power: integer from "
                                                        f"{-POWER_MAX} to {POWER_MAX}}}", whole=True)]],
                          says("must be a list"), doc("Default [].")] = field(default_factory=list)
@@ -265,16 +265,6 @@ class State(Model, kw_only=True):
 def fields(model: type[Struct]) -> tuple[msgspec.structs.FieldInfo, ...]:
     """``msgspec.structs.fields``, once per Struct: it re-reads the annotations (about 3 ms) on every call."""
     return msgspec.structs.fields(model)
-
-
-def keys(model: type[Struct]) -> frozenset[str]:
-    """The field names of a model Struct."""
-    return frozenset(model.__struct_fields__)
-
-
-STATE_KEYS = keys(State)
-PLAYER_KEYS = keys(PlayerState)
-PENDING_KEYS = keys(Pending)
 
 
 def build(model: type[Struct], **values: Any) -> dict[str, Any]:

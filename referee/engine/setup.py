@@ -18,8 +18,8 @@ from referee.engine.board import Game
 from referee.engine.catalog import Catalog
 from referee.engine.errors import IllegalDeck, InvalidInput, RuleViolation, rule
 from referee.engine.facts import (
-    DECK_MAX_ENTRIES, DECK_SIZE, OPENING_HAND, RULESET, SCHEMA, UNKNOWN_CARDS_LISTED, Phase, Player, Step, WindowMode,
-    other,
+    DECK_MAX_ENTRIES, DECK_SIZE, OPENING_HAND, RULESET, SCHEMA, UNKNOWN_CARDS_LISTED, Phase, Player, PLAYERS, Step,
+    WindowMode, other,
 )
 from referee.engine.model import PlayerState, State, build
 
@@ -192,7 +192,7 @@ def _parse_new_game(raw: Any) -> dict[str, Any]:
     for name in sorted(set(raw) - _NEW_GAME_KEYS):
         errors[name] = ["unknown field"]
     decks = raw.get("decks")
-    if not isinstance(decks, list) or len(decks) != 2:
+    if not isinstance(decks, list) or len(decks) != PLAYERS:
         errors["decks"] = ["must be a list of exactly two decks (RULES 1.1)"]
     else:
         for i, deck in enumerate(decks):
@@ -212,7 +212,7 @@ def _parse_new_game(raw: Any) -> dict[str, Any]:
     if not isinstance(shuffle, bool):
         errors["shuffle"] = ["must be true or false"]
     names = raw.get("players", ["Player 1", "Player 2"])
-    if not (isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) for n in names)):
+    if not (isinstance(names, list) and len(names) == PLAYERS and all(isinstance(n, str) for n in names)):
         errors["players"] = ["must be a list of two names"]
     options = raw.get("options", {})
     if not isinstance(options, dict) or set(options) - {"response_windows"}:
