@@ -26,7 +26,7 @@ from referee.engine.rules_index import load_rules, parse_rules, rule_ids, rule_t
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGED = REPO / "referee/data/rules.md"
-# SHA-256 of [[id, text], ...] of the specification's RULES.md (API.md read as docs/api.md), 77 rules.
+# SHA-256 of [[id, text], ...] of the specification's RULES.md (its contract file cited as docs/api.md), 77 rules.
 SPEC_RULES_DIGEST = "bfdfe4404568d0d9c192a83b9aad974fb0c625de7629eb199ecf57132432fb73"
 
 
