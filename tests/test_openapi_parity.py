@@ -221,6 +221,20 @@ def test_every_model_struct_has_a_complete_schema():
     assert S.STATE.__class__ is schema_for(model.State)
 
 
+def test_the_view_schema_is_the_model_state_less_its_secrets(catalog, positions):
+    """docs/api.md §5: a view has the state's fields but ``seed``, ``rng`` and ``seal``, plus ``viewer`` and
+    ``commitment``; its players have the Player fields (``file`` as a count). The view schema is written by
+    hand, so a field added to the model must appear here too, and every view the engine makes fits it."""
+    from schemas.game import ViewPlayerSchema
+
+    state_fields = {f.encode_name for f in msgspec.structs.fields(model.State)}
+    assert set(S.ViewSchema._declared_fields) == state_fields - {"seed", "rng", "seal"} | {"viewer", "commitment"}
+    assert set(ViewPlayerSchema._declared_fields) == {f.encode_name for f in msgspec.structs.fields(model.PlayerState)}
+    for state, _ in positions[::10]:
+        for viewer in (0, 1):
+            assert S.ViewSchema().validate(engine.view(catalog, state, viewer)) == {}
+
+
 @settings(max_examples=150, deadline=None)
 @given(mutated_states())
 def test_the_model_and_the_derived_schema_accept_the_same_states(state):
