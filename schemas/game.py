@@ -78,7 +78,8 @@ class NewGameSchema(_Strict):
         "Any non-empty string; random if absent or null, and then returned in the state."))
     first_player = player_index(allow_none=True, metadata=_doc("Absent or null: chosen from the seed (RULES 5.2)."))
     shuffle = StrictBoolean(metadata=_doc("false keeps each deck in the order given. Default true."))
-    players = fields.List(fields.String(), validate=validate.Length(equal=PLAYERS), metadata=_doc("The players' names."))
+    players = fields.List(fields.String(), validate=validate.Length(equal=PLAYERS),
+                          metadata=_doc("The players' names."))
     options = fields.Nested(OptionsSchema)
 
 
@@ -192,7 +193,8 @@ class CardSchema(Schema):
     level = fields.Integer(strict=True)
     hit = fields.Integer(strict=True)
     dispatch_limit = fields.Integer(strict=True)
-    requires = fields.List(requirement_entry(), metadata=_doc("Requirements, all of which must hold to solve the case (docs/api.md §8)."))
+    requires = fields.List(requirement_entry(), metadata=_doc(
+        "Requirements, all of which must hold to solve the case (docs/api.md §8)."))
     cost = fields.Integer(strict=True)
     trigger = fields.String()
     effect = effect_entries()

@@ -2,8 +2,8 @@
 
 Everything else is derived from these declarations: the fast parser and the
 careful error explanations (``parse.py``), the marshmallow
-schemas behind ``openapi.yaml`` (``schemas/derived.py``) and the field
-table of ``docs/state.md`` (checked by ``tests/test_model.py``).
+schemas behind ``openapi.yaml`` (``schemas/derived.py``) and the state
+table of ``docs/state.md`` (``model_doc.py``, ``make state-doc``).
 
 They are `msgspec <https://jcristharif.com/msgspec/>`_ Structs that refuse
 unknown fields: ``msgspec.convert`` validates a whole state in one pass in C
