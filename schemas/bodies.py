@@ -7,6 +7,8 @@ never loads or dumps through them on a request (see docs/operations.md,
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from referee.engine.facts import DECK_MAX_VIOLATIONS, PLAYERS, UNKNOWN_CARDS_LISTED
@@ -67,9 +69,10 @@ class ReplayRequestSchema(Schema):
     state = fields.Nested(StateSchema)
     actions = fields.List(action_field(), required=True)
 
-    @validates_schema
-    def _one_start(self, data: dict, **kwargs) -> None:
-        if ("game" in data) == ("state" in data):
+    @validates_schema(skip_on_field_errors=False, pass_original=True)
+    def _one_start(self, data: dict, original: Any, **kwargs) -> None:
+        """Read from the body's keys, whatever else is wrong with it, as the service does first (docs/api.md §1)."""
+        if isinstance(original, dict) and ("game" in original) == ("state" in original):
             raise ValidationError("Give exactly one of game and state.", "_schema")
 
 
