@@ -6,8 +6,8 @@ written in docs/state.md. ``tests/test_model.py`` fails when the document
 drifts from :func:`state_table`; ``make state-doc`` rewrites the table,
 keeping each field's meaning.
 
->>> type_text(model.Turn), type_text(model.Result)
-('int ≥ 0', '`{"winner", "reason"}`')
+>>> type_text(model.Turn), type_text(model.RngCount), type_text(model.Result)
+('int, 0 to 1,000,000', 'int, 0 to 2^53−1', '`{"winner", "reason"}`')
 """
 
 from __future__ import annotations
@@ -62,13 +62,22 @@ def type_text(tp: Any, code: bool = False) -> str:
     if typing.get_origin(tp) is dict:
         return f"object of {type_text(args[0])} to {type_text(args[1])}"
     if tp is int:
-        low = _meta(metas, "ge")
+        low, high = _meta(metas, "ge"), _meta(metas, "le")
+        if high is not None:
+            return f"int, {_number(low)} to {_number(high)}"
         return "int" if low is None else f"int ≥ {low}"
     if tp is str:
         return "non-empty string" if _meta(metas, "min_length") else "string"
     if tp is bool:
         return "bool"
     raise TypeError(f"no text for {tp!r}")
+
+
+def _number(n: int) -> str:
+    """``1,000,000``; a bound one below a large power of two as ``2^53−1``."""
+    if n > 10**6 and (n + 1) & n == 0:
+        return f"2^{(n + 1).bit_length() - 1}−1"
+    return f"{n:,}"
 
 
 def _struct_text(struct: type[Struct]) -> str:
