@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: serve test venv openapi types golden bench bench-http bench-slow bench-check bench-recheck clean
+.PHONY: serve test venv openapi types state-doc golden bench bench-http bench-slow bench-check bench-recheck clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,10 @@ openapi: $(VENV)/.installed
 # Regenerate clients/typescript/openapi.d.ts from openapi.yaml (tests/test_typescript.py fails when it drifts).
 types: openapi
 	cd clients/typescript && npm ci --no-audit --no-fund --prefer-offline && npm run --silent generate
+
+# Rewrite docs/state.md's state table from the model (tests/test_model.py fails when it drifts).
+state-doc: $(VENV)/.installed
+	$(BIN)/python -m tests.state_doc
 
 golden: $(VENV)/.installed
 	$(BIN)/python -m tests.golden.playthrough

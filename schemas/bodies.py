@@ -7,9 +7,11 @@ never loads or dumps through them on a request (see docs/operations.md,
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-from referee.engine.facts import DECK_MAX_VIOLATIONS, UNKNOWN_CARDS_LISTED
+from referee.engine.facts import DECK_MAX_VIOLATIONS, PLAYERS, UNKNOWN_CARDS_LISTED
 
 from schemas.events import event_field
 from schemas.fields import StrictBoolean, natural, player_index
@@ -67,9 +69,10 @@ class ReplayRequestSchema(Schema):
     state = fields.Nested(StateSchema)
     actions = fields.List(action_field(), required=True)
 
-    @validates_schema
-    def _one_start(self, data: dict, **kwargs) -> None:
-        if ("game" in data) == ("state" in data):
+    @validates_schema(skip_on_field_errors=False, pass_original=True)
+    def _one_start(self, data: dict, original: Any, **kwargs) -> None:
+        """Read from the body's keys, whatever else is wrong with it, as the service does first (docs/api.md §1)."""
+        if isinstance(original, dict) and ("game" in original) == ("state" in original):
             raise ValidationError("Give exactly one of game and state.", "_schema")
 
 
@@ -260,7 +263,7 @@ class PrivateReplayRequestSchema(Schema):
         description = "Private mode: a state token, both seats of the game, and the actions to apply in order."
 
     state = state_token(required=True)
-    seats = fields.List(seat_field(), required=True, validate=validate.Length(equal=2))
+    seats = fields.List(seat_field(), required=True, validate=validate.Length(equal=PLAYERS))
     actions = fields.List(action_field(), required=True)
 
 
@@ -273,7 +276,7 @@ class RevealRequestSchema(Schema):
             "revealing needs both players (at the end, each gives the other their seat).")
 
     state = state_token(required=True)
-    seats = fields.List(seat_field(), required=True, validate=validate.Length(equal=2))
+    seats = fields.List(seat_field(), required=True, validate=validate.Length(equal=PLAYERS))
 
 
 class PrivateGameResponseSchema(Schema):
@@ -283,7 +286,7 @@ class PrivateGameResponseSchema(Schema):
                        "own) and the commitment to its seed; events as both players may know them.")
 
     state = state_token(required=True)
-    seats = fields.List(seat_field(), required=True, validate=validate.Length(equal=2),
+    seats = fields.List(seat_field(), required=True, validate=validate.Length(equal=PLAYERS),
                         metadata=_doc("Player 0's seat, then player 1's."))
     commitment = fields.String(required=True, metadata=_doc(
         "`sha256:` and the SHA-256 of the seed, which POST /v1/reveal shows once the game is over."))

@@ -9,7 +9,7 @@ inputs.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
@@ -67,6 +67,31 @@ class OneOfSchemas(fields.Field):
             msg = "Missing data for required field." if kind is None else f"Unknown {self.discriminator} {kind!r}."
             raise ValidationError({self.discriminator: [msg]})
         return schema.load(value)
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return value
+
+
+class Grammars(fields.Field):
+    """A JSON object that fits one of a registry's grammars (JSON schemas), e.g. an effect entry.
+
+    Documented once, as the named OpenAPI component ``component`` (its ``oneOf``
+    is ``grammars()``, read when the document is built), and referenced wherever
+    the field appears. Loading checks only that the value is an object: the
+    engine's registry is what reads an entry (``effect_types.py``, ``requirements.py``).
+    """
+
+    def __init__(self, component: str, grammars: Callable[[], list[dict[str, Any]]], description: str,
+                 **kwargs: Any):
+        super().__init__(**kwargs)
+        self.component = component
+        self.grammars = grammars
+        self.description = description
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, dict):
+            raise ValidationError("Not a valid mapping type.")
+        return value
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         return value

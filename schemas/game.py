@@ -11,10 +11,11 @@ from __future__ import annotations
 from marshmallow import RAISE, INCLUDE, Schema, fields, validate
 
 from referee.engine import effect_types, model, requirements
-from referee.engine.facts import RULESET, SCHEMA, Phase, Step
+from referee.engine.facts import PLAYERS, RULESET, SCHEMA, Phase, Step
 from schemas.derived import ACTION_SCHEMAS, action_field, listed_action_field, schema_for  # noqa: F401  (re-exported)
 from schemas.fields import (
     Deck,
+    Grammars,
     StrictBoolean,
     instance_ids,
     natural,
@@ -71,13 +72,14 @@ class NewGameSchema(_Strict):
         unknown = RAISE
         description = "A new game (docs/api.md §2)."
 
-    decks = fields.List(deck_field(), required=True, validate=validate.Length(equal=2),
+    decks = fields.List(deck_field(), required=True, validate=validate.Length(equal=PLAYERS),
                         metadata=_doc("Player 0's deck, then player 1's."))
     seed = fields.String(validate=validate.Length(min=1), allow_none=True, metadata=_doc(
         "Any non-empty string; random if absent or null, and then returned in the state."))
     first_player = player_index(allow_none=True, metadata=_doc("Absent or null: chosen from the seed (RULES 5.2)."))
     shuffle = StrictBoolean(metadata=_doc("false keeps each deck in the order given. Default true."))
-    players = fields.List(fields.String(), validate=validate.Length(equal=2), metadata=_doc("The players' names."))
+    players = fields.List(fields.String(), validate=validate.Length(equal=PLAYERS),
+                          metadata=_doc("The players' names."))
     options = fields.Nested(OptionsSchema)
 
 
@@ -126,7 +128,7 @@ class ViewSchema(_Strict):
     result = fields.Nested(ResultSchema, required=True, allow_none=True)
     cards = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
                         metadata=_doc("Only the instances the viewer may know, to their catalog ids."))
-    players = fields.List(fields.Nested(ViewPlayerSchema), required=True, validate=validate.Length(equal=2))
+    players = fields.List(fields.Nested(ViewPlayerSchema), required=True, validate=validate.Length(equal=PLAYERS))
     modifiers = fields.List(fields.Nested(ModifierSchema), required=True)
     used = fields.List(fields.Nested(UsedSchema), required=True)
     seq = natural(required=True, metadata=_doc(
@@ -140,10 +142,23 @@ class ViewSchema(_Strict):
 
 # -- cards (docs/api.md §8) ----------------------------------------------------------------
 
+def effect_entry() -> Grammars:
+    """An effect entry: one of the registered effects' grammars (effect_types.py), the component EffectEntry."""
+    return Grammars("EffectEntry", effect_types.grammars,
+                    "An effect entry (docs/api.md §8): one of the registered effects, each an object of one key.")
+
+
+def requirement_entry() -> Grammars:
+    """A case requirement: one of the registered requirements' grammars (requirements.py), the component
+    RequirementEntry."""
+    return Grammars("RequirementEntry", requirements.grammars,
+                    "A case requirement (docs/api.md §8): one of the registered requirements, each an object "
+                    "of one key.")
+
+
 def effect_entries() -> fields.List:
-    """A list of effect entries, each one of the registered effects' grammars (effect_types.py)."""
-    return fields.List(fields.Dict(metadata={"oneOf": effect_types.grammars()}),
-                       metadata=_doc("Effect entries, in order (docs/api.md §8)."))
+    """A list of effect entries."""
+    return fields.List(effect_entry(), metadata=_doc("Effect entries, in order (docs/api.md §8)."))
 
 
 class AbilitySchema(Schema):
@@ -178,8 +193,8 @@ class CardSchema(Schema):
     level = fields.Integer(strict=True)
     hit = fields.Integer(strict=True)
     dispatch_limit = fields.Integer(strict=True)
-    requires = fields.List(fields.Dict(metadata={"oneOf": requirements.grammars()}),
-                           metadata=_doc("Requirements, all of which must hold to solve the case (docs/api.md §8)."))
+    requires = fields.List(requirement_entry(), metadata=_doc(
+        "Requirements, all of which must hold to solve the case (docs/api.md §8)."))
     cost = fields.Integer(strict=True)
     trigger = fields.String()
     effect = effect_entries()

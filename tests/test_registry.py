@@ -52,18 +52,27 @@ def fail(field: str, detail: str) -> CatalogError:
     return CatalogError(detail, field=field)
 
 
+SCHEMAS = OPENAPI["components"]["schemas"]
+EFFECT_REF, REQUIREMENT_REF = ({"$ref": f"#/components/schemas/{name}"} for name in ("EffectEntry", "RequirementEntry"))
+
+
 def test_given_the_card_schema_then_its_effect_and_requirement_entries_are_the_registries_grammars():
-    card_schema = OPENAPI["components"]["schemas"]["Card"]["properties"]
-    effect_grammars = card_schema["effect"]["items"]["oneOf"]
+    effect_grammars = SCHEMAS["EffectEntry"]["oneOf"]
     assert [next(iter(g["required"])) for g in effect_grammars] == [
         next(iter(kind.values)) for kind in EFFECTS.values()]
-    assert [g["required"] for g in card_schema["requires"]["items"]["oneOf"]] == [
-        [key] for key in REQUIREMENT_TYPES]
+    assert [g["required"] for g in SCHEMAS["RequirementEntry"]["oneOf"]] == [[key] for key in REQUIREMENT_TYPES]
+
+
+def test_given_the_document_then_each_entry_grammar_is_one_named_component_referenced_wherever_entries_are():
+    card, ability = SCHEMAS["Card"]["properties"], SCHEMAS["Ability"]["properties"]
+    assert card["effect"]["items"] == ability["effect"]["items"] == EFFECT_REF
+    assert card["requires"]["items"] == REQUIREMENT_REF
+    text = (Path(__file__).parent.parent / "openapi.yaml").read_text(encoding="utf-8")
+    assert text.count("required:\n        - draw\n") == 1 and text.count("- evidence_at_least\n") == 1
 
 
 def test_given_builtin_when_matching_its_served_entries_then_each_fits_exactly_one_grammar(builtin):
-    card_schema = OPENAPI["components"]["schemas"]["Card"]["properties"]
-    effects, requires = card_schema["effect"]["items"]["oneOf"], card_schema["requires"]["items"]["oneOf"]
+    effects, requires = SCHEMAS["EffectEntry"]["oneOf"], SCHEMAS["RequirementEntry"]["oneOf"]
     for raw in (c.raw for c in builtin.cards.values()):
         entries = raw.get("effect", []) + [e for a in raw.get("abilities", []) for e in a["effect"]]
         for entry in entries:

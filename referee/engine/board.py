@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.catalog import Card, Catalog
+from referee.engine.errors import rule
 from referee.engine.facts import Outcome, Phase, Reason, other
 
 
@@ -101,6 +102,7 @@ class Game:
         s["result"] = outcome.json()
         self.emit("game_over", **outcome.json())
 
+    @rule("11.1")
     def draw(self, player: int, count: int, required: bool) -> int:
         """Draw ``count`` cards one at a time; a required draw from an empty file loses (RULES 11.1)."""
         pl = self.s["players"][player]
@@ -122,6 +124,7 @@ class Game:
         self.s["players"][player]["hand"].remove(iid)
         self.to_trash(player, iid)
 
+    @rule("4.5")
     def to_trash(self, player: int, iid: str) -> None:
         """RULES 4.5: a card goes to its owner's trash (here, the player it belongs to)."""
         self.s["players"][player]["trash"].append(iid)
@@ -140,6 +143,8 @@ class Game:
         self.remove_from_field(player, zone, iid)
         self.to_trash(player, iid)
 
+    @rule("10.6.1")
+    @rule("11.4")
     def mill(self, player: int, count: int) -> list[str]:
         """Trash the top ``count`` cards of a file (RULES 10.6.1, 11.4: never a loss by itself)."""
         pl = self.s["players"][player]
@@ -149,6 +154,10 @@ class Game:
         self.emit("mill", player=player, cards=len(taken))
         return taken
 
+    @rule("4.6")
+    @rule("4.7")
+    @rule("10.6.2")
+    @rule("10.6.3")
     def case_leaves(self, case: str) -> None:
         """RULES 4.6/4.7: a case leaves the field; evidence on it is trashed, fairies become standby."""
         found = self.case_in_play(case)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from referee.engine.effect_types import Effect, Recover
+from referee.engine.model import RESPONDABLE
 from referee.engine.requirements import REQUIREMENT_TYPES, Requirement
 
 # RULES 2.1 kinds, and the aliases of RULES.md's term table / docs/api.md §8.
@@ -33,11 +34,8 @@ KIND_ALIASES = {
 }
 SERIES = ("af99", "millennium", "conan", "conan-movies")
 REQUIREMENTS = tuple(REQUIREMENT_TYPES)  # declared in requirements.py
-# docs/api.md §8: the counter triggers are action types of §6.
-TRIGGERS = (
-    "play_case", "draw", "play_fairy", "play_evidence", "dispatch",
-    "redispatch", "recall", "investigate", "use_ability", "cast_spell",
-)
+# docs/api.md §8: the counter triggers are action types of §6, the respondable ones (RULES 9.4).
+TRIGGERS = RESPONDABLE
 RECOVER_KINDS = Recover.kinds  # declared in effect_types.py
 
 # RULES 3.2: copies of one name per deck, unless the catalog sets a lower deck_limit; the source

@@ -11,7 +11,7 @@ from referee.engine.cards import (
     DECK_LIMIT, KIND_ALIASES, SERIES, TRIGGERS, FIELDS_BY_KIND, REQUIRED_BY_KIND, Ability, Card,
 )
 from referee.engine.effect_types import Effect, parse_entry
-from referee.engine.errors import CatalogError
+from referee.engine.errors import CatalogError, rule
 from referee.engine.requirements import REQUIREMENT_TYPES, Requirement
 
 MIN_SPELL_COST = 1  # RULES 7.5: spells and counters cost at least 1 action; abilities may cost 0
@@ -52,10 +52,7 @@ def parse_card(raw: Any, index: int) -> Card:
         for req in fields["requires"]:
             REQUIREMENT_TYPES[req.kind].check_card(req.value, fields, lambda detail: p.fail("requires", detail))
     elif kind in ("spell", "counter"):
-        fields["cost"] = p.integer("cost", low=0, high=40)
-        if fields["cost"] < MIN_SPELL_COST:  # RULES 7.5 (ruling): using a spell or counter needs actions
-            raise CatalogError(f"a {kind} costs at least {MIN_SPELL_COST} action (RULES 7.5); got {fields['cost']}",
-                               card=card_id, field="cost")
+        fields["cost"] = p.spell_cost(kind)
         if kind == "counter":
             fields["trigger"] = p.choice("trigger", TRIGGERS, required=True)
         fields["effect"] = p.effects(raw.get("effect"), "effect", kind, fields.get("trigger"))
@@ -74,7 +71,10 @@ class _CardParser:
     def fail(self, field_name: str, detail: str) -> CatalogError:
         return CatalogError(detail, card=self.card_id, field=field_name)
 
+    @rule("2.1")
+    @rule("2.8")
     def kind(self) -> str:
+        """RULES 2.1: one of the six kinds, read through the sister titles' names for them (2.8)."""
         kind = self.raw.get("kind")
         if not isinstance(kind, str) or kind not in KIND_ALIASES:
             raise self.fail("kind", f"unknown kind {kind!r}")
@@ -93,6 +93,14 @@ class _CardParser:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise self.fail(name, f"must be an integer from {low} to {high}")
         return value
+
+    @rule("7.5")
+    def spell_cost(self, kind: str) -> int:
+        """RULES 7.5 (ruling): a spell or counter costs at least one action; abilities may cost 0."""
+        cost = self.integer("cost", low=0, high=40)
+        if cost < MIN_SPELL_COST:
+            raise self.fail("cost", f"a {kind} costs at least {MIN_SPELL_COST} action (RULES 7.5); got {cost}")
+        return cost
 
     def choice(self, name: str, options: tuple[str, ...], required: bool = False) -> str | None:
         value = self.raw.get(name)

@@ -19,7 +19,7 @@ from operator import itemgetter
 from typing import Any
 
 from referee.engine.catalog import Catalog
-from referee.engine.errors import InconsistentState
+from referee.engine.errors import InconsistentState, rule
 from referee.engine import actions
 from referee.engine.facts import DECK_SIZE, HAND_LIMIT, OPENING_HAND, other
 
@@ -28,6 +28,7 @@ def _fail(code: str, detail: str, path: str = "") -> InconsistentState:
     return InconsistentState(code, detail, path)
 
 
+@rule("13.1")
 def check_consistency(catalog: Catalog, s: dict[str, Any]) -> None:
     if s["catalog"] != catalog.ref:
         raise _fail("catalog_mismatch",

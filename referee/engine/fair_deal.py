@@ -26,6 +26,7 @@ from typing import Any
 
 from referee.engine.catalog import Catalog
 from referee.engine.errors import InvalidInput, RuleViolation
+from referee.engine.facts import PLAYERS
 from referee.engine.setup import deck_list, new_game, validate_deck
 from referee.engine.state import check_state
 
@@ -65,7 +66,7 @@ def private_deal(catalog: Catalog, request: Any, seed: str, game_id: str) -> tup
 
 
 def _legal_decks(catalog: Catalog, decks: Any) -> bool:
-    if not isinstance(decks, list) or len(decks) != 2:
+    if not isinstance(decks, list) or len(decks) != PLAYERS:
         return False
     try:
         return not any(validate_deck(catalog, d) for d in decks)

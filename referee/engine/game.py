@@ -78,6 +78,7 @@ def _open_now(g: Game, rule: ActionRule, probe: Action) -> bool:
     return True
 
 
+@rule("13.3")
 @rule("11.3", "game_over")
 def check(g: Game, a: Action) -> list[str]:
     """Every check of RULES 13.3, in order; returns the cases that will pay."""

@@ -38,12 +38,17 @@ class Investigate(MainStepRule):
         if not g.fairies_on(a["player"], a["case"]):  # RULES 10.1
             raise RuleViolation("no_fairy_on_case", player=a["player"], case=a["case"])
 
+    @rule("8.8")
+    @rule("10.2")
     def declare(self, g: Game, a: dict) -> None:
         _, entry = g.case_in_play(a["case"])
         if not entry["face_up"]:  # RULES 10.2: face up now, and for good (4.4)
             entry["face_up"] = True
             g.emit("reveal", case=a["case"], card=g.s["cards"][a["case"]])
 
+    @rule("10.2.1")
+    @rule("10.4")
+    @rule("10.6")
     def resolve(self, g: Game, a: dict, pending: dict[str, Any] | None) -> None:
         player, case = a["player"], a["case"]
         if g.case_in_play(case) is None or not g.fairies_on(player, case):  # RULES 10.2.1

@@ -14,6 +14,7 @@ from typing import Any
 from referee.engine.actions import RULEBOOK, Action
 from referee.engine.board import Game
 from referee.engine.catalog import Catalog, Effect
+from referee.engine.facts import OPENING_HAND
 from referee.engine.state import check_state
 from referee.engine.views import visible_cards
 
@@ -21,7 +22,8 @@ LANGUAGES = ("en", "ja")
 
 # type: (English, Japanese); fields in braces are card names (or lists of them).
 TEMPLATES: dict[str, tuple[str, str]] = {
-    "mulligan": ("Mulligan: trash your hand and draw 7", "マリガン：手札を捨てて7枚引き直す"),
+    "mulligan": (f"Mulligan: trash your hand and draw {OPENING_HAND}",
+                 f"マリガン：手札を捨てて{OPENING_HAND}枚引き直す"),
     "keep": ("Keep this hand", "この手札でキープ"),
     "play_case": ("Play case {card} face down", "事件「{card}」を裏向きで出す"),
     "skip_case": ("Play no case this turn", "このターンは事件を出さない"),

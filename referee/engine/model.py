@@ -1,9 +1,9 @@
 """The state and action model: the one hand-written description of their shapes (docs/api.md §3, §6).
 
 Everything else is derived from these declarations: the fast parser and the
-careful error explanations (``parse.py``), the key sets, the marshmallow
-schemas behind ``openapi.yaml`` (``schemas/model_schemas.py``) and the field
-table of ``docs/state.md`` (checked by ``tests/test_model.py``).
+careful error explanations (``parse.py``), the marshmallow
+schemas behind ``openapi.yaml`` (``schemas/derived.py``) and the state
+table of ``docs/state.md`` (``model_doc.py``, ``make state-doc``).
 
 They are `msgspec <https://jcristharif.com/msgspec/>`_ Structs that refuse
 unknown fields: ``msgspec.convert`` validates a whole state in one pass in C
@@ -25,7 +25,9 @@ from typing import Annotated, Any, Literal, NamedTuple
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType, field
 
-from referee.engine.facts import POWER_MAX, RNG_MAX, RULESET, SCHEMA, TURN_MAX, Phase, Reason, Step, WindowMode
+from referee.engine.facts import (
+    HAND_LIMIT, OPENING_HAND, PLAYERS, POWER_MAX, RNG_MAX, RULESET, SCHEMA, TURN_MAX, Phase, Reason, Step, WindowMode,
+)
 
 
 def says(error: str, *, missing: str = "missing", **meta: Any) -> Meta:
@@ -146,7 +148,7 @@ ACTION_FIELD_TYPES: dict[str, Any] = {
     "targets": Annotated[ActionIds | None, doc(  # null is read as []
         "One instance id per effect that takes a target, in the card's order; absent or null means [].")],
     "cards": Annotated[ActionIds, doc(
-        "The cards discarded: exactly the excess over 7 (the count is a rule matter, RULES 6.6).")],
+        f"The cards discarded: exactly the excess over {HAND_LIMIT} (the count is a rule matter, RULES 6.6).")],
 }
 ACTION_DEFAULTS: dict[str, Any] = {"targets": []}
 Pay = Annotated[list[AnyId], says("must be a list of case instance ids", whole=True), doc(
@@ -161,7 +163,7 @@ class ActionKind(NamedTuple):
 
 
 ACTIONS: dict[str, ActionKind] = {kind: ActionKind(*spec) for kind, spec in {
-    "mulligan": ((), "5.4", "Trash the whole hand and draw 7 (mulligan phase)."),
+    "mulligan": ((), "5.4", f"Trash the whole hand and draw {OPENING_HAND} (mulligan phase)."),
     "keep": ((), "5.4", "Keep the hand (mulligan phase)."),
     "play_case": (("card",), "6.4", "Play a case from hand, face down (case step)."),
     "skip_case": ((), "6.4", "Play no case this turn (case step)."),
@@ -178,9 +180,15 @@ ACTIONS: dict[str, ActionKind] = {kind: ActionKind(*spec) for kind, spec in {
     "counter": (("card", "targets"), "9.3", "Play a counter from hand in a response window."),
     "pass": ((), "9.4", "Close the response window (the responder)."),
     "end_turn": ((), "6.5", "End the turn (main step, no window open)."),
-    "discard": (("cards",), "6.6", "Discard exactly the excess over 7 cards (end step)."),
+    "discard": (("cards",), "6.6", f"Discard exactly the excess over {HAND_LIMIT} cards (end step)."),
     "concede": ((), "11.2", "Concede the game (either player, any time before it is over)."),
 }.items()}
+# RULES 9.4: the actions a response window may follow (6.4, 8.2–8.8, 9.1, 9.2); a counter's ``trigger`` names one
+# (docs/api.md §8). The one list: ``ActionRule.respondable`` and the catalog's triggers are read from it.
+RESPONDABLE: tuple[str, ...] = (
+    "play_case", "draw", "play_fairy", "play_evidence", "dispatch",
+    "redispatch", "recall", "investigate", "use_ability", "cast_spell",
+)
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {kind: spec.fields for kind, spec in ACTIONS.items()}
 ACTION_TYPES = tuple(ACTIONS)
 
@@ -237,8 +245,8 @@ class State(Model, kw_only=True):
                      says("must be an object mapping instance ids to catalog ids",
                           entry="must map a non-empty instance id to a catalog id string"),
                      doc("Every card instance id (80) to its catalog id.")]
-    players: Annotated[list[PlayerState], says("must be a list of exactly 2 players (RULES 1.1)",
-                                               min_length=2, max_length=2)]
+    players: Annotated[list[PlayerState], says(f"must be a list of exactly {PLAYERS} players (RULES 1.1)",
+                                               min_length=PLAYERS, max_length=PLAYERS)]
     modifiers: Annotated[list[Annotated[Modifier, says("must be an object {card: id, power: integer from "
                                                        f"{-POWER_MAX} to {POWER_MAX}}}", whole=True)]],
                          says("must be a list"), doc("Default [].")] = field(default_factory=list)
@@ -258,16 +266,6 @@ class State(Model, kw_only=True):
 def fields(model: type[Struct]) -> tuple[msgspec.structs.FieldInfo, ...]:
     """``msgspec.structs.fields``, once per Struct: it re-reads the annotations (about 3 ms) on every call."""
     return msgspec.structs.fields(model)
-
-
-def keys(model: type[Struct]) -> frozenset[str]:
-    """The field names of a model Struct."""
-    return frozenset(model.__struct_fields__)
-
-
-STATE_KEYS = keys(State)
-PLAYER_KEYS = keys(PlayerState)
-PENDING_KEYS = keys(Pending)
 
 
 def build(model: type[Struct], **values: Any) -> dict[str, Any]:

@@ -104,6 +104,7 @@ class Pass(ActionRule):
         if g.s["pending"] is None:
             raise RuleViolation("no_window_to_pass")
 
+    @rule("9.5")
     def declare(self, g: Game, a: dict) -> None:
         pen = g.s["pending"]
         g.s["pending"] = None

@@ -123,7 +123,14 @@ class Session:
         """Apply ``actions`` in order; raises ``ReplayError`` (with its index) at the first illegal one."""
         if not isinstance(actions, list):
             raise InvalidInput({"actions": ["must be a list of actions"]})
-        parsed = [parse_action(a, f"actions.{i}") for i, a in enumerate(actions)]
+        parsed, errors = [], {}
+        for i, a in enumerate(actions):  # every malformed action is named, as the schema names them
+            try:
+                parsed.append(parse_action(a, f"actions.{i}"))
+            except InvalidInput as exc:
+                errors.update(exc.errors)
+        if errors:
+            raise InvalidInput(errors)
         for index, a in enumerate(parsed):
             try:
                 self.apply_parsed(a)

@@ -18,7 +18,8 @@ from referee.engine.board import Game
 from referee.engine.catalog import Catalog
 from referee.engine.errors import IllegalDeck, InvalidInput, RuleViolation, rule
 from referee.engine.facts import (
-    DECK_MAX_ENTRIES, DECK_SIZE, OPENING_HAND, RULESET, SCHEMA, UNKNOWN_CARDS_LISTED, Phase, Step, WindowMode, other,
+    DECK_MAX_ENTRIES, DECK_SIZE, OPENING_HAND, RULESET, SCHEMA, UNKNOWN_CARDS_LISTED, Phase, Player, PLAYERS, Step,
+    WindowMode, other,
 )
 from referee.engine.model import PlayerState, State, build
 
@@ -130,6 +131,9 @@ def _instance_ids(stream: SeededStream, prefix: str, count: int, taken: set[str]
 
 # -- RULES 5: a new game ---------------------------------------------------------
 
+@rule("5.1")
+@rule("5.2")
+@rule("5.3")
 def new_game(catalog: Catalog, request: Any, path: str = "", *,
              game_id: str | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Check both decks (5.1), shuffle, deal 7 each (5.3); the state is in the mulligan phase.
@@ -188,7 +192,7 @@ def _parse_new_game(raw: Any) -> dict[str, Any]:
     for name in sorted(set(raw) - _NEW_GAME_KEYS):
         errors[name] = ["unknown field"]
     decks = raw.get("decks")
-    if not isinstance(decks, list) or len(decks) != 2:
+    if not isinstance(decks, list) or len(decks) != PLAYERS:
         errors["decks"] = ["must be a list of exactly two decks (RULES 1.1)"]
     else:
         for i, deck in enumerate(decks):
@@ -202,13 +206,13 @@ def _parse_new_game(raw: Any) -> dict[str, Any]:
     elif not isinstance(seed, str) or not seed:
         errors["seed"] = ["must be a non-empty string"]
     first = raw.get("first_player")
-    if first is not None and (first not in (0, 1) or isinstance(first, bool)):
+    if first is not None and not Player.is_valid(first):  # 1.0 and True are not players
         errors["first_player"] = ["must be 0 or 1"]
     shuffle = raw.get("shuffle", True)
     if not isinstance(shuffle, bool):
         errors["shuffle"] = ["must be true or false"]
     names = raw.get("players", ["Player 1", "Player 2"])
-    if not (isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) for n in names)):
+    if not (isinstance(names, list) and len(names) == PLAYERS and all(isinstance(n, str) for n in names)):
         errors["players"] = ["must be a list of two names"]
     options = raw.get("options", {})
     if not isinstance(options, dict) or set(options) - {"response_windows"}:
@@ -238,6 +242,7 @@ class Mulligan(_MulliganPhaseRule):
     """RULES 5.4/5.5: trash the hand, then draw 7 — required draws."""
     type = "mulligan"
 
+    @rule("5.5")
     def declare(self, g: Game, a: dict) -> None:
         pl = g.player(a["player"])
         pl["trash"].extend(pl["hand"])
@@ -251,6 +256,7 @@ class Keep(_MulliganPhaseRule):
     """RULES 5.4/5.6: keep; the second player decides next, then turn 1 begins."""
     type = "keep"
 
+    @rule("5.6")
     def declare(self, g: Game, a: dict) -> None:
         s = g.s
         g.player(a["player"])["kept"] = True

@@ -10,6 +10,9 @@ from referee.engine.errors import RuleViolation, rule
 from referee.engine.facts import HAND_LIMIT, TURN_MAX, Reason, other
 
 
+@rule("6.2")
+@rule("6.3")
+@rule("6.7")
 def start_turn(g: Game, turn: int, player: int) -> None:
     """A new turn: until-end-of-turn effects end (6.7), reset (6.2), draw (6.3), case step."""
     s = g.s
@@ -51,7 +54,6 @@ class _CaseStepRule(ActionRule):
 class PlayCase(_CaseStepRule):
     """RULES 6.4: one case from hand, face down and unactioned; it costs nothing (2.2)."""
     type = "play_case"
-    respondable = True
 
     @rule("6.4", "not_a_case")
     def check(self, g: Game, a: dict) -> None:
@@ -161,6 +163,7 @@ class Concede(ActionRule):
     """RULES 11.2: either player, at any moment the game is not over."""
     type = "concede"
 
+    @rule("11.2")
     def declare(self, g: Game, a: dict) -> None:
         g.lose(a["player"], Reason.CONCEDE)
 

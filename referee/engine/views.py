@@ -13,14 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engine.errors import rule
 from referee.engine.fair_deal import commitment
 
 
 VIEW_SCHEMA = "ace-file/view@1"
 
 
+@rule("4.4")
 def visible_cards(state: dict[str, Any], viewer: int) -> set[str]:
-    """The instance ids whose catalog identity ``viewer`` may know."""
+    """The instance ids whose catalog identity ``viewer`` may know: a face-down case only to its owner (RULES 4.4)."""
     known: set[str] = set(state["players"][viewer]["hand"])
     for i, pl in enumerate(state["players"]):
         known.update(pl["trash"])

@@ -20,7 +20,7 @@ from marshmallow import EXCLUDE, INCLUDE
 from referee import __version__
 from schemas import ProblemSchema
 from referee.engine.facts import DECK_MAX_ENTRIES
-from schemas.fields import Deck, OneOfSchemas
+from schemas.fields import Deck, Grammars, OneOfSchemas
 
 OPENAPI_VERSION = "3.0.3"
 
@@ -138,7 +138,12 @@ class _Plugin(MarshmallowPlugin):
 
 
 def _custom_fields(self: OpenAPIConverter, field: Any, ret: dict, **kwargs: Any) -> dict:
-    """OpenAPI for the schemas' own fields: tagged unions and decks."""
+    """OpenAPI for the schemas' own fields: tagged unions, registry grammars (one named component each) and decks."""
+    if isinstance(field, Grammars):
+        if field.component not in self.spec.components.schemas:
+            self.spec.components.schema(field.component, {
+                "type": "object", "description": field.description, "oneOf": field.grammars()})
+        return self.spec.components.get_ref("schema", field.component)
     if isinstance(field, OneOfSchemas):
         refs = {kind: self.resolve_nested_schema(schema) for kind, schema in field.choices.items()}
         return {

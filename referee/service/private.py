@@ -21,6 +21,7 @@ from typing import Any
 
 from referee import engine
 from referee.engine.events import events_for
+from referee.engine.facts import Player
 from referee.engine.fair_deal import commitment, private_deal
 from referee.engine.views import view_of
 from referee.service.problems import Problem
@@ -86,7 +87,7 @@ class PrivatePlay:
         player, current = self.seat_in(body, state)
         action = body["action"]
         named = action.get("player") if isinstance(action, dict) else None
-        if type(named) is int and named in (0, 1):  # a malformed player is the engine's 400
+        if Player.is_valid(named):  # a malformed player is the engine's 400
             self.same_player(player, named, "the action")
         return state, player, current
 

@@ -17,6 +17,7 @@ from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 from werkzeug.http import parse_accept_header, parse_options_header
 from werkzeug.wsgi import get_content_length, get_input_stream
 
+from referee.engine.facts import Player
 from referee.service.problems import Problem, schema_problem  # noqa: F401  (re-exported)
 
 JSON = "application/json"
@@ -189,7 +190,7 @@ def player_field(body: dict[str, Any], key: str = "player") -> int | None:
     value = body.get(key)
     if value is None and key not in body:
         return None
-    if type(value) is not int or value not in (0, 1):
+    if not Player.is_valid(value):  # the engine's one judgement of a player index
         raise schema_problem({key: ["Must be 0 or 1."]})
     return value
 

@@ -2,8 +2,10 @@
 since they read what the others exercised (``positions.EXERCISED``, ``HANDLED``) and whether any failed.
 
 The handlers declared with ``@rule(id)`` and no codes are probed: each is replaced, wherever an engine
-module holds it, by a wrapper that records it in ``HANDLED`` while a rules test runs (the engine itself
-wraps nothing).
+module or class holds it (a function, or a method such as ``Game.case_leaves``), by a wrapper that records
+it in ``HANDLED`` while a rules test runs (the engine itself wraps nothing). Deselecting the tests that run a
+handler fails the meta-test: ``pytest tests/rules -k "not test_4_1 and not test_4_4"`` names
+``@rule('4.4') on visible_cards``.
 """
 
 from __future__ import annotations
@@ -36,27 +38,31 @@ HANDLED: set[Declaration] = set()  # handler declarations a rules test ran
 _IN_RULES_TEST = [False]
 
 
-def _probe(declaration: Declaration):
-    original = declaration.target
-
+def _probe(original, declarations: list[Declaration]):
     @functools.wraps(original)
     def probe(*args, **kwargs):
         if _IN_RULES_TEST[0]:
-            HANDLED.add(declaration)
+            HANDLED.update(declarations)
         return original(*args, **kwargs)
     return probe
 
 
 def _install_probes() -> None:
-    modules = [m for name, m in list(sys.modules.items()) if name.startswith("referee.") and m is not None]
+    """Wrap each declared handler wherever the engine holds it: a module's name for a function, a class's
+    attribute for a method (several ``@rule`` on one handler share one probe)."""
+    handlers: dict[int, list[Declaration]] = {}
     for declaration in DECLARED:
-        if declaration.codes:
-            continue
-        probe = _probe(declaration)
-        for module in modules:
-            for name, value in list(vars(module).items()):
-                if value is declaration.target:
-                    setattr(module, name, probe)
+        if not declaration.codes:
+            handlers.setdefault(id(declaration.target), []).append(declaration)
+    modules = [m for name, m in list(sys.modules.items()) if name.startswith("referee.") and m is not None]
+    namespaces = [m for m in modules] + [
+        value for m in modules for value in vars(m).values()
+        if isinstance(value, type) and value.__module__.startswith("referee.")]
+    probes = {key: _probe(found[0].target, found) for key, found in handlers.items()}
+    for namespace in namespaces:
+        for name, value in list(vars(namespace).items()):
+            if id(value) in probes and any(value is d.target for d in handlers[id(value)]):
+                setattr(namespace, name, probes[id(value)])
 
 
 _install_probes()

@@ -1,0 +1,115 @@
+"""docs/state.md's state table, derived from the model (``model.py``): field, type and default.
+
+The model is the one description of the state's shape; the table's first three
+columns are rendered from it here, and only the "meaning" column is prose
+written in docs/state.md. ``tests/test_model.py`` fails when the document
+drifts from :func:`state_table`; ``make state-doc`` rewrites the table,
+keeping each field's meaning.
+
+>>> type_text(model.Turn), type_text(model.RngCount), type_text(model.Result)
+('int, 0 to 1,000,000', 'int, 0 to 2^53−1', '`{"winner", "reason"}`')
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import types
+import typing
+from typing import Any, Literal
+
+import msgspec
+from msgspec import Meta, Struct, UnsetType
+
+from referee.engine import model
+
+OR = " \\| "  # a "|" inside a Markdown table cell
+
+
+def _bare(tp: Any) -> tuple[Any, list[Meta]]:
+    metas: list[Meta] = []
+    while typing.get_origin(tp) is typing.Annotated:
+        tp, *more = typing.get_args(tp)
+        metas.extend(m for m in more if isinstance(m, Meta))
+    return tp, metas
+
+
+def _meta(metas: list[Meta], name: str) -> Any:
+    return next((getattr(m, name) for m in metas if getattr(m, name) is not None), None)
+
+
+def type_text(tp: Any, code: bool = False) -> str:
+    """How the table writes a model type: ``int ≥ 0``, ``0 \\| 1``, ``list of `{"card", "power"}` ``...
+
+    ``code``: inside a code span (a small object's values), where strings are written as JSON.
+    """
+    tp, metas = _bare(tp)
+    args = typing.get_args(tp)
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        rest = [a for a in args if a not in (type(None), UnsetType)]
+        inner = type_text(rest[0], code)
+        return f"null or {inner}" if type(None) in args else inner
+    if typing.get_origin(tp) is Literal:  # a constant: as JSON
+        return OR.join(json.dumps(v) if code or not isinstance(v, str) else f"`{json.dumps(v)}`" for v in args)
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):  # one of a few words
+        return OR.join(json.dumps(m.value) if code else f"`{m.value}`" for m in tp)
+    if isinstance(tp, type) and issubclass(tp, Struct):
+        return _struct_text(tp)
+    if typing.get_origin(tp) is list:
+        low, high = _meta(metas, "min_length"), _meta(metas, "max_length")
+        item = type_text(args[0])
+        return f"{low} × {item}" if low is not None and low == high else f"list of {item}"
+    if typing.get_origin(tp) is dict:
+        return f"object of {type_text(args[0])} to {type_text(args[1])}"
+    if tp is int:
+        low, high = _meta(metas, "ge"), _meta(metas, "le")
+        if high is not None:
+            return f"int, {_number(low)} to {_number(high)}"
+        return "int" if low is None else f"int ≥ {low}"
+    if tp is str:
+        return "non-empty string" if _meta(metas, "min_length") else "string"
+    if tp is bool:
+        return "bool"
+    raise TypeError(f"no text for {tp!r}")
+
+
+def _number(n: int) -> str:
+    """``1,000,000``; a bound one below a large power of two as ``2^53−1``."""
+    if n > 10**6 and (n + 1) & n == 0:
+        return f"2^{(n + 1).bit_length() - 1}−1"
+    return f"{n:,}"
+
+
+def _struct_text(struct: type[Struct]) -> str:
+    """Player and Pending by name (docs/state.md describes them below the table); a small object by its keys."""
+    if struct in NAMED:
+        return NAMED[struct]
+    fields = model.fields(struct)
+    if len(fields) == 1:
+        return f'`{{"{fields[0].encode_name}": {type_text(fields[0].type, code=True)}}}`'
+    return "`{" + ", ".join(f'"{f.encode_name}"' for f in fields) + "}`"
+
+
+NAMED = {model.PlayerState: "Player", model.Pending: "Pending"}
+
+
+def default_text(f: msgspec.structs.FieldInfo) -> str:
+    """``required``, ``absent`` (optional, no default) or the default as JSON in backticks."""
+    if f.default_factory is not msgspec.NODEFAULT:
+        value = msgspec.to_builtins(f.default_factory())
+    elif f.default is msgspec.NODEFAULT:
+        return "required"
+    elif f.default is msgspec.UNSET:
+        return "absent"
+    else:
+        value = msgspec.to_builtins(f.default)
+    return f"`{json.dumps(value, ensure_ascii=False, separators=(', ', ': '))}`"
+
+
+def state_table(meanings: dict[str, str]) -> list[str]:
+    """The state table's lines (header included), each field's meaning taken from ``meanings``."""
+    lines = ["| field | type | default | meaning |", "| --- | --- | --- | --- |"]
+    for f in model.fields(model.State):
+        lines.append(f"| `{f.encode_name}` | {type_text(f.type)} | {default_text(f)} | "
+                     f"{meanings.get(f.encode_name, '')} |".replace(" |  |", " | |"))
+    return lines
