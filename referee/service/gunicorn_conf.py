@@ -39,9 +39,10 @@ bind = [os.environ.get("REFEREE_BIND", "127.0.0.1:8000")]
 if os.environ.get("REFEREE_METRICS_BIND"):  # REFEREE_METRICS_PORT: /metrics alone on a second listener
     bind.append(os.environ["REFEREE_METRICS_BIND"])
 workers = int(os.environ.get("REFEREE_WORKERS", "2"))
-worker_class = {"gevent": "referee.service.worker.GeventWorker", "sync": "referee.service.worker.SyncWorker"}[
-    os.environ.get("REFEREE_WORKER_CLASS", "").strip().lower() or "gevent"]
-worker_connections = 1000  # per gevent worker; more wait in the backlog
+worker_class = {"buffering": "referee.service.worker.BufferingWorker", "gevent": "referee.service.worker.GeventWorker",
+                "sync": "referee.service.worker.SyncWorker"}[
+    os.environ.get("REFEREE_WORKER_CLASS", "").strip().lower() or "buffering"]
+worker_connections = 1000  # per buffering or gevent worker; more wait in the backlog
 # The whole request head must arrive within it (gunicorn applies it to the head read).
 keepalive = max(1, round(float(os.environ.get("REFEREE_CLIENT_TIMEOUT", "") or DEFAULT_CLIENT_TIMEOUT)))
 wsgi_app = "referee.service.wsgi:app"

@@ -38,6 +38,7 @@ from gunicorn import util
 from gunicorn.workers.sync import SyncWorker as _GunicornSync
 
 from referee.service import logs
+from referee.service.buffering import BufferingWorker as _Buffering
 from referee.service.problems import TITLES, TYPE_BASE
 
 # One shared byte, mapped before gunicorn forks: 1 once the master is stopping.
@@ -106,8 +107,8 @@ class _Lifecycle:
         raise NotImplementedError
 
 
-class SyncWorker(_Lifecycle, _GunicornSync):
-    """gunicorn's sync worker with problem+json errors and the drain."""
+class _WakesByPipe(_Lifecycle):
+    """Stopping a worker that waits in select(): wake it through gunicorn's pipe."""
 
     PIPE: list[int]
 
@@ -122,6 +123,14 @@ class SyncWorker(_Lifecycle, _GunicornSync):
         timer = threading.Timer(seconds, self.stop_now)
         timer.daemon = True
         timer.start()
+
+
+class SyncWorker(_WakesByPipe, _GunicornSync):
+    """gunicorn's sync worker with problem+json errors and the drain."""
+
+
+class BufferingWorker(_WakesByPipe, _Buffering):
+    """The buffering worker (:mod:`referee.service.buffering`) with problem+json errors and the drain."""
 
 
 def _gevent_worker() -> type:
