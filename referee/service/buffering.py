@@ -150,8 +150,18 @@ class BufferingWorker(Worker):
         if now >= self.next_sweep:
             self.next_sweep = now + SWEEP_EVERY
             for conn in [c for c in self.connections.values() if c.deadline <= now]:
-                self.log.info("closed a connection whose client stopped reading or sending (%s)", conn.addr)
-                self.close(conn)
+                self.expire(conn)
+
+    def expire(self, conn: Connection) -> None:
+        """Past its deadline: a body that stalled is served as it is (the app answers 400
+        ``unreadable_body``); a head that never ended or an answer never read is closed."""
+        if conn.head_end >= 0 and not conn.out:
+            conn.eof = True
+            self.unwatch(conn)
+            self.serve(conn)
+            return
+        self.log.info("closed a connection whose client stopped reading or sending (%s)", conn.addr)
+        self.close(conn)
 
     def finish(self) -> None:
         """Stopping: take no more connections, drop the incomplete requests, finish the answers."""
@@ -286,7 +296,7 @@ class BufferingWorker(Worker):
         req = None
         reply = Reply()
         try:
-            parser = http.get_parser(self.cfg, [bytes(conn.data)], conn.addr)
+            parser = http.get_parser(self.cfg, self.source(conn), conn.addr)
             req = next(parser)
             if conn.continued:
                 req._expected_100_continue = False
@@ -306,7 +316,23 @@ class BufferingWorker(Worker):
             return
         conn.out = reply.take()
         conn.data = bytearray()
+        conn.deadline = time.monotonic() + self.cfg.keepalive  # the answer's first write
         self.write(conn)
+
+    @staticmethod
+    def source(conn: Connection) -> Any:
+        """The request's bytes for gunicorn's parser. A body shorter than its Content-Length (the
+        client stalled or half-closed) fails when read past its end, so the app answers 400
+        ``unreadable_body`` instead of reading a truncated body as a whole one."""
+        data = bytes(conn.data)
+        if conn.need is None or len(data) >= conn.need:
+            return [data]
+
+        def cut_short() -> Any:
+            yield data
+            raise NoMoreData(b"")
+
+        return cut_short()
 
     def handle_request(self, conn: Connection, req: Any, reply: Reply) -> None:
         environ: dict = {}
