@@ -42,6 +42,7 @@ from gunicorn.workers.base import Worker
 HEAD_END = b"\r\n\r\n"
 HEAD_PARSE_AT = 32 * 1024  # a head this long with no end yet: parse it anyway (its limits answer 414/431)
 BODY_CAP_FACTOR = 4  # = referee.service.reading.DISCARD_FACTOR: what the app reads before its 413
+BUDGET_FACTOR = 32  # a worker holds at most 32 × REFEREE_MAX_BODY of unfinished requests
 RECV_SIZE = 256 * 1024
 SWEEP_EVERY = 0.25  # seconds between two looks at the deadlines
 
@@ -121,11 +122,14 @@ class BufferingWorker(Worker):
         self.connections: dict[int, Connection] = {}
         self.accepting = False
         self.next_sweep = 0.0
-        super().init_process()
+        self.buffered = 0  # bytes of unfinished requests held, all connections together
+        super().init_process()  # loads the app, then run()
 
     # -- the loop --------------------------------------------------------------------------
 
     def run(self) -> None:
+        max_body = self.wsgi.extensions["referee"].settings.max_body  # REFEREE_MAX_BODY
+        self.body_cap, self.budget = BODY_CAP_FACTOR * max_body, BUDGET_FACTOR * max_body
         for listener in self.sockets:
             listener.setblocking(False)
         self.selector.register(self.PIPE[0], selectors.EVENT_READ, self.on_wakeup)
@@ -229,6 +233,12 @@ class BufferingWorker(Worker):
             conn.eof = True
         elif chunk:
             conn.data += chunk
+            self.buffered += len(chunk)
+            if self.buffered > self.budget:  # many large bodies at once: shed the one that brings more
+                self.log.warning("closed a connection: unfinished requests hold %d bytes (%s)", self.buffered,
+                                 conn.addr)
+                self.close(conn)
+                return
         if self.is_complete(conn):
             self.unwatch(conn)
             self.serve(conn)
@@ -285,10 +295,6 @@ class BufferingWorker(Worker):
             except OSError:
                 pass
 
-    @property
-    def body_cap(self) -> int:
-        return BODY_CAP_FACTOR * self.wsgi.extensions["referee"].settings.max_body
-
     # -- serving ----------------------------------------------------------------------------
 
     def serve(self, conn: Connection) -> None:
@@ -315,7 +321,7 @@ class BufferingWorker(Worker):
             self.close(conn)
             return
         conn.out = reply.take()
-        conn.data = bytearray()
+        self.release(conn)
         conn.deadline = time.monotonic() + self.cfg.keepalive  # the answer's first write
         self.write(conn)
 
@@ -395,7 +401,12 @@ class BufferingWorker(Worker):
             self.selector.unregister(conn.sock)
             conn.watched = 0
 
+    def release(self, conn: Connection) -> None:
+        self.buffered -= len(conn.data)
+        conn.data = bytearray()
+
     def close(self, conn: Connection, drain: bool = False) -> None:
+        self.release(conn)
         self.unwatch(conn)
         self.connections.pop(conn.sock.fileno(), None)
         if drain:  # bytes left unread would turn the close into a reset that can cut the answer
