@@ -45,6 +45,7 @@ BODY_CAP_FACTOR = 4  # = referee.service.reading.DISCARD_FACTOR: what the app re
 BUDGET_FACTOR = 32  # a worker holds at most 32 × REFEREE_MAX_BODY of unfinished requests
 RECV_SIZE = 256 * 1024
 SWEEP_EVERY = 0.25  # seconds between two looks at the deadlines
+LINGER = 2.0  # seconds an answered client may still send the body the app did not take
 
 
 class Reply:
@@ -68,7 +69,7 @@ class Connection:
     """One client: what it has sent, what is owed to it, and until when it may take."""
 
     __slots__ = ("sock", "addr", "listener", "data", "scanned", "head_end", "need", "chunks", "continued",
-                 "out", "deadline", "eof", "watched")
+                 "out", "deadline", "eof", "watched", "lingering")
 
     def __init__(self, sock: socket.socket, addr: Any, listener: Any, deadline: float) -> None:
         self.sock, self.addr, self.listener, self.deadline = sock, addr, listener, deadline
@@ -81,6 +82,7 @@ class Connection:
         self.out = b""  # the answer still to write
         self.eof = False
         self.watched = 0  # the selector events the loop waits for on it
+        self.lingering = False  # answered; its unread body is being read and dropped before the close
 
 
 class ChunkScan:
@@ -159,12 +161,13 @@ class BufferingWorker(Worker):
     def expire(self, conn: Connection) -> None:
         """Past its deadline: a body that stalled is served as it is (the app answers 400
         ``unreadable_body``); a head that never ended or an answer never read is closed."""
-        if conn.head_end >= 0 and not conn.out:
+        if conn.head_end >= 0 and not conn.out and not conn.lingering:
             conn.eof = True
             self.unwatch(conn)
             self.serve(conn)
             return
-        self.log.info("closed a connection whose client stopped reading or sending (%s)", conn.addr)
+        if not conn.lingering:
+            self.log.info("closed a connection whose client stopped reading or sending (%s)", conn.addr)
         self.close(conn)
 
     def finish(self) -> None:
@@ -218,6 +221,8 @@ class BufferingWorker(Worker):
             return
         if conn.out:
             self.on_writable(conn)
+        elif conn.lingering:
+            self.on_lingering(conn)
         else:
             self.on_readable(conn)
 
@@ -268,21 +273,21 @@ class BufferingWorker(Worker):
 
     def frame_body(self, conn: Connection) -> bool:
         """Read the body's framing from the head; False when there is nothing more to wait for."""
-        fields = {}
-        for line in bytes(conn.data[:conn.head_end]).split(b"\r\n")[1:]:
-            name, sep, value = line.partition(b":")
-            if sep:
-                fields.setdefault(name.strip().lower(), []).append(value.strip().lower())
-        if b"transfer-encoding" in fields:
-            if fields[b"transfer-encoding"][-1].endswith(b"chunked"):
+        head = bytes(conn.data[:conn.head_end]).lower()
+        if b"\r\ntransfer-encoding:" in head:
+            coding = head.rsplit(b"\r\ntransfer-encoding:", 1)[1].split(b"\r\n", 1)[0]
+            if coding.strip().endswith(b"chunked"):
                 conn.chunks = ChunkScan(conn.head_end)
                 return not conn.chunks.advance(conn.data)
-            return False
-        lengths = fields.get(b"content-length")
-        if not lengths or len(lengths) > 1 or not lengths[0].isdigit() or len(lengths[0]) > 18:
-            return False  # no body, or one the parser refuses
-        conn.need = conn.head_end + int(lengths[0])
-        return len(conn.data) < conn.need and int(lengths[0]) <= self.body_cap
+            return False  # the parser refuses it
+        at = head.find(b"\r\ncontent-length:")
+        if at < 0 or head.find(b"\r\ncontent-length:", at + 1) >= 0:
+            return False  # no body, or two lengths (the parser refuses them)
+        length = head[at + 17:].split(b"\r\n", 1)[0].strip()
+        if not length.isdigit() or len(length) > 18:
+            return False  # the parser (or the app) refuses it
+        conn.need = conn.head_end + int(length)
+        return len(conn.data) < conn.need and int(length) <= self.body_cap
 
     def send_continue(self, conn: Connection) -> None:
         """A client that waits for "100 Continue" before its body gets it now, not after the body."""
@@ -321,9 +326,17 @@ class BufferingWorker(Worker):
             self.close(conn)
             return
         conn.out = reply.take()
+        conn.lingering = not conn.eof and not self.body_received(conn)
+        conn.scanned = 0  # now: the body bytes dropped while lingering
         self.release(conn)
         conn.deadline = time.monotonic() + self.cfg.keepalive  # the answer's first write
         self.write(conn)
+
+    @staticmethod
+    def body_received(conn: Connection) -> bool:
+        if conn.chunks is not None:
+            return conn.chunks.done
+        return conn.need is None or len(conn.data) >= conn.need
 
     @staticmethod
     def source(conn: Connection) -> Any:
@@ -379,8 +392,35 @@ class BufferingWorker(Worker):
             self.watch(conn, selectors.EVENT_WRITE)
             return
         except OSError:
-            pass
-        self.close(conn, drain=True)
+            self.close(conn)
+            return
+        self.done(conn)
+
+    def done(self, conn: Connection) -> None:
+        """Answered. A client still sending a body the app never took would get a reset for it,
+        which can cut the answer, so its bytes are read and dropped until it closes (nginx's
+        lingering close), for at most LINGER seconds and the body cap."""
+        if not conn.lingering:
+            self.close(conn)
+            return
+        try:
+            conn.sock.shutdown(socket.SHUT_WR)
+        except OSError:
+            self.close(conn)
+            return
+        conn.deadline = time.monotonic() + LINGER
+        self.watch(conn, selectors.EVENT_READ)
+
+    def on_lingering(self, conn: Connection) -> None:
+        try:
+            dropped = len(conn.sock.recv(RECV_SIZE))
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            dropped = 0
+        conn.scanned += dropped
+        if not dropped or conn.scanned > self.body_cap:
+            self.close(conn)
 
     def on_writable(self, conn: Connection) -> None:
         self.write(conn)
@@ -405,14 +445,8 @@ class BufferingWorker(Worker):
         self.buffered -= len(conn.data)
         conn.data = bytearray()
 
-    def close(self, conn: Connection, drain: bool = False) -> None:
+    def close(self, conn: Connection) -> None:
         self.release(conn)
         self.unwatch(conn)
         self.connections.pop(conn.sock.fileno(), None)
-        if drain:  # bytes left unread would turn the close into a reset that can cut the answer
-            try:
-                conn.sock.shutdown(socket.SHUT_WR)
-                conn.sock.recv(65536)
-            except OSError:
-                pass
         util.close(conn.sock)
