@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.service.buffering import ChunkScan
+from referee.service.buffers import ChunkScan
 
 HEAD = b"POST /v1/apply HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
 
