@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# The referee's HTTP service: gunicorn (gevent workers) behind a buffering proxy (docs/operations.md).
+# The referee's HTTP service: gunicorn (buffering workers) behind a buffering proxy (docs/operations.md).
 #
 #   docker build -t ace-file-referee:0.1.0 .     (the tag is the package version, pyproject.toml)
 #   docker run --rm -p 8000:8000 -e REFEREE_SECRET=... ace-file-referee:0.1.0

@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: serve test venv openapi types state-doc golden bench bench-http bench-slow bench-check bench-recheck clean
+.PHONY: serve test venv openapi types state-doc golden bench bench-http bench-compare bench-slow bench-check bench-recheck clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,10 @@ bench: $(VENV)/.installed
 # /v1/apply against a parse-and-echo endpoint on the real server (2 workers; wrk if installed).
 bench-http: $(VENV)/.installed
 	$(BIN)/python benchmarks/http_load.py
+
+# The baseline revision of issues 8, 10 and 11 and this code's worker classes, side by side, alternated.
+bench-compare: $(VENV)/.installed
+	$(BIN)/python benchmarks/http_compare.py --baseline 7bc43d9 --worker-classes sync,buffering,gevent --rounds 5
 
 # Availability under 40 idle + 40 trickled-header + 2 non-reading sockets (≤ 60 s, loopback).
 bench-slow: $(VENV)/.installed

@@ -2,6 +2,8 @@
 
     .venv/bin/python benchmarks/http_load.py            # or: make bench-http
     .venv/bin/python benchmarks/http_load.py --duration 20 --connections 8 --rounds 3 --json
+    .venv/bin/python benchmarks/http_load.py --baseline 7bc43d9 --worker-classes sync,buffering
+                                                        # other servers side by side: benchmarks/http_compare.py
 
 Starts ``referee serve`` (gunicorn, 2 sync workers, the production config) on a
 free loopback port with ``REFEREE_BENCH_ECHO=1``, which mounts ``POST
@@ -38,7 +40,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import shutil
 import signal
 import socket
@@ -56,36 +57,9 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from referee.engine import Catalog, apply, legal_actions, new_game  # noqa: E402
-from referee.engine.playout import random_new_game  # noqa: E402
+from benchmarks.bodies import midgame_bodies  # noqa: E402,F401  (http_inprocess, slow_clients import it from here)
 
 # -- the bodies ----------------------------------------------------------------
-
-def midgame_bodies(count: int, seed: str = "bench-http", secret: str | None = None) -> list[dict[str, Any]]:
-    """``count`` {"state", "action"} bodies from the middle of seeded games: main-step
-    positions with a legal action that is not the end of the turn (states sealed
-    under ``secret`` when the server seals)."""
-    from referee.service.sealing import Sealer
-
-    sealer = Sealer(secret.encode()) if secret else None
-    catalog = Catalog.builtin()
-    rng = random.Random(seed)
-    bodies: list[bytes] = []
-    game_no = 0
-    while len(bodies) < count:
-        state, _ = new_game(catalog, random_new_game(catalog, f"{seed}-{game_no}"))
-        game_no += 1
-        while state["phase"] != "over" and len(bodies) < count:
-            actions = legal_actions(catalog, state)
-            keep = [a for a in actions if a["type"] == "keep"]
-            pool = keep or [a for a in actions if a["type"] != "concede"] or actions
-            action = rng.choice(pool)
-            if 6 <= state["turn"] and state["step"] == "main" and action["type"] not in ("end_turn", "concede"):
-                sent = sealer.seal(dict(state)) if sealer else state
-                bodies.append({"state": sent, "action": action})
-            state, _ = apply(catalog, state, action)
-    return bodies
-
 
 def private_bodies(bodies: list[dict[str, Any]], key: bytes) -> list[dict[str, Any]]:
     """The same positions as private requests: a token, the action, the actor's seat."""
@@ -109,17 +83,22 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(workers: int, log_path: Path, extra_env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+def start_server(workers: int, log_path: Path, extra_env: dict[str, str],
+                 tree: Path | None = None) -> tuple[subprocess.Popen, str]:
+    """``referee serve`` of this tree, or of another revision's ``tree`` (run with this venv)."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
     env["REFEREE_DRAIN_SECONDS"] = "0"
     env.update(extra_env)
     env["REFEREE_BENCH_ECHO"] = "1"
     referee = Path(sys.executable).with_name("referee")
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+        referee = Path("/nonexistent")
     cmd = [str(referee) if referee.exists() else sys.executable, *([] if referee.exists() else ["-m", "referee"]),
            "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]
     log = open(log_path, "wb")
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(cmd, cwd=tree or ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -294,7 +273,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
                         help="a setting for the server, e.g. REFEREE_SECRET=... or REFEREE_LOG_REQUESTS=0")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    from benchmarks import http_compare
+
+    http_compare.add_arguments(parser)  # --baseline REV, --worker-classes A,B: benchmarks/http_compare.py
     args = parser.parse_args(argv)
+    if args.baseline or args.worker_classes:
+        return http_compare.run(args, parser)
     if not 0 < args.duration <= 120 or not 0 <= args.warmup <= 30 or not 1 <= args.rounds <= 10:
         parser.error("--duration is 0-120 s, --warmup 0-30 s and --rounds 1-10 (the run is bounded)")
     tool = args.tool if args.tool != "auto" else ("wrk" if shutil.which("wrk") else "python")

@@ -211,7 +211,7 @@ def summary(latencies: list[float | None], times: list[float], duration: float,
         return round(ok[min(len(ok) - 1, int(q * len(ok)))] * 1000, 1) if ok else None
 
     return {
-        "worker_class": extra_env.get("REFEREE_WORKER_CLASS", "gevent"), "duration_s": duration,
+        "worker_class": extra_env.get("REFEREE_WORKER_CLASS", "buffering (default)"), "duration_s": duration,
         "probes": len(latencies), "answered": len(ok),
         "availability_pct": round(100 * len(ok) / max(1, len(latencies)), 2),
         "p50_ms": pct(0.5), "p99_ms": pct(0.99),

@@ -143,3 +143,14 @@ def test_a_reload_never_reports_unready(serve):
             time.sleep(0.1)
     assert statuses and set(statuses) == {200}
     assert "Handling signal: hup" in server.output()
+
+
+def test_gevent_workers_also_serve_a_normal_client_under_hostile_sockets(serve):
+    """REFEREE_WORKER_CLASS=gevent, the other worker for running bare, holds the same line."""
+    server = serve(workers=1, env={"REFEREE_WORKER_CLASS": "gevent", "REFEREE_CLIENT_TIMEOUT": "2"})
+    host, port = "127.0.0.1", int(server.url.rsplit(":", 1)[1])
+    with attacking(host, port, idle=20, trickle=20, nonreading=2):
+        time.sleep(1.0)
+        with httpx.Client(base_url=server.url, timeout=10) as http:
+            assert [http.get("/livez").status_code for _ in range(3)] == [200, 200, 200]
+            assert http.get("/openapi.yaml").status_code == 200

@@ -26,7 +26,7 @@ MIB = 1024 * 1024
 # a balancer sees /readyz 503 before the port closes (docs/operations.md, "Shutdown").
 DEFAULT_DRAIN = 5.0
 DEFAULT_CLIENT_TIMEOUT = 10.0
-WORKER_CLASSES = ("gevent", "sync")
+WORKER_CLASSES = ("buffering", "gevent", "sync")
 MIN_SECRET_BITS = 64
 
 
@@ -44,12 +44,13 @@ ENVIRONMENT: tuple[EnvSetting, ...] = (
     EnvSetting("REFEREE_HOST", "127.0.0.1", "address to listen on (0.0.0.0 in the container image)", "--host"),
     EnvSetting("REFEREE_PORT", "8000", "port of the API", "--port"),
     EnvSetting("REFEREE_WORKERS", "2", "gunicorn workers: about one per core", "--workers"),
-    EnvSetting("REFEREE_WORKER_CLASS", "gevent",
-               "gevent: slow or idle sockets cost a greenlet, not a worker; sync: one connection per worker, "
-               "only behind a buffering proxy"),
+    EnvSetting("REFEREE_WORKER_CLASS", "buffering",
+               "buffering: each request and answer is read and written whole in an event loop, so slow or idle "
+               "sockets never hold a worker; gevent: the same with a greenlet per connection, at a higher cost "
+               "per request; sync: one connection per worker, only behind a buffering proxy"),
     EnvSetting("REFEREE_CLIENT_TIMEOUT", "10",
-               "seconds a client has to send a whole request head, "
-               "and for each read of its body or write of its answer to progress"),
+               "seconds a client has to send a whole request head, then its whole body (buffering; under gevent "
+               "each read of the body must progress within it), and for each write of its answer to progress"),
     EnvSetting("REFEREE_METRICS_PORT", "unset (/metrics on the API port)",
                "serve /metrics on this port (same address) and nowhere else; the API port then answers 404 "
                "for /metrics", "--metrics-port"),
@@ -122,7 +123,7 @@ class Settings:
     bench_echo: bool = False
     cors_origins: tuple[str, ...] = ()
     metrics_port: int | None = None
-    worker_class: str = "gevent"
+    worker_class: str = "buffering"
     client_timeout: float = DEFAULT_CLIENT_TIMEOUT
     state_key: bytes | None = None
     previous_state_key: bytes | None = None

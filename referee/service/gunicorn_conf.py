@@ -3,10 +3,11 @@
 Read from the environment that ``referee serve`` prepares (and checks, with
 :class:`referee.service.config.Settings`): ``REFEREE_BIND``
 (``127.0.0.1:8000``), ``REFEREE_METRICS_BIND`` (unset), ``REFEREE_WORKERS`` (2), ``REFEREE_WORKER_CLASS``
-(``gevent``), ``REFEREE_CLIENT_TIMEOUT`` (10 s), ``REFEREE_TIMEOUT`` (30 s),
+(``buffering``), ``REFEREE_CLIENT_TIMEOUT`` (10 s), ``REFEREE_TIMEOUT`` (30 s),
 ``REFEREE_DRAIN_SECONDS`` (5) and ``PROMETHEUS_MULTIPROC_DIR``.
 
-- Workers (:mod:`referee.service.worker`): gevent connection handling, so
+- Workers (:mod:`referee.service.worker`): each request is read whole and
+  each answer written in an event loop (:mod:`referee.service.buffering`), so
   idle, trickling or non-reading sockets cannot hold a worker; each request
   is short and CPU-bound and runs to its end as under sync workers. Scale
   with workers (≈ one per core) and replicas.
@@ -39,10 +40,11 @@ bind = [os.environ.get("REFEREE_BIND", "127.0.0.1:8000")]
 if os.environ.get("REFEREE_METRICS_BIND"):  # REFEREE_METRICS_PORT: /metrics alone on a second listener
     bind.append(os.environ["REFEREE_METRICS_BIND"])
 workers = int(os.environ.get("REFEREE_WORKERS", "2"))
-worker_class = {"gevent": "referee.service.worker.GeventWorker", "sync": "referee.service.worker.SyncWorker"}[
-    os.environ.get("REFEREE_WORKER_CLASS", "").strip().lower() or "gevent"]
-worker_connections = 1000  # per gevent worker; more wait in the backlog
-# The whole request head must arrive within it (gunicorn applies it to the head read).
+worker_class = {"buffering": "referee.service.worker.BufferingWorker", "gevent": "referee.service.worker.GeventWorker",
+                "sync": "referee.service.worker.SyncWorker"}[
+    os.environ.get("REFEREE_WORKER_CLASS", "").strip().lower() or "buffering"]
+worker_connections = 1000  # per buffering or gevent worker; more wait in the backlog
+# The client deadline: the whole head within it, then the whole body (buffering; gevent: each body read).
 keepalive = max(1, round(float(os.environ.get("REFEREE_CLIENT_TIMEOUT", "") or DEFAULT_CLIENT_TIMEOUT)))
 wsgi_app = "referee.service.wsgi:app"
 preload_app = True

@@ -1,10 +1,14 @@
-"""The gunicorn workers of ``referee serve``: slow clients cost a greenlet, never the worker.
+"""The gunicorn workers of ``referee serve``: slow clients must never hold a worker.
 
-- :class:`GeventWorker` (the default, ``REFEREE_WORKER_CLASS=gevent``): every
-  connection is a greenlet, so a socket that idles, trickles its headers or
-  never reads its reply waits on its own while the worker serves everyone
-  else. The requests themselves are unchanged: CPU-bound, each runs to its
-  end without yielding (the engine does no I/O), one at a time per worker.
+- :class:`BufferingWorker` (the default, ``REFEREE_WORKER_CLASS=buffering``;
+  :mod:`referee.service.buffering`): an event loop reads each request whole
+  and writes each answer without blocking, as nginx does; the requests run
+  synchronously, one at a time, as under sync workers and at their cost.
+- :class:`GeventWorker` (``REFEREE_WORKER_CLASS=gevent``): every connection is
+  a greenlet, so a socket that idles, trickles its headers or never reads its
+  reply waits on its own while the worker serves everyone else. It costs
+  ≈ 25–60% more CPU per request than sync workers (gevent's Python-level
+  sockets, hub switches and a timer per blocking operation; docs/operations.md).
   Deadlines (``REFEREE_CLIENT_TIMEOUT``): a request's head must be complete
   within it (gunicorn's keep-alive timeout bounds the whole head read), and
   each body read or reply write must progress within it. One request per
@@ -38,6 +42,7 @@ from gunicorn import util
 from gunicorn.workers.sync import SyncWorker as _GunicornSync
 
 from referee.service import logs
+from referee.service.buffering import BufferingWorker as _Buffering
 from referee.service.problems import TITLES, TYPE_BASE
 
 # One shared byte, mapped before gunicorn forks: 1 once the master is stopping.
@@ -106,8 +111,8 @@ class _Lifecycle:
         raise NotImplementedError
 
 
-class SyncWorker(_Lifecycle, _GunicornSync):
-    """gunicorn's sync worker with problem+json errors and the drain."""
+class _WakesByPipe(_Lifecycle):
+    """Stopping a worker that waits in select(): wake it through gunicorn's pipe."""
 
     PIPE: list[int]
 
@@ -122,6 +127,14 @@ class SyncWorker(_Lifecycle, _GunicornSync):
         timer = threading.Timer(seconds, self.stop_now)
         timer.daemon = True
         timer.start()
+
+
+class SyncWorker(_WakesByPipe, _GunicornSync):
+    """gunicorn's sync worker with problem+json errors and the drain."""
+
+
+class BufferingWorker(_WakesByPipe, _Buffering):
+    """The buffering worker (:mod:`referee.service.buffering`) with problem+json errors and the drain."""
 
 
 def _gevent_worker() -> type:
