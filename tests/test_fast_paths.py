@@ -15,7 +15,7 @@ import msgspec
 import orjson
 from hypothesis import given, settings, strategies as st
 
-from referee.engine import Catalog, InconsistentState
+from referee.engine import Catalog, InconsistentState, InvalidInput, check_state
 from referee.engine import consistency
 from referee.engine.model import State
 from referee.engine.parse import _plain_state, parse_state
@@ -70,6 +70,31 @@ def test_the_cards_shortcut_reads_a_state_exactly_as_the_model_does(raw):
         assert fast["cards"] is not raw["cards"]
     elif careful is not None:  # left to the general path: it must be something the shortcut does not read
         assert any(type(k) is not str or not k or type(v) is not str for k, v in raw["cards"].items())
+
+
+def _outcome(check):
+    """What a reading of a state comes to: the copy, or the error's kind, code and paths."""
+    try:
+        return "accepted", orjson.dumps(check())
+    except InvalidInput as exc:
+        return type(exc).__name__, getattr(exc, "code", None), exc.errors
+
+
+@settings(max_examples=300, deadline=None)
+@given(states_with_odd_cards())
+def test_check_state_reading_cards_last_says_what_reading_them_first_says(raw):
+    """RULES 13.1: check_state leaves the types in ``cards`` to the consistency check (every key against
+    the zones, every value against the catalog) and reads them as the model does only when something
+    is wrong; the answer is the one of the model's reading followed by the consistency check."""
+    def cards_read_first():
+        try:
+            state = parse_state(raw)
+            consistency.check_consistency(CATALOG, state)
+        except InvalidInput as exc:
+            raise exc.under("state") from None
+        return state
+
+    assert _outcome(lambda: check_state(CATALOG, raw)) == _outcome(cards_read_first)
 
 
 class _Text(str):

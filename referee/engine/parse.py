@@ -35,9 +35,14 @@ Errors = dict[str, list[str]]
 
 # -- the fast path -------------------------------------------------------------------
 
-def parse_state(raw: Any) -> dict[str, Any]:
-    """A new, normalised copy of a well-formed state; :class:`InvalidInput` listing every problem if not."""
-    state = _plain_state(raw)
+def parse_state(raw: Any, *, cards_checked_later: bool = False) -> dict[str, Any]:
+    """A new, normalised copy of a well-formed state; :class:`InvalidInput` listing every problem if not.
+
+    With ``cards_checked_later`` the entries of ``cards`` are copied without reading their types:
+    for a caller that then checks every key against the zones and every value against the
+    catalog, and reads the state again without it before reporting any problem (``check_state``).
+    """
+    state = _plain_state(raw, cards_checked_later)
     if state is None:
         try:
             state = msgspec.to_builtins(msgspec.convert(raw, State))
@@ -56,7 +61,7 @@ _NO_CARDS: dict[str, str] = {}
 _EXACT_TYPES_ONLY = orjson.OPT_PASSTHROUGH_SUBCLASS  # a subclass of str (or of anything) is refused, not encoded
 
 
-def _plain_state(raw: Any) -> dict[str, Any] | None:
+def _plain_state(raw: Any, cards_checked_later: bool = False) -> dict[str, Any] | None:
     """The state read as the model reads it, with ``cards`` (the bulk of it) checked and copied at C speed; or
     ``None`` when this shortcut cannot tell (the general path then reads ``raw``, errors and all).
 
@@ -65,7 +70,9 @@ def _plain_state(raw: Any) -> dict[str, Any] | None:
     so the rest is converted without them and they are copied by ``dict``.
     Two passes in C tell "plain str to str": orjson encodes the mapping only
     when every key is a ``str`` and every value a JSON type, none a subclass,
-    and ``str.join`` takes the values only when all are ``str``.
+    and ``str.join`` takes the values only when all are ``str``. With
+    ``cards_checked_later`` those two passes are left to the caller's own
+    checks (see :func:`parse_state`).
     ``tests/test_state_parsers.py`` checks this path returns what the general one does.
     """
     if type(raw) is not dict:
@@ -73,11 +80,12 @@ def _plain_state(raw: Any) -> dict[str, Any] | None:
     cards = raw.get("cards")
     if type(cards) is not dict or "" in cards:
         return None
-    try:
-        orjson.dumps(cards, option=_EXACT_TYPES_ONLY)
-        "".join(cards.values())
-    except TypeError:  # orjson.JSONEncodeError is one
-        return None
+    if not cards_checked_later:
+        try:
+            orjson.dumps(cards, option=_EXACT_TYPES_ONLY)
+            "".join(cards.values())
+        except TypeError:  # orjson.JSONEncodeError is one
+            return None
     try:
         state = msgspec.to_builtins(msgspec.convert({**raw, "cards": _NO_CARDS}, State))
     except msgspec.ValidationError:
