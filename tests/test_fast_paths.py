@@ -27,6 +27,7 @@ POSITIONS = [copy.deepcopy(s) for n, (s, _) in enumerate(play(CATALOG, "fast-pat
 ZONES = ("file", "hand", "trash", "cases", "fairies", "evidence")
 IDS = sorted(POSITIONS[0]["cards"])
 GAME_CARDS = sorted(CATALOG.game_card_ids)
+OTHER_CARDS = sorted({*CATALOG.cards} - CATALOG.game_card_ids) + ["XX-000"]  # bonus cards (RULES 3.3), unknown
 
 
 # -- the state's reading: ``cards`` checked and copied apart ------------------------------
@@ -119,7 +120,7 @@ def test_parse_state_copies_cards_apart_from_the_callers_dict():
     assert raw == POSITIONS[1]
 
 
-# -- the field: conservation, zone kinds and references in one pass -------------------------
+# -- the cards and the field: catalog ids, conservation, zone kinds and references in one pass --------
 
 @st.composite
 def bent_fields(draw):
@@ -131,7 +132,7 @@ def bent_fields(draw):
         zone = draw(st.sampled_from(ZONES))
         how = draw(st.sampled_from(["move", "copy", "drop", "twin", "catalog id", "case", "case"]))
         if how == "catalog id":
-            state["cards"][draw(st.sampled_from(IDS))] = draw(st.sampled_from(GAME_CARDS))
+            state["cards"][draw(st.sampled_from(IDS))] = draw(st.sampled_from(GAME_CARDS) | st.sampled_from(OTHER_CARDS))
             continue
         if how == "case":
             entries = [e for p in players for z in ("fairies", "evidence") for e in p[z]]
@@ -159,6 +160,7 @@ def bent_fields(draw):
 
 def _careful(state: dict) -> str | None:
     try:
+        consistency._check_cards(CATALOG, state)
         consistency._check_conservation(state)
         consistency._check_zone_kinds(CATALOG, state)
         consistency._check_references(CATALOG, state)
@@ -169,9 +171,10 @@ def _careful(state: dict) -> str | None:
 
 @settings(max_examples=400, deadline=None)
 @given(bent_fields())
-def test_the_one_pass_field_check_says_what_the_three_careful_checks_say(state):
-    """RULES 13.1: consistency._field_is_sound is true exactly when conservation, zone kinds and references hold."""
-    assert consistency._field_is_sound(CATALOG, state) == (_careful(state) is None)
+def test_the_one_pass_field_check_says_what_the_four_careful_checks_say(state):
+    """RULES 13.1: consistency._cards_and_field_are_sound is true exactly when the cards' catalog ids,
+    conservation, zone kinds and references hold."""
+    assert consistency._cards_and_field_are_sound(CATALOG, state) == (_careful(state) is None)
 
 
 # -- the board: a hand's cards of one kind, from the catalog's table ---------------------------

@@ -40,6 +40,7 @@ class Catalog:
         self.canonical = canonical
         blob = json.dumps(canonical, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         self.digest = "sha256:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()
+        self.ref_to_compare = {"id": self.id, "digest": self.digest}  # ``ref`` without a new dict each time
         self.game_card_ids = frozenset(c.id for c in self.cards.values() if c.kind != "bonus")
         self.ids_of_kind: dict[str, frozenset[str]] = {  # for the consistency check's set comparisons
             kind: frozenset(c.id for c in self.cards.values() if c.kind == kind) for kind in KINDS}
@@ -60,7 +61,7 @@ class Catalog:
     @property
     def ref(self) -> dict[str, str]:
         """The ``catalog`` field a state carries."""
-        return {"id": self.id, "digest": self.digest}
+        return dict(self.ref_to_compare)
 
     def __contains__(self, card_id: object) -> bool:
         return card_id in self.cards

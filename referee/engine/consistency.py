@@ -13,7 +13,6 @@ runs it.
 
 from __future__ import annotations
 
-from collections import deque
 from functools import cache
 from operator import itemgetter
 from typing import Any
@@ -21,7 +20,7 @@ from typing import Any
 from referee.engine.catalog import Catalog
 from referee.engine.errors import InconsistentState, rule
 from referee.engine import actions
-from referee.engine.facts import DECK_SIZE, HAND_LIMIT, OPENING_HAND, other
+from referee.engine.facts import DECK_SIZE, HAND_LIMIT, OPENING_HAND, PLAYERS, other
 
 
 def _fail(code: str, detail: str, path: str = "") -> InconsistentState:
@@ -30,58 +29,55 @@ def _fail(code: str, detail: str, path: str = "") -> InconsistentState:
 
 @rule("13.1")
 def check_consistency(catalog: Catalog, s: dict[str, Any]) -> None:
-    if s["catalog"] != catalog.ref:
+    if s["catalog"] != catalog.ref_to_compare:
         raise _fail("catalog_mismatch",
                     f"the state was made with catalog {s['catalog']}, the referee has {catalog.ref}", "catalog")
-    cards = s["cards"]
-    if not catalog.game_card_ids.issuperset(cards.values()):  # the common case costs one pass in C
-        for iid, cid in cards.items():
-            card = catalog.get(cid)
-            if card is None:
-                raise _fail("unknown_card", f"instance {iid} is {cid}, which is not in the catalog", f"cards.{iid}")
-            if card.kind == "bonus":
-                raise _fail("bonus_card_in_game", f"instance {iid} is the bonus card {cid} (RULES 3.3)",
-                            f"cards.{iid}")
-    if not _field_is_sound(catalog, s):  # the common case: one pass; otherwise find the culprit carefully
+    if not _cards_and_field_are_sound(catalog, s):  # the common case: one pass; else find the culprit carefully
+        _check_cards(catalog, s)
         _check_conservation(s)
         _check_zone_kinds(catalog, s)
         _check_references(catalog, s)
     _check_flow(s)
-    _check_before_turn_one(s)
-    _check_result(s)
-    _check_pending(catalog, s)
-    _check_extras(catalog, s)
+    if s["turn"] == 0:
+        _check_before_turn_one(s)
+    if s["result"] is not None:
+        _check_result(s)
+    if s["pending"] is not None:
+        _check_pending(catalog, s)
+    if s["modifiers"] or s["used"]:
+        _check_extras(catalog, s)
 
 
-_card, _case = itemgetter("card"), itemgetter("case")
-_exhaust = deque(maxlen=0).extend  # runs an iterator to its end in C
+_card, _case, _kept = itemgetter("card"), itemgetter("case"), itemgetter("kept")
 
 
-def _field_is_sound(catalog: Catalog, s: dict) -> bool:
-    """Conservation, zone kinds and references (the three checks below) hold: ``True`` only when each of
-    them would pass, so ``False`` just means "run them to find the problem".
+def _cards_and_field_are_sound(catalog: Catalog, s: dict) -> bool:
+    """The four checks below hold (every card a game card of the catalog, conservation, zone kinds,
+    references): ``True`` only when each of them would pass, so ``False`` just means "run them to
+    find the problem".
 
-    Set operations in C over per-catalog tables (``Catalog.ids_of_kind``) instead of
-    per-card loops; ``tests/test_fast_paths.py`` checks it says what the three say.
+    Set operations in C over per-catalog tables (``Catalog.ids_of_kind``) instead of per-card loops:
+    each placed instance takes its entry out of a copy of ``cards`` (once, and every one of them),
+    and the catalog ids taken out are checked by kind, zone by zone. ``tests/test_fast_paths.py``
+    checks it says what the four say.
     """
     cards, (p0, p1) = s["cards"], s["players"]
     c0, f0, e0 = [*map(_card, p0["cases"])], [*map(_card, p0["fairies"])], [*map(_card, p0["evidence"])]
     c1, f1, e1 = [*map(_card, p1["cases"])], [*map(_card, p1["fairies"])], [*map(_card, p1["evidence"])]
-    placed0 = [*p0["file"], *p0["hand"], *p0["trash"], *c0, *f0, *e0]
-    placed1 = [*p1["file"], *p1["hand"], *p1["trash"], *c1, *f1, *e1]
-    if len(placed0) != DECK_SIZE or len(placed1) != DECK_SIZE or len(cards) != 2 * DECK_SIZE:
+    unseen0 = [*p0["file"], *p0["hand"], *p0["trash"]]
+    unseen1 = [*p1["file"], *p1["hand"], *p1["trash"]]
+    if (len(unseen0) + len(c0) + len(f0) + len(e0) != DECK_SIZE
+            or len(unseen1) + len(c1) + len(f1) + len(e1) != DECK_SIZE or len(cards) != PLAYERS * DECK_SIZE):
         return False
-    unplaced = cards.copy()  # each instance placed takes its entry: once, and every one of them
+    take = cards.copy().pop
     try:
-        _exhaust(map(unplaced.pop, placed0))
-        _exhaust(map(unplaced.pop, placed1))
+        cases, fairies = [*map(take, c0), *map(take, c1)], [*map(take, f0), *map(take, f1)]
+        evidence, unseen = [*map(take, e0), *map(take, e1)], [*map(take, unseen0), *map(take, unseen1)]
     except KeyError:  # placed twice, or not in cards
         return False
-    of_kind = catalog.ids_of_kind
-    in_play = {*c0, *c1}
-    if not (of_kind["case"].issuperset(map(cards.__getitem__, in_play))
-            and of_kind["fairy"].issuperset(map(cards.__getitem__, [*f0, *f1]))
-            and of_kind["evidence"].issuperset(map(cards.__getitem__, [*e0, *e1]))
+    of_kind, in_play = catalog.ids_of_kind, {*c0, *c1}
+    if not (of_kind["case"].issuperset(cases) and of_kind["fairy"].issuperset(fairies)
+            and of_kind["evidence"].issuperset(evidence) and catalog.game_card_ids.issuperset(unseen)
             and in_play.issuperset(map(_case, [*p0["evidence"], *p1["evidence"]]))):
         return False
     return (_dispatch_is_sound(catalog, cards, in_play, p0["fairies"])
@@ -100,10 +96,20 @@ def _dispatch_is_sound(catalog: Catalog, cards: dict, in_play: set, fairies: lis
     return all(dispatched.count(case) <= catalog.cards[cards[case]].dispatch_limit for case in set(dispatched))
 
 
+def _check_cards(catalog: Catalog, s: dict) -> None:
+    """RULES 3.3, 3.4: every instance is a game card of the catalog."""
+    for iid, cid in s["cards"].items():
+        card = catalog.get(cid)
+        if card is None:
+            raise _fail("unknown_card", f"instance {iid} is {cid}, which is not in the catalog", f"cards.{iid}")
+        if card.kind == "bonus":
+            raise _fail("bonus_card_in_game", f"instance {iid} is the bonus card {cid} (RULES 3.3)", f"cards.{iid}")
+
+
 def _check_conservation(s: dict) -> None:
     cards = s["cards"]
-    if len(cards) != 2 * DECK_SIZE:
-        raise _fail("card_not_conserved", f"cards lists {len(cards)} instances; a game has {2 * DECK_SIZE}", "cards")
+    if len(cards) != PLAYERS * DECK_SIZE:
+        raise _fail("card_not_conserved", f"cards lists {len(cards)} instances; a game has {PLAYERS * DECK_SIZE}", "cards")
     seen: set[str] = set()
     for i, pl in enumerate(s["players"]):
         ids = [*pl["file"], *pl["hand"], *pl["trash"],
@@ -181,7 +187,7 @@ def _check_flow(s: dict) -> None:
         raise _fail("inconsistent_phase", "step mulligan belongs to the mulligan phase", "step")
     if phase == "over" and s["turn"] == 0:
         return  # lost in the mulligan (RULES 5.5)
-    if s["turn"] < 1 or not all(p["kept"] for p in players):
+    if s["turn"] < 1 or not all(map(_kept, players)):
         raise _fail("inconsistent_turn", "turns start at 1, after both players kept", "turn")
     expected = s["first_player"] if s["turn"] % 2 == 1 else other(s["first_player"])
     if active != expected:
@@ -197,9 +203,7 @@ def _check_flow(s: dict) -> None:
 
 
 def _check_before_turn_one(s: dict) -> None:
-    """RULES 5.3–5.6: nothing is on the field before turn 1; while deciding, each hand holds 7."""
-    if s["turn"] != 0:
-        return
+    """RULES 5.3–5.6: nothing is on the field before turn 1; while deciding, each hand holds 7 (turn 0 only)."""
     for i, pl in enumerate(s["players"]):
         if pl["cases"] or pl["fairies"] or pl["evidence"]:  # RULES 5.6: cards are played from turn 1
             raise _fail("field_in_mulligan", f"player {i} has cards on the field before turn 1 (RULES 5.6)",
@@ -215,7 +219,7 @@ def _check_before_turn_one(s: dict) -> None:
 def _check_result(s: dict) -> None:
     """RULES 11.1 / 5.5: a game lost by deck-out was lost drawing from an empty file."""
     res = s["result"]
-    if res is None or res["reason"] != "deck_out":
+    if res["reason"] != "deck_out":
         return  # a concession (11.2) fits any state
     loser = other(res["winner"])
     pl = s["players"][loser]
@@ -231,9 +235,9 @@ def _check_result(s: dict) -> None:
 
 
 def _check_pending(catalog: Catalog, s: dict) -> None:
+    """RULES 7, 9.3–9.5, 10.2: the open window's pending action could have been declared, paid and
+    countered as the state says (called only while a window is open)."""
     pen = s["pending"]
-    if pen is None:
-        return
     act = pen["action"]
     active = s["active"]
     if s["phase"] != "turn" or not actions.RULEBOOK[act["type"]].respondable:

@@ -111,7 +111,9 @@ def step(g: Game, a: Action) -> None:
     """
     paying = check(g, a)
     _perform(g, a, paying)
-    g.s["seq"] = min(g.s["seq"] + 1, RNG_MAX)
+    s = g.s
+    if s["seq"] < RNG_MAX:
+        s["seq"] += 1
 
 
 # -- queries legal_actions and the random player share ---------------------------------

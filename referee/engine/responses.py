@@ -29,9 +29,10 @@ def window_opens(g: Game, a: Action) -> bool:
         return False
     if g.s["options"]["response_windows"] == "strict":
         return bool(g.unactioned_cases(responder))
-    answering, cards = g.catalog.counter_ids_by_trigger[a["type"]], g.s["cards"]
-    return any(counter_playable(g, responder, iid, a["type"])
-               for iid in g.player(responder)["hand"] if cards[iid] in answering)
+    answering, cards, hand = g.catalog.counter_ids_by_trigger[a["type"]], g.s["cards"], g.player(responder)["hand"]
+    if answering.isdisjoint(map(cards.__getitem__, hand)):  # most often: no such counter in hand (one pass in C)
+        return False
+    return any(counter_playable(g, responder, iid, a["type"]) for iid in hand if cards[iid] in answering)
 
 
 @rule("9.4")

@@ -144,10 +144,13 @@ class Session:
 def apply(catalog: Catalog, state: Any, action: Any) -> tuple[State, list[Event]]:
     """The next state and its events; raises ``RuleViolation`` and changes nothing if illegal.
 
-    The input is never mutated: the session works on its own checked copy.
+    The input is never mutated: the board works on its own checked copy. This is
+    ``Session.from_state(...).apply(action)`` without the session around the one
+    action (the same gate, parser and pipeline; no objects the caller does not get).
     """
-    session = Session.from_state(catalog, state)
-    return session.state, list(session.apply(action).events)
+    board = Game(catalog, check_state(catalog, state))
+    step(board, parse_action(action))
+    return board.s, board.events
 
 
 def validate(catalog: Catalog, state: Any, action: Any) -> RuleViolation | None:
