@@ -13,6 +13,7 @@ runs it.
 
 from __future__ import annotations
 
+from collections import deque
 from functools import cache
 from operator import itemgetter
 from typing import Any
@@ -49,6 +50,7 @@ def check_consistency(catalog: Catalog, s: dict[str, Any]) -> None:
 
 
 _card, _case, _kept = itemgetter("card"), itemgetter("case"), itemgetter("kept")
+_exhaust = deque(maxlen=0).extend  # runs an iterator to its end in C
 
 
 def _cards_and_field_are_sound(catalog: Catalog, s: dict) -> bool:
@@ -56,28 +58,27 @@ def _cards_and_field_are_sound(catalog: Catalog, s: dict) -> bool:
     references): ``True`` only when each of them would pass, so ``False`` just means "run them to
     find the problem".
 
-    Set operations in C over per-catalog tables (``Catalog.ids_of_kind``) instead of per-card loops:
-    each placed instance takes its entry out of a copy of ``cards`` (once, and every one of them),
-    and the catalog ids taken out are checked by kind, zone by zone. ``tests/test_fast_paths.py``
-    checks it says what the four say.
+    Set operations in C over per-catalog tables (``Catalog.game_card_ids``, ``ids_of_kind``)
+    instead of per-card loops; ``tests/test_fast_paths.py`` checks it says what the four say.
     """
     cards, (p0, p1) = s["cards"], s["players"]
     c0, f0, e0 = [*map(_card, p0["cases"])], [*map(_card, p0["fairies"])], [*map(_card, p0["evidence"])]
     c1, f1, e1 = [*map(_card, p1["cases"])], [*map(_card, p1["fairies"])], [*map(_card, p1["evidence"])]
-    unseen0 = [*p0["file"], *p0["hand"], *p0["trash"]]
-    unseen1 = [*p1["file"], *p1["hand"], *p1["trash"]]
-    if (len(unseen0) + len(c0) + len(f0) + len(e0) != DECK_SIZE
-            or len(unseen1) + len(c1) + len(f1) + len(e1) != DECK_SIZE or len(cards) != PLAYERS * DECK_SIZE):
+    placed0 = [*p0["file"], *p0["hand"], *p0["trash"], *c0, *f0, *e0]
+    placed1 = [*p1["file"], *p1["hand"], *p1["trash"], *c1, *f1, *e1]
+    if len(placed0) != DECK_SIZE or len(placed1) != DECK_SIZE or len(cards) != PLAYERS * DECK_SIZE:
         return False
-    take = cards.copy().pop
+    unplaced = cards.copy()  # each instance placed takes its entry: once, and every one of them
     try:
-        cases, fairies = [*map(take, c0), *map(take, c1)], [*map(take, f0), *map(take, f1)]
-        evidence, unseen = [*map(take, e0), *map(take, e1)], [*map(take, unseen0), *map(take, unseen1)]
+        _exhaust(map(unplaced.pop, placed0))
+        _exhaust(map(unplaced.pop, placed1))
     except KeyError:  # placed twice, or not in cards
         return False
-    of_kind, in_play = catalog.ids_of_kind, {*c0, *c1}
-    if not (of_kind["case"].issuperset(cases) and of_kind["fairy"].issuperset(fairies)
-            and of_kind["evidence"].issuperset(evidence) and catalog.game_card_ids.issuperset(unseen)
+    of_kind, kind_of, in_play = catalog.ids_of_kind, cards.__getitem__, {*c0, *c1}
+    if not (catalog.game_card_ids.issuperset(cards.values())
+            and of_kind["case"].issuperset(map(kind_of, in_play))
+            and of_kind["fairy"].issuperset(map(kind_of, [*f0, *f1]))
+            and of_kind["evidence"].issuperset(map(kind_of, [*e0, *e1]))
             and in_play.issuperset(map(_case, [*p0["evidence"], *p1["evidence"]]))):
         return False
     return (_dispatch_is_sound(catalog, cards, in_play, p0["fairies"])
