@@ -15,6 +15,7 @@ import copy
 import re
 
 import msgspec
+import orjson
 from hypothesis import given, settings, strategies as st
 
 from referee.engine import Catalog, InvalidInput
@@ -152,6 +153,23 @@ def test_actions_are_read_the_same_way(raw):
             raise AssertionError(raw)
     else:
         assert parse_action(raw)["type"] == raw["type"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(["type", "player", "pay", "card"]),
+                       st.sampled_from(["end_turn", "pass", "keep", "draw", "discard", "fly", "", 0, 1, 2, -1,
+                                        True, False, 0.0, None, ["a"]]), min_size=1, max_size=3))
+def test_an_action_with_no_fields_is_read_at_once_as_the_model_reads_it(raw):
+    """parse_action's shortcut for {type, player} gives the model's reading, or leaves the action to it."""
+    try:
+        careful = orjson.dumps(msgspec.to_builtins(msgspec.convert(raw, Action)))
+    except msgspec.ValidationError:
+        careful = None
+    try:
+        fast = orjson.dumps(parse_action(raw))
+    except InvalidInput:
+        fast = None
+    assert fast == careful
 
 
 def test_every_ordinary_state_is_taken_as_it_is():

@@ -27,7 +27,7 @@ import orjson
 from msgspec import Meta, Struct, UnsetType
 
 from referee.engine.errors import InvalidInput
-from referee.engine.model import ACTION_STRUCTS, Action, State
+from referee.engine.model import ACTION_STRUCTS, ACTIONS, Action, State
 from referee.engine.model import fields as model_fields
 
 Errors = dict[str, list[str]]
@@ -99,6 +99,10 @@ def parse_action(raw: Any, path: str = "action") -> dict[str, Any]:
 
     Counts (how many targets, discards or payers) are rule matters, checked later.
     """
+    if type(raw) is dict and len(raw) == 2:  # the commonest actions: a type that takes no field, and who acts
+        kind, player = raw.get("type"), raw.get("player")
+        if type(kind) is str and kind in _BARE_TYPES and type(player) is int and 0 <= player <= 1:
+            return {"type": kind, "player": player}  # what the model reads (tests/test_state_parsers.py)
     try:
         action = msgspec.to_builtins(msgspec.convert({"action": raw}, _OneAction).action)
     except msgspec.ValidationError as exc:
@@ -107,6 +111,9 @@ def parse_action(raw: Any, path: str = "action") -> dict[str, Any]:
         boxed = {path + where[len("action"):]: msgs for where, msgs in _as_errors(exc).items()}
         raise InvalidInput(errors or boxed) from None
     return _normalise_action(action)
+
+
+_BARE_TYPES = frozenset(kind for kind, spec in ACTIONS.items() if not spec.fields)  # end_turn, pass, ...
 
 
 class _OneAction(Struct):
