@@ -47,6 +47,14 @@ def test_bad_settings_stop_serve_with_one_line(env, needles):
     assert line.startswith("referee: error: ")
 
 
+def test_settings_name_a_catalog_directory_as_one(tmp_path):
+    """A server started without the CLI (gunicorn by hand) reads REFEREE_CATALOG through Settings."""
+    with pytest.raises(ConfigError, match="a directory, not a catalog file"):
+        Settings.from_env({"REFEREE_CATALOG": str(tmp_path)})
+    with pytest.raises(ConfigError, match="no such file"):
+        Settings.from_env({"REFEREE_CATALOG": str(tmp_path / "missing.yaml")})
+
+
 def test_a_bad_catalog_names_the_card_and_field(tmp_path):
     bad = tmp_path / "catalog.yaml"
     bad.write_text("id: mine\ncards:\n  - {id: X-1, name: x, kind: dragon}\n", "utf-8")

@@ -138,7 +138,8 @@ class Settings:
         env = os.environ if env is None else env
         catalog = env.get("REFEREE_CATALOG") or None
         if catalog is not None and not os.path.isfile(catalog):
-            raise ConfigError(f"REFEREE_CATALOG={catalog}: no such file")
+            what = "a directory, not a catalog file (YAML or JSON)" if os.path.isdir(catalog) else "no such file"
+            raise ConfigError(f"REFEREE_CATALOG={catalog}: {what}")
         secret = _secret(env, "REFEREE_SECRET")
         previous_secret = _secret(env, "REFEREE_SECRET_PREVIOUS")
         state_key = _state_key(env, "REFEREE_STATE_KEY")
