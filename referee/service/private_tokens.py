@@ -4,10 +4,13 @@ One 256-bit key (``REFEREE_STATE_KEY``) gives two sub-keys by HKDF-SHA256,
 each with its own ``info``, so a key is never used for two purposes:
 
 - **state tokens**: ``afs1.`` + base64url(nonce ‖ ciphertext ‖ tag), the
-  canonical state (sorted keys, compact UTF-8 JSON, as sealing uses)
-  encrypted with AES-256-GCM under a fresh random 96-bit nonce, with the
-  prefix ``afs1`` as associated data. No compression before encryption
-  (its length would leak what the state holds).
+  state (without ``seal``, compact UTF-8 JSON) encrypted with AES-256-GCM
+  under a fresh random 96-bit nonce, with the prefix ``afs1`` as associated
+  data. No compression before encryption (its length would leak what the
+  state holds). The keys keep the engine's order, unsorted: only a referee
+  reads the text, and it reads any order (tokens made with sorted keys open
+  alike); sorting cost a tenth of making a token, and the state's check is
+  a little quicker in the order the model declares.
 - **seats**: ``afk1.`` + base64url(player ‖ HMAC-SHA256(seat key,
   ``afk1`` ‖ game id ‖ 0x00 ‖ player)); valid for that game and player only.
 
@@ -32,7 +35,6 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from referee.service.sealing import canonical
 
 TOKEN_PREFIX = "afs1."
 SEAT_PREFIX = "afk1."
@@ -127,7 +129,10 @@ class Vault:
 
     def token(self, state: dict[str, Any]) -> str:
         nonce = os.urandom(_NONCE)
-        return TOKEN_PREFIX + b64url(nonce + self._keys[0].aead.encrypt(nonce, canonical(state), _AAD))
+        if "seal" in state:  # never in a state the engine made; kept out all the same
+            state = {k: v for k, v in state.items() if k != "seal"}
+        plain = orjson.dumps(state)
+        return TOKEN_PREFIX + b64url(nonce + self._keys[0].aead.encrypt(nonce, plain, _AAD))
 
     def open(self, token: Any) -> dict[str, Any]:
         """The state inside ``token``; :class:`TokenError` ``bad_token`` unless it opens under a key."""
