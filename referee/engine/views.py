@@ -11,6 +11,7 @@ the view carries the seed's ``commitment`` instead (docs/api.md §10) and
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from referee.engine.errors import rule
@@ -18,17 +19,19 @@ from referee.engine.fair_deal import commitment
 
 
 VIEW_SCHEMA = "ace-file/view@1"
+NOT_IN_VIEW = ("seed", "rng", "seal", "cards", "players")  # cards and players are shown filtered
+
+_card = itemgetter("card")  # map() with it reads a zone's entries in C: every private answer does this
 
 
 @rule("4.4")
 def visible_cards(state: dict[str, Any], viewer: int) -> set[str]:
     """The instance ids whose catalog identity ``viewer`` may know: a face-down case only to its owner (RULES 4.4)."""
-    known: set[str] = set(state["players"][viewer]["hand"])
-    for i, pl in enumerate(state["players"]):
-        known.update(pl["trash"])
-        known.update(e["card"] for e in pl["fairies"])
-        known.update(e["card"] for e in pl["evidence"])
-        known.update(e["card"] for e in pl["cases"] if i == viewer or e["face_up"])
+    players = state["players"]
+    known: set[str] = set(players[viewer]["hand"])
+    for i, pl in enumerate(players):
+        known.update(pl["trash"], map(_card, pl["fairies"]), map(_card, pl["evidence"]))
+        known.update(map(_card, pl["cases"]) if i == viewer else [e["card"] for e in pl["cases"] if e["face_up"]])
     pen = state["pending"]
     if pen is not None:
         known.update(pen["counters"])  # counters already sit in a trash; kept for clarity
@@ -38,10 +41,16 @@ def visible_cards(state: dict[str, Any], viewer: int) -> set[str]:
     return known
 
 
-def view_of(s: dict[str, Any], player: int) -> dict[str, Any]:
-    """The view of a checked state for ``player`` (0 or 1), docs/api.md §5."""
-    known = visible_cards(s, player)
-    out = {k: v for k, v in s.items() if k not in ("seed", "rng", "seal", "cards", "players")}
+def view_of(s: dict[str, Any], player: int, known: set[str] | None = None) -> dict[str, Any]:
+    """The view of a checked state for ``player`` (0 or 1), docs/api.md §5.
+
+    ``known`` is ``visible_cards(s, player)`` when the caller has it already.
+    """
+    if known is None:
+        known = visible_cards(s, player)
+    out = s.copy()  # then the keys not shown dropped: the same keys, in the same order, as a filtered copy
+    for key in NOT_IN_VIEW:
+        out.pop(key, None)
     out["schema"] = VIEW_SCHEMA
     out["viewer"] = player
     out["commitment"] = commitment(s["seed"])

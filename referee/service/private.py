@@ -23,7 +23,7 @@ from referee import engine
 from referee.engine.events import events_for
 from referee.engine.facts import Player
 from referee.engine.fair_deal import commitment, private_deal
-from referee.engine.views import view_of
+from referee.engine.views import view_of, visible_cards
 from referee.service.problems import Problem
 from referee.service.private_tokens import TokenError, Vault
 from referee.service.reading import envelope, player_field, schema_problem
@@ -120,8 +120,9 @@ class PrivatePlay:
     def apply(self, body: Body) -> Body:
         state, player, current = self.acting(body)
         state, events = engine.apply(self.catalog, state, body["action"])
-        out = {"state": self.vault.token(state), "events": events_for(events, state, player),
-               "view": view_of(state, player)}
+        known = visible_cards(state, player)  # once, for the view and the events
+        out = {"state": self.vault.token(state), "events": events_for(events, state, player, known),
+               "view": view_of(state, player, known)}
         if not current:
             out["seat"] = self.vault.seat(state["game_id"], player)
         return out
