@@ -4,13 +4,14 @@ One 256-bit key (``REFEREE_STATE_KEY``) gives two sub-keys by HKDF-SHA256,
 each with its own ``info``, so a key is never used for two purposes:
 
 - **state tokens**: ``afs1.`` + base64url(nonce ‖ ciphertext ‖ tag), the
-  state (without ``seal``, compact UTF-8 JSON) encrypted with AES-256-GCM
-  under a fresh random 96-bit nonce, with the prefix ``afs1`` as associated
-  data. No compression before encryption (its length would leak what the
-  state holds). The keys keep the engine's order, unsorted: only a referee
-  reads the text, and it reads any order (tokens made with sorted keys open
-  alike); sorting cost a tenth of making a token, and the state's check is
-  a little quicker in the order the model declares.
+  canonical state (without ``seal``, compact UTF-8 JSON, in the engine's
+  normal form: every object's keys in the order the model declares, ``cards``
+  in the order of the deal) encrypted with AES-256-GCM under a fresh random
+  96-bit nonce, with the prefix ``afs1`` as associated data. No compression
+  before encryption (its length would leak what the state holds). The keys
+  are not sorted, as sealing sorts them: only a referee reads the text, and it
+  reads any order (tokens made with sorted keys open alike); sorting cost a
+  tenth of making a token.
 - **seats**: ``afk1.`` + base64url(player ‖ HMAC-SHA256(seat key,
   ``afk1`` ‖ game id ‖ 0x00 ‖ player)); valid for that game and player only.
 
@@ -40,7 +41,6 @@ TOKEN_PREFIX = "afs1."
 SEAT_PREFIX = "afk1."
 _AAD = b"afs1"
 _NONCE = 12
-_SHA256_BLOCK = 64
 _TAG = 16
 
 
@@ -104,19 +104,15 @@ class _Keys:
 
     def __init__(self, key: bytes):
         self.aead = AESGCM(_subkey(key, b"state-token afs1"))
-        # HMAC-SHA256 (RFC 2104) with the hashes of its two padded key blocks computed once: a MAC is
-        # then two copies and two small updates, a third of OpenSSL's HMAC set up afresh per call.
-        block = _subkey(key, b"seat afk1").ljust(_SHA256_BLOCK, b"\0")  # shorter than a block: used as is
-        self._inner = hashlib.sha256(bytes(b ^ 0x36 for b in block))
-        self._outer = hashlib.sha256(bytes(b ^ 0x5C for b in block))
+        # The seat key's HMAC state, keyed once: a MAC is then a copy and one update (0.7× the time
+        # of hmac.digest, which keys HMAC afresh on every call).
+        self._seat = hmac.new(_subkey(key, b"seat afk1"), digestmod=hashlib.sha256)
 
     def seat_mac(self, game_id: str, player: int) -> bytes:
         """HMAC-SHA256(seat key, ``afk1`` ‖ game id ‖ 0x00 ‖ player)."""
-        inner = self._inner.copy()
-        inner.update(b"afk1" + game_id.encode("utf-8") + b"\x00" + bytes((player,)))
-        outer = self._outer.copy()
-        outer.update(inner.digest())
-        return outer.digest()
+        mac = self._seat.copy()
+        mac.update(b"afk1" + game_id.encode("utf-8") + b"\x00" + bytes((player,)))
+        return mac.digest()
 
 
 class Vault:
