@@ -72,7 +72,7 @@ def b64url(data: bytes) -> str:
 # msgspec's reader of JSON bytes fields decodes standard base64 in half the time of binascii's
 # (a token is 4 KB of it). It refuses any character outside the alphabet and misplaced padding, as
 # binascii's strict mode does, after reading the text as a JSON string: so a backslash (an escape
-# there, not a digit) is refused first. tests/test_private_tokens.py holds it to binascii's answers.
+# there, not a digit) is refused first. tests/test_private_fast_paths.py holds it to binascii's answers.
 _BASE64 = msgspec.json.Decoder(bytes)
 _PAD = (b'"', None, b'=="', b'="')  # by the text's length mod 4, with the closing quote
 
