@@ -44,8 +44,10 @@ def check_consistency(catalog: Catalog, s: dict[str, Any]) -> None:
         _check_result(s)
     if s["pending"] is not None:
         check_pending(catalog, s)
-    if s["modifiers"] or s["used"]:
-        _check_extras(catalog, s)
+    if s["modifiers"]:
+        _check_modifiers(s)
+    if s["used"]:
+        _check_used(catalog, s)
 
 
 _card, _case, _kept = itemgetter("card"), itemgetter("case"), itemgetter("kept")
@@ -73,11 +75,11 @@ def _cards_and_field_are_sound(catalog: Catalog, s: dict) -> bool:
         _exhaust(map(unplaced.pop, placed1))
     except KeyError:  # placed twice, or not in cards
         return False
-    of_kind, kind_of, in_play = catalog.ids_of_kind, cards.__getitem__, {*c0, *c1}
+    of_kind, catalog_id, in_play = catalog.ids_of_kind, cards.__getitem__, {*c0, *c1}
     if not (catalog.game_card_ids.issuperset(cards.values())
-            and of_kind["case"].issuperset(map(kind_of, in_play))
-            and of_kind["fairy"].issuperset(map(kind_of, [*f0, *f1]))
-            and of_kind["evidence"].issuperset(map(kind_of, [*e0, *e1]))
+            and of_kind["case"].issuperset(map(catalog_id, in_play))
+            and of_kind["fairy"].issuperset(map(catalog_id, [*f0, *f1]))
+            and of_kind["evidence"].issuperset(map(catalog_id, [*e0, *e1]))
             and in_play.issuperset(map(_case, [*p0["evidence"], *p1["evidence"]]))):
         return False
     return (_dispatch_is_sound(catalog, cards, in_play, p0["fairies"])
@@ -232,13 +234,6 @@ def _check_result(s: dict) -> None:
         raise _fail("result_does_not_match",
                     f"a deck-out before turn 1 is a mulligan that could not draw {OPENING_HAND} (RULES 5.5), "
                     f"but player {loser} {held}", "result")
-
-
-def _check_extras(catalog: Catalog, s: dict) -> None:
-    if s["modifiers"]:
-        _check_modifiers(s)
-    if s["used"]:
-        _check_used(catalog, s)
 
 
 def _check_modifiers(s: dict) -> None:
