@@ -1,7 +1,7 @@
 """Private play's shortcuts equal the careful code they stand in for (hypothesis).
 
 The seat MAC with its key blocks hashed once is HMAC-SHA256; base64url read
-by msgspec is binascii's strict reading with the same refusals; the view and
+by pybase64 is binascii's strict reading with the same refusals; the view and
 the visible cards computed in C are those of the plain loops they replaced,
 key order included (an answer's bytes do not change); the events given the
 visible cards are those that compute them.
@@ -22,7 +22,7 @@ from referee.engine.events import events_for
 from referee.engine.fair_deal import commitment
 from referee.engine.playout import play
 from referee.engine.views import VIEW_SCHEMA, view_of, visible_cards
-from referee.service.private_tokens import _DIGIT, _UNUSED_BITS, Vault, _Keys, _subkey, b64url, unb64url
+from referee.service.private_tokens import Vault, _Keys, _subkey, b64url, unb64url
 
 CATALOG = Catalog.builtin()
 # (state, the action played from it), through two games; each state after is apply's
@@ -32,6 +32,10 @@ POSITIONS = [(copy.deepcopy(s), a) for options in ({"response_windows": "strict"
 
 
 # -- the careful code, as it was -------------------------------------------------------------
+
+_DIGIT = {c: i for i, c in enumerate(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")}
+_UNUSED_BITS = {2: 0x0F, 3: 0x03}  # in the last digit, by the text's length mod 4
+
 
 def careful_unb64url(text: str) -> bytes | None:
     try:
