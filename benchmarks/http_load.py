@@ -16,14 +16,15 @@ legal-actions) against the echo, ``/v1/apply`` and ``/v1/legal-actions``, in
 turn, ``--rounds`` times, with ``wrk`` when installed (``apt-get install
 wrk``) or else a threaded Python client. It prints requests/s, p50 and p99 of
 each run, each endpoint's throughput as a ratio of the echo's **in the same
-round** (alternating keeps a shared machine's noise out of the ratio), and
+round** (alternating keeps a shared machine's noise out of the ratio; every
+other round runs in reverse order, so a drift weighs on both sides), and
 each worker's RSS. It also prints the workers' CPU time per request (from
 /proc) and the echo's as a ratio of each endpoint's: on a machine shared with
 other work, throughput swings with the neighbours' load while CPU per request
 does much less. Loopback only; it stops the server when done.
 
 The private-mode row (docs/api.md §10) drives the same positions, in each
-round right after the plain ones, as private requests (``{"state": token,
+round right after plain ``/v1/apply``, as private requests (``{"state": token,
 "action", "seat"}``; each answer a new token and the actor's events and view)
 against a second server started with a random ``REFEREE_STATE_KEY``. Its
 throughput and CPU per request are compared with plain ``/v1/apply``'s in the
@@ -260,6 +261,18 @@ AIMS = {"apply": 0.85, "legal-actions": 0.75}
 PRIVATE_AIM = 0.90  # private apply / plain apply, same round
 
 
+def round_order(index: int) -> tuple[tuple[str, str], ...]:
+    """The endpoints of round ``index``: each compared pair side by side (echo and apply, apply and
+    private), and every other round reversed, so that a machine slowing or speeding up during a
+    run weighs on both sides of each ratio alike over an even number of rounds.
+
+    >>> [name for name, _ in round_order(0)], [name for name, _ in round_order(1)]
+    (['echo', 'apply', 'private', 'legal-actions'], ['legal-actions', 'private', 'apply', 'echo'])
+    """
+    order = (*ENDPOINTS[:2], PRIVATE, *ENDPOINTS[2:])
+    return order if index % 2 == 0 else order[::-1]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--duration", type=float, default=10.0, help="seconds per endpoint and round (default 10)")
@@ -319,8 +332,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.warmup > 0:
             for name, path in ENDPOINTS + (PRIVATE,):
                 drive(name, path, args.warmup)
-        for _ in range(args.rounds):
-            results["rounds"].append({name: drive(name, path, args.duration) for name, path in ENDPOINTS + (PRIVATE,)})
+        for i in range(args.rounds):
+            runs = {name: drive(name, path, args.duration) for name, path in round_order(i)}
+            results["rounds"].append({name: runs[name] for name, _ in ENDPOINTS + (PRIVATE,)})
         results["worker_rss_mib"] = [round(x, 1) for x in worker_rss_mib(proc.pid)]
     finally:
         for server in (proc, private_proc):
