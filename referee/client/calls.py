@@ -1,0 +1,223 @@
+"""What each endpoint sends and how its answer is read, written once for both clients.
+
+Each function returns a :class:`Call`; :class:`Endpoint` makes it a method of
+:class:`~referee.client.RefereeClient` and :class:`~referee.client.AsyncRefereeClient`
+(and, bound to a game, of :class:`~referee.client.PrivateGame`).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Generic, NamedTuple, ParamSpec, TypeVar, overload
+from urllib.parse import quote
+
+from referee.client.errors import RefereeClientError, RefereeRuleViolation
+
+if TYPE_CHECKING:
+    from referee.client.clients import AsyncRefereeClient, RefereeClient
+
+JSON = "application/json"
+
+
+class Step(NamedTuple):
+    """What ``new_game`` and ``apply`` return: the state and the events that led to it."""
+
+    state: dict[str, Any]
+    events: list[dict[str, Any]]
+
+
+class Replayed(NamedTuple):
+    """What ``replay`` returns: the final state and how many actions were applied."""
+
+    state: dict[str, Any]
+    applied: int
+
+
+T = TypeVar("T")
+P = ParamSpec("P")
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    """One request: ``method`` and ``path``, the JSON ``body`` (``None``: none), ``read`` (the
+    answer's JSON → the method's result), whether it may be ``retry``-ed, and ``when_refused``
+    (an error → a result, instead of raising it)."""
+
+    method: str
+    path: str
+    read: Callable[[Any], T]
+    body: Any = None
+    retry: bool = True
+    when_refused: Callable[["RefereeClientError"], T] | None = None
+
+
+def _step(out: Any) -> Step:
+    return Step(out["state"], out.get("events", []))
+
+
+def new_game(game: dict[str, Any]) -> Call[Step]:
+    """``POST /v1/games``: check both decks, shuffle, deal (an illegal deck raises with ``violations``)."""
+    return Call("POST", "/v1/games", _step, game)
+
+
+def apply(state: dict[str, Any], action: dict[str, Any]) -> Call[Step]:
+    """``POST /v1/apply``: the next state and its events."""
+    return Call("POST", "/v1/apply", _step, {"state": state, "action": action})
+
+
+def validate(state: dict[str, Any], action: dict[str, Any]) -> Call[RefereeRuleViolation | None]:
+    """``POST /v1/validate``: the violation ``action`` would raise (returned, not raised), or ``None``."""
+
+    def read(out: Any) -> RefereeRuleViolation | None:
+        return None if out.get("legal") else RefereeRuleViolation.from_json(out.get("violation") or {})
+
+    return Call("POST", "/v1/validate", read, {"state": state, "action": action})
+
+
+def legal_actions(state: dict[str, Any], player: int | None = None) -> Call[list[dict[str, Any]]]:
+    """``POST /v1/legal-actions``: every legal action now (for ``player``, or whoever may act)."""
+    body: dict[str, Any] = {"state": state}
+    if player is not None:
+        body["player"] = player
+    return Call("POST", "/v1/legal-actions", lambda out: out["actions"], body)
+
+
+def replay(actions: list[dict[str, Any]], *, game: dict[str, Any] | None = None,
+            state: dict[str, Any] | None = None) -> Call[Replayed]:
+    """``POST /v1/replay`` from a NewGame or a state; the first illegal action raises with ``index``."""
+    if (game is None) == (state is None):
+        raise ValueError("give exactly one of game= and state=")
+    body: dict[str, Any] = {"actions": actions}
+    body.update({"game": game} if game is not None else {"state": state})
+    return Call("POST", "/v1/replay", lambda out: Replayed(out["state"], out["applied"]), body)
+
+
+def view(state: dict[str, Any], player: int) -> Call[dict[str, Any]]:
+    """``POST /v1/view``: what ``player`` may see (docs/api.md §5)."""
+    return Call("POST", "/v1/view", lambda out: out["view"], {"state": state, "player": player})
+
+
+def validate_deck(deck: Any) -> Call[list[RefereeRuleViolation]]:
+    """``POST /v1/decks/validate``: every violation of one deck (empty when legal)."""
+    return Call("POST", "/v1/decks/validate",
+                lambda out: [RefereeRuleViolation.from_json(v) for v in out.get("violations", [])],
+                {"deck": deck})
+
+
+def cards() -> Call[dict[str, Any]]:
+    """``GET /v1/cards``: ``{"catalog": {"id", "digest"}, "cards": [...]}``."""
+    return Call("GET", "/v1/cards", lambda out: out)
+
+
+def card(card_id: str) -> Call[dict[str, Any]]:
+    """``GET /v1/cards/{id}``: one card (:class:`NotFound` if there is none)."""
+    return Call("GET", f"/v1/cards/{quote(card_id, safe='')}", lambda out: out)
+
+
+def rules() -> Call[list[dict[str, str]]]:
+    """``GET /v1/rules``: ``[{"id": "10.4", "text": "..."}, ...]``."""
+    return Call("GET", "/v1/rules", lambda out: out["rules"])
+
+
+# -- private play (docs/api.md §10) ---------------------------------------------------
+
+class PrivateDeal(NamedTuple):
+    """What ``new_private_game`` returns: the token, both seats (hand each player only theirs), the commitment."""
+
+    state: str
+    seats: list[str]
+    commitment: str
+    events: list[dict[str, Any]]
+
+
+class PrivateStep(NamedTuple):
+    """What a private ``apply`` returns: the next token, the actor's events and view, and a re-made seat or None."""
+
+    state: str
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+    seat: str | None
+
+
+def new_private_game(game: dict[str, Any]) -> Call[PrivateDeal]:
+    """``POST /v1/games`` on a private referee: a token, both seats and the seed's commitment."""
+    return Call("POST", "/v1/games",
+                lambda out: PrivateDeal(out["state"], list(out["seats"]), out["commitment"], out.get("events", [])),
+                game)
+
+
+def private_apply(token: str, seat: str, action: dict[str, Any]) -> Call[PrivateStep]:
+    """``POST /v1/apply`` with a seat: the next token, and the events and view of the seat's player."""
+    return Call("POST", "/v1/apply",
+                lambda out: PrivateStep(out["state"], out.get("events", []), out["view"], out.get("seat")),
+                {"state": token, "action": action, "seat": seat})
+
+
+def private_validate(token: str, seat: str, action: dict[str, Any]) -> Call[RefereeRuleViolation | None]:
+    """``POST /v1/validate`` with a seat (the violation returned, not raised), or ``None`` when legal."""
+    call = validate(token, action)  # type: ignore[arg-type]
+    return Call(call.method, call.path, call.read, {**call.body, "seat": seat})
+
+
+def private_legal_actions(token: str, seat: str) -> Call[list[dict[str, Any]]]:
+    """``POST /v1/legal-actions`` with a seat: the seat player's legal actions."""
+    return Call("POST", "/v1/legal-actions", lambda out: out["actions"], {"state": token, "seat": seat})
+
+
+def private_view(token: str, seat: str) -> Call[dict[str, Any]]:
+    """``POST /v1/view`` with a seat: what the seat's player may see."""
+    return Call("POST", "/v1/view", lambda out: out["view"], {"state": token, "seat": seat})
+
+
+def private_replay(token: str, seats: list[str], actions: list[dict[str, Any]]) -> Call[Replayed]:
+    """``POST /v1/replay`` from a token; needs both seats."""
+    return Call("POST", "/v1/replay", lambda out: Replayed(out["state"], out["applied"]),
+                {"state": token, "seats": seats, "actions": actions})
+
+
+def reveal(token: str, seats: list[str]) -> Call[dict[str, Any]]:
+    """``POST /v1/reveal`` with both seats: the whole plain state of a finished private game
+    (:class:`GameNotOver` before)."""
+    return Call("POST", "/v1/reveal", lambda out: out["state"], {"state": token, "seats": seats})
+
+
+def ready() -> Call[bool]:
+    """``GET /readyz``: whether the service takes requests now (never retried)."""
+    return Call("GET", "/readyz", lambda out: True, retry=False, when_refused=lambda err: False)
+
+
+class Endpoint(Generic[P, T]):
+    """A :class:`Call` function as a method: ``client.apply(state, action)`` sends
+    ``calls.apply(state, action)`` with that client's ``_send`` — a result from
+    :class:`RefereeClient`, an awaitable from :class:`AsyncRefereeClient`.
+    On a private game (``bound``) the function takes the game first, and the game's client sends."""
+
+    bound = False
+
+    def __init__(self, call: Callable[P, Call[T]]):
+        self.call = call
+        self.__doc__ = call.__doc__
+        self.__wrapped__ = call
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.__name__ = name
+
+    @overload
+    def __get__(self, client: None, owner: type) -> "Endpoint[P, T]": ...
+    @overload
+    def __get__(self, client: "RefereeClient", owner: type) -> Callable[P, T]: ...
+    @overload
+    def __get__(self, client: "AsyncRefereeClient", owner: type) -> Callable[P, Awaitable[T]]: ...
+
+    def __get__(self, client: Any, owner: type) -> Any:
+        if client is None:
+            return self
+        call = self.call
+        first = (client,) if self.bound else ()
+
+        @functools.wraps(call)
+        def method(*args: Any, **kwargs: Any) -> Any:
+            return client._send(call(*first, *args, **kwargs))
+
+        method.__name__ = self.__name__
+        return method

@@ -1,0 +1,182 @@
+"""The two clients: :class:`RefereeClient` (blocking) and :class:`AsyncRefereeClient` (awaited).
+
+They differ only in how they send (``_send``); what to send and how to read
+the answer is :mod:`referee.client.calls`', and when to try again is
+:class:`_Tries`', the same for both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from referee.client import calls
+from referee.client.calls import JSON, Call, Endpoint, T
+from referee.client.errors import RefereeClientError, RefereeConnectionError, RefereeHTTPError, error_of
+
+RETRY_STATUSES = frozenset({502, 503, 504})
+
+
+@dataclass(frozen=True)
+class _Retry:
+    retries: int
+    backoff: float
+    max_backoff: float
+
+    def __post_init__(self) -> None:
+        if self.retries < 0 or self.backoff < 0 or self.max_backoff < 0:
+            raise ValueError("retries, backoff and max_backoff must not be negative")
+
+    def wait(self, call: Call[Any], outcome: httpx.Response | httpx.TransportError, attempt: int) -> float | None:
+        """Seconds to wait before trying ``call`` again after ``outcome``, or ``None``: it stands."""
+        if not call.retry or attempt >= self.retries:
+            return None
+        if isinstance(outcome, httpx.Response) and outcome.status_code not in RETRY_STATUSES:
+            return None
+        return min(self.max_backoff, self.backoff * 2 ** attempt) * random.uniform(0.5, 1.0)
+
+
+class _Tries:
+    """The tries of one call, without their I/O (the same for both clients): after each try,
+    ``again(outcome)`` is the seconds to wait before the next one, or ``None`` once ``outcome``
+    stands (then it is :attr:`last`)."""
+
+    def __init__(self, call: Call[Any], retry: _Retry):
+        self.call, self.retry, self.attempt = call, retry, 0
+        self.last: httpx.Response | httpx.TransportError | None = None
+
+    def again(self, outcome: httpx.Response | httpx.TransportError) -> float | None:
+        self.last = outcome
+        wait = self.retry.wait(self.call, outcome, self.attempt)
+        self.attempt += 1
+        return wait
+
+
+class _ClientBase:
+    """What both clients share: settings, the endpoints, and turning an answer into a result."""
+
+    _http_class: type[httpx.Client] | type[httpx.AsyncClient]
+
+    def __init__(self, base_url: str, *, timeout: float = 10.0, language: str | None = None,
+                 headers: dict[str, str] | None = None, transport: Any = None,
+                 retries: int = 2, backoff: float = 0.1, max_backoff: float = 2.0):
+        self.base_url = base_url.rstrip("/")
+        sent = {"Accept": f"{JSON}, application/problem+json"}
+        if language:
+            sent["Accept-Language"] = language
+        sent.update(headers or {})
+        self._retry = _Retry(retries, backoff, max_backoff)
+        self._http: Any = self._http_class(base_url=self.base_url, timeout=timeout, headers=sent,
+                                           transport=transport)
+
+    new_game = Endpoint(calls.new_game)
+    apply = Endpoint(calls.apply)
+    validate = Endpoint(calls.validate)
+    legal_actions = Endpoint(calls.legal_actions)
+    replay = Endpoint(calls.replay)
+    view = Endpoint(calls.view)
+    validate_deck = Endpoint(calls.validate_deck)
+    cards = Endpoint(calls.cards)
+    card = Endpoint(calls.card)
+    rules = Endpoint(calls.rules)
+    ready = Endpoint(calls.ready)
+    new_private_game = Endpoint(calls.new_private_game)
+    private_apply = Endpoint(calls.private_apply)
+    private_validate = Endpoint(calls.private_validate)
+    private_legal_actions = Endpoint(calls.private_legal_actions)
+    private_view = Endpoint(calls.private_view)
+    private_replay = Endpoint(calls.private_replay)
+    reveal = Endpoint(calls.reveal)
+
+    def _conclude(self, call: Call[T], outcome: httpx.Response | httpx.TransportError) -> T:
+        """The result of ``call`` from its last ``outcome``, or the error it raises."""
+        try:
+            return call.read(self._answer(call, outcome))
+        except RefereeClientError as err:
+            if call.when_refused is None:
+                raise
+            return call.when_refused(err)
+
+    def _answer(self, call: Call[Any], outcome: httpx.Response | httpx.TransportError) -> Any:
+        where = f"{call.method} {self.base_url}{call.path}"
+        if isinstance(outcome, httpx.TimeoutException):
+            raise RefereeConnectionError(f"{where}: no answer in time ({outcome})") from outcome
+        if isinstance(outcome, httpx.TransportError):
+            raise RefereeConnectionError(f"{where}: cannot reach the referee ({outcome})") from outcome
+        if outcome.status_code >= 400:
+            raise error_of(call.method, call.path, outcome)
+        try:
+            return outcome.json()
+        except ValueError:
+            raise RefereeHTTPError(f"{call.method} {call.path}: the answer is not JSON",
+                                   status=outcome.status_code) from None
+
+
+class RefereeClient(_ClientBase):
+    """A client for one referee service.
+
+    ``base_url`` is where it listens (``http://127.0.0.1:8000``); ``timeout``
+    is in seconds, per try; ``language`` (``"en"`` or ``"ja"``) is sent as
+    ``Accept-Language`` so violations come in that language; ``retries``,
+    ``backoff`` and ``max_backoff`` as in the module's docstring.
+    ``transport`` is handed to httpx (tests pass ``httpx.WSGITransport(app=...)``).
+    Use it as a context manager, or call :meth:`close`.
+    """
+
+    _http_class = httpx.Client
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> "RefereeClient":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def _send(self, call: Call[T]) -> T:
+        tries = _Tries(call, self._retry)
+        while (wait := tries.again(self._try(call))) is not None:
+            time.sleep(wait)
+        return self._conclude(call, tries.last)
+
+    def _try(self, call: Call[Any]) -> httpx.Response | httpx.TransportError:
+        try:
+            return self._http.request(call.method, call.path, json=call.body)
+        except httpx.TransportError as exc:
+            return exc
+
+
+class AsyncRefereeClient(_ClientBase):
+    """:class:`RefereeClient` on ``httpx.AsyncClient``: the same arguments, methods and errors,
+    each method awaited. ``transport`` is an ``httpx.AsyncBaseTransport``.
+    Use ``async with``, or call :meth:`aclose`.
+    """
+
+    _http_class = httpx.AsyncClient
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def __aenter__(self) -> "AsyncRefereeClient":
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.aclose()
+
+    async def _send(self, call: Call[T]) -> T:
+        tries = _Tries(call, self._retry)
+        while (wait := tries.again(await self._try(call))) is not None:
+            await asyncio.sleep(wait)
+        return self._conclude(call, tries.last)
+
+    async def _try(self, call: Call[Any]) -> httpx.Response | httpx.TransportError:
+        try:
+            return await self._http.request(call.method, call.path, json=call.body)
+        except httpx.TransportError as exc:
+            return exc

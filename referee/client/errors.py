@@ -1,0 +1,163 @@
+"""The client's errors: one class per kind of refusal, each carrying the problem the referee answered.
+
+::
+
+    RefereeClientError                 status, code, detail, body (RFC 9457)
+    ├── RefereeConnectionError         no answer (the transport error as __cause__)
+    ├── RollbackDetected               a private game was handed an older token
+    └── RefereeHTTPError               an error status with no more specific class
+        ├── InvalidRequest             400; errors (field path → messages)
+        │   ├── NotInPrivateMode       400 not_in_private_mode
+        │   └── PrivateModeOff         400 private_mode_off
+        ├── SealRejected               403 (sealing)
+        ├── TokenRejected              403 bad_token, private_mode
+        ├── SeatRejected               403 bad_seat, not_your_seat
+        ├── GameNotOver                403 game_not_over
+        ├── NotFound                   404
+        ├── PayloadTooLarge            413
+        └── RefereeRuleViolation       422; rule, index, violations (alias RuleViolation)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+
+class RefereeClientError(Exception):
+    """Base of every error the client raises."""
+
+    status: int | None = None
+
+    def __init__(self, detail: str, *, status: int | None = None, code: str | None = None,
+                 body: dict[str, Any] | None = None):
+        self.detail = detail
+        self.code = code
+        self.body = body or {}
+        if status is not None:
+            self.status = status
+        super().__init__(detail)
+
+
+class RefereeConnectionError(RefereeClientError):
+    """The service could not be reached, or did not answer in time."""
+
+
+class RefereeHTTPError(RefereeClientError):
+    """An answer with an error status that has no more specific class (404, 405, 415, 5xx...)."""
+
+
+class InvalidRequest(RefereeHTTPError):
+    """400: not JSON, not of the schema, or an inconsistent state (RULES 13.1).
+
+    ``errors`` maps field paths to messages (empty when the problem has none).
+    """
+
+    status = 400
+
+    def __init__(self, detail: str, **kw: Any):
+        super().__init__(detail, **kw)
+        self.errors: dict[str, list[str]] = dict(self.body.get("errors") or {})
+
+
+class SealRejected(RefereeHTTPError):
+    """403: sealing is on and the state's seal is missing or wrong (docs/api.md §4)."""
+
+    status = 403
+
+
+class NotFound(RefereeHTTPError):
+    """404: unknown path or card."""
+
+    status = 404
+
+
+class PayloadTooLarge(RefereeHTTPError):
+    """413: the body is over the service's limit."""
+
+    status = 413
+
+
+class RefereeRuleViolation(RefereeHTTPError):
+    """422: a well-formed action (or deck) breaks a rule (docs/api.md §7).
+
+    ``rule`` is the RULES.md id, ``code`` the stable snake_case name,
+    ``detail`` the human text, ``index`` the 0-based index of the illegal
+    action of a replay (else ``None``), and ``violations`` every problem of an
+    illegal deck (else ``[]``).
+    """
+
+    status = 422
+
+    def __init__(self, detail: str, **kw: Any):
+        super().__init__(detail, **kw)
+        self.rule: str | None = self.body.get("rule")
+        self.index: int | None = self.body.get("index")
+        self.violations: list[dict[str, Any]] = list(self.body.get("violations") or [])
+
+    @classmethod
+    def from_json(cls, violation: dict[str, Any]) -> "RefereeRuleViolation":
+        """A violation as ``/v1/validate`` returns it (not raised: a value)."""
+        return cls(violation.get("detail", ""), status=422, code=violation.get("code"), body=violation)
+
+    def __repr__(self) -> str:
+        return f"RefereeRuleViolation(rule={self.rule!r}, code={self.code!r}, detail={self.detail!r})"
+
+
+RuleViolation = RefereeRuleViolation  # the shorter name
+
+
+class TokenRejected(RefereeHTTPError):
+    """403 in private mode: the state token does not open (``bad_token``) or a plain State was sent (``private_mode``)."""
+
+    status = 403
+
+
+class SeatRejected(RefereeHTTPError):
+    """403 in private mode: a seat is not of this game (``bad_seat``) or not the acting player's (``not_your_seat``)."""
+
+    status = 403
+
+
+class GameNotOver(RefereeHTTPError):
+    """403: ``/v1/reveal`` of a private game that is not over (``game_not_over``)."""
+
+    status = 403
+
+
+class NotInPrivateMode(InvalidRequest):
+    """400: a private referee deals itself: no ``seed``, no ``shuffle: false``, no replay from a ``game``."""
+
+
+class PrivateModeOff(InvalidRequest):
+    """400: ``/v1/reveal`` asked of a referee in plain mode (``private_mode_off``)."""
+
+
+class RollbackDetected(RefereeClientError):
+    """A :class:`PrivateGame` was handed a token older than one it has seen (``seq`` went back)."""
+
+
+BY_STATUS: dict[int, type[RefereeHTTPError]] = {
+    400: InvalidRequest, 403: SealRejected, 404: NotFound, 413: PayloadTooLarge, 422: RefereeRuleViolation,
+}
+BY_CODE: dict[tuple[int, str | None], type[RefereeHTTPError]] = {
+    (403, "bad_token"): TokenRejected, (403, "private_mode"): TokenRejected,
+    (403, "bad_seat"): SeatRejected, (403, "not_your_seat"): SeatRejected,
+    (403, "game_not_over"): GameNotOver,
+    (400, "not_in_private_mode"): NotInPrivateMode, (400, "private_mode_off"): PrivateModeOff,
+}
+
+
+def error_of(method: str, path: str, resp: httpx.Response) -> RefereeHTTPError:
+    """The error an answer with an error status raises: by its ``code`` where one is named, else by status."""
+    try:
+        body = resp.json()
+    except ValueError:
+        body = {}
+    if not isinstance(body, dict):
+        body = {}
+    status = resp.status_code
+    detail = str(body.get("detail") or body.get("title") or resp.reason_phrase or f"HTTP {status}")
+    cls = BY_CODE.get((status, body.get("code")), None) or BY_STATUS.get(status, RefereeHTTPError)
+    return cls(detail, status=status, code=body.get("code"), body=body)

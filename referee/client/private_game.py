@@ -1,0 +1,135 @@
+"""A player's side of a private game (docs/api.md §10): the latest token and their own seat, nothing else."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from referee.client import calls
+from referee.client.calls import Call, Endpoint, P, PrivateStep, T
+from referee.client.clients import AsyncRefereeClient, RefereeClient
+from referee.client.errors import RefereeRuleViolation, RollbackDetected
+
+
+class _GameEndpoint(Endpoint[P, T]):
+    """An :class:`~referee.client.calls.Endpoint` of a private game: its function takes the game first."""
+
+    bound = True
+
+
+class _PrivateSide:
+    """What :class:`PrivateGame` and :class:`AsyncPrivateGame` share: the latest token, the player's
+    own seat, and the checks of every view the referee answers (``seq`` never goes back, the
+    ``commitment`` never changes; docs/api.md §10, "Rollback").
+
+    Each method is a :class:`Call` whose reading makes those checks and keeps the new token, sent
+    by the client the game holds (blocking or awaited), so the logic exists once. Made without
+    I/O: the first view is taken by :meth:`receive` of the token dealt.
+    """
+
+    def __init__(self, client: Any, token: str, seat: str):
+        self.client = client
+        self.token = token
+        self.seat = seat
+        self.seq = -1
+        self.commitment: str | None = None
+        self.view: dict[str, Any] = {}
+
+    @property
+    def player(self) -> int:
+        return self.view["viewer"]
+
+    def _send(self, call: Call[T]) -> Any:
+        return self.client._send(call)
+
+    def _see(self, view: dict[str, Any]) -> None:
+        if view["seq"] < self.seq:
+            raise RollbackDetected(f"the state went back from seq {self.seq} to {view['seq']}")
+        if self.commitment is None:
+            self.commitment = view["commitment"]
+        elif view["commitment"] != self.commitment:
+            raise RollbackDetected("the commitment changed: this token is of another game")
+        self.seq, self.view = view["seq"], view
+
+    def _receive(self, token: str) -> Call[dict[str, Any]]:
+        """Take the token after the opponent's move; returns the new view
+        (:class:`RollbackDetected`, and the token not taken, if it is older than one seen)."""
+        call = calls.private_view(token, self.seat)
+
+        def read(out: Any) -> dict[str, Any]:
+            view = call.read(out)
+            self._see(view)
+            self.token = token
+            return view
+
+        return replace(call, read=read)
+
+    def _apply(self, action: dict[str, Any]) -> Call[PrivateStep]:
+        """Act as this player: the next token is kept; returns the step (its events and view are this player's)."""
+        call = calls.private_apply(self.token, self.seat, action)
+
+        def read(out: Any) -> PrivateStep:
+            step = call.read(out)
+            self._see(step.view)
+            self.token = step.state
+            if step.seat is not None:  # made under the referee's new key (rotation)
+                self.seat = step.seat
+            return step
+
+        return replace(call, read=read)
+
+    def _legal_actions(self) -> Call[list[dict[str, Any]]]:
+        """This player's legal actions now."""
+        return calls.private_legal_actions(self.token, self.seat)
+
+    def _validate(self, action: dict[str, Any]) -> Call[RefereeRuleViolation | None]:
+        """The violation ``action`` would raise (returned, not raised), or ``None`` when legal."""
+        return calls.private_validate(self.token, self.seat, action)
+
+    def _reveal(self, their_seat: str) -> Call[dict[str, Any]]:
+        """The whole state once the game is over (:class:`GameNotOver` before), with the opponent's
+        seat, which they give at the end: revealing needs both players."""
+        return calls.reveal(self.token, [self.seat, their_seat])
+
+    receive = _GameEndpoint(_receive)
+    apply = _GameEndpoint(_apply)
+    legal_actions = _GameEndpoint(_legal_actions)
+    validate = _GameEndpoint(_validate)
+    reveal = _GameEndpoint(_reveal)
+
+
+class PrivateGame(_PrivateSide):
+    """One player's side of a private game: the latest token and their own seat, nothing else.
+
+    ``apply`` and ``legal_actions`` act and ask as that player; after the
+    opponent moves, hand the new token to :meth:`receive`. Every view the
+    referee answers is checked for ``seq`` (docs/api.md §10, "Rollback"): a token
+    older than one already seen raises :class:`RollbackDetected`. The
+    ``commitment`` of the seed is kept from the first view, and every later
+    view must show the same one. Works with :class:`RefereeClient`; with
+    :class:`AsyncRefereeClient`, use :class:`AsyncPrivateGame`.
+    """
+
+    def __init__(self, client: RefereeClient, token: str, seat: str):
+        if not isinstance(client, RefereeClient):
+            raise TypeError("PrivateGame works with a RefereeClient; with an AsyncRefereeClient, "
+                            "use `await AsyncPrivateGame.join(client, token, seat)`")
+        super().__init__(client, token, seat)
+        self.receive(token)
+
+
+class AsyncPrivateGame(_PrivateSide):
+    """:class:`PrivateGame` on :class:`AsyncRefereeClient`: the same methods and checks, each awaited.
+
+    Join with ``game = await AsyncPrivateGame.join(client, token, seat)``, which takes the first
+    view (made directly, a game has none until ``await game.receive(token)``).
+    """
+
+    @classmethod
+    async def join(cls, client: AsyncRefereeClient, token: str, seat: str) -> "AsyncPrivateGame":
+        if not isinstance(client, AsyncRefereeClient):
+            raise TypeError("AsyncPrivateGame works with an AsyncRefereeClient; with a RefereeClient, "
+                            "use PrivateGame(client, token, seat)")
+        game = cls(client, token, seat)
+        await game.receive(token)
+        return game
