@@ -189,10 +189,7 @@ def ready() -> Call[bool]:
 class Endpoint(Generic[P, T]):
     """A :class:`Call` function as a method: ``client.apply(state, action)`` sends
     ``calls.apply(state, action)`` with that client's ``_send`` — a result from
-    :class:`RefereeClient`, an awaitable from :class:`AsyncRefereeClient`.
-    On a private game (``bound``) the function takes the game first, and the game's client sends."""
-
-    bound = False
+    :class:`RefereeClient`, an awaitable from :class:`AsyncRefereeClient`."""
 
     def __init__(self, call: Callable[P, Call[T]]):
         self.call = call
@@ -212,12 +209,15 @@ class Endpoint(Generic[P, T]):
     def __get__(self, client: Any, owner: type) -> Any:
         if client is None:
             return self
-        call = self.call
-        first = (client,) if self.bound else ()
+        return sending(client, self.call, self.__name__)
 
-        @functools.wraps(call)
-        def method(*args: Any, **kwargs: Any) -> Any:
-            return client._send(call(*first, *args, **kwargs))
 
-        method.__name__ = self.__name__
-        return method
+def sending(sender: Any, call: Callable[..., Call[Any]], name: str, *first: Any) -> Callable[..., Any]:
+    """``call`` as a method named ``name`` whose Call ``sender._send``-s; ``first`` goes before the arguments."""
+
+    @functools.wraps(call)
+    def method(*args: Any, **kwargs: Any) -> Any:
+        return sender._send(call(*first, *args, **kwargs))
+
+    method.__name__ = name
+    return method

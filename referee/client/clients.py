@@ -32,13 +32,16 @@ class _Retry:
         if self.retries < 0 or self.backoff < 0 or self.max_backoff < 0:
             raise ValueError("retries, backoff and max_backoff must not be negative")
 
-    def wait(self, call: Call[Any], outcome: httpx.Response | httpx.TransportError, attempt: int) -> float | None:
+    def wait(self, call: Call[Any], outcome: Outcome, attempt: int) -> float | None:
         """Seconds to wait before trying ``call`` again after ``outcome``, or ``None``: it stands."""
         if not call.retry or attempt >= self.retries:
             return None
         if isinstance(outcome, httpx.Response) and outcome.status_code not in RETRY_STATUSES:
             return None
-        return min(self.max_backoff, self.backoff * 2 ** attempt) * random.uniform(0.5, 1.0)
+        return min(self.max_backoff, self.backoff * 2.0 ** attempt) * random.uniform(0.5, 1.0)
+
+
+Outcome = httpx.Response | httpx.TransportError  # what one try gives
 
 
 class _Tries:
@@ -48,13 +51,20 @@ class _Tries:
 
     def __init__(self, call: Call[Any], retry: _Retry):
         self.call, self.retry, self.attempt = call, retry, 0
-        self.last: httpx.Response | httpx.TransportError | None = None
+        self._last: Outcome | None = None
 
-    def again(self, outcome: httpx.Response | httpx.TransportError) -> float | None:
-        self.last = outcome
+    def again(self, outcome: Outcome) -> float | None:
+        self._last = outcome
         wait = self.retry.wait(self.call, outcome, self.attempt)
         self.attempt += 1
         return wait
+
+    @property
+    def last(self) -> Outcome:
+        """The outcome of the last try (there is one: a call is tried at least once)."""
+        if self._last is None:
+            raise RuntimeError("no try yet")
+        return self._last
 
 
 class _ClientBase:
@@ -93,7 +103,7 @@ class _ClientBase:
     private_replay = Endpoint(calls.private_replay)
     reveal = Endpoint(calls.reveal)
 
-    def _conclude(self, call: Call[T], outcome: httpx.Response | httpx.TransportError) -> T:
+    def _conclude(self, call: Call[T], outcome: Outcome) -> T:
         """The result of ``call`` from its last ``outcome``, or the error it raises."""
         try:
             return call.read(self._answer(call, outcome))
@@ -102,7 +112,7 @@ class _ClientBase:
                 raise
             return call.when_refused(err)
 
-    def _answer(self, call: Call[Any], outcome: httpx.Response | httpx.TransportError) -> Any:
+    def _answer(self, call: Call[Any], outcome: Outcome) -> Any:
         where = f"{call.method} {self.base_url}{call.path}"
         if isinstance(outcome, httpx.TimeoutException):
             raise RefereeConnectionError(f"{where}: no answer in time ({outcome})") from outcome
@@ -129,6 +139,7 @@ class RefereeClient(_ClientBase):
     """
 
     _http_class = httpx.Client
+    _http: httpx.Client
 
     def close(self) -> None:
         self._http.close()
@@ -145,7 +156,7 @@ class RefereeClient(_ClientBase):
             time.sleep(wait)
         return self._conclude(call, tries.last)
 
-    def _try(self, call: Call[Any]) -> httpx.Response | httpx.TransportError:
+    def _try(self, call: Call[Any]) -> Outcome:
         try:
             return self._http.request(call.method, call.path, json=call.body)
         except httpx.TransportError as exc:
@@ -159,6 +170,7 @@ class AsyncRefereeClient(_ClientBase):
     """
 
     _http_class = httpx.AsyncClient
+    _http: httpx.AsyncClient
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -175,7 +187,7 @@ class AsyncRefereeClient(_ClientBase):
             await asyncio.sleep(wait)
         return self._conclude(call, tries.last)
 
-    async def _try(self, call: Call[Any]) -> httpx.Response | httpx.TransportError:
+    async def _try(self, call: Call[Any]) -> Outcome:
         try:
             return await self._http.request(call.method, call.path, json=call.body)
         except httpx.TransportError as exc:

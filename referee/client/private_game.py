@@ -3,18 +3,38 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Awaitable, Callable, Concatenate, Generic, overload
 
 from referee.client import calls
-from referee.client.calls import Call, Endpoint, P, PrivateStep, T
+from referee.client.calls import Call, P, PrivateStep, T, sending
 from referee.client.clients import AsyncRefereeClient, RefereeClient
 from referee.client.errors import RefereeRuleViolation, RollbackDetected
 
 
-class _GameEndpoint(Endpoint[P, T]):
-    """An :class:`~referee.client.calls.Endpoint` of a private game: its function takes the game first."""
+class _GameEndpoint(Generic[P, T]):
+    """A method of a private game, as :class:`~referee.client.calls.Endpoint` is of a client: its
+    function takes the game first and returns a :class:`Call`, which the game's client sends
+    (a result from :class:`PrivateGame`, an awaitable from :class:`AsyncPrivateGame`)."""
 
-    bound = True
+    def __init__(self, call: Callable[Concatenate[Any, P], Call[T]]):
+        self.call = call
+        self.__doc__ = call.__doc__
+        self.__wrapped__ = call
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.__name__ = name
+
+    @overload
+    def __get__(self, game: None, owner: type) -> "_GameEndpoint[P, T]": ...
+    @overload
+    def __get__(self, game: "PrivateGame", owner: type) -> Callable[P, T]: ...
+    @overload
+    def __get__(self, game: "AsyncPrivateGame", owner: type) -> Callable[P, Awaitable[T]]: ...
+
+    def __get__(self, game: Any, owner: type) -> Any:
+        if game is None:
+            return self
+        return sending(game, self.call, self.__name__, game)
 
 
 class _PrivateSide:
@@ -37,7 +57,8 @@ class _PrivateSide:
 
     @property
     def player(self) -> int:
-        return self.view["viewer"]
+        viewer: int = self.view["viewer"]
+        return viewer
 
     def _send(self, call: Call[T]) -> Any:
         return self.client._send(call)

@@ -1,0 +1,41 @@
+"""What a type checker sees of ``referee.client`` (checked by tests/test_client_types.py, never run).
+
+The package ships ``py.typed``, so these are the types our users' checkers infer:
+each endpoint's result, plain from the blocking client and a private game,
+awaitable from the async ones.
+"""
+
+from __future__ import annotations
+
+from typing import Any, assert_type
+
+from referee.client import (
+    AsyncPrivateGame, AsyncRefereeClient, PrivateDeal, PrivateGame, PrivateStep, RefereeClient,
+    RefereeRuleViolation, Replayed, Step,
+)
+
+State = dict[str, Any]
+
+
+def blocking(ref: RefereeClient, game: PrivateGame, state: State, action: State) -> None:
+    assert_type(ref.new_game({"decks": []}), Step)
+    assert_type(ref.apply(state, action), Step)
+    assert_type(ref.validate(state, action), RefereeRuleViolation | None)
+    assert_type(ref.legal_actions(state, 0), list[dict[str, Any]])
+    assert_type(ref.replay([action], state=state), Replayed)
+    assert_type(ref.ready(), bool)
+    assert_type(ref.new_private_game({"decks": []}), PrivateDeal)
+    assert_type(game.apply(action), PrivateStep)
+    assert_type(game.receive("afs1.token"), dict[str, Any])
+    assert_type(game.legal_actions(), list[dict[str, Any]])
+    assert_type(game.validate(action), RefereeRuleViolation | None)
+    assert_type(game.reveal("afk1.seat"), dict[str, Any])
+
+
+async def awaited(ref: AsyncRefereeClient, game: AsyncPrivateGame, state: State, action: State) -> None:
+    assert_type(await ref.apply(state, action), Step)
+    assert_type(await ref.legal_actions(state), list[dict[str, Any]])
+    assert_type(await ref.private_apply("afs1.token", "afk1.seat", action), PrivateStep)
+    assert_type(await game.apply(action), PrivateStep)
+    assert_type(await game.receive("afs1.token"), dict[str, Any])
+    assert_type(await AsyncPrivateGame.join(ref, "afs1.token", "afk1.seat"), AsyncPrivateGame)
