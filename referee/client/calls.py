@@ -186,18 +186,26 @@ def ready() -> Call[bool]:
     return Call("GET", "/readyz", lambda out: True, retry=False, when_refused=lambda err: False)
 
 
-class Endpoint(Generic[P, T]):
-    """A :class:`Call` function as a method: ``client.apply(state, action)`` sends
-    ``calls.apply(state, action)`` with that client's ``_send`` — a result from
-    :class:`RefereeClient`, an awaitable from :class:`AsyncRefereeClient`."""
+F = TypeVar("F", bound=Callable[..., Any])
 
-    def __init__(self, call: Callable[P, Call[T]]):
+
+class Method(Generic[F]):
+    """What a descriptor that makes a :class:`Call` function a method keeps: the function, its
+    doc, and the name it is set under. Each kind says in its ``__get__`` who sends."""
+
+    def __init__(self, call: F):
         self.call = call
         self.__doc__ = call.__doc__
         self.__wrapped__ = call
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.__name__ = name
+
+
+class Endpoint(Method[Callable[P, Call[T]]], Generic[P, T]):
+    """A :class:`Call` function as a method: ``client.apply(state, action)`` sends
+    ``calls.apply(state, action)`` with that client's ``_send`` — a result from
+    :class:`RefereeClient`, an awaitable from :class:`AsyncRefereeClient`."""
 
     @overload
     def __get__(self, client: None, owner: type) -> "Endpoint[P, T]": ...

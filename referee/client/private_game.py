@@ -6,23 +6,15 @@ from dataclasses import replace
 from typing import Any, Awaitable, Callable, Concatenate, Generic, overload
 
 from referee.client import calls
-from referee.client.calls import Call, P, PrivateStep, T, sending
+from referee.client.calls import Call, Method, P, PrivateStep, T, sending
 from referee.client.clients import AsyncRefereeClient, RefereeClient
 from referee.client.errors import RefereeRuleViolation, RollbackDetected
 
 
-class _GameEndpoint(Generic[P, T]):
+class _GameEndpoint(Method[Callable[Concatenate[Any, P], Call[T]]], Generic[P, T]):
     """A method of a private game, as :class:`~referee.client.calls.Endpoint` is of a client: its
     function takes the game first and returns a :class:`Call`, which the game's client sends
     (a result from :class:`PrivateGame`, an awaitable from :class:`AsyncPrivateGame`)."""
-
-    def __init__(self, call: Callable[Concatenate[Any, P], Call[T]]):
-        self.call = call
-        self.__doc__ = call.__doc__
-        self.__wrapped__ = call
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.__name__ = name
 
     @overload
     def __get__(self, game: None, owner: type) -> "_GameEndpoint[P, T]": ...
