@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 ZONES = ("file", "hand", "trash", "cases", "fairies", "evidence")
@@ -55,8 +56,10 @@ def looks_like_ref(value: Any) -> bool:
     return isinstance(value, str) and bool(_LOOKS_LIKE.match(value))
 
 
+@lru_cache(maxsize=4096)  # a recorded game names the same few hundred references again and again
 def parse_ref(text: str) -> Ref:
-    """A reference's parts; raises :class:`RefError` if it is not well formed."""
+    """A reference's parts (a frozen value, so one parse serves every use); raises
+    :class:`RefError` if it is not well formed."""
     m = _REF.match(text)
     if not m:
         if not re.match(r"^@?p[01]\.", text):
