@@ -20,8 +20,8 @@ from typing import Any, Iterator, TextIO
 import orjson
 
 from referee.scenarios.archive import ArchiveError, describe, parse_line, read_lines
-from referee.scenarios.parallel import BackendSpec, open_pool
 from referee.scenarios.backends import Refusal
+from referee.scenarios.parallel import BackendSpec, open_pool
 from referee.scenarios.runner import Execution, execute
 
 BATCH = 16  # games per task: ~0.1-0.3 s of work, so a task costs little and the workers finish together
@@ -107,7 +107,7 @@ def recheck_line(backend: Any, source: str, number: int, raw: bytes) -> Verdict:
 
 def _played(scenario: Any, backend: Any) -> Execution:
     """The game played again. In-process, on the engine's own states without checking each one
-    (``InProcess.trusting``, as ``/v1/replay`` plays; 1.4× the games a second), then the state it
+    (``InProcess.trusting``, as ``/v1/replay`` plays; 1.6× the games a second), then the state it
     ended or stopped on is checked (RULES 13.1); should that fail, the game is played again checking
     the state before each action, so the verdict names the action where it first went wrong."""
     if getattr(backend, "client", None) is not None:
