@@ -27,8 +27,9 @@ def _erratum(**changes: dict[str, Any]) -> Catalog:
     return Catalog.from_data(data)
 
 
-# Catalogs under which recorded games change: outcomes (Flash of Insight draws 40: deck-outs),
-# legality (a deck limit of 1 refuses most decks; a case of power 0 changes investigations).
+# Catalogs under which recorded games change: outcomes and legality mid-game (Flash of Insight draws
+# 40: deck-outs, and the actions after them refused), legality of the game itself (a deck limit of 1
+# on two cards refuses the decks that hold two copies, RULES 3.2).
 CATALOGS = [CATALOG, _erratum(**{"AF-060": {"effect": [{"draw": 40}]}}),
             _erratum(**{"AF-001": {"deck_limit": 1}, "AF-002": {"deck_limit": 1}})]
 LINES = [line_for(f"fast-{i}", CATALOG, rec.game, rec.actions, rec.state)
