@@ -91,7 +91,7 @@ def test_a_game_that_ends_on_an_inconsistent_state_is_played_again_checking_each
     scenario = parse_line("games.jsonl", 1, LINES[0]).scenario
     ended = execute(scenario, backend.trusting())
     with pytest.raises(Refusal, match="41 cards"):
-        backend.check_state(ended.state)
+        backend.refuse_inconsistent(ended.state)
     verdict = recheck_line(backend, "games.jsonl", 1, LINES[0])
     assert backend.careful_actions == len(scenario.when)
     assert verdict.status == "unchanged"

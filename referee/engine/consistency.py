@@ -18,13 +18,10 @@ from operator import itemgetter
 from typing import Any
 
 from referee.engine.catalog import Catalog
-from referee.engine.errors import InconsistentState, rule
+from referee.engine.errors import InconsistentState as _fail  # (code, detail, path): what each check raises
+from referee.engine.errors import rule
 from referee.engine.pending_consistency import check_pending
 from referee.engine.facts import DECK_SIZE, HAND_LIMIT, OPENING_HAND, PLAYERS, other
-
-
-def _fail(code: str, detail: str, path: str = "") -> InconsistentState:
-    return InconsistentState(code, detail, path)
 
 
 @rule("13.1")

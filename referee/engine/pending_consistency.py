@@ -11,7 +11,7 @@ from functools import cache
 
 from referee.engine import actions
 from referee.engine.catalog import Catalog
-from referee.engine.errors import InconsistentState as _fail  # (code, detail, path), as in consistency.py
+from referee.engine.errors import InconsistentState as _fail  # (code, detail, path): what each check raises
 from referee.engine.facts import other
 
 

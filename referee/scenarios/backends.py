@@ -106,7 +106,7 @@ class InProcess:
         """
         engine = session.game
         if self.check_each_state:
-            self.check_state(engine.state)
+            self.refuse_inconsistent(engine.state)
         try:
             events = list(engine.apply(action).events)
         except (RuleViolation, InvalidInput) as exc:
@@ -114,7 +114,7 @@ class InProcess:
         session.events.extend(events)
         return events
 
-    def check_state(self, state: dict[str, Any]) -> None:
+    def refuse_inconsistent(self, state: dict[str, Any]) -> None:
         """RULES 13.1 on a working state; the service's refusal (400, at ``state``) when it fails."""
         try:
             check_consistency(self.catalog, state)

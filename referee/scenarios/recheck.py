@@ -115,7 +115,7 @@ def _played(scenario: Any, backend: Any) -> Execution:
     ex = execute(scenario, backend.trusting())
     if ex.state is not None:  # where it ended, or stopped (a refused action changes nothing)
         try:
-            backend.check_state(ex.state)
+            backend.refuse_inconsistent(ex.state)
         except Refusal:
             return execute(scenario, backend)
     return ex
