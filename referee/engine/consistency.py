@@ -13,7 +13,6 @@ open), since every request runs it.
 
 from __future__ import annotations
 
-from collections import deque
 from operator import itemgetter
 from typing import Any
 
@@ -48,7 +47,6 @@ def check_consistency(catalog: Catalog, s: dict[str, Any]) -> None:
 
 
 _card, _case, _kept = itemgetter("card"), itemgetter("case"), itemgetter("kept")
-_exhaust = deque(maxlen=0).extend  # runs an iterator to its end in C
 
 
 def _cards_and_field_are_sound(catalog: Catalog, s: dict) -> bool:
@@ -60,39 +58,39 @@ def _cards_and_field_are_sound(catalog: Catalog, s: dict) -> bool:
     instead of per-card loops; ``tests/test_fast_paths.py`` checks it says what the four say.
     """
     cards, (p0, p1) = s["cards"], s["players"]
-    c0, f0, e0 = [*map(_card, p0["cases"])], [*map(_card, p0["fairies"])], [*map(_card, p0["evidence"])]
-    c1, f1, e1 = [*map(_card, p1["cases"])], [*map(_card, p1["fairies"])], [*map(_card, p1["evidence"])]
-    placed0 = [*p0["file"], *p0["hand"], *p0["trash"], *c0, *f0, *e0]
-    placed1 = [*p1["file"], *p1["hand"], *p1["trash"], *c1, *f1, *e1]
-    if len(placed0) != DECK_SIZE or len(placed1) != DECK_SIZE or len(cards) != PLAYERS * DECK_SIZE:
+    cases0, fairies0, evidence0 = p0["cases"], p0["fairies"], p0["evidence"]
+    cases1, fairies1, evidence1 = p1["cases"], p1["fairies"], p1["evidence"]
+    held0, held1 = [*p0["file"], *p0["hand"], *p0["trash"]], [*p1["file"], *p1["hand"], *p1["trash"]]
+    if (len(held0) + len(cases0) + len(fairies0) + len(evidence0) != DECK_SIZE
+            or len(held1) + len(cases1) + len(fairies1) + len(evidence1) != DECK_SIZE
+            or len(cards) != PLAYERS * DECK_SIZE):
         return False
-    unplaced = cards.copy()  # each instance placed takes its entry: once, and every one of them
+    in_play = [*map(_card, cases0), *map(_card, cases1)]
+    # Each instance placed takes its entry from a copy of cards: once (KeyError: placed twice, or
+    # not in cards), and with 80 placed, every one. What it takes is its catalog id, checked at
+    # once against the zone it came from: a game card in file, hand and trash, its kind on the field.
+    of_kind, take = catalog.ids_of_kind, cards.copy().pop
     try:
-        _exhaust(map(unplaced.pop, placed0))
-        _exhaust(map(unplaced.pop, placed1))
-    except KeyError:  # placed twice, or not in cards
+        if not (catalog.game_card_ids.issuperset(map(take, [*held0, *held1]))
+                and of_kind["case"].issuperset(map(take, in_play))
+                and of_kind["fairy"].issuperset(map(take, [*map(_card, fairies0), *map(_card, fairies1)]))
+                and of_kind["evidence"].issuperset(map(take, [*map(_card, evidence0), *map(_card, evidence1)]))):
+            return False
+    except KeyError:
         return False
-    of_kind, catalog_id, in_play = catalog.ids_of_kind, cards.__getitem__, {*c0, *c1}
-    if not (catalog.game_card_ids.issuperset(cards.values())
-            and of_kind["case"].issuperset(map(catalog_id, in_play))
-            and of_kind["fairy"].issuperset(map(catalog_id, [*f0, *f1]))
-            and of_kind["evidence"].issuperset(map(catalog_id, [*e0, *e1]))
-            and in_play.issuperset(map(_case, [*p0["evidence"], *p1["evidence"]]))):
+    dispatched0, dispatched1 = [*filter(None, map(_case, fairies0))], [*filter(None, map(_case, fairies1))]
+    in_play = {*in_play}  # ids are non-empty, so filter(None) drops exactly the standby fairies' None
+    if not in_play.issuperset([*map(_case, evidence0), *map(_case, evidence1), *dispatched0, *dispatched1]):
         return False
-    return (_dispatch_is_sound(catalog, cards, in_play, p0["fairies"])
-            and _dispatch_is_sound(catalog, cards, in_play, p1["fairies"]))
+    if len({*dispatched0}) == len(dispatched0) and len({*dispatched1}) == len(dispatched1) \
+            and catalog.least_dispatch_limit >= 1:
+        return True  # one fairy per case and player, and every case takes one
+    return _within_limits(catalog, cards, dispatched0) and _within_limits(catalog, cards, dispatched1)
 
 
-def _dispatch_is_sound(catalog: Catalog, cards: dict, in_play: set, fairies: list) -> bool:
-    """One player's dispatched fairies are on cases in play, within each case's limit (RULES 8.9)."""
-    if not fairies:
-        return True
-    dispatched = [*filter(None, map(_case, fairies))]  # ids are non-empty, standby is None
-    if not in_play.issuperset(dispatched):
-        return False
-    if len(set(dispatched)) == len(dispatched) and catalog.least_dispatch_limit >= 1:
-        return True  # one fairy per case, and every case takes one
-    return all(dispatched.count(case) <= catalog.cards[cards[case]].dispatch_limit for case in set(dispatched))
+def _within_limits(catalog: Catalog, cards: dict, dispatched: list) -> bool:
+    """One player's fairies dispatched to each case are within its limit (RULES 8.9)."""
+    return all(dispatched.count(case) <= catalog.cards[cards[case]].dispatch_limit for case in {*dispatched})
 
 
 def _check_cards(catalog: Catalog, s: dict) -> None:
