@@ -309,6 +309,14 @@ def test_given_a_duplicate_id_when_loading_then_refused_naming_the_id():
     assert (err.card, err.field) == ("DUP-1", "id")
 
 
+@pytest.mark.parametrize("limit", [0, -1, 41, "1", True])
+def test_given_a_dispatch_limit_outside_1_to_40_when_loading_then_refused(limit):
+    """RULES 8.9: every case takes at least one fairy per player (the consistency check's one-pass
+    field check relies on it) and at most a deck's worth."""
+    err = refused(catalog_of(card("case", id="BAD-13", dispatch_limit=limit)))
+    assert (err.card, err.field) == ("BAD-13", "dispatch_limit")
+
+
 @pytest.mark.parametrize("limit", [0, 4, "1", True])
 def test_given_a_deck_limit_outside_1_to_3_when_loading_then_refused(limit):
     err = refused(catalog_of(card("fairy", id="BAD-12", deck_limit=limit)))

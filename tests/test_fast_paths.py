@@ -124,13 +124,14 @@ def test_parse_state_copies_cards_apart_from_the_callers_dict():
 
 @st.composite
 def bent_fields(draw):
-    """A real position with up to three cards moved, copied, dropped, twinned, re-kinded or re-attached."""
+    """A real position with up to three cards moved, copied, dropped, twinned, replaced by a stranger (an id
+    not in cards), re-kinded or re-attached."""
     state = copy.deepcopy(draw(st.sampled_from(POSITIONS)))
     players = state["players"]
     for _ in range(draw(st.integers(0, 3))):
         pl = players[draw(st.integers(0, 1))]
         zone = draw(st.sampled_from(ZONES))
-        how = draw(st.sampled_from(["move", "copy", "drop", "twin", "catalog id", "case", "case"]))
+        how = draw(st.sampled_from(["move", "copy", "drop", "twin", "stranger", "catalog id", "case", "case"]))
         if how == "catalog id":
             state["cards"][draw(st.sampled_from(IDS))] = draw(st.sampled_from(GAME_CARDS) | st.sampled_from(OTHER_CARDS))
             continue
@@ -146,6 +147,13 @@ def bent_fields(draw):
         iid = item if isinstance(item, str) else item["card"]
         if how == "twin" and zone in ("file", "hand", "trash"):  # another card's id in its place
             pl[zone][pl[zone].index(item)] = draw(st.sampled_from(IDS))
+            continue
+        if how == "stranger":  # an id the state's cards do not list, in the card's place
+            stranger = draw(st.sampled_from(["zz-stranger", "a" * 3, "0"]))
+            if zone in ("file", "hand", "trash"):
+                pl[zone][pl[zone].index(item)] = stranger
+            else:
+                item["card"] = stranger
             continue
         if how in ("move", "drop"):
             pl[zone].remove(item)

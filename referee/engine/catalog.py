@@ -44,9 +44,6 @@ class Catalog:
         self.game_card_ids = frozenset(c.id for c in self.cards.values() if c.kind != "bonus")
         self.ids_of_kind: dict[str, frozenset[str]] = {  # for the consistency check's set comparisons
             kind: frozenset(c.id for c in self.cards.values() if c.kind == kind) for kind in KINDS}
-        # RULES 8.9: with every case taking at least this many fairies, one per case needs no lookup.
-        self.least_dispatch_limit = min(
-            (c.dispatch_limit for c in self.cards.values() if c.kind == "case"), default=1)
         self.name_limits: dict[str, int] = deck_limits_by_name(self.cards.values())  # RULES 3.2
         # The API's card: the catalog's fields (the digest's canonical form), then the limit RULES 3.2
         # applies to the card's name, which needs the whole catalog.

@@ -82,9 +82,8 @@ def _cards_and_field_are_sound(catalog: Catalog, s: dict) -> bool:
     in_play = {*in_play}  # ids are non-empty, so filter(None) drops exactly the standby fairies' None
     if not in_play.issuperset([*map(_case, evidence0), *map(_case, evidence1), *dispatched0, *dispatched1]):
         return False
-    if len({*dispatched0}) == len(dispatched0) and len({*dispatched1}) == len(dispatched1) \
-            and catalog.least_dispatch_limit >= 1:
-        return True  # one fairy per case and player, and every case takes one
+    if len({*dispatched0}) == len(dispatched0) and len({*dispatched1}) == len(dispatched1):
+        return True  # one fairy per case and player, and every case takes one (the catalog refuses a limit below 1)
     return _within_limits(catalog, cards, dispatched0) and _within_limits(catalog, cards, dispatched1)
 
 
