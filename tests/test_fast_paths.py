@@ -98,6 +98,43 @@ def test_check_state_reading_cards_last_says_what_reading_them_first_says(raw):
     assert _outcome(lambda: check_state(CATALOG, raw)) == _outcome(cards_read_first)
 
 
+odd_ids = st.sampled_from(["", "x", 0, None, True, ["a"], {"card": "a"}])
+
+
+@st.composite
+def states_with_odd_ids(draw):
+    """A real state with up to two instance ids in its zones made odd: empty, unknown, or not a string."""
+    state = copy.deepcopy(draw(st.sampled_from(POSITIONS)))
+    for _ in range(draw(st.integers(1, 2))):
+        pl = state["players"][draw(st.integers(0, 1))]
+        zone = draw(st.sampled_from(ZONES))
+        if not pl[zone]:
+            continue
+        j = draw(st.integers(0, len(pl[zone]) - 1))
+        if zone in ("file", "hand", "trash"):
+            pl[zone][j] = draw(odd_ids)
+        else:
+            pl[zone][j][draw(st.sampled_from(["card", "case"] if zone != "cases" else ["card"]))] = draw(odd_ids)
+    return state
+
+
+@settings(max_examples=300, deadline=None)
+@given(states_with_odd_ids())
+def test_check_state_reading_zone_ids_as_any_strings_says_what_the_model_says(raw):
+    """RULES 13.1: check_state reads the zones' ids without the model's "non-empty" (the consistency
+    check takes each from ``cards``); the answer is the one of the model's reading followed by the
+    consistency check, an empty fairy's case (standby to the one-pass check) included."""
+    def model_first():
+        try:
+            state = parse_state(raw)
+            consistency.check_consistency(CATALOG, state)
+        except InvalidInput as exc:
+            raise exc.under("state") from None
+        return state
+
+    assert _outcome(lambda: check_state(CATALOG, raw)) == _outcome(model_first)
+
+
 class _Text(str):
     """A str subclass: the model's copy refuses it, so the shortcut must leave it to the general path."""
 

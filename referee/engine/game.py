@@ -82,35 +82,35 @@ def _open_now(g: Game, rule: ActionRule, probe: Action) -> bool:
 @rule("11.3", "game_over")
 def check(g: Game, a: Action) -> list[str]:
     """Every check of RULES 13.3, in order; returns the cases that will pay."""
-    if g.over:
-        raise RuleViolation("game_over")  # RULES 11.3
+    return _checked(g, a)[1]
+
+
+def _checked(g: Game, a: Action) -> tuple[ActionRule, list[str]]:
+    """:func:`check`, giving the action's rule too (so that :func:`step` looks it up once)."""
+    if g.s["phase"] == "over":  # RULES 11.3 (Game.over, read in place: a property costs a call)
+        raise RuleViolation("game_over")
     _who_may_act(g, a)
     _phase_gate(g, a)
     rule = RULEBOOK[a["type"]]
     rule.allowed(g, a)
     rule.check(g, a)
-    return payers(g, a["player"], rule.cost(g, a), a.get("pay"))  # RULES 7.2: the actor's cases pay
-
-
-def _perform(g: Game, a: Action, paying: list[str]) -> None:
-    """Pay (RULES 7.1), declare, then the response window of RULES 9.4 (``responses.open_or_resolve``)."""
-    rule = RULEBOOK[a["type"]]
-    if rule.respondable or paying:
-        a = {**a, "pay": paying}
-        pay(g, a["player"], paying)
-    rule.declare(g, a)
-    open_or_resolve(g, rule, a)
+    return rule, payers(g, a["player"], rule.cost(g, a), a.get("pay"))  # RULES 7.2: the actor's cases pay
 
 
 def step(g: Game, a: Action) -> None:
-    """Check then perform one parsed action on a checked state, in place.
+    """Check then perform one parsed action on a checked state, in place: pay (RULES 7.1), declare,
+    then the response window of RULES 9.4 (``responses.open_or_resolve``).
 
     ``seq`` counts the actions applied since the deal (docs/api.md §3), so a player
     sees a rollback as ``seq`` going back. It stops at its bound (``RNG_MAX``, 2**53 - 1,
     far past any real game) so an answer never leaves the range its input must keep.
     """
-    paying = check(g, a)
-    _perform(g, a, paying)
+    rule, paying = _checked(g, a)
+    if rule.respondable or paying:
+        a = {**a, "pay": paying}
+        pay(g, a["player"], paying)
+    rule.declare(g, a)
+    open_or_resolve(g, rule, a)
     s = g.s
     if s["seq"] < RNG_MAX:
         s["seq"] += 1

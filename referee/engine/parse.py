@@ -20,14 +20,17 @@ from __future__ import annotations
 import enum
 import types
 import typing
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 import orjson
 from msgspec import Meta, Struct, UnsetType
 
 from referee.engine.errors import InvalidInput
-from referee.engine.model import ACTION_STRUCTS, ACTIONS, Action, State
+from referee.engine.facts import PLAYERS
+from referee.engine.model import (
+    ACTION_STRUCTS, ACTIONS, Action, CaseEntry, EvidenceEntry, FairyEntry, Model, PlayerState, State,
+)
 from referee.engine.model import fields as model_fields
 
 Errors = dict[str, list[str]]
@@ -35,14 +38,16 @@ Errors = dict[str, list[str]]
 
 # -- the fast path -------------------------------------------------------------------
 
-def parse_state(raw: Any, *, cards_checked_later: bool = False) -> dict[str, Any]:
+def parse_state(raw: Any, *, ids_checked_later: bool = False) -> dict[str, Any]:
     """A new, normalised copy of a well-formed state; :class:`InvalidInput` listing every problem if not.
 
-    With ``cards_checked_later`` the entries of ``cards`` are copied without reading their types:
-    for a caller that then checks every key against the zones and every value against the
-    catalog, and reads the state again without it before reporting any problem (``check_state``).
+    With ``ids_checked_later`` the entries of ``cards`` are copied without reading their types, and
+    the instance ids in the zones are read as any strings (:data:`_IDS_CHECKED_LATER`): for a caller
+    that then checks every key of ``cards`` against the zones, every value against the catalog and
+    every id in the zones against ``cards``, and reads the state again without it before reporting
+    any problem (``check_state``).
     """
-    state = _plain_state(raw, cards_checked_later)
+    state = _plain_state(raw, ids_checked_later)
     if state is None:
         try:
             state = msgspec.to_builtins(msgspec.convert(raw, State))
@@ -61,7 +66,7 @@ _NO_CARDS: dict[str, str] = {}
 _EXACT_TYPES_ONLY = orjson.OPT_PASSTHROUGH_SUBCLASS  # a subclass of str (or of anything) is refused, not encoded
 
 
-def _plain_state(raw: Any, cards_checked_later: bool = False) -> dict[str, Any] | None:
+def _plain_state(raw: Any, ids_checked_later: bool = False) -> dict[str, Any] | None:
     """The state read as the model reads it, with ``cards`` (the bulk of it) checked and copied at C speed; or
     ``None`` when this shortcut cannot tell (the general path then reads ``raw``, errors and all).
 
@@ -71,8 +76,8 @@ def _plain_state(raw: Any, cards_checked_later: bool = False) -> dict[str, Any] 
     Two passes in C tell "plain str to str": orjson encodes the mapping only
     when every key is a ``str`` and every value a JSON type, none a subclass,
     and ``str.join`` takes the values only when all are ``str``. With
-    ``cards_checked_later`` those two passes are left to the caller's own
-    checks (see :func:`parse_state`).
+    ``ids_checked_later`` those two passes, and the zones' "non-empty", are
+    left to the caller's own checks (see :func:`parse_state`).
     ``tests/test_state_parsers.py`` checks this path returns what the general one does.
     """
     if type(raw) is not dict:
@@ -80,18 +85,42 @@ def _plain_state(raw: Any, cards_checked_later: bool = False) -> dict[str, Any] 
     cards = raw.get("cards")
     if type(cards) is not dict or "" in cards:
         return None
-    if not cards_checked_later:
+    if not ids_checked_later:
         try:
             orjson.dumps(cards, option=_EXACT_TYPES_ONLY)
             "".join(cards.values())
         except TypeError:  # orjson.JSONEncodeError is one
             return None
     try:
-        state = msgspec.to_builtins(msgspec.convert({**raw, "cards": _NO_CARDS}, State))
+        state = msgspec.to_builtins(msgspec.convert({**raw, "cards": _NO_CARDS},
+                                                    _IDS_CHECKED_LATER if ids_checked_later else State))
     except msgspec.ValidationError:
         return None
     state["cards"] = dict(cards)
     return state
+
+
+def _relaxed(model: type[Struct], **types: Any) -> type[Struct]:
+    """``model`` with the named fields' types replaced; its other fields, defaults and strictness kept."""
+    def spec(f: msgspec.structs.FieldInfo) -> tuple:
+        kind = types.get(f.name, f.type)
+        if f.default_factory is not msgspec.NODEFAULT:
+            return f.name, kind, msgspec.field(default_factory=f.default_factory)
+        if f.default is not msgspec.NODEFAULT:
+            return f.name, kind, f.default
+        return f.name, kind
+    return msgspec.defstruct(model.__name__, [spec(f) for f in model_fields(model)], bases=(Model,), kw_only=True)
+
+
+# The state as ``check_state`` reads it: the zones' instance ids as any strings, without the model's
+# "non-empty" (msgspec's constrained strings cost a tenth of the read). Its consistency check takes
+# each of them from ``cards``, whose keys are never empty (_plain_state leaves such a state to the
+# model), so a state with an empty one is refused there and read again by the model, which says why.
+# A fairy's ``case`` keeps its check: there the consistency check reads anything empty as standby.
+_PlayerIds = _relaxed(PlayerState, file=list[str], hand=list[str], trash=list[str],
+                      cases=list[_relaxed(CaseEntry, card=str)], fairies=list[_relaxed(FairyEntry, card=str)],
+                      evidence=list[_relaxed(EvidenceEntry, card=str, case=str)])
+_IDS_CHECKED_LATER = _relaxed(State, players=Annotated[list[_PlayerIds], Meta(min_length=PLAYERS, max_length=PLAYERS)])
 
 
 def parse_action(raw: Any, path: str = "action") -> dict[str, Any]:
