@@ -18,7 +18,7 @@ from hypothesis import given, settings, strategies as st
 from referee.engine import Catalog, InconsistentState, InvalidInput, check_state
 from referee.engine import consistency
 from referee.engine.model import State
-from referee.engine.parse import _plain_state, parse_state
+from referee.engine.parse import _copy, _plain_state, parse_state
 from referee.engine.playout import play
 
 CATALOG = Catalog.builtin()
@@ -44,7 +44,8 @@ def states_with_odd_cards(draw):
     if how == "key":
         cards[draw(st.sampled_from(["", 0, "new"]))] = "x"
     elif how == "value":
-        cards[draw(st.sampled_from(IDS))] = draw(odd_cards_values)
+        iid = draw(st.sampled_from(IDS))
+        cards[iid] = draw(odd_cards_values | st.just(_Text(cards[iid])))  # a str subclass reads as the string
     elif how == "drop":
         del cards[draw(st.sampled_from(IDS))]
     elif how == "not a dict":
@@ -61,7 +62,7 @@ def states_with_odd_cards(draw):
 def test_the_cards_shortcut_reads_a_state_exactly_as_the_model_does(raw):
     """parse._plain_state returns the model's reading, key order included, or leaves the state to it."""
     try:
-        careful = msgspec.to_builtins(msgspec.convert(raw, State))
+        careful = _copy(msgspec.convert(raw, State))  # the model's reading, a str subclass as the string
     except msgspec.ValidationError:
         careful = None
     fast = _plain_state(raw)
@@ -103,7 +104,8 @@ odd_ids = st.sampled_from(["", "x", 0, None, True, ["a"], {"card": "a"}])
 
 @st.composite
 def states_with_odd_ids(draw):
-    """A real state with up to two instance ids in its zones made odd: empty, unknown, or not a string."""
+    """A real state with up to two instance ids in its zones made odd: empty, unknown, not a string, or the
+    same id as a subclass of ``str``."""
     state = copy.deepcopy(draw(st.sampled_from(POSITIONS)))
     for _ in range(draw(st.integers(1, 2))):
         pl = state["players"][draw(st.integers(0, 1))]
@@ -112,9 +114,11 @@ def states_with_odd_ids(draw):
             continue
         j = draw(st.integers(0, len(pl[zone]) - 1))
         if zone in ("file", "hand", "trash"):
-            pl[zone][j] = draw(odd_ids)
+            pl[zone][j] = draw(odd_ids | st.just(_Text(pl[zone][j])))
         else:
-            pl[zone][j][draw(st.sampled_from(["card", "case"] if zone != "cases" else ["card"]))] = draw(odd_ids)
+            entry = pl[zone][j]
+            field = draw(st.sampled_from(["card", "case"] if zone != "cases" else ["card"]))
+            entry[field] = draw(odd_ids | st.just(_Text(entry[field] or "")))
     return state
 
 

@@ -70,9 +70,27 @@ def _same_kind(value):
     return st.just(copy.deepcopy(value))
 
 
+class _Text(str):
+    """A str subclass (as numpy's ``str_`` is): msgspec reads it as a string, and so must the explanation."""
+
+
+class _Number(int):
+    """An int subclass, likewise."""
+
+
+def _subclassed(value):
+    """The same value as an instance of a subclass of its type (``bool``, which int's subclass is, apart)."""
+    if isinstance(value, str):
+        return st.just(_Text(value))
+    if isinstance(value, int) and not isinstance(value, bool):
+        return st.just(_Number(value))
+    return st.just(copy.deepcopy(value))
+
+
 @st.composite
 def mutated_states(draw):
-    """A real position with up to three fields deleted, replaced by any JSON, or by a value of the same kind."""
+    """A real position with up to three fields deleted, replaced by any JSON, by a value of the same kind, or
+    by the same value of a subclass of its type."""
     state = copy.deepcopy(draw(st.sampled_from(SAMPLES)))
     for _ in range(draw(st.integers(0, 3))):
         options = [p for p in paths(state) if p]
@@ -80,11 +98,13 @@ def mutated_states(draw):
         parent = state
         for key in path[:-1]:
             parent = parent[key]
-        how = draw(st.sampled_from(["delete", "any", "same", "same"]))
+        how = draw(st.sampled_from(["delete", "any", "same", "same", "subclass"]))
         if how == "delete" and isinstance(parent, dict):
             del parent[path[-1]]
         elif how == "any":
             parent[path[-1]] = draw(json_values)
+        elif how == "subclass":
+            parent[path[-1]] = draw(_subclassed(parent[path[-1]]))
         else:
             parent[path[-1]] = draw(_same_kind(parent[path[-1]]))
     return state
@@ -140,6 +160,7 @@ def test_parse_state_refuses_with_the_explanation_or_returns_a_copy(raw):
 @given(st.dictionaries(st.sampled_from(["type", "player", "card", "case", "fairy", "ability", "targets",
                                         "cards", "pay", "x"]),
                        json_values | st.sampled_from(["draw", "use_ability", "discard", 0, 1])
+                       | st.builds(_Text, st.sampled_from(["a", "draw"])) | st.builds(_Number, st.integers(0, 1))
                        | st.lists(st.sampled_from(["a", "b"]), max_size=2), max_size=6))
 def test_actions_are_read_the_same_way(raw):
     try:
@@ -193,3 +214,16 @@ def test_a_bad_value_deep_in_a_player_is_reported_at_its_path():
     j = len(state["players"][0]["cases"]) - 1
     assert explain(state, State) == {f"players.0.cases.{j}.card": ["must be a card instance id"],
                                      f"players.0.cases.{j}.face_up": ["must be true or false"]}
+
+
+def test_given_str_subclasses_in_an_action_and_a_state_when_read_then_they_are_the_strings_they_spell():
+    """A caller's strings may be a subclass of ``str`` (numpy's ``str_``, say): msgspec reads them and the
+    copy the rules work on holds plain ``str`` (no TypeError from the copy)."""
+    action = parse_action({"type": "play_case", "player": _Number(0), "card": _Text("a07")})
+    assert action == {"type": "play_case", "player": 0, "card": "a07"}
+    assert type(action["card"]) is str and type(action["player"]) is int
+    state = copy.deepcopy(SAMPLES[0])
+    state["seed"], state["players"][0]["hand"][0] = _Text(state["seed"]), _Text(state["players"][0]["hand"][0])
+    parsed = parse_state(state)
+    assert parsed == SAMPLES[0]
+    assert type(parsed["seed"]) is str and type(parsed["players"][0]["hand"][0]) is str

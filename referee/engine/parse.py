@@ -50,7 +50,7 @@ def parse_state(raw: Any, *, ids_checked_later: bool = False) -> dict[str, Any]:
     state = _plain_state(raw, ids_checked_later)
     if state is None:
         try:
-            state = msgspec.to_builtins(msgspec.convert(raw, State))
+            state = _copy(msgspec.convert(raw, State))
         except msgspec.ValidationError as exc:
             raise InvalidInput(explain(raw, State) or _as_errors(exc)) from None
     players = state["players"]
@@ -63,6 +63,21 @@ def parse_state(raw: Any, *, ids_checked_later: bool = False) -> dict[str, Any]:
 
 
 _NO_CARDS: dict[str, str] = {}
+
+
+def _plain_str(value: Any) -> str:
+    """What msgspec cannot copy but reads: a subclass of ``str`` (numpy's ``str_``, say) is the string it spells."""
+    if isinstance(value, str):
+        return str.__str__(value)  # not type(value).__str__, which a subclass may override
+    raise TypeError(f"{type(value).__name__} is not a JSON value")  # never from a value msgspec has read
+
+
+def _copy(value: Any) -> Any:
+    """The plain-data copy of a value msgspec has read (the working copy the rules mutate)."""
+    try:
+        return msgspec.to_builtins(value)
+    except TypeError:  # a str subclass; copied again with the hook, which costs every call when given
+        return msgspec.to_builtins(value, enc_hook=_plain_str)
 _EXACT_TYPES_ONLY = orjson.OPT_PASSTHROUGH_SUBCLASS  # a subclass of str (or of anything) is refused, not encoded
 
 
@@ -92,8 +107,7 @@ def _plain_state(raw: Any, ids_checked_later: bool = False) -> dict[str, Any] | 
         except TypeError:  # orjson.JSONEncodeError is one
             return None
     try:
-        state = msgspec.to_builtins(msgspec.convert({**raw, "cards": _NO_CARDS},
-                                                    _IDS_CHECKED_LATER if ids_checked_later else State))
+        state = _copy(msgspec.convert({**raw, "cards": _NO_CARDS}, _IDS_CHECKED_LATER if ids_checked_later else State))
     except msgspec.ValidationError:
         return None
     state["cards"] = dict(cards)
@@ -133,7 +147,7 @@ def parse_action(raw: Any, path: str = "action") -> dict[str, Any]:
         if type(kind) is str and kind in _BARE_TYPES and type(player) is int and 0 <= player <= 1:
             return {"type": kind, "player": player}  # what the model reads (tests/test_state_parsers.py)
     try:
-        action = msgspec.to_builtins(msgspec.convert({"action": raw}, _OneAction).action)
+        action = _copy(msgspec.convert({"action": raw}, _OneAction).action)
     except msgspec.ValidationError as exc:
         errors: Errors = {}
         _action(raw, path, errors)
@@ -242,12 +256,20 @@ def _check(value: Any, tp: Any, path: str, errors: Errors, outer: dict[str, Any]
         _err(errors, path, message or _scalar_message(tp))
 
 
+def _kind(value: Any) -> type:
+    """The type msgspec reads ``value`` as: a subclass of ``str`` or ``int`` as its base, ``bool`` apart."""
+    kind = type(value)
+    if kind is bool or kind is str or kind is int:
+        return kind
+    return str if isinstance(value, str) else int if isinstance(value, int) else kind
+
+
 def _scalar_fits(value: Any, tp: Any, metas: list[Meta]) -> bool:
     if typing.get_origin(tp) is Literal:
-        return any(type(value) is type(v) and value == v for v in typing.get_args(tp))
+        return any(_kind(value) is type(v) and value == v for v in typing.get_args(tp))
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        return type(value) is str and value in tp._value2member_map_
-    if type(value) is not tp:
+        return _kind(value) is str and value in tp._value2member_map_
+    if _kind(value) is not tp:
         return False
     low, min_length = _constraint(metas, "ge"), _constraint(metas, "min_length")
     return (low is None or value >= low) and (min_length is None or len(value) >= min_length)
