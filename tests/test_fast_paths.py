@@ -18,7 +18,7 @@ from hypothesis import given, settings, strategies as st
 from referee.engine import Catalog, InconsistentState, InvalidInput, check_state
 from referee.engine import consistency
 from referee.engine.model import State
-from referee.engine.parse import _copy, _plain_state, parse_state
+from referee.engine.parse import _plain_state, parse_state, plain_copy
 from referee.engine.playout import play
 
 CATALOG = Catalog.builtin()
@@ -62,7 +62,7 @@ def states_with_odd_cards(draw):
 def test_the_cards_shortcut_reads_a_state_exactly_as_the_model_does(raw):
     """parse._plain_state returns the model's reading, key order included, or leaves the state to it."""
     try:
-        careful = _copy(msgspec.convert(raw, State))  # the model's reading, a str subclass as the string
+        careful = plain_copy(msgspec.convert(raw, State))  # the model's reading, a str subclass as the string
     except msgspec.ValidationError:
         careful = None
     fast = _plain_state(raw)

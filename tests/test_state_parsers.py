@@ -227,3 +227,14 @@ def test_given_str_subclasses_in_an_action_and_a_state_when_read_then_they_are_t
     parsed = parse_state(state)
     assert parsed == SAMPLES[0]
     assert type(parsed["seed"]) is str and type(parsed["players"][0]["hand"][0]) is str
+
+
+def test_given_a_str_subclass_in_cards_when_a_session_snapshots_then_the_copy_is_plain():
+    """check_state copies ``cards`` as given (its values are checked, not rewritten), so a session's own
+    copy must take a str subclass too."""
+    from referee.engine import Session
+    state = copy.deepcopy(SAMPLES[0])
+    iid = next(iter(state["cards"]))
+    state["cards"][iid] = _Text(state["cards"][iid])
+    snapshot = Session.from_state(CATALOG, state).snapshot()
+    assert snapshot == SAMPLES[0] and type(snapshot["cards"][iid]) is str

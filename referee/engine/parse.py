@@ -50,7 +50,7 @@ def parse_state(raw: Any, *, ids_checked_later: bool = False) -> dict[str, Any]:
     state = _plain_state(raw, ids_checked_later)
     if state is None:
         try:
-            state = _copy(msgspec.convert(raw, State))
+            state = plain_copy(msgspec.convert(raw, State))
         except msgspec.ValidationError as exc:
             raise InvalidInput(explain(raw, State) or _as_errors(exc)) from None
     players = state["players"]
@@ -72,8 +72,9 @@ def _plain_str(value: Any) -> str:
     raise TypeError(f"{type(value).__name__} is not a JSON value")  # never from a value msgspec has read
 
 
-def _copy(value: Any) -> Any:
-    """The plain-data copy of a value msgspec has read (the working copy the rules mutate)."""
+def plain_copy(value: Any) -> Any:
+    """A plain-data copy of a value msgspec has read, or of a state the engine holds (the working copy the
+    rules mutate; ``Session.snapshot``)."""
     try:
         return msgspec.to_builtins(value)
     except TypeError:  # a str subclass; copied again with the hook, which costs every call when given
@@ -107,7 +108,7 @@ def _plain_state(raw: Any, ids_checked_later: bool = False) -> dict[str, Any] | 
         except TypeError:  # orjson.JSONEncodeError is one
             return None
     try:
-        state = _copy(msgspec.convert({**raw, "cards": _NO_CARDS}, _IDS_CHECKED_LATER if ids_checked_later else State))
+        state = plain_copy(msgspec.convert({**raw, "cards": _NO_CARDS}, _IDS_CHECKED_LATER if ids_checked_later else State))
     except msgspec.ValidationError:
         return None
     state["cards"] = dict(cards)
@@ -147,7 +148,7 @@ def parse_action(raw: Any, path: str = "action") -> dict[str, Any]:
         if type(kind) is str and kind in _BARE_TYPES and type(player) is int and 0 <= player <= 1:
             return {"type": kind, "player": player}  # what the model reads (tests/test_state_parsers.py)
     try:
-        action = _copy(msgspec.convert({"action": raw}, _OneAction).action)
+        action = plain_copy(msgspec.convert({"action": raw}, _OneAction).action)
     except msgspec.ValidationError as exc:
         errors: Errors = {}
         _action(raw, path, errors)

@@ -22,14 +22,13 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-import msgspec
-
 from referee.engine import setup
 from referee.engine.board import Game
 from referee.engine.catalog import Catalog
 from referee.engine.errors import InvalidInput, RuleViolation
 from referee.engine.facts import Outcome, Player, Reason
 from referee.engine.game import ReplayError, actions_for, check, step
+from referee.engine.parse import plain_copy
 from referee.engine.state import check_state, parse_action
 from referee.engine.views import view_of
 
@@ -77,7 +76,7 @@ class Session:
 
     def snapshot(self) -> State:
         """A copy of the state, independent of later actions."""
-        return msgspec.to_builtins(self._board.s)
+        return plain_copy(self._board.s)
 
     @property
     def over(self) -> bool:
