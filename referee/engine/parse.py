@@ -53,10 +53,11 @@ def parse_state(raw: Any, *, ids_checked_later: bool = False) -> dict[str, Any]:
             state = plain_copy(msgspec.convert(raw, State))
         except msgspec.ValidationError as exc:
             raise InvalidInput(explain(raw, State) or _as_errors(exc)) from None
-    players = state["players"]
-    for i, p in enumerate(players):
-        if "name" not in p:  # the default name, first as when given
-            players[i] = {"name": f"Player {i + 1}", **p}
+    p0, p1 = players = state["players"]
+    if "name" not in p0 or "name" not in p1:  # the default name, first as when given
+        for i, p in enumerate(players):
+            if "name" not in p:
+                players[i] = {"name": f"Player {i + 1}", **p}
     if state["pending"] is not None:
         _normalise_action(state["pending"]["action"])
     return state
@@ -108,8 +109,9 @@ def _plain_state(raw: Any, ids_checked_later: bool = False) -> dict[str, Any] | 
         except TypeError:  # orjson.JSONEncodeError is one
             return None
     try:
-        state = plain_copy(msgspec.convert({**raw, "cards": _NO_CARDS}, _IDS_CHECKED_LATER if ids_checked_later else State))
-    except msgspec.ValidationError:
+        state = msgspec.to_builtins(msgspec.convert({**raw, "cards": _NO_CARDS},
+                                                    _IDS_CHECKED_LATER if ids_checked_later else State))
+    except (msgspec.ValidationError, TypeError):  # TypeError: a str subclass, which the general path copies
         return None
     state["cards"] = dict(cards)
     return state
@@ -148,12 +150,14 @@ def parse_action(raw: Any, path: str = "action") -> dict[str, Any]:
         if type(kind) is str and kind in _BARE_TYPES and type(player) is int and 0 <= player <= 1:
             return {"type": kind, "player": player}  # what the model reads (tests/test_state_parsers.py)
     try:
-        action = plain_copy(msgspec.convert({"action": raw}, _OneAction).action)
+        action = msgspec.to_builtins(msgspec.convert({"action": raw}, _OneAction).action)
     except msgspec.ValidationError as exc:
         errors: Errors = {}
         _action(raw, path, errors)
         boxed = {path + where[len("action"):]: msgs for where, msgs in _as_errors(exc).items()}
         raise InvalidInput(errors or boxed) from None
+    except TypeError:  # a str subclass: read, and copied as the string
+        action = plain_copy(msgspec.convert({"action": raw}, _OneAction).action)
     return _normalise_action(action)
 
 
