@@ -108,9 +108,10 @@ def _plain_state(raw: Any, ids_checked_later: bool = False) -> dict[str, Any] | 
             "".join(cards.values())
         except TypeError:  # orjson.JSONEncodeError is one
             return None
+    rest = raw.copy()  # a clone of the table, cheaper than building a dict key by key
+    rest["cards"] = _NO_CARDS
     try:
-        state = msgspec.to_builtins(msgspec.convert({**raw, "cards": _NO_CARDS},
-                                                    _IDS_CHECKED_LATER if ids_checked_later else State))
+        state = msgspec.to_builtins(msgspec.convert(rest, _IDS_CHECKED_LATER if ids_checked_later else State))
     except (msgspec.ValidationError, TypeError):  # TypeError: a str subclass, which the general path copies
         return None
     state["cards"] = dict(cards)
