@@ -46,7 +46,7 @@ def check_consistency(catalog: Catalog, s: dict[str, Any]) -> None:
         _check_used(catalog, s)
 
 
-_card, _case, _kept = itemgetter("card"), itemgetter("case"), itemgetter("kept")
+_card, _case = itemgetter("card"), itemgetter("case")
 
 
 def _cards_and_field_are_sound(catalog: Catalog, s: dict) -> bool:
@@ -183,7 +183,7 @@ def _check_flow(s: dict) -> None:
         raise _fail("inconsistent_phase", "step mulligan belongs to the mulligan phase", "step")
     if phase == "over" and s["turn"] == 0:
         return  # lost in the mulligan (RULES 5.5)
-    if s["turn"] < 1 or not all(map(_kept, players)):
+    if s["turn"] < 1 or not (players[0]["kept"] and players[1]["kept"]):
         raise _fail("inconsistent_turn", "turns start at 1, after both players kept", "turn")
     expected = s["first_player"] if s["turn"] % 2 == 1 else other(s["first_player"])
     if active != expected:
