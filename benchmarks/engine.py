@@ -13,7 +13,11 @@ replay ≥ 50,000 actions/s) were set where the baseline's apply took 40 µs and
 its legal_actions 65 µs, so here apply must take ≤ 0.50× the baseline's,
 legal_actions ≤ 0.77×, and replay must reach 50,000 × 40 µs / (the baseline's
 apply here). Ratios measured in one run hold on a shared machine; absolute
-figures do not. Not a test: no thresholds enforced, just numbers.
+figures do not. Each timing is given two ways: the median of all single calls,
+and "each state's best", the median over the states of each state's fastest
+call. A busy host adds the same microseconds to a short call as to a long one,
+so the first ratio drifts up with the host's load while the second does not.
+Not a test: no thresholds enforced, just numbers.
 """
 
 from __future__ import annotations
@@ -116,9 +120,11 @@ def report(base: list[dict], current: list[dict]) -> None:
     print(f"\n{'':24s}{'baseline':>12s}{'current':>12s}{'ratio':>9s}   calibrated target")
     for key, label in (("apply_us", "apply µs"), ("check_state_us", "check_state µs"),
                        ("legal_actions_us", "legal_actions µs")):
-        target = TARGETS.get(key)
-        verdict = f"≤ {target:.2f}×  {'met' if ratio[key] <= target else 'NOT met'}" if target else ""
-        print(f"  {label:22s}{med['baseline'][key]:12.1f}{med['current'][key]:12.1f}{ratio[key]:8.2f}×   {verdict}")
+        for stat, name in (("", label), ("_best", "  each state's best")):
+            k = key.replace("_us", stat + "_us")
+            target = TARGETS.get(key)
+            verdict = f"≤ {target:.2f}×  {'met' if ratio[k] <= target else 'NOT met'}" if target else ""
+            print(f"  {name:22s}{med['baseline'][k]:12.1f}{med['current'][k]:12.1f}{ratio[k]:8.2f}×   {verdict}")
     need = REPLAY_TARGET * REFERENCE_APPLY_US / med["baseline"]["apply_us"]
     got = med["current"]["replay_actions_per_s"]
     print(f"  {'replay actions/s':22s}{med['baseline']['replay_actions_per_s']:12,.0f}{got:12,.0f}"
