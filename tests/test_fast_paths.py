@@ -88,15 +88,17 @@ def test_check_state_reading_cards_last_says_what_reading_them_first_says(raw):
     """RULES 13.1: check_state leaves the types in ``cards`` to the consistency check (every key against
     the zones, every value against the catalog) and reads them as the model does only when something
     is wrong; the answer is the one of the model's reading followed by the consistency check."""
-    def cards_read_first():
-        try:
-            state = parse_state(raw)
-            consistency.check_consistency(CATALOG, state)
-        except InvalidInput as exc:
-            raise exc.under("state") from None
-        return state
+    assert _outcome(lambda: check_state(CATALOG, raw)) == _outcome(lambda: _model_then_consistency(raw))
 
-    assert _outcome(lambda: check_state(CATALOG, raw)) == _outcome(cards_read_first)
+
+def _model_then_consistency(raw):
+    """check_state without its shortcuts: the model's reading, then the consistency check."""
+    try:
+        state = parse_state(raw)
+        consistency.check_consistency(CATALOG, state)
+    except InvalidInput as exc:
+        raise exc.under("state") from None
+    return state
 
 
 odd_ids = st.sampled_from(["", "x", 0, None, True, ["a"], {"card": "a"}])
@@ -128,15 +130,7 @@ def test_check_state_reading_zone_ids_as_any_strings_says_what_the_model_says(ra
     """RULES 13.1: check_state reads the zones' ids without the model's "non-empty" (the consistency
     check takes each from ``cards``); the answer is the one of the model's reading followed by the
     consistency check, an empty fairy's case (standby to the one-pass check) included."""
-    def model_first():
-        try:
-            state = parse_state(raw)
-            consistency.check_consistency(CATALOG, state)
-        except InvalidInput as exc:
-            raise exc.under("state") from None
-        return state
-
-    assert _outcome(lambda: check_state(CATALOG, raw)) == _outcome(model_first)
+    assert _outcome(lambda: check_state(CATALOG, raw)) == _outcome(lambda: _model_then_consistency(raw))
 
 
 class _Text(str):
