@@ -102,15 +102,15 @@ def replay_rate(catalog: Catalog, games: int, passes: int = 3) -> float:
 def measure(states: int, repeat: int, replay_games: int) -> dict[str, float]:
     catalog = Catalog.builtin()
     positions = mid_game_positions(catalog, states)
-    stats = call_stats_us({
+    fns = {
         "apply_us": lambda p: apply(catalog, p[0], p[1]),
         "check_state_us": lambda p: check_state(catalog, p[0]),
         "legal_actions_us": lambda p: legal_actions(catalog, p[0]),
-    }, positions, repeat)
+    }
+    stats = call_stats_us(fns, positions, repeat)
     timed = {name: s["median"] for name, s in stats.items()}
     best = {name.replace("_us", "_best_us"): s["best"] for name, s in stats.items()}
-    hot = {"apply_hot_us": hot_median_us(lambda p: apply(catalog, p[0], p[1]), positions, repeat),
-           "legal_actions_hot_us": hot_median_us(lambda p: legal_actions(catalog, p[0]), positions, repeat)}
+    hot = {name.replace("_us", "_hot_us"): hot_median_us(fn, positions, repeat) for name, fn in fns.items()}
     return {**timed, **best, **hot, "replay_actions_per_s": replay_rate(catalog, replay_games)}
 
 

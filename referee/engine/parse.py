@@ -64,6 +64,7 @@ def parse_state(raw: Any, *, ids_checked_later: bool = False) -> dict[str, Any]:
 
 
 _NO_CARDS: dict[str, str] = {}
+_EXACT_TYPES_ONLY = orjson.OPT_PASSTHROUGH_SUBCLASS  # a subclass of str (or of anything) is refused, not encoded
 
 
 def _plain_str(value: Any) -> str:
@@ -80,7 +81,6 @@ def plain_copy(value: Any) -> Any:
         return msgspec.to_builtins(value)
     except TypeError:  # a str subclass; copied again with the hook, which costs every call when given
         return msgspec.to_builtins(value, enc_hook=_plain_str)
-_EXACT_TYPES_ONLY = orjson.OPT_PASSTHROUGH_SUBCLASS  # a subclass of str (or of anything) is refused, not encoded
 
 
 def _plain_state(raw: Any, ids_checked_later: bool = False) -> dict[str, Any] | None:
@@ -151,15 +151,13 @@ def parse_action(raw: Any, path: str = "action") -> dict[str, Any]:
         if type(kind) is str and kind in _BARE_TYPES and type(player) is int and 0 <= player <= 1:
             return {"type": kind, "player": player}  # what the model reads (tests/test_state_parsers.py)
     try:
-        action = msgspec.to_builtins(msgspec.convert({"action": raw}, _OneAction).action)
+        read = msgspec.convert({"action": raw}, _OneAction).action
     except msgspec.ValidationError as exc:
         errors: Errors = {}
         _action(raw, path, errors)
         boxed = {path + where[len("action"):]: msgs for where, msgs in _as_errors(exc).items()}
         raise InvalidInput(errors or boxed) from None
-    except TypeError:  # a str subclass: read, and copied as the string
-        action = plain_copy(msgspec.convert({"action": raw}, _OneAction).action)
-    return _normalise_action(action)
+    return _normalise_action(plain_copy(read))
 
 
 _BARE_TYPES = frozenset(kind for kind, spec in ACTIONS.items() if not spec.fields)  # end_turn, pass, ...
