@@ -25,7 +25,10 @@ venv: $(VENV)/.installed
 serve: $(VENV)/.installed
 	$(BIN)/referee serve --host $(HOST) --port $(PORT)
 
+# The gates first (fast, and a red one says exactly what to fix), then every test.
 test: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -q
 
 # Regenerate openapi.yaml from the schemas (tests/test_openapi.py fails when it drifts).

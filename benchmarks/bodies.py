@@ -39,7 +39,7 @@ def midgame_bodies(count: int, seed: str = "bench-http", secret: str | None = No
             keep = [a for a in actions if a["type"] == "keep"]
             pool = keep or [a for a in actions if a["type"] != "concede"] or actions
             action = rng.choice(pool)
-            if 6 <= state["turn"] and state["step"] == "main" and action["type"] not in ("end_turn", "concede"):
+            if state["turn"] >= 6 and state["step"] == "main" and action["type"] not in ("end_turn", "concede"):
                 sent = sealer.seal(dict(state)) if sealer else state
                 bodies.append({"state": sent, "action": action})
             state, _ = apply(catalog, state, action)

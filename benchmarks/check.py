@@ -36,7 +36,8 @@ def write_files(folder: Path, files: int, actions: int) -> int:
         rec = record(catalog, f"bench-{i}", max_actions=actions)
         total += len(rec.actions)
         (folder / f"game-{i:04d}.yaml").write_text(
-            to_yaml(rec, f"bench game {i}", f"benchmarks/check.py, seed bench-{i}"), "utf-8")
+            to_yaml(rec, f"bench game {i}", f"benchmarks/check.py, seed bench-{i}"), "utf-8"
+        )
     return total
 
 
@@ -70,8 +71,10 @@ def main() -> int:
             if code != 0:
                 print(out.getvalue()[:4000], file=sys.stderr)
                 return 1
-        print(f"best: {best:.2f} s for {args.files} files = {best / args.files * 1000:.2f} ms per file, "
-              f"{best / max(total, 1) * 1e6:.0f} us per action (target: < 10 s)")
+        print(
+            f"best: {best:.2f} s for {args.files} files = {best / args.files * 1000:.2f} ms per file, "
+            f"{best / max(total, 1) * 1e6:.0f} us per action (target: < 10 s)"
+        )
     return 0
 
 

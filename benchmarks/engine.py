@@ -40,6 +40,7 @@ import time
 from pathlib import Path
 
 from engine_timing import median_us, mid_game_positions, replay_rate
+
 from referee.engine import Catalog, apply, check_state, legal_actions
 from referee.engine.board import Game
 from referee.engine.game import actions_for, step  # the raw pipeline, to time it apart from the session
@@ -94,12 +95,28 @@ def absolute(args: argparse.Namespace) -> None:
 
 # -- against a baseline revision ------------------------------------------------------------
 
+
 def timing_round(code_root: Path, args: argparse.Namespace) -> dict[str, float]:
     """One run of engine_timing.py importing ``referee`` from ``code_root``."""
     env = {**os.environ, "PYTHONPATH": str(code_root)}
-    out = subprocess.run([sys.executable, str(TIMING), "--states", str(args.states), "--repeat", str(args.repeat),
-                          "--replay-games", str(args.replay_games), "--expect-root", str(code_root)],
-                         env=env, check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(TIMING),
+            "--states",
+            str(args.states),
+            "--repeat",
+            str(args.repeat),
+            "--replay-games",
+            str(args.replay_games),
+            "--expect-root",
+            str(code_root),
+        ],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     return json.loads(out)
 
 
@@ -108,25 +125,32 @@ def alternate(baseline_root: Path, args: argparse.Namespace) -> tuple[list[dict]
     base, current = [], []
     for r in range(args.rounds):
         sides = [(base, baseline_root), (current, ROOT)]
-        for runs, root in (sides if r % 2 == 0 else sides[::-1]):
+        for runs, root in sides if r % 2 == 0 else sides[::-1]:
             runs.append(timing_round(root, args))
         print(f"  round {r + 1}: baseline {_brief(base[-1])} | current {_brief(current[-1])}", flush=True)
     return base, current
 
 
 def _brief(m: dict[str, float]) -> str:
-    return (f"apply {m['apply_us']:.0f} µs, check_state {m['check_state_us']:.0f} µs, "
-            f"legal_actions {m['legal_actions_us']:.0f} µs, replay {m['replay_actions_per_s']:,.0f}/s")
+    return (
+        f"apply {m['apply_us']:.0f} µs, check_state {m['check_state_us']:.0f} µs, "
+        f"legal_actions {m['legal_actions_us']:.0f} µs, replay {m['replay_actions_per_s']:,.0f}/s"
+    )
 
 
 def report(base: list[dict], current: list[dict]) -> None:
-    med = {side: {k: statistics.median(run[k] for run in runs) for k in runs[0]}
-           for side, runs in (("baseline", base), ("current", current))}
+    med = {
+        side: {k: statistics.median(run[k] for run in runs) for k in runs[0]}
+        for side, runs in (("baseline", base), ("current", current))
+    }
     # Each round's ratio, then their median: both sides of a round ran in the same minutes.
     ratio = {k: statistics.median(c[k] / b[k] for b, c in zip(base, current)) for k in current[0]}
     print(f"\n{'':24s}{'baseline':>12s}{'current':>12s}{'ratio':>9s}   calibrated target")
-    for key, label in (("apply_us", "apply µs"), ("check_state_us", "check_state µs"),
-                       ("legal_actions_us", "legal_actions µs")):
+    for key, label in (
+        ("apply_us", "apply µs"),
+        ("check_state_us", "check_state µs"),
+        ("legal_actions_us", "legal_actions µs"),
+    ):
         for stat, name in (("_hot", label), ("", "  interleaved"), ("_best", "  interleaved, best")):
             k = key.replace("_us", stat + "_us")
             target = TARGETS.get(key) if stat == "_hot" else None
@@ -134,19 +158,24 @@ def report(base: list[dict], current: list[dict]) -> None:
             print(f"  {name:22s}{med['baseline'][k]:12.1f}{med['current'][k]:12.1f}{ratio[k]:8.2f}×   {verdict}")
     need = REPLAY_TARGET * REFERENCE_APPLY_US / med["baseline"]["apply_hot_us"]
     got = med["current"]["replay_actions_per_s"]
-    print(f"  {'replay actions/s':22s}{med['baseline']['replay_actions_per_s']:12,.0f}{got:12,.0f}"
-          f"{ratio['replay_actions_per_s']:8.2f}×   ≥ {need:,.0f}/s (50,000 × 40 µs / baseline apply)  "
-          f"{'met' if got >= need else 'NOT met'}")
+    print(
+        f"  {'replay actions/s':22s}{med['baseline']['replay_actions_per_s']:12,.0f}{got:12,.0f}"
+        f"{ratio['replay_actions_per_s']:8.2f}×   ≥ {need:,.0f}/s (50,000 × 40 µs / baseline apply)  "
+        f"{'met' if got >= need else 'NOT met'}"
+    )
 
 
 def compare(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="engine-baseline-") as tmp:
         checkout = Path(tmp) / "baseline"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--quiet", "--detach", str(checkout),
-                        args.baseline], check=True)
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--quiet", "--detach", str(checkout), args.baseline], check=True
+        )
         try:
-            print(f"baseline {args.baseline} against the working tree: {args.rounds} alternating rounds, "
-                  f"{args.states} states × {args.repeat} runs, load average {os.getloadavg()[0]:.1f}")
+            print(
+                f"baseline {args.baseline} against the working tree: {args.rounds} alternating rounds, "
+                f"{args.states} states × {args.repeat} runs, load average {os.getloadavg()[0]:.1f}"
+            )
             base, current = alternate(checkout, args)
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(checkout)], check=True)
@@ -159,7 +188,9 @@ def main() -> None:
     parser.add_argument("--states", type=int, default=60)
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--repeat", type=int, default=20)
-    parser.add_argument("--baseline", metavar="REV", help="also time this git revision, alternating with the current code")
+    parser.add_argument(
+        "--baseline", metavar="REV", help="also time this git revision, alternating with the current code"
+    )
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds against the baseline")
     parser.add_argument("--replay-games", type=int, default=30)
     args = parser.parse_args()

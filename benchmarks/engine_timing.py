@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import referee
-
 from referee.engine import Catalog, apply, check_state, legal_actions, new_game, replay
 from referee.engine.playout import play_out
 
@@ -34,7 +33,7 @@ def mid_game_positions(catalog: Catalog, count: int) -> list[tuple[dict, dict]]:
             continue
         state, _ = new_game(catalog, game)
         marks = (len(actions) // 3, len(actions) // 2, 2 * len(actions) // 3)
-        for i, action in enumerate(actions[:marks[-1] + 1]):
+        for i, action in enumerate(actions[: marks[-1] + 1]):
             if i in marks:
                 positions.append((state, action))
             state, _ = apply(catalog, state, action)  # a new state each time: the kept ones stay as they were
@@ -69,8 +68,10 @@ def call_stats_us(fns: dict, items, repeat: int) -> dict[str, dict[str, float]]:
                 samples[name].append(took)
                 if took < best[name][i]:
                     best[name][i] = took
-    return {name: {"median": statistics.median(samples[name]) / 1000, "best": statistics.median(best[name]) / 1000}
-            for name in fns}
+    return {
+        name: {"median": statistics.median(samples[name]) / 1000, "best": statistics.median(best[name]) / 1000}
+        for name in fns
+    }
 
 
 def hot_median_us(fn, items, repeat: int) -> float:

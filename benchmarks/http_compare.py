@@ -66,8 +66,9 @@ def baseline_tree(rev: str, workdir: Path) -> Path:
     """``rev``'s files in ``workdir/baseline`` (git archive: no worktree, nothing left in the repository)."""
     tree = workdir / "baseline"
     tree.mkdir()
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", rev],
-                             capture_output=True, check=True).stdout
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", rev], capture_output=True, check=True
+    ).stdout
     subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
     return tree
 
@@ -76,8 +77,12 @@ def write_bodies(side: Side, count: int, workdir: Path) -> None:
     """The side's bodies, made by its own engine (a subprocess on its tree for a baseline)."""
     out = workdir / f"{side.label}-bodies.json"
     env = {"PYTHONPATH": str(side.tree or ROOT), "PATH": "/usr/bin:/bin"}
-    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bodies.py"), str(count), str(out)],
-                   env=env, cwd=side.tree or ROOT, check=True)
+    subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bodies.py"), str(count), str(out)],
+        env=env,
+        cwd=side.tree or ROOT,
+        check=True,
+    )
     for n, body in enumerate(orjson.loads(out.read_bytes())):
         path = workdir / f"{side.label}-{n}.json"
         path.write_bytes(orjson.dumps(body))
@@ -91,8 +96,9 @@ def drive(side: Side, path: str, seconds: float, connections: int, workdir: Path
     return res
 
 
-def compare(sides: list[Side], rounds: int, duration: float, warmup: float, connections: int,
-            workers: int, bodies: int) -> dict[str, Any]:
+def compare(
+    sides: list[Side], rounds: int, duration: float, warmup: float, connections: int, workers: int, bodies: int
+) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix="referee-compare-"))
     results: dict[str, Any] = {"sides": [s.label for s in sides], "rounds": []}
     try:
@@ -103,7 +109,7 @@ def compare(sides: list[Side], rounds: int, duration: float, warmup: float, conn
             for _, path in ENDPOINTS:
                 drive(side, path, warmup, connections, workdir)
         for n in range(rounds):
-            order = sides[n % len(sides):] + sides[:n % len(sides)]
+            order = sides[n % len(sides) :] + sides[: n % len(sides)]
             rnd: dict[str, dict[str, Any]] = {s.label: {} for s in sides}
             for name, path in ENDPOINTS:
                 for side in order:
@@ -140,8 +146,9 @@ def ratios(rounds: list[dict], labels: list[str], ref: str) -> dict[str, dict[st
 
 def print_round(n: int, rnd: dict[str, dict[str, Any]]) -> None:
     for label, by_endpoint in rnd.items():
-        cells = "  ".join(f"{name} {r['rps']:7.0f} req/s {r['cpu_us']:6.0f} us CPU/req"
-                          for name, r in by_endpoint.items())
+        cells = "  ".join(
+            f"{name} {r['rps']:7.0f} req/s {r['cpu_us']:6.0f} us CPU/req" for name, r in by_endpoint.items()
+        )
         print(f"round {n}  {label:<22}{cells}", flush=True)
 
 
@@ -156,10 +163,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--baseline", metavar="REV", help="also run this git revision's server (e.g. 7bc43d9), "
-                        "the reference of the ratios")
-    parser.add_argument("--worker-classes", metavar="A,B", help="this code's worker classes to run "
-                        "(buffering, gevent, sync; default: the default class)")
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="also run this git revision's server (e.g. 7bc43d9), the reference of the ratios",
+    )
+    parser.add_argument(
+        "--worker-classes",
+        metavar="A,B",
+        help="this code's worker classes to run (buffering, gevent, sync; default: the default class)",
+    )
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -172,8 +185,15 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
         if args.baseline:
             sides.insert(0, Side(f"baseline:{args.baseline}", {}, baseline_tree(args.baseline, workdir)))
-        results = compare(sides, rounds, duration, getattr(args, "warmup", 2.0), getattr(args, "connections", 4),
-                          getattr(args, "workers", 2), min(getattr(args, "bodies", 64), 64))
+        results = compare(
+            sides,
+            rounds,
+            duration,
+            getattr(args, "warmup", 2.0),
+            getattr(args, "connections", 4),
+            getattr(args, "workers", 2),
+            min(getattr(args, "bodies", 64), 64),
+        )
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     ok = report(results, rounds, duration, getattr(args, "json", False))
@@ -186,23 +206,29 @@ def report(results: dict[str, Any], rounds: int, duration: float, as_json: bool)
         print(json.dumps(results, indent=2))
     met = True
     for ref, table in results["ratios"].items():
-        others = [label for label in results["sides"] if label != ref and not
-                  (ref == SYNC and label.startswith("baseline:"))]  # against sync: this code's classes
-        ok = all(v["rps_ratio"] >= AIM and v["cpu_ratio"] >= AIM and not v["failed"]
-                 for label in others for v in table[label].values())
+        others = [
+            label for label in results["sides"] if label != ref and not (ref == SYNC and label.startswith("baseline:"))
+        ]  # against sync: this code's classes
+        ok = all(
+            v["rps_ratio"] >= AIM and v["cpu_ratio"] >= AIM and not v["failed"]
+            for label in others
+            for v in table[label].values()
+        )
         met = met and ok
         if as_json:
             continue
-        print(f"\nmedians of {rounds} rounds of {duration:g} s (wrk, sides alternated); "
-              f"ratios to {ref}, same round:")
-        print(f"{'side':<22}{'endpoint':<8}{'req/s':>8}{'CPU us/req':>12}{'req/s ratio':>13}{'CPU ratio':>11}"
-              f"{'failed':>8}")
+        print(f"\nmedians of {rounds} rounds of {duration:g} s (wrk, sides alternated); ratios to {ref}, same round:")
+        print(
+            f"{'side':<22}{'endpoint':<8}{'req/s':>8}{'CPU us/req':>12}{'req/s ratio':>13}{'CPU ratio':>11}"
+            f"{'failed':>8}"
+        )
         for label in results["sides"]:
             for name, v in table[label].items():
-                print(f"{label:<22}{name:<8}{v['rps']:>8.0f}{v['cpu_us']:>12.0f}{v['rps_ratio']:>13.3f}"
-                      f"{v['cpu_ratio']:>11.3f}{v['failed']:>8}")
-        print(f"  {'ok  ' if ok else 'MISS'} every side within 5% of {ref} or better "
-              "(throughput and CPU per request)")
+                print(
+                    f"{label:<22}{name:<8}{v['rps']:>8.0f}{v['cpu_us']:>12.0f}{v['rps_ratio']:>13.3f}"
+                    f"{v['cpu_ratio']:>11.3f}{v['failed']:>8}"
+                )
+        print(f"  {'ok  ' if ok else 'MISS'} every side within 5% of {ref} or better (throughput and CPU per request)")
     return met
 
 

@@ -33,14 +33,15 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from http_load import midgame_bodies  # noqa: E402
+from http_load import midgame_bodies
 
 
 def make_app() -> Any:
@@ -54,11 +55,22 @@ def make_app() -> Any:
 
 def caller(app: Any, path: str, body: bytes) -> Callable[[], int]:
     base = {
-        "REQUEST_METHOD": "POST", "PATH_INFO": path, "SCRIPT_NAME": "", "QUERY_STRING": "",
-        "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1",
-        "REMOTE_ADDR": "127.0.0.1", "CONTENT_TYPE": "application/json", "CONTENT_LENGTH": str(len(body)),
-        "wsgi.url_scheme": "http", "wsgi.errors": sys.stderr, "wsgi.multithread": False,
-        "wsgi.multiprocess": True, "wsgi.run_once": False, "wsgi.version": (1, 0),
+        "REQUEST_METHOD": "POST",
+        "PATH_INFO": path,
+        "SCRIPT_NAME": "",
+        "QUERY_STRING": "",
+        "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "8000",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1",
+        "CONTENT_TYPE": "application/json",
+        "CONTENT_LENGTH": str(len(body)),
+        "wsgi.url_scheme": "http",
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": False,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+        "wsgi.version": (1, 0),
     }
     status: list[str] = []
 
@@ -74,6 +86,7 @@ def caller(app: Any, path: str, body: bytes) -> Callable[[], int]:
         if not status[-1].startswith("200"):
             raise SystemExit(f"{path}: {status[-1]}")
         return size
+
     return call
 
 
@@ -109,10 +122,10 @@ def pieces(app: Any, bodies: list[dict[str, Any]]) -> dict[str, Callable[[int], 
         "read the body": read,
         "orjson.loads": lambda i: orjson.loads(raw[i]),
         "duplicate-key check": lambda i: may_repeat_keys(raw[i], parsed[i]),
-        "engine.apply (check_state, rule, copy)": lambda i: engine.apply(catalog, parsed[i]["state"],
-                                                                         parsed[i]["action"]),
-        "orjson.dumps of the apply answer": lambda i: orjson.dumps({"state": applied[i][0],
-                                                                    "events": applied[i][1]}),
+        "engine.apply (check_state, rule, copy)": lambda i: engine.apply(
+            catalog, parsed[i]["state"], parsed[i]["action"]
+        ),
+        "orjson.dumps of the apply answer": lambda i: orjson.dumps({"state": applied[i][0], "events": applied[i][1]}),
         "engine.legal_actions": lambda i: engine.legal_actions(catalog, parsed[i]["state"]),
         "orjson.dumps of the legal-actions answer": lambda i: orjson.dumps({"actions": listed[i]}),
         "start (clock, request id)": start_only,
@@ -139,7 +152,7 @@ def main() -> int:
     }
     if args.breakdown:
         for name, piece in pieces(app, bodies).items():
-            calls[name] = [(lambda f, i: lambda: f(i))(piece, i) for i in range(len(bodies))]
+            calls[name] = [(lambda f, i: lambda: f(i))(piece, i) for i in range(len(bodies))]  # noqa: B023 (bound by the outer lambda)
     per_round = max(1, args.requests // args.rounds)
     cpu: dict[str, list[float]] = {name: [] for name in calls}
     os.dup2(devnull, 2)  # the request log lines
@@ -164,12 +177,16 @@ def main() -> int:
     finally:
         os.dup2(saved_stderr, 2)
     echo = statistics.median(cpu["echo"])
-    print(f"CPU per request, in-process WSGI, median of {args.rounds} rounds of {per_round} requests "
-          f"(log on, multiprocess metrics):")
+    print(
+        f"CPU per request, in-process WSGI, median of {args.rounds} rounds of {per_round} requests "
+        f"(log on, multiprocess metrics):"
+    )
     for name, values in cpu.items():
         med = statistics.median(values)
-        print(f"  {name:<44} {med:7.1f} us   x{med / echo:4.2f} the echo's"
-              f"   (rounds: {', '.join(f'{v:.0f}' for v in values)})")
+        print(
+            f"  {name:<44} {med:7.1f} us   x{med / echo:4.2f} the echo's"
+            f"   (rounds: {', '.join(f'{v:.0f}' for v in values)})"
+        )
     if profile is not None:
         out = io.StringIO()
         pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(35)

@@ -58,9 +58,10 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bodies import midgame_bodies  # noqa: E402,F401  (http_inprocess, slow_clients import it from here)
+from benchmarks.bodies import midgame_bodies  # noqa: E402  (http_inprocess, slow_clients import it from here)
 
 # -- the bodies ----------------------------------------------------------------
+
 
 def private_bodies(bodies: list[dict[str, Any]], key: bytes) -> list[dict[str, Any]]:
     """The same positions as private requests: a token, the action, the actor's seat."""
@@ -71,12 +72,18 @@ def private_bodies(bodies: list[dict[str, Any]], key: bytes) -> list[dict[str, A
     for n, body in enumerate(bodies):
         game_id = f"g-bench-{n}"
         state = {k: v for k, v in body["state"].items() if k != "seal"}
-        out.append({"state": vault.token({**state, "game_id": game_id}), "action": body["action"],
-                    "seat": vault.seat(game_id, body["action"]["player"])})
+        out.append(
+            {
+                "state": vault.token({**state, "game_id": game_id}),
+                "action": body["action"],
+                "seat": vault.seat(game_id, body["action"]["player"]),
+            }
+        )
     return out
 
 
 # -- the server -----------------------------------------------------------------
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -84,8 +91,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(workers: int, log_path: Path, extra_env: dict[str, str],
-                 tree: Path | None = None) -> tuple[subprocess.Popen, str]:
+def start_server(
+    workers: int, log_path: Path, extra_env: dict[str, str], tree: Path | None = None
+) -> tuple[subprocess.Popen, str]:
     """``referee serve`` of this tree, or of another revision's ``tree`` (run with this venv)."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
@@ -96,9 +104,18 @@ def start_server(workers: int, log_path: Path, extra_env: dict[str, str],
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
         referee = Path("/nonexistent")
-    cmd = [str(referee) if referee.exists() else sys.executable, *([] if referee.exists() else ["-m", "referee"]),
-           "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]
-    log = open(log_path, "wb")
+    cmd = [
+        str(referee) if referee.exists() else sys.executable,
+        *([] if referee.exists() else ["-m", "referee"]),
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+    ]
+    log = open(log_path, "wb")  # noqa: SIM115 (the server writes to it until stop_server)
     proc = subprocess.Popen(cmd, cwd=tree or ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
@@ -187,14 +204,27 @@ end
 """
 
 
-def run_wrk(url: str, path: str, body_files: list[Path], duration: float, connections: int,
-            workdir: Path) -> dict[str, Any]:
+def run_wrk(
+    url: str, path: str, body_files: list[Path], duration: float, connections: int, workdir: Path
+) -> dict[str, Any]:
     listing = workdir / "bodies.txt"
     listing.write_text("\n".join(str(p) for p in body_files) + "\n")
     script = workdir / "bench.lua"
     script.write_text(WRK_SCRIPT)
-    cmd = ["wrk", "-t1", f"-c{connections}", f"-d{max(1, round(duration))}s", "--timeout", "5s",
-           "-s", str(script), url, "--", str(listing), path]
+    cmd = [
+        "wrk",
+        "-t1",
+        f"-c{connections}",
+        f"-d{max(1, round(duration))}s",
+        "--timeout",
+        "5s",
+        "-s",
+        str(script),
+        url,
+        "--",
+        str(listing),
+        path,
+    ]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     line = next(ln for ln in out.splitlines() if ln.startswith("JSON "))
     raw = json.loads(line[5:])
@@ -249,8 +279,14 @@ def run_python(url: str, path: str, bodies: list[bytes], duration: float, connec
     elapsed = time.monotonic() - started
     flat = sorted(x for lat in latencies for x in lat)
     q = statistics.quantiles(flat, n=100, method="inclusive") if len(flat) > 1 else [0.0] * 99
-    return {"requests": len(flat), "rps": len(flat) / elapsed, "p50_ms": q[49] * 1000, "p99_ms": q[98] * 1000,
-            "mean_ms": statistics.fmean(flat) * 1000 if flat else 0.0, "failed": sum(failed)}
+    return {
+        "requests": len(flat),
+        "rps": len(flat) / elapsed,
+        "p50_ms": q[49] * 1000,
+        "p99_ms": q[98] * 1000,
+        "mean_ms": statistics.fmean(flat) * 1000 if flat else 0.0,
+        "failed": sum(failed),
+    }
 
 
 # -- main -------------------------------------------------------------------------------
@@ -281,10 +317,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--connections", type=int, default=4, help="concurrent connections (default 4)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
     parser.add_argument("--bodies", type=int, default=64, help="distinct mid-game bodies (default 64)")
-    parser.add_argument("--tool", choices=("auto", "wrk", "python"), default="auto",
-                        help="load generator (default: wrk if installed)")
-    parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
-                        help="a setting for the server, e.g. REFEREE_SECRET=... or REFEREE_LOG_REQUESTS=0")
+    parser.add_argument(
+        "--tool", choices=("auto", "wrk", "python"), default="auto", help="load generator (default: wrk if installed)"
+    )
+    parser.add_argument(
+        "--server-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting for the server, e.g. REFEREE_SECRET=... or REFEREE_LOG_REQUESTS=0",
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     from benchmarks import http_compare
 
@@ -299,9 +341,12 @@ def main(argv: list[str] | None = None) -> int:
     extra_env = dict(item.split("=", 1) for item in args.server_env)
     bodies = midgame_bodies(args.bodies, secret=extra_env.get("REFEREE_SECRET"))
     state_key = os.urandom(32)
-    payloads = {"echo": [orjson.dumps(b) for b in bodies], "apply": [orjson.dumps(b) for b in bodies],
-                "legal-actions": [orjson.dumps({"state": b["state"]}) for b in bodies],
-                "private": [orjson.dumps(b) for b in private_bodies(bodies, state_key)]}
+    payloads = {
+        "echo": [orjson.dumps(b) for b in bodies],
+        "apply": [orjson.dumps(b) for b in bodies],
+        "legal-actions": [orjson.dumps({"state": b["state"]}) for b in bodies],
+        "private": [orjson.dumps(b) for b in private_bodies(bodies, state_key)],
+    }
     workdir = Path(tempfile.mkdtemp(prefix="referee-bench-"))
     files: dict[str, list[Path]] = {}
     for name, blobs in payloads.items():
@@ -313,9 +358,14 @@ def main(argv: list[str] | None = None) -> int:
     private_env["REFEREE_STATE_KEY"] = state_key.hex()
     private_proc, private_url = start_server(args.workers, workdir / "private.log", private_env)
     results: dict[str, Any] = {
-        "tool": tool, "workers": args.workers, "connections": args.connections, "duration_s": args.duration,
-        "bodies": len(bodies), "body_bytes_mean": round(statistics.fmean(len(b) for b in payloads["apply"])),
-        "server_env": sorted(extra_env), "rounds": [],
+        "tool": tool,
+        "workers": args.workers,
+        "connections": args.connections,
+        "duration_s": args.duration,
+        "bodies": len(bodies),
+        "body_bytes_mean": round(statistics.fmean(len(b) for b in payloads["apply"])),
+        "server_env": sorted(extra_env),
+        "rounds": [],
     }
 
     def drive(name: str, path: str, seconds: float) -> dict[str, Any]:
@@ -364,23 +414,35 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(results, indent=2))
     else:
-        print(f"{tool}, {args.workers} workers, {args.connections} connections, {args.duration:g} s per endpoint "
-              f"and round, {len(bodies)} mid-game bodies of ~{results['body_bytes_mean']} B")
-        print(f"{'round':<6}{'endpoint':<15}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'failed':>8}{'/ echo':>9}"
-              f"{'CPU us/req':>12}{'echo/it':>9}")
+        print(
+            f"{tool}, {args.workers} workers, {args.connections} connections, {args.duration:g} s per endpoint "
+            f"and round, {len(bodies)} mid-game bodies of ~{results['body_bytes_mean']} B"
+        )
+        print(
+            f"{'round':<6}{'endpoint':<15}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'failed':>8}{'/ echo':>9}"
+            f"{'CPU us/req':>12}{'echo/it':>9}"
+        )
         for i, rnd in enumerate(results["rounds"], 1):
             for name, _ in ENDPOINTS + (PRIVATE,):
                 r = rnd[name]
                 ratio = f"{r['ratio']:.2f}" if "ratio" in r else ""
                 cpu_ratio = f"{r['cpu_ratio']:.2f}" if "cpu_ratio" in r else ""
-                print(f"{i:<6}{name:<15}{r['rps']:>10.0f}{r['p50_ms']:>10.2f}{r['p99_ms']:>10.2f}{r['failed']:>8}"
-                      f"{ratio:>9}{r['cpu_us']:>12.0f}{cpu_ratio:>9}")
-        print("throughput / echo's in the same round (median of rounds): "
-              + ", ".join(f"{name} {ratio:.2f}" for name, ratio in ratios.items()))
-        print("workers' CPU per request, echo's / the endpoint's (median of rounds; steadier on a shared "
-              "machine): " + ", ".join(f"{name} {ratio:.2f}" for name, ratio in results["cpu_ratio"].items()))
-        print(f"private apply / plain apply (the private row's ratios are to apply's, same round; median): "
-              f"throughput {results['private_ratio']:.2f}, CPU per request {results['private_cpu_ratio']:.2f}")
+                print(
+                    f"{i:<6}{name:<15}{r['rps']:>10.0f}{r['p50_ms']:>10.2f}{r['p99_ms']:>10.2f}{r['failed']:>8}"
+                    f"{ratio:>9}{r['cpu_us']:>12.0f}{cpu_ratio:>9}"
+                )
+        print(
+            "throughput / echo's in the same round (median of rounds): "
+            + ", ".join(f"{name} {ratio:.2f}" for name, ratio in ratios.items())
+        )
+        print(
+            "workers' CPU per request, echo's / the endpoint's (median of rounds; steadier on a shared "
+            "machine): " + ", ".join(f"{name} {ratio:.2f}" for name, ratio in results["cpu_ratio"].items())
+        )
+        print(
+            f"private apply / plain apply (the private row's ratios are to apply's, same round; median): "
+            f"throughput {results['private_ratio']:.2f}, CPU per request {results['private_cpu_ratio']:.2f}"
+        )
         print(f"worker RSS (MiB): {', '.join(str(x) for x in results['worker_rss_mib'])}")
         for aim, met in results["aims"].items():
             print(f"  {'ok  ' if met else 'MISS'} {aim}")

@@ -22,8 +22,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import orjson  # noqa: E402
-
 from http_load import midgame_bodies, private_bodies  # noqa: E402
+
 from referee.engine import Catalog, apply  # noqa: E402
 from referee.engine.events import events_for  # noqa: E402
 from referee.engine.views import view_of  # noqa: E402
@@ -57,6 +57,7 @@ def main() -> int:
         def send(body: bytes) -> None:
             resp = client.post("/v1/apply", data=body, content_type="application/json")
             assert resp.status_code == 200, resp.get_data(as_text=True)
+
         return send
 
     plain_us, private_us = float("inf"), float("inf")
@@ -76,18 +77,21 @@ def main() -> int:
         "open a token": best_per_call(vault.open, tokens),
         "make a token": best_per_call(lambda p: vault.token(p[0]), positions),
         "check a seat": best_per_call(lambda s: vault.seat_player(*s), seats),
-        "view + events": best_per_call(lambda x: (view_of(x[0][0], x[1]), events_for(x[0][1], x[0][0], x[1])),
-                                       after),
+        "view + events": best_per_call(lambda x: (view_of(x[0][0], x[1]), events_for(x[0][1], x[0][0], x[1])), after),
     }
     print(f"/v1/apply in-process, best of {ROUNDS} interleaved rounds over {len(plain_bodies)} positions:")
     print(f"  plain   {plain_us:8.1f} µs/request")
-    print(f"  private {private_us:8.1f} µs/request  ({private_us / plain_us - 1:+.0%}; throughput "
-          f"{plain_us / private_us:.0%} of plain)")
+    print(
+        f"  private {private_us:8.1f} µs/request  ({private_us / plain_us - 1:+.0%}; throughput "
+        f"{plain_us / private_us:.0%} of plain)"
+    )
     for name, us in parts.items():
         print(f"  {name:<14}{us:8.1f} µs")
     tokens = parts["open a token"] - parts["parse a state"] + parts["make a token"] + parts["check a seat"]
-    print(f"  opening (beyond the JSON parse a plain body needs too) and making a token, checking the seat: "
-          f"{tokens:.1f} µs = {tokens / plain_us:.1%} of a plain request")
+    print(
+        f"  opening (beyond the JSON parse a plain body needs too) and making a token, checking the seat: "
+        f"{tokens:.1f} µs = {tokens / plain_us:.1%} of a plain request"
+    )
     return 0
 
 

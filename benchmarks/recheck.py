@@ -46,8 +46,11 @@ def timed(archive: Path, games: int, actions: int, label: str, *where: str) -> N
         code = referee(["recheck", str(archive), *where])
     seconds = time.perf_counter() - start
     summary = out.getvalue().strip().splitlines()[-1]
-    print(f"{label:>22}: {games / seconds:8.0f} games/s  {actions / seconds:9.0f} actions/s  "
-          f"({seconds:.2f} s, exit {code}: {summary})", flush=True)
+    print(
+        f"{label:>22}: {games / seconds:8.0f} games/s  {actions / seconds:9.0f} actions/s  "
+        f"({seconds:.2f} s, exit {code}: {summary})",
+        flush=True,
+    )
 
 
 def main() -> int:
@@ -61,8 +64,10 @@ def main() -> int:
         archive = Path(tmp) / "games.jsonl.gz"
         t0 = time.perf_counter()
         actions = write_archive(archive, args.games)
-        print(f"archive: {args.games} games, {actions} actions, {archive.stat().st_size / 1e3:.0f} kB gzip, "
-              f"written in {time.perf_counter() - t0:.1f} s; {n} core(s) here")
+        print(
+            f"archive: {args.games} games, {actions} actions, {archive.stat().st_size / 1e3:.0f} kB gzip, "
+            f"written in {time.perf_counter() - t0:.1f} s; {n} core(s) here"
+        )
         for jobs in sorted({1, 2, n}):
             timed(archive, args.games, actions, f"--jobs {jobs}", "--jobs", str(jobs))
         if args.dask:

@@ -23,6 +23,7 @@ time and sockets; it stops the server when done.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import socket
 import statistics
@@ -30,9 +31,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -51,10 +52,13 @@ class Attack:
         self.address = (host, port)
         self.stopping = threading.Event()
         self.reconnects = 0
-        self.threads = [threading.Thread(target=self._run, args=(kind, n), daemon=True)
-                        for kind, n in (("idle", idle), ("trickle", trickle), ("nonreading", nonreading)) if n]
+        self.threads = [
+            threading.Thread(target=self._run, args=(kind, n), daemon=True)
+            for kind, n in (("idle", idle), ("trickle", trickle), ("nonreading", nonreading))
+            if n
+        ]
 
-    def start(self) -> "Attack":
+    def start(self) -> Attack:
         for thread in self.threads:
             thread.start()
         return self
@@ -95,7 +99,7 @@ class Attack:
                 if sent >= len(TRICKLE_HEAD):
                     sock.recv(65536)  # the head is whole (a slow server): take the answer, start again
                     return False
-                sock.send(TRICKLE_HEAD[sent:sent + 1])
+                sock.send(TRICKLE_HEAD[sent : sent + 1])
                 socks[index] = (sock, sent + 1)
                 return True
             sock.send(NONREADING_REQUEST)  # never read; fills both socket buffers
@@ -152,8 +156,11 @@ def probe_requests(host: str) -> list[bytes]:
     legal = json.dumps({"state": state}).encode()
     return [
         f"GET /livez HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode(),
-        (f"POST /v1/legal-actions HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n"
-         f"Content-Type: application/json\r\nContent-Length: {len(legal)}\r\n\r\n").encode() + legal,
+        (
+            f"POST /v1/legal-actions HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(legal)}\r\n\r\n"
+        ).encode()
+        + legal,
     ]
 
 
@@ -164,8 +171,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trickle", type=int, default=40)
     parser.add_argument("--nonreading", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
-                        help="a setting for the server, e.g. REFEREE_WORKER_CLASS=sync")
+    parser.add_argument(
+        "--server-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting for the server, e.g. REFEREE_WORKER_CLASS=sync",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     duration = min(args.duration, MAX_DURATION)
@@ -192,31 +204,38 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        print(f"{result['worker_class']} workers ×{args.workers}; {args.idle} idle + {args.trickle} trickled-header "
-              f"+ {args.nonreading} non-reading sockets, {duration:g} s: {result['answered']}/{result['probes']} "
-              f"probes answered within 1 s ({result['availability_pct']}%), p50 {result['p50_ms']} ms, "
-              f"p99 {result['p99_ms']} ms, longest outage {result['longest_outage_s']} s, "
-              f"{reconnects} hostile reconnects")
+        print(
+            f"{result['worker_class']} workers ×{args.workers}; {args.idle} idle + {args.trickle} trickled-header "
+            f"+ {args.nonreading} non-reading sockets, {duration:g} s: {result['answered']}/{result['probes']} "
+            f"probes answered within 1 s ({result['availability_pct']}%), p50 {result['p50_ms']} ms, "
+            f"p99 {result['p99_ms']} ms, longest outage {result['longest_outage_s']} s, "
+            f"{reconnects} hostile reconnects"
+        )
     return 0 if result["availability_pct"] >= 99.0 else 1
 
 
-def summary(latencies: list[float | None], times: list[float], duration: float,
-            extra_env: dict[str, str], reconnects: int) -> dict:
+def summary(
+    latencies: list[float | None], times: list[float], duration: float, extra_env: dict[str, str], reconnects: int
+) -> dict:
     ok = sorted(x for x in latencies if x is not None)
     # The longest outage: the longest time between two probes answered (or the run's ends).
     answered = [times[0]] + [t for t, x in zip(times, latencies) if x is not None] + [times[0] + duration]
-    longest = max(b - a for a, b in zip(answered, answered[1:]))
+    longest = max(b - a for a, b in itertools.pairwise(answered))
 
     def pct(q: float) -> float | None:
         return round(ok[min(len(ok) - 1, int(q * len(ok)))] * 1000, 1) if ok else None
 
     return {
-        "worker_class": extra_env.get("REFEREE_WORKER_CLASS", "buffering (default)"), "duration_s": duration,
-        "probes": len(latencies), "answered": len(ok),
+        "worker_class": extra_env.get("REFEREE_WORKER_CLASS", "buffering (default)"),
+        "duration_s": duration,
+        "probes": len(latencies),
+        "answered": len(ok),
         "availability_pct": round(100 * len(ok) / max(1, len(latencies)), 2),
-        "p50_ms": pct(0.5), "p99_ms": pct(0.99),
+        "p50_ms": pct(0.5),
+        "p99_ms": pct(0.99),
         "mean_ms": round(statistics.fmean(ok) * 1000, 1) if ok else None,
-        "longest_outage_s": round(longest, 1), "hostile_reconnects": reconnects,
+        "longest_outage_s": round(longest, 1),
+        "hostile_reconnects": reconnects,
     }
 
 

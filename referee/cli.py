@@ -23,7 +23,8 @@ import os
 import socket
 import sys
 import tempfile
-from typing import Any, Callable, MutableMapping, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
+from typing import Any
 
 from referee.scenarios.cli import SUBCOMMANDS as SCENARIO_SUBCOMMANDS
 from referee.scenarios.cli import CommandError, load_catalog, subcommand, write_file, write_output
@@ -34,27 +35,50 @@ PROG = "referee"
 
 # -- serve ---------------------------------------------------------------------
 
+
 def _add_serve(sub: argparse._SubParsersAction) -> None:
     from referee.service.config import settings_help
 
     env = os.environ
     p = subcommand(
-        sub, "serve", cmd_serve, "run the HTTP service under gunicorn",
-        ("Run the referee's HTTP service under gunicorn with its checked-in config\n"
-         "(referee/service/gunicorn_conf.py). A bad setting stops it with one line."),
-        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=settings_help())
+        sub,
+        "serve",
+        cmd_serve,
+        "run the HTTP service under gunicorn",
+        (
+            "Run the referee's HTTP service under gunicorn with its checked-in config\n"
+            "(referee/service/gunicorn_conf.py). A bad setting stops it with one line."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=settings_help(),
+    )
     # String defaults go through `type` when the flag is absent, so a bad variable is a usage error.
-    p.add_argument("--host", default=env.get("REFEREE_HOST", "127.0.0.1"),
-                   help="address to listen on (default 127.0.0.1; 0.0.0.0 in a container)")
-    p.add_argument("--port", type=_port, default=env.get("REFEREE_PORT", "8000"),
-                   help="port to listen on (default 8000)")
-    p.add_argument("--workers", type=_positive, default=env.get("REFEREE_WORKERS", "2"),
-                   help="worker processes (default 2; about one per core)")
-    p.add_argument("--metrics-port", type=_port, default=env.get("REFEREE_METRICS_PORT") or None,
-                   metavar="PORT", help="serve /metrics on this port only (default: on the API port)")
-    p.add_argument("--catalog", metavar="FILE",
-                   help="catalog file, YAML or JSON (docs/api.md §8); default REFEREE_CATALOG, else the "
-                        "built-in af-ref")
+    p.add_argument(
+        "--host",
+        default=env.get("REFEREE_HOST", "127.0.0.1"),
+        help="address to listen on (default 127.0.0.1; 0.0.0.0 in a container)",
+    )
+    p.add_argument(
+        "--port", type=_port, default=env.get("REFEREE_PORT", "8000"), help="port to listen on (default 8000)"
+    )
+    p.add_argument(
+        "--workers",
+        type=_positive,
+        default=env.get("REFEREE_WORKERS", "2"),
+        help="worker processes (default 2; about one per core)",
+    )
+    p.add_argument(
+        "--metrics-port",
+        type=_port,
+        default=env.get("REFEREE_METRICS_PORT") or None,
+        metavar="PORT",
+        help="serve /metrics on this port only (default: on the API port)",
+    )
+    p.add_argument(
+        "--catalog",
+        metavar="FILE",
+        help="catalog file, YAML or JSON (docs/api.md §8); default REFEREE_CATALOG, else the built-in af-ref",
+    )
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -71,10 +95,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     env["REFEREE_WORKERS"] = str(args.workers)
     _prepare_metrics_dir(env)
     metrics = f", /metrics on port {settings.metrics_port}" if settings.metrics_port is not None else ""
-    print(f"{PROG}: serving catalog {catalog.id} ({catalog.digest[:19]}...) on "
-          f"http://{env['REFEREE_BIND']} with {args.workers} worker(s), sealing "
-          f"{'on' if settings.secret else 'off'}, private play {'on' if settings.private else 'off'}{metrics}",
-          file=sys.stderr, flush=True)
+    print(
+        f"{PROG}: serving catalog {catalog.id} ({catalog.digest[:19]}...) on "
+        f"http://{env['REFEREE_BIND']} with {args.workers} worker(s), sealing "
+        f"{'on' if settings.secret else 'off'}, private play {'on' if settings.private else 'off'}{metrics}",
+        file=sys.stderr,
+        flush=True,
+    )
     argv = [sys.executable, "-m", "gunicorn", "--config", "python:referee.service.gunicorn_conf"]
     os.execv(sys.executable, argv)  # keeps the PID: stopping it stops the server
     return 0  # pragma: no cover
@@ -160,10 +187,15 @@ def _port(text: str) -> int:
 
 # -- openapi -------------------------------------------------------------------
 
+
 def _add_openapi(sub: argparse._SubParsersAction) -> None:
-    p = subcommand(sub, "openapi", cmd_openapi,
-                   "print the OpenAPI document (what `make openapi` writes to openapi.yaml)",
-                   "Print the OpenAPI document generated from the marshmallow schemas.")
+    p = subcommand(
+        sub,
+        "openapi",
+        cmd_openapi,
+        "print the OpenAPI document (what `make openapi` writes to openapi.yaml)",
+        "Print the OpenAPI document generated from the marshmallow schemas.",
+    )
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
 
 
@@ -177,19 +209,31 @@ def cmd_openapi(args: argparse.Namespace) -> int:
 
 # -- verify-deal ---------------------------------------------------------------
 
+
 def _add_verify_deal(sub: argparse._SubParsersAction) -> None:
     p = subcommand(
-        sub, "verify-deal", cmd_verify_deal, "check the deal of a revealed private game (docs/api.md §10)",
-        ("Check a private game revealed by POST /v1/reveal: the seed matches the commitment "
-         "shown at the deal, dealing again from that seed and the two decks gives the same "
-         "cards, and each file at the end is the untouched rest of the file dealt. Exit 0 "
-         "when it checks, 1 when it does not, 2 when the file cannot be read."))
-    p.add_argument("revealed", metavar="REVEALED.json",
-                   help="the answer of POST /v1/reveal ({\"state\": ...}) or the state alone")
-    p.add_argument("--commitment", metavar="sha256:HEX",
-                   help="the commitment you were shown at the deal (and in every view)")
-    p.add_argument("--catalog", metavar="FILE",
-                   help="the catalog the game was played with (default: REFEREE_CATALOG, else the built-in)")
+        sub,
+        "verify-deal",
+        cmd_verify_deal,
+        "check the deal of a revealed private game (docs/api.md §10)",
+        (
+            "Check a private game revealed by POST /v1/reveal: the seed matches the commitment "
+            "shown at the deal, dealing again from that seed and the two decks gives the same "
+            "cards, and each file at the end is the untouched rest of the file dealt. Exit 0 "
+            "when it checks, 1 when it does not, 2 when the file cannot be read."
+        ),
+    )
+    p.add_argument(
+        "revealed", metavar="REVEALED.json", help='the answer of POST /v1/reveal ({"state": ...}) or the state alone'
+    )
+    p.add_argument(
+        "--commitment", metavar="sha256:HEX", help="the commitment you were shown at the deal (and in every view)"
+    )
+    p.add_argument(
+        "--catalog",
+        metavar="FILE",
+        help="the catalog the game was played with (default: REFEREE_CATALOG, else the built-in)",
+    )
     p.add_argument("--out", metavar="FILE", help="write the re-dealt first state to FILE (JSON)")
 
 
@@ -215,9 +259,11 @@ def cmd_verify_deal(args: argparse.Namespace) -> int:
     if args.out:
         write_file("--out", args.out, json.dumps(first, ensure_ascii=False, indent=2))
     seen = "matches the commitment given" if args.commitment else "compare it with the one you were shown"
-    print(f"deal verified: seed commitment {commitment(state['seed'])} ({seen}); dealing again from the "
-          f"seed and both decks gives the game's {len(first['cards'])} cards and first player; both files "
-          f"are the untouched rest of the deal")
+    print(
+        f"deal verified: seed commitment {commitment(state['seed'])} ({seen}); dealing again from the "
+        f"seed and both decks gives the game's {len(first['cards'])} cards and first player; both files "
+        f"are the untouched rest of the deal"
+    )
     return 0
 
 
@@ -236,8 +282,7 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
 def build_parser() -> argparse.ArgumentParser:
     from referee import __version__
 
-    parser = argparse.ArgumentParser(
-        prog=PROG, description="Ace File '99 rules referee.")
+    parser = argparse.ArgumentParser(prog=PROG, description="Ace File '99 rules referee.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add in SUBCOMMANDS:

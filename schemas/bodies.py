@@ -12,7 +12,6 @@ from typing import Any
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from referee.engine.facts import DECK_MAX_VIOLATIONS, PLAYERS, UNKNOWN_CARDS_LISTED
-
 from schemas.events import event_field
 from schemas.fields import StrictBoolean, natural, player_index
 from schemas.game import (
@@ -32,12 +31,15 @@ def _doc(text: str) -> dict:
     return {"description": text}
 
 
-VIOLATIONS_BOUND = (f"Bounded: per deck, RULES 3.1 once, 3.2 and 3.3 at most once per id, and the first "
-                    f"{UNKNOWN_CARDS_LISTED} distinct unknown ids (3.4) followed by one `more_unknown_cards` "
-                    f"violation with their count: at most {DECK_MAX_VIOLATIONS} per deck.")
+VIOLATIONS_BOUND = (
+    f"Bounded: per deck, RULES 3.1 once, 3.2 and 3.3 at most once per id, and the first "
+    f"{UNKNOWN_CARDS_LISTED} distinct unknown ids (3.4) followed by one `more_unknown_cards` "
+    f"violation with their count: at most {DECK_MAX_VIOLATIONS} per deck."
+)
 
 
 # -- requests --------------------------------------------------------------------
+
 
 class ApplyRequestSchema(Schema):
     class Meta:
@@ -55,9 +57,12 @@ class LegalActionsRequestSchema(Schema):
 
     state = fields.Nested(StateSchema, required=True)
     player = player_index(metadata=_doc("Absent: whoever may act now."))
-    labels = StrictBoolean(metadata=_doc(
-        "True: give each action a readable `label` (English, or Japanese with `Accept-Language: ja`). "
-        "Default false."))
+    labels = StrictBoolean(
+        metadata=_doc(
+            "True: give each action a readable `label` (English, or Japanese with `Accept-Language: ja`). "
+            "Default false."
+        )
+    )
 
 
 class ReplayRequestSchema(Schema):
@@ -94,6 +99,7 @@ class DeckValidateRequestSchema(Schema):
 
 
 # -- responses -------------------------------------------------------------------
+
 
 class GameResponseSchema(Schema):
     class Meta:
@@ -144,8 +150,12 @@ class DeckValidateResponseSchema(Schema):
         description = "Every RULES 3 problem of the deck, not just the first."
 
     legal = StrictBoolean(required=True)
-    violations = fields.List(fields.Nested(ViolationSchema), required=True, validate=validate.Length(
-        max=DECK_MAX_VIOLATIONS), metadata=_doc(VIOLATIONS_BOUND))
+    violations = fields.List(
+        fields.Nested(ViolationSchema),
+        required=True,
+        validate=validate.Length(max=DECK_MAX_VIOLATIONS),
+        metadata=_doc(VIOLATIONS_BOUND),
+    )
 
 
 class CardsResponseSchema(Schema):
@@ -180,23 +190,30 @@ class HealthSchema(Schema):
         description = "Liveness or readiness."
 
     status = fields.String(required=True, metadata={"example": "ok"})
-    version = fields.String(metadata={"description": "The referee's package version (`/livez`).",
-                                      "example": "0.1.0"})
+    version = fields.String(metadata={"description": "The referee's package version (`/livez`).", "example": "0.1.0"})
 
 
 class ReadinessSchema(HealthSchema):
     class Meta:
         unknown = RAISE
-        description = ("Ready for traffic, with what this replica runs: compare replicas behind one "
-                       "balancer, they must agree.")
+        description = (
+            "Ready for traffic, with what this replica runs: compare replicas behind one balancer, they must agree."
+        )
 
-    catalog = fields.Nested(CatalogRefSchema, required=True, metadata={
-        "description": "The catalog loaded (the ref every state carries)."})
-    keys = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
-        "description": "The fingerprint of each configured key by role (`current`; `previous` during a "
-                       "rotation): the first 8 bytes of HMAC-SHA256(key, \"fingerprint\") in hex, never "
-                       "the key. Empty without sealing.",
-        "example": {"current": "3f9a0c1d2b4e5f60"}})
+    catalog = fields.Nested(
+        CatalogRefSchema, required=True, metadata={"description": "The catalog loaded (the ref every state carries)."}
+    )
+    keys = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={
+            "description": "The fingerprint of each configured key by role (`current`; `previous` during a "
+            'rotation): the first 8 bytes of HMAC-SHA256(key, "fingerprint") in hex, never '
+            "the key. Empty without sealing.",
+            "example": {"current": "3f9a0c1d2b4e5f60"},
+        },
+    )
 
 
 class ProblemSchema(Schema):
@@ -204,7 +221,8 @@ class ProblemSchema(Schema):
         unknown = INCLUDE
         description = (
             "An error (RFC 9457 problem details, `application/problem+json`). `code` is a "
-            "stable snake_case name; `instance` is the request id (X-Request-ID).")
+            "stable snake_case name; `instance` is the request id (X-Request-ID)."
+        )
 
     type = fields.String(required=True, metadata={"example": "https://ace-file-referee.dev/problems/invalid-schema"})
     title = fields.String(required=True)
@@ -212,21 +230,31 @@ class ProblemSchema(Schema):
     code = fields.String(required=True)
     detail = fields.String(required=True)
     instance = fields.String(required=True)
-    errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()),
-                         metadata=_doc("400 schema errors: field path (dotted, list indexes as numbers) to messages."))
+    errors = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.String()),
+        metadata=_doc("400 schema errors: field path (dotted, list indexes as numbers) to messages."),
+    )
     rule = fields.String(metadata=_doc("422: the rule id of RULES.md that the action or deck breaks."))
     index = natural(metadata=_doc("/v1/replay 422: the 0-based index of the first illegal action."))
-    violations = fields.List(fields.Nested(ViolationSchema), validate=validate.Length(max=2 * DECK_MAX_VIOLATIONS),
-                             metadata=_doc("Deck 422s: every violation (RULES 3). " + VIOLATIONS_BOUND))
-
+    violations = fields.List(
+        fields.Nested(ViolationSchema),
+        validate=validate.Length(max=2 * DECK_MAX_VIOLATIONS),
+        metadata=_doc("Deck 422s: every violation (RULES 3). " + VIOLATIONS_BOUND),
+    )
 
 
 # -- private play (docs/api.md §10) ------------------------------------------------------
 
+
 def state_token(**kwargs) -> fields.String:
-    kwargs.setdefault("metadata", _doc(
-        "A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). "
-        "Opaque; send back the latest one as received."))
+    kwargs.setdefault(
+        "metadata",
+        _doc(
+            "A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). "
+            "Opaque; send back the latest one as received."
+        ),
+    )
     return fields.String(validate=validate.Regexp(r"^afs1\.[A-Za-z0-9_-]+$"), **kwargs)
 
 
@@ -238,8 +266,10 @@ def seat_field(**kwargs) -> fields.String:
 class PrivateActRequestSchema(Schema):
     class Meta:
         unknown = RAISE
-        description = ("Private mode: a state token, the action, and the seat of the player who acts "
-                       "(`action.player` must be the seat's player, else 403 `not_your_seat`).")
+        description = (
+            "Private mode: a state token, the action, and the seat of the player who acts "
+            "(`action.player` must be the seat's player, else 403 `not_your_seat`)."
+        )
 
     state = state_token(required=True)
     action = action_field(required=True)
@@ -249,8 +279,10 @@ class PrivateActRequestSchema(Schema):
 class PrivateAskRequestSchema(Schema):
     class Meta:
         unknown = RAISE
-        description = ("Private mode: a state token and a seat; the answer is for the seat's player "
-                       "only (`player`, if sent, must be the seat's).")
+        description = (
+            "Private mode: a state token and a seat; the answer is for the seat's player "
+            "only (`player`, if sent, must be the seat's)."
+        )
 
     state = state_token(required=True)
     seat = seat_field(required=True)
@@ -273,7 +305,8 @@ class RevealRequestSchema(Schema):
         description = (
             "The state token of a finished private game and both its seats: the referee cannot "
             "tell a game's last token from a copy someone conceded on to see the cards, so "
-            "revealing needs both players (at the end, each gives the other their seat).")
+            "revealing needs both players (at the end, each gives the other their seat)."
+        )
 
     state = state_token(required=True)
     seats = fields.List(seat_field(), required=True, validate=validate.Length(equal=PLAYERS))
@@ -282,14 +315,22 @@ class RevealRequestSchema(Schema):
 class PrivateGameResponseSchema(Schema):
     class Meta:
         unknown = RAISE
-        description = ("Private mode: the new game's token, its two seats (hand each player only their "
-                       "own) and the commitment to its seed; events as both players may know them.")
+        description = (
+            "Private mode: the new game's token, its two seats (hand each player only their "
+            "own) and the commitment to its seed; events as both players may know them."
+        )
 
     state = state_token(required=True)
-    seats = fields.List(seat_field(), required=True, validate=validate.Length(equal=PLAYERS),
-                        metadata=_doc("Player 0's seat, then player 1's."))
-    commitment = fields.String(required=True, metadata=_doc(
-        "`sha256:` and the SHA-256 of the seed, which POST /v1/reveal shows once the game is over."))
+    seats = fields.List(
+        seat_field(),
+        required=True,
+        validate=validate.Length(equal=PLAYERS),
+        metadata=_doc("Player 0's seat, then player 1's."),
+    )
+    commitment = fields.String(
+        required=True,
+        metadata=_doc("`sha256:` and the SHA-256 of the seed, which POST /v1/reveal shows once the game is over."),
+    )
     events = fields.List(event_field(), required=True)
 
 
@@ -299,12 +340,16 @@ class PrivateApplyResponseSchema(Schema):
         description = "Private mode: the next state's token, the events and the view of the seat's player."
 
     state = state_token(required=True)
-    events = fields.List(event_field(), required=True, metadata=_doc(
-        "Only what the seat's player may know (see each event's schema)."))
+    events = fields.List(
+        event_field(), required=True, metadata=_doc("Only what the seat's player may know (see each event's schema).")
+    )
     view = fields.Nested(ViewSchema, required=True)
-    seat = seat_field(metadata=_doc(
-        "Present when the seat sent was made under the previous key (a key rotation): "
-        "the same seat under the current key; use it from now on."))
+    seat = seat_field(
+        metadata=_doc(
+            "Present when the seat sent was made under the previous key (a key rotation): "
+            "the same seat under the current key; use it from now on."
+        )
+    )
 
 
 class PrivateReplayResponseSchema(Schema):

@@ -31,12 +31,16 @@ _SCHEMAS: dict[type[Struct], type[Schema]] = {}
 def schema_for(struct: type[Struct]) -> type[Schema]:
     """The marshmallow schema of a model Struct (built once), refusing unknown fields."""
     if struct not in _SCHEMAS:
-        attrs = {f.encode_name: field_for(f.type, required=f.required, default=f.default)
-                 for f in msgspec.structs.fields(struct)}
+        attrs = {
+            f.encode_name: field_for(f.type, required=f.required, default=f.default)
+            for f in msgspec.structs.fields(struct)
+        }
         if struct.__struct_config__.tag is not None:  # an action: its type first
             tag = struct.__struct_config__.tag
-            attrs = {struct.__struct_config__.tag_field: fields.String(required=True, validate=validate.OneOf([tag])),
-                     **attrs}
+            attrs = {
+                struct.__struct_config__.tag_field: fields.String(required=True, validate=validate.OneOf([tag])),
+                **attrs,
+            }
         name = NAMES.get(struct.__name__, struct.__name__) + ("Action" if struct.__struct_config__.tag else "")
         meta = type("Meta", (), {"unknown": RAISE, "description": _description(struct)})
         _SCHEMAS[struct] = type(name + "Schema", (Schema,), {**attrs, "Meta": meta, "__module__": __name__})
@@ -59,8 +63,9 @@ def _last(metas: list[Meta], name: str) -> Any:
     return next((getattr(m, name) for m in reversed(metas) if getattr(m, name) is not None), None)
 
 
-def field_for(tp: Any, *, required: bool = True, default: Any = msgspec.NODEFAULT,
-              metas: list[Meta] | None = None) -> fields.Field:
+def field_for(
+    tp: Any, *, required: bool = True, default: Any = msgspec.NODEFAULT, metas: list[Meta] | None = None
+) -> fields.Field:
     """The strict marshmallow field that accepts what ``tp`` accepts."""
     tp, own = _metas(tp)
     metas = [*(metas or []), *own]
@@ -71,12 +76,17 @@ def field_for(tp: Any, *, required: bool = True, default: Any = msgspec.NODEFAUL
     kwargs: dict[str, Any] = {"required": required}
     description = _last(metas, "description")
     examples = _last(metas, "examples")
-    metadata = {**({"description": description} if description else {}),
-                **({"example": examples[0]} if examples else {})}
+    metadata = {
+        **({"description": description} if description else {}),
+        **({"example": examples[0]} if examples else {}),
+    }
     if metadata:
         kwargs["metadata"] = metadata
-    if default is not msgspec.NODEFAULT and isinstance(default, (str, int, bool)) \
-            and not isinstance(default, enum.Enum | type(None)):
+    if (
+        default is not msgspec.NODEFAULT
+        and isinstance(default, (str, int, bool))
+        and not isinstance(default, enum.Enum | type(None))
+    ):
         kwargs["load_default"] = default
     elif isinstance(default, enum.Enum):
         kwargs["load_default"] = default.value
@@ -133,9 +143,14 @@ def action_field(**kwargs: Any) -> OneOfSchemas:
 def _listed_schema(kind: str) -> type[Schema]:
     """The action as ``/v1/legal-actions`` lists it: with a readable ``label`` when asked for."""
     base = ACTION_SCHEMAS[kind]
-    label = fields.String(metadata={"description": (
-        "With `\"labels\": true`: the action in words, naming only what its player may see "
-        "(English, or Japanese with `Accept-Language: ja`).")})
+    label = fields.String(
+        metadata={
+            "description": (
+                'With `"labels": true`: the action in words, naming only what its player may see '
+                "(English, or Japanese with `Accept-Language: ja`)."
+            )
+        }
+    )
     meta = type("Meta", (), {"unknown": RAISE, "description": base.Meta.description + " Listed, maybe labelled."})
     return type("Listed" + base.__name__, (base,), {"label": label, "Meta": meta, "__module__": __name__})
 

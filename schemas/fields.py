@@ -9,7 +9,8 @@ inputs.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
@@ -27,8 +28,7 @@ class StrictBoolean(fields.Boolean):
 
 def instance_id(**kwargs: Any) -> fields.String:
     """A card instance id: an opaque, non-empty string."""
-    kwargs.setdefault("metadata", {}).setdefault(
-        "description", "A card instance id (opaque, unique in the game).")
+    kwargs.setdefault("metadata", {}).setdefault("description", "A card instance id (opaque, unique in the game).")
     return fields.String(validate=validate.Length(min=1), **kwargs)
 
 
@@ -81,8 +81,7 @@ class Grammars(fields.Field):
     engine's registry is what reads an entry (``effect_types.py``, ``requirements.py``).
     """
 
-    def __init__(self, component: str, grammars: Callable[[], list[dict[str, Any]]], description: str,
-                 **kwargs: Any):
+    def __init__(self, component: str, grammars: Callable[[], list[dict[str, Any]]], description: str, **kwargs: Any):
         super().__init__(**kwargs)
         self.component = component
         self.grammars = grammars

@@ -8,7 +8,7 @@ unknown fields, and every field takes exactly one JSON type.
 
 from __future__ import annotations
 
-from marshmallow import RAISE, INCLUDE, Schema, fields, validate
+from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
 from referee.engine import effect_types, model, requirements
 from referee.engine.facts import PLAYERS, RULESET, SCHEMA, Phase, Step
@@ -61,9 +61,11 @@ class ActionSchema(_Strict):
 
 # -- new games and decks (docs/api.md §2) ----------------------------------------------
 
+
 def deck_field(**kwargs) -> Deck:
-    kwargs.setdefault("metadata", _doc(
-        "40 catalog card ids, top of the file first, or an object of counts by card id."))
+    kwargs.setdefault(
+        "metadata", _doc("40 catalog card ids, top of the file first, or an object of counts by card id.")
+    )
     return Deck(**kwargs)
 
 
@@ -72,14 +74,22 @@ class NewGameSchema(_Strict):
         unknown = RAISE
         description = "A new game (docs/api.md §2)."
 
-    decks = fields.List(deck_field(), required=True, validate=validate.Length(equal=PLAYERS),
-                        metadata=_doc("Player 0's deck, then player 1's."))
-    seed = fields.String(validate=validate.Length(min=1), allow_none=True, metadata=_doc(
-        "Any non-empty string; random if absent or null, and then returned in the state."))
+    decks = fields.List(
+        deck_field(),
+        required=True,
+        validate=validate.Length(equal=PLAYERS),
+        metadata=_doc("Player 0's deck, then player 1's."),
+    )
+    seed = fields.String(
+        validate=validate.Length(min=1),
+        allow_none=True,
+        metadata=_doc("Any non-empty string; random if absent or null, and then returned in the state."),
+    )
     first_player = player_index(allow_none=True, metadata=_doc("Absent or null: chosen from the seed (RULES 5.2)."))
     shuffle = StrictBoolean(metadata=_doc("false keeps each deck in the order given. Default true."))
-    players = fields.List(fields.String(), validate=validate.Length(equal=PLAYERS),
-                          metadata=_doc("The players' names."))
+    players = fields.List(
+        fields.String(), validate=validate.Length(equal=PLAYERS), metadata=_doc("The players' names.")
+    )
     options = fields.Nested(OptionsSchema)
 
 
@@ -95,8 +105,10 @@ class ViewPlayerSchema(_Strict):
 
     name = fields.String(required=True)
     file = natural(required=True, metadata=_doc("How many cards the file holds."))
-    hand = instance_ids(required=True, metadata=_doc(
-        "The hand's instance ids; which cards they are is in `cards` only for the viewer's own hand."))
+    hand = instance_ids(
+        required=True,
+        metadata=_doc("The hand's instance ids; which cards they are is in `cards` only for the viewer's own hand."),
+    )
     trash = instance_ids(required=True)
     cases = fields.List(fields.Nested(CaseEntrySchema), required=True)
     fairies = fields.List(fields.Nested(FairyEntrySchema), required=True)
@@ -111,7 +123,8 @@ class ViewSchema(_Strict):
             "The state as one player may see it (docs/api.md §5): no seed, no rng, files as "
             "counts, and in `cards` only the instances that player may know (their hand, "
             "the field but the opponent's face-down cases, both trashes, the card of a "
-            "declared pending action). Not a State, never sealed, never accepted as one.")
+            "declared pending action). Not a State, never sealed, never accepted as one."
+        )
 
     schema = fields.String(required=True, validate=validate.OneOf([VIEW_SCHEMA]))
     viewer = player_index(required=True, metadata=_doc("Whose view this is."))
@@ -126,34 +139,50 @@ class ViewSchema(_Strict):
     case_played = StrictBoolean(required=True)
     pending = fields.Nested(PendingSchema, required=True, allow_none=True)
     result = fields.Nested(ResultSchema, required=True, allow_none=True)
-    cards = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
-                        metadata=_doc("Only the instances the viewer may know, to their catalog ids."))
+    cards = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata=_doc("Only the instances the viewer may know, to their catalog ids."),
+    )
     players = fields.List(fields.Nested(ViewPlayerSchema), required=True, validate=validate.Length(equal=PLAYERS))
     modifiers = fields.List(fields.Nested(ModifierSchema), required=True)
     used = fields.List(fields.Nested(UsedSchema), required=True)
-    seq = natural(required=True, metadata=_doc(
-        "How many actions were applied since the deal: a player sees a rollback as seq going back."))
-    commitment = fields.String(required=True, metadata={
-        "description": "`sha256:` and the SHA-256 (hex) of the game's seed: the dealing the seed "
-                       "decided can be checked once the seed is revealed (docs/api.md §10).",
-        "example": "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"})
+    seq = natural(
+        required=True,
+        metadata=_doc("How many actions were applied since the deal: a player sees a rollback as seq going back."),
+    )
+    commitment = fields.String(
+        required=True,
+        metadata={
+            "description": "`sha256:` and the SHA-256 (hex) of the game's seed: the dealing the seed "
+            "decided can be checked once the seed is revealed (docs/api.md §10).",
+            "example": "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        },
+    )
     game_id = fields.String(metadata=_doc("The game's id (private mode only)."))
 
 
 # -- cards (docs/api.md §8) ----------------------------------------------------------------
 
+
 def effect_entry() -> Grammars:
     """An effect entry: one of the registered effects' grammars (effect_types.py), the component EffectEntry."""
-    return Grammars("EffectEntry", effect_types.grammars,
-                    "An effect entry (docs/api.md §8): one of the registered effects, each an object of one key.")
+    return Grammars(
+        "EffectEntry",
+        effect_types.grammars,
+        "An effect entry (docs/api.md §8): one of the registered effects, each an object of one key.",
+    )
 
 
 def requirement_entry() -> Grammars:
     """A case requirement: one of the registered requirements' grammars (requirements.py), the component
     RequirementEntry."""
-    return Grammars("RequirementEntry", requirements.grammars,
-                    "A case requirement (docs/api.md §8): one of the registered requirements, each an object "
-                    "of one key.")
+    return Grammars(
+        "RequirementEntry",
+        requirements.grammars,
+        "A case requirement (docs/api.md §8): one of the registered requirements, each an object of one key.",
+    )
 
 
 def effect_entries() -> fields.List:
@@ -182,25 +211,32 @@ class CardSchema(Schema):
     name_en = fields.String()
     series = fields.String()
     text = fields.String()
-    deck_limit = fields.Integer(strict=True, metadata=_doc(
-        "This printing's own limit, as the catalog writes it (default 3)."))
-    name_deck_limit = fields.Integer(strict=True, metadata=_doc(
-        "How many cards of this name a deck may hold: the lowest deck_limit among all the catalog's cards "
-        "of the name; 北の妖精 and V.I.P.のカード 1 whatever the catalog says (RULES 3.2). The limit "
-        "POST /v1/decks/validate and POST /v1/games apply."))
+    deck_limit = fields.Integer(
+        strict=True, metadata=_doc("This printing's own limit, as the catalog writes it (default 3).")
+    )
+    name_deck_limit = fields.Integer(
+        strict=True,
+        metadata=_doc(
+            "How many cards of this name a deck may hold: the lowest deck_limit among all the catalog's cards "
+            "of the name; 北の妖精 and V.I.P.のカード 1 whatever the catalog says (RULES 3.2). The limit "
+            "POST /v1/decks/validate and POST /v1/games apply."
+        ),
+    )
     power = fields.Integer(strict=True)
     abilities = fields.List(fields.Nested(AbilitySchema))
     level = fields.Integer(strict=True)
     hit = fields.Integer(strict=True)
     dispatch_limit = fields.Integer(strict=True)
-    requires = fields.List(requirement_entry(), metadata=_doc(
-        "Requirements, all of which must hold to solve the case (docs/api.md §8)."))
+    requires = fields.List(
+        requirement_entry(), metadata=_doc("Requirements, all of which must hold to solve the case (docs/api.md §8).")
+    )
     cost = fields.Integer(strict=True)
     trigger = fields.String()
     effect = effect_entries()
 
 
 # -- violations (docs/api.md §7) -----------------------------------------------------------
+
 
 class ViolationSchema(Schema):
     class Meta:

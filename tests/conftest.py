@@ -16,8 +16,9 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -30,6 +31,7 @@ OTHER_STATE_KEY = "8a4b231edf215d2ab37c1f6f8c83d4713c2ee64d4fa872758f14da8828ed6
 
 
 # -- apps and clients ---------------------------------------------------------
+
 
 @pytest.fixture(scope="session")
 def catalog():
@@ -99,6 +101,7 @@ def private_game_body(new_game_body) -> dict:
 
 # -- games and positions --------------------------------------------------------
 
+
 @pytest.fixture(scope="session")
 def new_game_body(catalog) -> dict:
     """A legal NewGame with a seed (random decks of the reference catalog)."""
@@ -140,12 +143,16 @@ def positions(catalog, new_game_body) -> list[tuple[dict, dict]]:
 @pytest.fixture(scope="session")
 def midgame(positions) -> tuple[dict, dict]:
     """A main-step position in the middle of the game, with a legal action."""
-    mains = [(s, a) for s, a in positions if a is not None and s["step"] == "main" and s["pending"] is None
-             and a["type"] != "end_turn"]
+    mains = [
+        (s, a)
+        for s, a in positions
+        if a is not None and s["step"] == "main" and s["pending"] is None and a["type"] != "end_turn"
+    ]
     return copy.deepcopy(mains[len(mains) // 2])
 
 
 # -- real servers -------------------------------------------------------------------
+
 
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -180,21 +187,20 @@ class Server:
         return self.proc.returncode
 
 
-def start_server(log_dir: Path, started: list[Server], workers: int = 1, env: dict[str, str] | None = None,
-                 module: bool = False) -> Server:
+def start_server(
+    log_dir: Path, started: list[Server], workers: int = 1, env: dict[str, str] | None = None, module: bool = False
+) -> Server:
     """Start ``referee serve`` on a free loopback port and wait until /livez answers."""
     server = launch_server(log_dir, workers, env, module)
     started.append(server)
     return wait_ready(server)
 
 
-def launch_server(log_dir: Path, workers: int = 1, env: dict[str, str] | None = None,
-                  module: bool = False) -> Server:
+def launch_server(log_dir: Path, workers: int = 1, env: dict[str, str] | None = None, module: bool = False) -> Server:
     """Start ``referee serve`` on a free loopback port (launch several, then :func:`wait_ready` each)."""
     port = free_port()
     log = log_dir / f"server-{port}.log"
-    full_env = {k: v for k, v in os.environ.items()
-                if not k.startswith("REFEREE_") and k != "PROMETHEUS_MULTIPROC_DIR"}
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_") and k != "PROMETHEUS_MULTIPROC_DIR"}
     full_env["REFEREE_DRAIN_SECONDS"] = "0"  # stop at once (the tests of draining set it)
     full_env.update(env or {})
     if module:

@@ -28,11 +28,18 @@ def test_a_refusal_carries_what_the_service_answers(session):
     with pytest.raises(Refusal) as caught:
         InProcess(CATALOG).apply(session, {"type": "draw", "player": session.state["active"]})
     problem = problem_for(RuleViolation("mulligan_phase"))
-    assert (caught.value.status, caught.value.code, caught.value.rule, caught.value.detail) == \
-        (problem.status, problem.code, problem.extra["rule"], problem.detail)
+    assert (caught.value.status, caught.value.code, caught.value.rule, caught.value.detail) == (
+        problem.status,
+        problem.code,
+        problem.extra["rule"],
+        problem.detail,
+    )
 
 
 def test_a_schema_error_maps_to_a_400_with_its_paths():
     problem = problem_for(InvalidInput({"action.player": ["must be 0 or 1"]}))
-    assert (problem.status, problem.code, problem.extra) == (400, "invalid_schema",
-                                                            {"errors": {"action.player": ["must be 0 or 1"]}})
+    assert (problem.status, problem.code, problem.extra) == (
+        400,
+        "invalid_schema",
+        {"errors": {"action.player": ["must be 0 or 1"]}},
+    )

@@ -21,11 +21,23 @@ from referee.engine.errors import CatalogError
 
 # docs/api.md §8 / RULES.md term table, written out here independently of the loader.
 ALIASES = {
-    "case": "case", "fairy": "fairy", "evidence": "evidence",
-    "spell": "spell", "counter": "counter", "bonus": "bonus",
-    "character": "fairy", "deduction": "spell", "super_deduction": "counter",
-    "事件": "case", "妖精": "fairy", "証拠": "evidence", "妖力": "spell",
-    "魔気": "counter", "キャラクター": "fairy", "推理": "spell", "超推理": "counter",
+    "case": "case",
+    "fairy": "fairy",
+    "evidence": "evidence",
+    "spell": "spell",
+    "counter": "counter",
+    "bonus": "bonus",
+    "character": "fairy",
+    "deduction": "spell",
+    "super_deduction": "counter",
+    "事件": "case",
+    "妖精": "fairy",
+    "証拠": "evidence",
+    "妖力": "spell",
+    "魔気": "counter",
+    "キャラクター": "fairy",
+    "推理": "spell",
+    "超推理": "counter",
     "ノーマル": "bonus",
 }
 
@@ -35,8 +47,14 @@ MINIMAL = {
     "fairy": {"id": "X-1", "name": "妖精", "kind": "fairy", "power": 1},
     "evidence": {"id": "X-1", "name": "証拠", "kind": "evidence", "power": 1},
     "spell": {"id": "X-1", "name": "妖力", "kind": "spell", "cost": 1, "effect": [{"draw": 1}]},
-    "counter": {"id": "X-1", "name": "魔気", "kind": "counter", "cost": 1,
-                "trigger": "investigate", "effect": [{"negate": True}]},
+    "counter": {
+        "id": "X-1",
+        "name": "魔気",
+        "kind": "counter",
+        "cost": 1,
+        "trigger": "investigate",
+        "effect": [{"negate": True}],
+    },
     "bonus": {"id": "X-1", "name": "ノーマルカード", "kind": "bonus"},
 }
 
@@ -79,6 +97,7 @@ def all_effects(cat: Catalog):
 
 # -- the built-in catalog ------------------------------------------------------
 
+
 def test_given_the_package_when_loading_builtin_then_af_ref_loads_with_a_digest(builtin):
     assert builtin.id == "af-ref"
     assert builtin.ref == {"id": "af-ref", "digest": builtin.digest}
@@ -119,8 +138,18 @@ def test_given_builtin_when_listing_requirements_then_every_one_is_present_and_n
 def test_given_builtin_when_listing_effects_then_every_op_and_kind_is_present(builtin):
     seen = {(e.op, e.kind) for _, _, e in all_effects(builtin)}
     ops = {op for op, _ in seen}
-    assert {"draw", "mill", "power", "ready", "bounce", "trash", "reveal", "recover",
-            "negate", "investigation_power"} <= ops
+    assert {
+        "draw",
+        "mill",
+        "power",
+        "ready",
+        "bounce",
+        "trash",
+        "reveal",
+        "recover",
+        "negate",
+        "investigation_power",
+    } <= ops
     assert ("bounce", "fairy") in seen
     assert {("trash", "fairy"), ("trash", "evidence"), ("reveal", "case")} <= seen
     assert {("recover", k) for k in RECOVER_KINDS} <= seen
@@ -202,6 +231,7 @@ def test_given_builtin_when_serving_cards_then_card_json_is_canonical(builtin):
 
 # -- digest --------------------------------------------------------------------
 
+
 def test_given_one_catalog_when_loaded_twice_then_the_digest_is_stable():
     data = catalog_of(MINIMAL["fairy"], card("case", id="X-2"))
     assert Catalog.from_data(data).digest == Catalog.from_data(copy.deepcopy(data)).digest
@@ -232,6 +262,7 @@ def test_given_a_changed_card_when_loaded_then_the_digest_changes():
 
 # -- kind aliases ----------------------------------------------------------------
 
+
 @pytest.mark.parametrize("alias, kind", sorted(ALIASES.items()))
 def test_given_a_kind_alias_when_loaded_then_it_maps_to_the_canonical_kind(alias, kind):
     cat = Catalog.from_data(catalog_of(card(kind, kind=alias)))
@@ -240,6 +271,7 @@ def test_given_a_kind_alias_when_loaded_then_it_maps_to_the_canonical_kind(alias
 
 
 # -- refusals ----------------------------------------------------------------------
+
 
 def test_given_an_unknown_kind_when_loading_then_refused_naming_card_and_kind():
     err = refused(catalog_of(card("fairy", id="BAD-1", kind="monster")))
@@ -282,8 +314,7 @@ def test_given_negate_on_a_spell_when_loading_then_refused():
 
 
 def test_given_investigation_power_on_a_non_investigate_counter_when_loading_then_refused():
-    err = refused(catalog_of(card("counter", id="BAD-9", trigger="dispatch",
-                                  effect=[{"investigation_power": -2}])))
+    err = refused(catalog_of(card("counter", id="BAD-9", trigger="dispatch", effect=[{"investigation_power": -2}])))
     assert err.card == "BAD-9" and err.field == "effect.0.investigation_power"
 
 
@@ -340,10 +371,18 @@ def test_given_a_case_without_level_when_loading_then_refused_naming_level():
     assert (err.card, err.field) == ("BAD-13", "level")
 
 
-@pytest.mark.parametrize("kind, missing", [
-    ("case", "hit"), ("fairy", "power"), ("evidence", "power"), ("spell", "effect"),
-    ("counter", "trigger"), ("counter", "cost"), ("bonus", "name"),
-])
+@pytest.mark.parametrize(
+    "kind, missing",
+    [
+        ("case", "hit"),
+        ("fairy", "power"),
+        ("evidence", "power"),
+        ("spell", "effect"),
+        ("counter", "trigger"),
+        ("counter", "cost"),
+        ("bonus", "name"),
+    ],
+)
 def test_given_a_card_without_a_required_field_when_loading_then_refused_naming_it(kind, missing):
     err = refused(catalog_of(card(kind, id="BAD-14", **{missing: None})))
     assert (err.card, err.field) == ("BAD-14", missing)
@@ -366,16 +405,19 @@ def test_given_keys_of_mixed_types_when_loading_then_refused_not_crashed():
             Catalog.from_text(text)
 
 
-@pytest.mark.parametrize("effect, field", [
-    ({"ready": True}, "effect.0.ready"),
-    ({"ready": 2}, "effect.0.ready"),
-    ({"bounce": "evidence"}, "effect.0.bounce"),
-    ({"trash": "case"}, "effect.0.trash"),
-    ({"recover": "case"}, "effect.0.recover"),
-    ({"negate": 1}, "effect.0.negate"),
-    ({"draw": -1}, "effect.0.draw"),
-    ({"power": 1}, "effect.0"),
-])
+@pytest.mark.parametrize(
+    "effect, field",
+    [
+        ({"ready": True}, "effect.0.ready"),
+        ({"ready": 2}, "effect.0.ready"),
+        ({"bounce": "evidence"}, "effect.0.bounce"),
+        ({"trash": "case"}, "effect.0.trash"),
+        ({"recover": "case"}, "effect.0.recover"),
+        ({"negate": 1}, "effect.0.negate"),
+        ({"draw": -1}, "effect.0.draw"),
+        ({"power": 1}, "effect.0"),
+    ],
+)
 def test_given_a_malformed_effect_value_when_loading_then_refused(effect, field):
     err = refused(catalog_of(card("counter", id="BAD-15", effect=[effect])))
     assert (err.card, err.field) == ("BAD-15", field)
@@ -391,6 +433,7 @@ def test_given_a_catalog_file_when_loading_from_path_then_yaml_and_json_work(tmp
 
 
 # -- the YAML reader: duplicate keys, file, line and column -------------------------
+
 
 def load_file(tmp_path, text: str, name: str = "cards.yaml") -> CatalogError:
     path = tmp_path / name
@@ -414,8 +457,9 @@ def test_given_a_top_level_key_written_twice_when_loading_then_refused(tmp_path)
 
 
 def test_given_json_with_a_key_written_twice_when_loading_then_refused(tmp_path):
-    err = load_file(tmp_path, '{"id": "x",\n "cards": [{"id": "A", "name": "a", "kind": "bonus", "id": "B"}]}\n',
-                    "cards.json")
+    err = load_file(
+        tmp_path, '{"id": "x",\n "cards": [{"id": "A", "name": "a", "kind": "bonus", "id": "B"}]}\n', "cards.json"
+    )
     assert err.line == 2 and "appears twice" in str(err) and str(err).startswith(str(tmp_path / "cards.json"))
 
 
@@ -427,9 +471,11 @@ def test_given_a_yaml_syntax_error_when_loading_then_the_file_line_and_column_ar
 
 
 def test_given_a_bad_field_when_loading_a_file_then_the_error_names_its_line_card_and_field(tmp_path):
-    text = ("id: x\ncards:\n  - {id: A, name: a, kind: fairy, power: 1}\n"
-            "  - id: B\n    name: b\n    kind: fairy\n    power: 1\n    abilities:\n"
-            "      - {cost: 1, effect: [{draw: 1}]}\n      - {cost: -1, effect: [{draw: 1}]}\n")
+    text = (
+        "id: x\ncards:\n  - {id: A, name: a, kind: fairy, power: 1}\n"
+        "  - id: B\n    name: b\n    kind: fairy\n    power: 1\n    abilities:\n"
+        "      - {cost: 1, effect: [{draw: 1}]}\n      - {cost: -1, effect: [{draw: 1}]}\n"
+    )
     err = load_file(tmp_path, text)
     assert (err.card, err.field, err.line) == ("B", "abilities.1.cost", 10)
     assert str(err).startswith(f"{tmp_path / 'cards.yaml'}:10: card B, field abilities.1.cost: ")

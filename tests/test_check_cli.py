@@ -85,7 +85,10 @@ def test_files_and_directories_sorted_and_deduplicated(tmp_path, capsys):
     code, lines = run(capsys, str(folder), str(folder / "a.yaml"))
     assert code == 0
     assert [line.split()[1] for line in lines[:-1]] == [
-        str(folder / "a.yaml"), str(folder / "b.yaml"), str(folder / "nested" / "c.yaml")]
+        str(folder / "a.yaml"),
+        str(folder / "b.yaml"),
+        str(folder / "nested" / "c.yaml"),
+    ]
 
 
 def test_junit_xml_parsed_back(tmp_path, capsys):
@@ -112,7 +115,8 @@ def test_junit_xml_parsed_back(tmp_path, capsys):
 def test_catalog_option(tmp_path, capsys):
     """A custom catalog: the scenario plays with its cards, filler included."""
     catalog = tmp_path / "mini.yaml"
-    catalog.write_text(textwrap.dedent("""
+    catalog.write_text(
+        textwrap.dedent("""
         id: mini
         cards:
           - {id: M-1, name: Sprite, kind: fairy, power: 2}
@@ -129,17 +133,22 @@ def test_catalog_option(tmp_path, capsys):
           - {id: M-12, name: Knot, kind: case, level: 1, hit: 1}
           - {id: M-13, name: Fog, kind: case, level: 4, hit: 2}
           - {id: M-14, name: Bell, kind: evidence, power: 2}
-    """))
-    folder = write(tmp_path / "s", a="""
+    """)
+    )
+    folder = write(
+        tmp_path / "s",
+        a="""
         given:
           position:
             p0: {cases: [M-7], fairies: [{card: M-1, case: p0.cases.M-7}]}
         when: [{type: investigate, player: 0, case: p0.cases.M-7}]
         then: {events: [{type: solved, hit: 1}], p1.trash: 1}
-    """, b="""
+    """,
+        b="""
         given: {game: {decks: [{top: [M-7, M-7, M-7, M-7]}, {top: []}]}}
         then: {violation: {rule: "3.2"}}
-    """)
+    """,
+    )
     code, lines = run(capsys, "--catalog", str(catalog), str(folder))
     assert code == 0, "\n".join(lines)
     code, lines = run(capsys, str(folder))  # the built-in catalog has no M-7
@@ -147,6 +156,7 @@ def test_catalog_option(tmp_path, capsys):
 
 
 # -- against the HTTP service -----------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def wsgi_backend():
@@ -181,11 +191,16 @@ def test_failures_read_the_same_over_http(tmp_path, wsgi_backend):
     from referee.scenarios.backends import InProcess
     from referee.scenarios.check import check
 
-    folder = write(tmp_path / "s", a=PASSING, b=FAILING, c="""
+    folder = write(
+        tmp_path / "s",
+        a=PASSING,
+        b=FAILING,
+        c="""
         given: {position: {p0: {cases: [AF-051], fairies: [{card: AF-005, case: p0.cases.0}]}}}
         when: [{type: investigate, player: 0, case: a01}]
         then: {violation: {rule: "10.1"}}
-    """)
+    """,
+    )
     texts = []
     for backend in (InProcess(Catalog.builtin()), wsgi_backend):
         out = io.StringIO()

@@ -8,8 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 API_DOC = ROOT / "docs" / "api.md"
-SKIP_DIRS = {".git", ".venv", "venv", "build", "dist", "node_modules", "__pycache__", ".hypothesis",
-             ".pytest_cache"}
+SKIP_DIRS = {".git", ".venv", "venv", "build", "dist", "node_modules", "__pycache__", ".hypothesis", ".pytest_cache"}
 TEXT_SUFFIXES = {".py", ".md", ".yaml", ".yml", ".json", ".toml", ".txt", ".ts", ".js", ".html", ".cfg"}
 TEXT_NAMES = {"Dockerfile", "Makefile"}
 
@@ -59,6 +58,9 @@ def test_sections_cited_inside_docs_api_exist():
 
 
 def test_nothing_cites_the_shared_specification():
-    offenders = [f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}"
-                 for path, text in repository_texts().items() for m in BARE.finditer(text)]
+    offenders = [
+        f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}"
+        for path, text in repository_texts().items()
+        for m in BARE.finditer(text)
+    ]
     assert offenders == [], "cite docs/api.md, the project's own contract"

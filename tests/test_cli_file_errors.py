@@ -114,8 +114,9 @@ def test_a_bad_catalog_variable_is_named_once(tmp_path, capsys, good, clean_env,
 def test_a_bad_input_file_is_named_once(tmp_path, capsys, good, command, kind):
     bad = bad_file(tmp_path, kind, BAD_INPUTS)
     flag = INPUT_FILES[command][INPUT_FILES[command].index("{bad}") - 1]
-    assert_names_it_once(*run(argv_of(INPUT_FILES[command], good, bad), capsys),
-                         flag if flag.startswith("-") else "", bad)
+    assert_names_it_once(
+        *run(argv_of(INPUT_FILES[command], good, bad), capsys), flag if flag.startswith("-") else "", bad
+    )
 
 
 @pytest.mark.parametrize("where", ["a directory", "no such directory"])

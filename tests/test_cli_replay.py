@@ -53,14 +53,17 @@ def test_from_a_state_and_from_a_scenario_file(tmp_path, capsys):
 
     state = build_position(Catalog.builtin(), {"p0": {"cases": ["AF-043"]}})
     path = tmp_path / "s.json"
-    path.write_text(json.dumps({"state": state, "actions": [{"type": "draw", "player": 0},
-                                                            {"type": "draw", "player": 0}]}))
+    path.write_text(
+        json.dumps({"state": state, "actions": [{"type": "draw", "player": 0}, {"type": "draw", "player": 0}]})
+    )
     code, out = replay(capsys, str(path))
     assert code == 1 and "action 1 of 2 is illegal: rule 7.2 (cannot_pay)" in out
     scenario = tmp_path / "s.yaml"
-    scenario.write_text("given: {position: {p0: {cases: [AF-043]}}}\n"
-                        "when: [{type: draw, player: 0}, {type: end_turn, player: 0}]\n"
-                        "then: {violation: {rule: '1.1'}}\n")
+    scenario.write_text(
+        "given: {position: {p0: {cases: [AF-043]}}}\n"
+        "when: [{type: draw, player: 0}, {type: end_turn, player: 0}]\n"
+        "then: {violation: {rule: '1.1'}}\n"
+    )
     code, out = replay(capsys, str(scenario))
     assert code == 0 and "all 2 action(s) legal; game not over: turn 2" in out
 

@@ -170,6 +170,7 @@ def test_connection_error():
 
 # -- against a real server ------------------------------------------------------------
 
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -181,8 +182,16 @@ def server(tmp_path):
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_") and k != "PROMETHEUS_MULTIPROC_DIR"}
     log = tmp_path / "server.log"
-    cmd = [str(Path(sys.executable).with_name("referee")), "serve", "--host", "127.0.0.1", "--port", str(port),
-           "--workers", "1"]
+    cmd = [
+        str(Path(sys.executable).with_name("referee")),
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        "1",
+    ]
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"

@@ -7,6 +7,7 @@ import random
 
 import httpx
 import pytest
+from conftest import keep_or_random
 
 from referee.client import (
     GameNotOver,
@@ -19,8 +20,6 @@ from referee.client import (
     TokenRejected,
 )
 from referee.engine.fair_deal import commitment
-
-from conftest import keep_or_random
 
 
 @pytest.fixture

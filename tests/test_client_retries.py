@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 import pytest
@@ -83,6 +84,7 @@ def ref(flaky) -> Iterator[RefereeClient]:
 
 # -- retries --------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("status", [502, 503, 504])
 def test_a_gateway_error_is_retried_until_an_answer(flaky, ref, status):
     flaky.fail_next(status, status)
@@ -129,9 +131,8 @@ def test_a_500_is_not_retried(flaky, ref):
 
 def test_retries_can_be_turned_off(flaky):
     flaky.fail_next(503)
-    with RefereeClient(flaky.url, retries=0) as once:
-        with pytest.raises(RefereeHTTPError):
-            once.cards()
+    with RefereeClient(flaky.url, retries=0) as once, pytest.raises(RefereeHTTPError):
+        once.cards()
     assert flaky.seen == 1
 
 
@@ -147,6 +148,7 @@ def test_negative_retry_settings_are_refused():
 
 
 # -- AsyncRefereeClient -----------------------------------------------------------------
+
 
 def test_both_clients_have_the_same_methods():
     def public(cls: type) -> set[str]:

@@ -19,9 +19,15 @@ USAGE = ROOT / "tests" / "typecheck" / "client_usage.py"
 
 def test_what_each_client_method_returns_is_typed_for_users(tmp_path, monkeypatch):
     monkeypatch.setenv("MYPYPATH", str(ROOT))
-    out, err, status = api.run([
-        "--strict", "--no-incremental", f"--cache-dir={tmp_path / 'cache'}",
-        f"--python-executable={sys.executable}", "--config-file=", str(USAGE),
-    ])
+    out, err, status = api.run(
+        [
+            "--strict",
+            "--no-incremental",
+            f"--cache-dir={tmp_path / 'cache'}",
+            f"--python-executable={sys.executable}",
+            "--config-file=",
+            str(USAGE),
+        ]
+    )
     assert status == 0, out + err
     assert "Success" in out

@@ -12,10 +12,11 @@ it with that mutation's code.
 from __future__ import annotations
 
 import copy
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from referee.engine import Catalog, InconsistentState, check_state, new_game
 from referee.engine.board import Game

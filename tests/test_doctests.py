@@ -22,8 +22,7 @@ def _examples(name: str) -> list[doctest.DocTest]:
     return [t for t in _FINDER.find(importlib.import_module(name)) if t.examples]
 
 
-MODULES = sorted(m.name for m in pkgutil.iter_modules(referee.engine.__path__, "referee.engine.")
-                 if _examples(m.name))
+MODULES = sorted(m.name for m in pkgutil.iter_modules(referee.engine.__path__, "referee.engine.") if _examples(m.name))
 
 
 def test_the_engine_documents_its_main_modules_with_examples():

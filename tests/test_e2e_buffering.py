@@ -22,8 +22,12 @@ pytestmark = pytest.mark.e2e
 def server(tmp_path_factory):
     """One buffering worker with a 2 s client timeout."""
     started: list = []
-    server = start_server(tmp_path_factory.mktemp("buffering"), started, workers=1,
-                          env={"REFEREE_CLIENT_TIMEOUT": "2", "REFEREE_WORKER_CLASS": "buffering"})
+    server = start_server(
+        tmp_path_factory.mktemp("buffering"),
+        started,
+        workers=1,
+        env={"REFEREE_CLIENT_TIMEOUT": "2", "REFEREE_WORKER_CLASS": "buffering"},
+    )
     yield server
     server.stop()
 
@@ -37,8 +41,7 @@ def legal_body(catalog, new_game_body) -> bytes:
 
 
 def head(body_framing: bytes) -> bytes:
-    return (b"POST /v1/legal-actions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            + body_framing + b"\r\n")
+    return b"POST /v1/legal-actions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + body_framing + b"\r\n"
 
 
 def send_in_pieces(url: str, pieces: list[bytes], pause: float = 0.3) -> bytes:
@@ -63,7 +66,7 @@ def test_a_request_sent_in_pieces_is_answered_once_whole(server, legal_body):
     when the last byte arrives, then the request runs and is answered 200."""
     whole = head(b"Content-Length: %d\r\n" % len(legal_body))
     third = len(legal_body) // 3
-    pieces = [whole[:20], whole[20:], legal_body[:third], legal_body[third:2 * third], legal_body[2 * third:]]
+    pieces = [whole[:20], whole[20:], legal_body[:third], legal_body[third : 2 * third], legal_body[2 * third :]]
     answer = send_in_pieces(server.url, pieces)
     assert status_of(answer) == 200 and b'"actions"' in answer
 

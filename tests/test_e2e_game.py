@@ -28,12 +28,15 @@ def test_a_whole_seeded_game_over_http(serve, new_game_body, play_policy):
             actions = http.post("/v1/legal-actions", json={"state": state}).json()["actions"]
             action = play_policy(actions, rng)
             if applied % 25 == 0:  # now and then, the other endpoints on the same position
-                assert http.post("/v1/validate", json={"state": state, "action": action}).json() == \
-                    {"legal": True, "violation": None}
+                assert http.post("/v1/validate", json={"state": state, "action": action}).json() == {
+                    "legal": True,
+                    "violation": None,
+                }
                 view = http.post("/v1/view", json={"state": state, "player": 0}).json()["view"]
                 assert isinstance(view["players"][1]["file"], int)
-            resp = http.post("/v1/apply", json={"state": state, "action": action},
-                             headers={"X-Request-ID": f"e2e-{applied}"})
+            resp = http.post(
+                "/v1/apply", json={"state": state, "action": action}, headers={"X-Request-ID": f"e2e-{applied}"}
+            )
             assert resp.status_code == 200, resp.text
             assert resp.headers["X-Request-ID"] == f"e2e-{applied}"
             state = resp.json()["state"]
@@ -47,8 +50,11 @@ def test_a_whole_seeded_game_over_http(serve, new_game_body, play_policy):
 
         # Both workers' requests are in /metrics, whichever worker answers.
         text = http.get("/metrics").text
-        line = next(ln for ln in text.splitlines()
-                    if ln.startswith('referee_requests_total{endpoint="game.apply",method="POST",status="200"}'))
+        line = next(
+            ln
+            for ln in text.splitlines()
+            if ln.startswith('referee_requests_total{endpoint="game.apply",method="POST",status="200"}')
+        )
         assert float(line.split()[-1]) == applied
         assert 'referee_violations_total{code="game_over",rule="11.3"} 1.0' in text
 
@@ -76,8 +82,9 @@ def test_bad_requests_over_real_http(serve):
     with httpx.Client(base_url=server.url, timeout=10) as http:
         resp = http.post("/v1/apply", content=b"{" + b" " * 8000 + b"}", headers={"content-type": "application/json"})
         assert resp.status_code == 413
-        chunked = http.post("/v1/apply", content=iter([b"{", b" " * 8000, b"}"]),
-                            headers={"content-type": "application/json"})
+        chunked = http.post(
+            "/v1/apply", content=iter([b"{", b" " * 8000, b"}"]), headers={"content-type": "application/json"}
+        )
         assert chunked.status_code == 413
         assert http.post("/v1/apply", content=b"{}", headers={"content-type": "text/plain"}).status_code == 415
         assert http.post("/v1/apply", content=b"{", headers={"content-type": "application/json"}).status_code == 400

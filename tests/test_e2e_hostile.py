@@ -48,8 +48,11 @@ def exchange(url: str, raw: bytes, half_close: bool = False, timeout: float = 10
                 break
             data += chunk
             head, sep, body = data.partition(b"\r\n\r\n")
-            length = [int(v) for k, _, v in (ln.partition(b":") for ln in head.split(b"\r\n"))
-                      if k.lower() == b"content-length"]
+            length = [
+                int(v)
+                for k, _, v in (ln.partition(b":") for ln in head.split(b"\r\n"))
+                if k.lower() == b"content-length"
+            ]
             if sep and length and len(body) >= length[0]:
                 break
         return data
@@ -85,16 +88,29 @@ def test_a_request_head_that_never_ends_is_closed_after_the_client_timeout(serve
     assert answer == b""  # closed, without an answer, well before the test's own bound
 
 
-@pytest.mark.parametrize("raw,status,code", [
-    (b"GET /livez HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", 400, "bad_request"),
-    (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "uri_too_long"),
-    (b"GET /livez HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 10000 + b"\r\n\r\n", 431,
-     "request_header_fields_too_large"),
-    (b"GET /livez HTTP/1.1\r\nHost: x\r\nContent-Length: " + str(2**64).encode() + b"\r\n\r\n", 400,
-     "bad_content_length"),
-    (b"POST /v1/apply HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
-     b"zz\r\nabc\r\n0\r\n\r\n", 400, "unreadable_body"),
-])
+@pytest.mark.parametrize(
+    "raw,status,code",
+    [
+        (b"GET /livez HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", 400, "bad_request"),
+        (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "uri_too_long"),
+        (
+            b"GET /livez HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 10000 + b"\r\n\r\n",
+            431,
+            "request_header_fields_too_large",
+        ),
+        (
+            b"GET /livez HTTP/1.1\r\nHost: x\r\nContent-Length: " + str(2**64).encode() + b"\r\n\r\n",
+            400,
+            "bad_content_length",
+        ),
+        (
+            b"POST /v1/apply HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+            b"zz\r\nabc\r\n0\r\n\r\n",
+            400,
+            "unreadable_body",
+        ),
+    ],
+)
 def test_malformed_requests_get_problem_json_with_a_logged_request_id(server, raw, status, code):
     got, headers, problem = problem_of(exchange(server.url, raw))
     assert got == status == problem["status"] and problem["instance"] == headers["x-request-id"]
@@ -107,8 +123,10 @@ def test_malformed_requests_get_problem_json_with_a_logged_request_id(server, ra
 
 
 def test_a_chunked_body_cut_short_is_a_400(server):
-    raw = (b"POST /v1/apply HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-           b"Transfer-Encoding: chunked\r\n\r\n10\r\n{\"sta")
+    raw = (
+        b"POST /v1/apply HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b'Transfer-Encoding: chunked\r\n\r\n10\r\n{"sta'
+    )
     status, _, problem = problem_of(exchange(server.url, raw, half_close=True))
     assert status == 400 and problem["code"] == "unreadable_body"
 
@@ -119,13 +137,20 @@ def test_an_oversized_body_sent_whole_before_reading_gets_its_413(server, chunke
     body = b"{" + b" " * (2 * 1024 * 1024 - 2) + b"}"
     if chunked:
         framing = b"Transfer-Encoding: chunked\r\n\r\n"
-        payload = b"".join(b"%x\r\n%s\r\n" % (len(body[i:i + 65536]), body[i:i + 65536])
-                           for i in range(0, len(body), 65536)) + b"0\r\n\r\n"
+        payload = (
+            b"".join(
+                b"%x\r\n%s\r\n" % (len(body[i : i + 65536]), body[i : i + 65536]) for i in range(0, len(body), 65536)
+            )
+            + b"0\r\n\r\n"
+        )
     else:
         framing = b"Content-Length: %d\r\n\r\n" % len(body)
         payload = body
-    raw = (b"POST /v1/apply HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n"
-           + framing + payload)
+    raw = (
+        b"POST /v1/apply HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n"
+        + framing
+        + payload
+    )
     for _ in range(5):
         status, _, problem = problem_of(exchange(server.url, raw, timeout=20))
         assert status == 413 and problem["code"] == "payload_too_large"

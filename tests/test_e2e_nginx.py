@@ -51,9 +51,18 @@ class Nginx:
         conf = self.prefix / "nginx.conf"
         conf.write_text((config or compose_config)(upstreams, self.port), "utf-8")
         self.proc = subprocess.Popen(
-            [NGINX, "-p", str(self.prefix), "-c", str(conf), "-g",
-             f"daemon off; pid {self.prefix / 'nginx.pid'}; error_log {self.prefix / 'logs/error.log'};"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+            [
+                NGINX,
+                "-p",
+                str(self.prefix),
+                "-c",
+                str(conf),
+                "-g",
+                f"daemon off; pid {self.prefix / 'nginx.pid'}; error_log {self.prefix / 'logs/error.log'};",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+        )
         deadline = time.monotonic() + 15
         while True:
             try:
@@ -110,7 +119,9 @@ def replicas(tmp_path_factory):
     two rotation phases' (old + new accepted, sealing with old; then sealing with new)."""
     logs = tmp_path_factory.mktemp("replicas")
     specs = {
-        "a": {"REFEREE_SECRET": SECRET}, "b": {"REFEREE_SECRET": SECRET}, "c": {"REFEREE_SECRET": SECRET},
+        "a": {"REFEREE_SECRET": SECRET},
+        "b": {"REFEREE_SECRET": SECRET},
+        "c": {"REFEREE_SECRET": SECRET},
         "other": {"REFEREE_SECRET": OTHER_SECRET},
         "phase1": {"REFEREE_SECRET": SECRET, "REFEREE_SECRET_PREVIOUS": NEW_SECRET},
         "phase2": {"REFEREE_SECRET": NEW_SECRET, "REFEREE_SECRET_PREVIOUS": SECRET},
@@ -196,8 +207,13 @@ def test_two_phase_rotation_keeps_a_live_game_going(balancer, replicas, catalog)
     """docs/operations.md, "Rotating the secret": at each point of both rollouts the replicas
     behind the balancer accept each other's states. The states sealed in phase 2 carry the
     new secret's seal."""
-    rollout = [("a", "b", "c"), ("a", "b", "phase1"), ("b", "phase1"),  # phase 1 rolls out
-               ("phase1", "phase2"), ("phase2",)]                          # phase 2 rolls out
+    rollout = [
+        ("a", "b", "c"),
+        ("a", "b", "phase1"),
+        ("b", "phase1"),  # phase 1 rolls out
+        ("phase1", "phase2"),
+        ("phase2",),
+    ]  # phase 2 rolls out
     state = None
     for roles in rollout:
         nginx = balancer(*roles)
@@ -231,8 +247,11 @@ def test_the_kubernetes_sidecar_proxies_readiness_and_games(balancer, replicas, 
             assert ready.status_code == 200 and ready.json()["keys"]["current"]
             assert http.get("/nginx-livez").status_code == 200
             assert set(play(http, catalog, "sidecar", steps=3)) == {200, 201}
-            too_big = http.post("/v1/apply", content=b"{" + b" " * (2 * 1024 * 1024) + b"}",
-                                headers={"Content-Type": "application/json"})
+            too_big = http.post(
+                "/v1/apply",
+                content=b"{" + b" " * (2 * 1024 * 1024) + b"}",
+                headers={"Content-Type": "application/json"},
+            )
             assert too_big.status_code == 413 and too_big.json()["code"] == "payload_too_large"
             assert too_big.headers["content-type"] == "application/problem+json"
             assert too_big.json()["instance"] == too_big.headers["x-request-id"]

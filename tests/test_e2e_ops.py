@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import httpx
 import pytest
-
 from conftest import free_port
 
 pytestmark = pytest.mark.e2e
@@ -47,4 +46,3 @@ def test_metrics_on_their_own_port(serve):
         # the metrics port serves nothing else
         assert scraper.get("/v1/cards").status_code == 404
         assert scraper.post("/metrics", content=b"").status_code == 404
-

@@ -8,12 +8,11 @@ import random
 
 import orjson
 import pytest
+from conftest import STATE_KEY, keep_or_random
 
 from referee.client import PrivateGame, RefereeClient
 from referee.engine import Catalog
 from referee.engine.fair_deal import commitment, verify_deal
-
-from conftest import STATE_KEY, keep_or_random
 
 pytestmark = pytest.mark.e2e
 
@@ -37,7 +36,7 @@ def test_two_players_with_one_seat_each_play_a_whole_game_in_secret(serve, priva
         received: list[list[tuple[bytes, list[str]]]] = [[], []]  # per player: (answer, opponent's hand then)
 
         def note(player: int, answer: dict) -> None:
-            view = answer["view"] if "view" in answer else answer
+            view = answer.get("view", answer)
             received[player].append((orjson.dumps(answer), list(view["players"][1 - player]["hand"])))
 
         for p in (0, 1):

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
+from conftest import STATE_KEY, Server, keep_or_random, start_server
+from test_e2e_private import who_acts
 
 from referee.client import (
     AsyncPrivateGame,
@@ -19,9 +21,6 @@ from referee.client import (
     SeatRejected,
 )
 from referee.engine.fair_deal import commitment
-
-from conftest import STATE_KEY, Server, keep_or_random, start_server
-from test_e2e_private import who_acts
 
 pytestmark = pytest.mark.e2e
 MOVES = 60  # test_e2e_private.py plays whole games; here, enough of one to cross every endpoint
@@ -50,8 +49,11 @@ def test_two_async_players_play_a_private_game_to_its_end_and_reveal_it(server, 
                 if players[0].view["phase"] == "over":
                     break
                 mover = players[who_acts(players[0].view)]
-                action = (keep_or_random(await mover.legal_actions(), rng) if moves < MOVES
-                          else {"type": "concede", "player": mover.player})
+                action = (
+                    keep_or_random(await mover.legal_actions(), rng)
+                    if moves < MOVES
+                    else {"type": "concede", "player": mover.player}
+                )
                 step = await mover.apply(action)
                 await players[1 - mover.player].receive(step.state)
             return deal, players, await players[1].reveal(players[0].seat)
@@ -101,7 +103,11 @@ def test_the_blocking_and_the_async_player_see_the_same_game(server, private_gam
 
     joined = asyncio.run(join())
     assert (joined.view, joined.seq, joined.commitment, joined.token) == (
-        blocking.view, blocking.seq, blocking.commitment, blocking.token)
+        blocking.view,
+        blocking.seq,
+        blocking.commitment,
+        blocking.token,
+    )
 
 
 def test_a_blocking_private_game_refuses_an_async_client(private_game_body):
@@ -115,8 +121,7 @@ def test_a_blocking_private_game_refuses_an_async_client(private_game_body):
 
 def test_an_async_private_game_refuses_a_blocking_client():
     async def join() -> None:
-        with RefereeClient("http://127.0.0.1:9") as ref:
-            with pytest.raises(TypeError, match="PrivateGame"):
-                await AsyncPrivateGame.join(ref, "afs1.x", "afk1.y")  # type: ignore[arg-type]
+        with RefereeClient("http://127.0.0.1:9") as ref, pytest.raises(TypeError, match="PrivateGame"):
+            await AsyncPrivateGame.join(ref, "afs1.x", "afk1.y")  # type: ignore[arg-type]
 
     asyncio.run(join())

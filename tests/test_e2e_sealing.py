@@ -26,9 +26,11 @@ def test_replicas_sharing_a_secret_accept_each_others_states(serve, new_game_bod
         resp = httpx.post(here.url + "/v1/apply", json={"state": state, "action": play_policy(actions, rng)})
         assert resp.status_code == 200, resp.text
         state = resp.json()["state"]
-    for path, body in (("/v1/legal-actions", {"state": state}),
-                       ("/v1/apply", {"state": state, "action": {"type": "concede", "player": 0}}),
-                       ("/v1/view", {"state": state, "player": 1})):
+    for path, body in (
+        ("/v1/legal-actions", {"state": state}),
+        ("/v1/apply", {"state": state, "action": {"type": "concede", "player": 0}}),
+        ("/v1/view", {"state": state, "player": 1}),
+    ):
         assert httpx.post(a.url + path, json=body).status_code == 200
         refused = httpx.post(c.url + path, json=body)
         assert refused.status_code == 403 and refused.json()["code"] == "seal_mismatch"

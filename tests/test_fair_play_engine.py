@@ -9,7 +9,9 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from conftest import keep_or_random
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from referee.engine import InvalidInput, apply, check_state, legal_actions, new_game, replay, validate, view
 from referee.engine.events import events_for
@@ -18,11 +20,13 @@ from referee.engine.playout import play_out
 from referee.engine.views import visible_cards
 from schemas import EVENT_SCHEMAS
 
-from conftest import keep_or_random
-
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = settings(max_examples=8, deadline=None, derandomize=True,
-                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+GAMES = settings(
+    max_examples=8,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 
 
 def played(catalog, seed: str, **options):
@@ -37,6 +41,7 @@ def played(catalog, seed: str, **options):
 
 
 # -- seq ------------------------------------------------------------------------------
+
 
 def test_seq_is_zero_at_the_deal_and_counts_each_applied_action(catalog):
     _, actions, steps = played(catalog, "seq-1")
@@ -72,6 +77,7 @@ def test_a_seq_that_is_not_a_natural_number_is_a_schema_error(catalog, midgame, 
 
 # -- the game id ---------------------------------------------------------------------
 
+
 def test_the_game_id_is_kept_and_never_changes_the_deal(catalog, new_game_body):
     plain, _ = new_game(catalog, new_game_body)
     with_id, _ = new_game(catalog, new_game_body, game_id="g-1")
@@ -88,6 +94,7 @@ def test_a_game_id_must_be_a_non_empty_string(catalog, midgame, bad):
 
 
 # -- events per seat -----------------------------------------------------------------------
+
 
 def test_each_seat_gets_the_commitment_instead_of_the_seed(catalog, new_game_body):
     state, events = new_game(catalog, new_game_body)
@@ -106,7 +113,7 @@ def test_a_reveal_names_the_card_only_to_a_seat_that_may_know_it(catalog, midgam
 
 
 @GAMES
-@given(seed=st.integers(0, 10 ** 6))
+@given(seed=st.integers(0, 10**6))
 def test_seat_events_name_only_cards_the_seat_may_know(catalog, seed):
     _, _, steps = played(catalog, f"events-{seed}")
     for state, events in steps:
@@ -119,6 +126,7 @@ def test_seat_events_name_only_cards_the_seat_may_know(catalog, seed):
 
 
 # -- typed events -------------------------------------------------------------------------
+
 
 def emitted_types() -> set[str]:
     """Every event type the engine's source emits (``emit("...")`` and ``emit(self.type)``)."""
@@ -137,7 +145,7 @@ def test_every_emitted_event_type_has_its_schema():
 
 
 @GAMES
-@given(seed=st.integers(0, 10 ** 6), windows=st.sampled_from(["auto", "strict"]))
+@given(seed=st.integers(0, 10**6), windows=st.sampled_from(["auto", "strict"]))
 def test_every_event_of_a_game_matches_its_schema_in_both_modes(catalog, seed, windows):
     _, _, steps = played(catalog, f"typed-{seed}", options={"response_windows": windows})
     for state, events in steps:
@@ -152,6 +160,7 @@ def test_every_event_schema_says_what_each_side_sees():
 
 
 # -- the fair deal ---------------------------------------------------------------------------
+
 
 def finished_private_game(catalog, new_game_body, seed: str = "p-test-seed", rounds: int = 400):
     """A private deal (decks in the order sent, random legal play to the end): first and last state."""
@@ -169,9 +178,13 @@ def finished_private_game(catalog, new_game_body, seed: str = "p-test-seed", rou
 
 def test_the_private_deal_does_not_depend_on_how_the_decks_were_written(catalog, new_game_body):
     body = {k: v for k, v in new_game_body.items() if k != "seed"}
-    as_lists = {**body, "decks": [list(reversed(sorted(
-        cid for cid, n in d.items() for _ in range(n)))) if isinstance(d, dict) else d[::-1]
-        for d in body["decks"]]}
+    as_lists = {
+        **body,
+        "decks": [
+            sorted((cid for cid, n in d.items() for _ in range(n)), reverse=True) if isinstance(d, dict) else d[::-1]
+            for d in body["decks"]
+        ],
+    }
     a, _ = private_deal(catalog, body, "p-1", "g-1")
     b, _ = private_deal(catalog, as_lists, "p-1", "g-1")
     assert a == b and a["seed"] == "p-1" and a["game_id"] == "g-1"
@@ -214,7 +227,7 @@ def _two_different(s: dict) -> tuple[str, str]:
 
 @pytest.mark.parametrize("how", ["seed", "cards", "file", "first_player"])
 def test_a_tampered_reveal_fails_verification(catalog, new_game_body, how):
-    first, last = finished_private_game(catalog, new_game_body, rounds=60)
+    _first, last = finished_private_game(catalog, new_game_body, rounds=60)
     with pytest.raises(DealMismatch):
         verify_deal(catalog, tampered(last, how))
 
@@ -232,6 +245,7 @@ def test_what_is_not_a_revealed_state_fails_clearly(catalog, doc):
 
 
 # -- nothing a seat is told depends on a card it may not know ---------------------------------
+
 
 def hidden_pair(state: dict, seat: int, rng: random.Random) -> tuple[str, str] | None:
     """Two cards of the opponent's hand or file, of different catalog ids, that ``seat`` may not know."""
@@ -278,7 +292,7 @@ def told(catalog, state: dict, seat: int, action: dict) -> object:
 
 
 @GAMES
-@given(seed=st.integers(0, 10 ** 6))
+@given(seed=st.integers(0, 10**6))
 def test_swapping_two_hidden_cards_changes_nothing_a_seat_is_told(catalog, seed):
     """Strict windows (auto windows open only when the responder could counter: a rule that tells).
     For positions of a random game, two of the opponent's hidden cards swap identities: the seat's

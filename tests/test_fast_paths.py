@@ -13,17 +13,20 @@ import copy
 
 import msgspec
 import orjson
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from referee.engine import Catalog, InconsistentState, InvalidInput, check_state
-from referee.engine import consistency
+from referee.engine import Catalog, InconsistentState, InvalidInput, check_state, consistency
 from referee.engine.model import State
 from referee.engine.parse import _plain_state, parse_state, plain_copy
 from referee.engine.playout import play
 
 CATALOG = Catalog.builtin()
-POSITIONS = [copy.deepcopy(s) for n, (s, _) in enumerate(play(CATALOG, "fast-paths", options={
-    "response_windows": "strict"})) if n % 9 == 0]
+POSITIONS = [
+    copy.deepcopy(s)
+    for n, (s, _) in enumerate(play(CATALOG, "fast-paths", options={"response_windows": "strict"}))
+    if n % 9 == 0
+]
 ZONES = ("file", "hand", "trash", "cases", "fairies", "evidence")
 IDS = sorted(POSITIONS[0]["cards"])
 GAME_CARDS = sorted(CATALOG.game_card_ids)
@@ -157,6 +160,7 @@ def test_parse_state_copies_cards_apart_from_the_callers_dict():
 
 # -- the cards and the field: catalog ids, conservation, zone kinds and references in one pass --------
 
+
 @st.composite
 def bent_fields(draw):
     """A real position with up to three cards moved, copied, dropped, twinned, replaced by a stranger (an id
@@ -168,7 +172,9 @@ def bent_fields(draw):
         zone = draw(st.sampled_from(ZONES))
         how = draw(st.sampled_from(["move", "copy", "drop", "twin", "stranger", "catalog id", "case", "case"]))
         if how == "catalog id":
-            state["cards"][draw(st.sampled_from(IDS))] = draw(st.sampled_from(GAME_CARDS) | st.sampled_from(OTHER_CARDS))
+            state["cards"][draw(st.sampled_from(IDS))] = draw(
+                st.sampled_from(GAME_CARDS) | st.sampled_from(OTHER_CARDS)
+            )
             continue
         if how == "case":
             entries = [e for p in players for z in ("fairies", "evidence") for e in p[z]]
@@ -195,9 +201,13 @@ def bent_fields(draw):
         if how in ("move", "copy"):
             to = players[draw(st.integers(0, 1))]
             target = draw(st.sampled_from(ZONES))
-            to[target].append(iid if target in ("file", "hand", "trash") else
-                              {"card": iid, "face_up": True, "actioned": False} if target == "cases" else
-                              {"card": iid, "case": None})
+            to[target].append(
+                iid
+                if target in ("file", "hand", "trash")
+                else {"card": iid, "face_up": True, "actioned": False}
+                if target == "cases"
+                else {"card": iid, "case": None}
+            )
     return state
 
 
@@ -222,18 +232,22 @@ def test_the_one_pass_field_check_says_what_the_four_careful_checks_say(state):
 
 # -- the board: a hand's cards of one kind, from the catalog's table ---------------------------
 
+
 def test_the_hand_of_a_kind_is_the_hand_filtered_card_by_card():
     from referee.engine.board import Game
     from referee.engine.cards import KINDS
+
     for state in POSITIONS:
         g = Game(CATALOG, state)
         for player in (0, 1):
             for kind in KINDS:
-                assert g.hand_of_kind(player, kind) == [i for i in state["players"][player]["hand"]
-                                                        if g.kind(i) == kind]
+                assert g.hand_of_kind(player, kind) == [
+                    i for i in state["players"][player]["hand"] if g.kind(i) == kind
+                ]
 
 
 # -- legal_actions: each rule's own listing equals its candidates through check and cost -------------
+
 
 def _every_position(seeds: range, **options) -> list[dict]:
     return [copy.deepcopy(s) for seed in seeds for s, _ in play(CATALOG, f"legal-{seed}", options=options)]
@@ -249,6 +263,7 @@ def test_each_rules_legal_actions_are_its_candidates_that_pass_check_and_cost():
     from referee.engine.actions import ActionRule
     from referee.engine.board import Game
     from referee.engine.game import open_rules
+
     seen = set()
     for state in LISTING_POSITIONS:
         g = Game(CATALOG, state)
@@ -261,5 +276,15 @@ def test_each_rules_legal_actions_are_its_candidates_that_pass_check_and_cost():
                 assert fast == ActionRule.legal(rule, g, actor, free), (rule.type, free, state["seq"])
                 if fast:
                     seen.add(rule.type)
-    assert {"draw", "play_fairy", "play_evidence", "dispatch", "redispatch", "recall", "investigate",
-            "use_ability", "cast_spell", "counter"} <= seen  # every override was compared on a real listing
+    assert {
+        "draw",
+        "play_fairy",
+        "play_evidence",
+        "dispatch",
+        "redispatch",
+        "recall",
+        "investigate",
+        "use_ability",
+        "cast_spell",
+        "counter",
+    } <= seen  # every override was compared on a real listing

@@ -30,6 +30,7 @@ def post(client, path: str, data: bytes):
 
 # -- metrics labels ----------------------------------------------------------------------
 
+
 def _series(text: str) -> set[str]:
     return {line.split(" ")[0] for line in text.splitlines() if line.startswith("referee_requests_total{")}
 
@@ -55,6 +56,7 @@ def test_invented_methods_and_paths_add_no_metric_series(make_app):
 
 # -- bounded replies --------------------------------------------------------------------
 
+
 def test_unknown_card_ids_are_listed_up_to_a_bound_then_counted(client):
     """RULES 3.4: each distinct unknown id once, the first few listed, the rest one count."""
     deck = {f"NOPE-{i:03d}": 1 for i in range(DECK_MAX_ENTRIES)}
@@ -66,8 +68,9 @@ def test_unknown_card_ids_are_listed_up_to_a_bound_then_counted(client):
     assert str(DECK_MAX_ENTRIES - UNKNOWN_CARDS_LISTED) in more[0]["detail"]
 
 
-@pytest.mark.parametrize("deck", [["AF-001"] * (DECK_MAX_ENTRIES + 1),
-                                  {f"X-{i}": 1 for i in range(DECK_MAX_ENTRIES + 1)}])
+@pytest.mark.parametrize(
+    "deck", [["AF-001"] * (DECK_MAX_ENTRIES + 1), {f"X-{i}": 1 for i in range(DECK_MAX_ENTRIES + 1)}]
+)
 def test_a_deck_past_the_entry_cap_is_a_400(client, deck):
     resp = client.post("/v1/games", json={"decks": [deck, deck]})
     assert resp.status_code == 400 and resp.get_json()["code"] == "invalid_schema"
@@ -85,8 +88,8 @@ def test_the_bounds_are_stated_in_the_openapi_document():
 
 # -- integer ranges -----------------------------------------------------------------------
 
-@pytest.mark.parametrize("field,value", [("turn", 2**64 - 1), ("turn", TURN_MAX + 1), ("rng", 2**63),
-                                         ("rng", -1)])
+
+@pytest.mark.parametrize("field,value", [("turn", 2**64 - 1), ("turn", TURN_MAX + 1), ("rng", 2**63), ("rng", -1)])
 def test_state_integers_out_of_range_are_a_400(client, midgame, field, value):
     state, action = copy.deepcopy(midgame)
     state[field] = value
@@ -103,20 +106,22 @@ def test_huge_modifiers_are_a_400_not_an_overflow(client, midgame):
     resp = client.post("/v1/apply", json={"state": state, "action": action})
     assert resp.status_code == 400
     errors = resp.get_json()["errors"]
-    assert any(path.startswith("state.modifiers.0") and str(POWER_MAX) in " ".join(msgs)
-               for path, msgs in errors.items()), errors
+    assert any(
+        path.startswith("state.modifiers.0") and str(POWER_MAX) in " ".join(msgs) for path, msgs in errors.items()
+    ), errors
 
 
 def test_the_last_turn_in_range_ends_without_overflow(client, positions):
     """Given the highest turn allowed, when the turn ends, then the answer is a state or a
     4xx — never a 500."""
     state = next(copy.deepcopy(s) for s, a in positions if a is not None and a["type"] == "end_turn")
-    state["turn"] = TURN_MAX - (TURN_MAX % 2 != state["turn"] % 2)
+    state["turn"] = TURN_MAX - (state["turn"] % 2 != TURN_MAX % 2)
     resp = client.post("/v1/apply", json={"state": state, "action": {"type": "end_turn", "player": state["active"]}})
     assert resp.status_code < 500
 
 
 # -- no 500 from a header --------------------------------------------------------------------
+
 
 def test_an_absurd_content_length_is_a_400_on_any_path(client):
     for path in ("/livez", "/v1/apply", "/nope"):
@@ -127,12 +132,16 @@ def test_an_absurd_content_length_is_a_400_on_any_path(client):
 
 # -- duplicate keys ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("body,path", [
-    (b'{"state": {}, "state": {}, "action": {}}', "state"),
-    (b'{"state": {"turn": 1, "players": [{"name": "a", "name": "b"}]}, "action": {}}', "state.players.0.name"),
-    (b'{"action": {"type": "draw", "player": 0, "player": 1}, "state": {}}', "action.player"),
-    (b'{"a\\u003a": 1, "a:": 2}', "a:"),
-])
+
+@pytest.mark.parametrize(
+    "body,path",
+    [
+        (b'{"state": {}, "state": {}, "action": {}}', "state"),
+        (b'{"state": {"turn": 1, "players": [{"name": "a", "name": "b"}]}, "action": {}}', "state.players.0.name"),
+        (b'{"action": {"type": "draw", "player": 0, "player": 1}, "state": {}}', "action.player"),
+        (b'{"a\\u003a": 1, "a:": 2}', "a:"),
+    ],
+)
 def test_a_repeated_key_is_a_400_naming_its_path(client, body, path):
     resp = post(client, "/v1/apply", body)
     assert resp.status_code == 400
@@ -155,10 +164,10 @@ def _sealed(state):
 
 
 _json = st.recursive(
-    st.none() | st.booleans() | st.integers(-10, 10) | st.text(alphabet=":a\"\\ b", max_size=4),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(alphabet="ab:", max_size=2), inner,
-                                                                  max_size=3),
-    max_leaves=12)
+    st.none() | st.booleans() | st.integers(-10, 10) | st.text(alphabet=':a"\\ b', max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(alphabet="ab:", max_size=2), inner, max_size=3),
+    max_leaves=12,
+)
 
 
 @settings(max_examples=100, deadline=None)
@@ -176,6 +185,7 @@ def test_the_fast_check_never_misses_a_repeated_key(value, key):
 
 
 # -- fingerprints -------------------------------------------------------------------------------
+
 
 def test_readyz_and_metrics_show_the_key_fingerprints_never_the_keys(make_app):
     app = make_app(secret=SECRET, previous_secret=OTHER_SECRET)

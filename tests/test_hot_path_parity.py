@@ -19,18 +19,19 @@ from __future__ import annotations
 import copy
 import io
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import orjson
 import pytest
+from conftest import SECRET, STATE_KEY
 from flask import Flask
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_openapi_parity import mutated
 
 from referee.service import hot_path, logs, metrics
 from referee.service.private_tokens import Vault
-
-from conftest import SECRET, STATE_KEY
-from test_openapi_parity import mutated
 
 HOT_PATHS = sorted(hot_path.HOT)
 MAX_BODY = 32 * 1024
@@ -43,17 +44,29 @@ class Unreadable(io.RawIOBase):
         raise OSError("connection reset")
 
 
-def environ_of(method: str, path: str, body: bytes | None, headers: dict[str, str],
-               query: str = "") -> Callable[[], dict[str, Any]]:
+def environ_of(
+    method: str, path: str, body: bytes | None, headers: dict[str, str], query: str = ""
+) -> Callable[[], dict[str, Any]]:
     """A maker of fresh WSGI environs like gunicorn's (``wsgi.input_terminated``, CONTENT_* unprefixed)."""
 
     def make() -> dict[str, Any]:
         env: dict[str, Any] = {
-            "REQUEST_METHOD": method, "PATH_INFO": path, "SCRIPT_NAME": "", "QUERY_STRING": query,
-            "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1",
-            "REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": "127.0.0.1:8000", "wsgi.url_scheme": "http",
-            "wsgi.errors": io.StringIO(), "wsgi.multithread": False, "wsgi.multiprocess": True,
-            "wsgi.run_once": False, "wsgi.version": (1, 0), "wsgi.input_terminated": True,
+            "REQUEST_METHOD": method,
+            "PATH_INFO": path,
+            "SCRIPT_NAME": "",
+            "QUERY_STRING": query,
+            "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "8000",
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "REMOTE_ADDR": "127.0.0.1",
+            "HTTP_HOST": "127.0.0.1:8000",
+            "wsgi.url_scheme": "http",
+            "wsgi.errors": io.StringIO(),
+            "wsgi.multithread": False,
+            "wsgi.multiprocess": True,
+            "wsgi.run_once": False,
+            "wsgi.version": (1, 0),
+            "wsgi.input_terminated": True,
             "wsgi.input": Unreadable() if body is None else io.BytesIO(body),
         }
         if body is not None and "Transfer-Encoding" not in headers:
@@ -62,6 +75,7 @@ def environ_of(method: str, path: str, body: bytes | None, headers: dict[str, st
             key = name.upper().replace("-", "_")
             env[key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else "HTTP_" + key] = value
         return env
+
     return make
 
 
@@ -70,10 +84,16 @@ def recorded():
     """Every access-log line and metric sample, in order (the apps bind them when made)."""
     seen: list[Any] = []
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(logs, "access", lambda line: seen.append(("log", {k: v for k, v in line.items()
-                                                                     if k != "duration_ms"})))
-        mp.setattr(metrics, "record", lambda endpoint, method, status, seconds, violation:
-                   seen.append(("metric", endpoint, method, status, violation)))
+        mp.setattr(
+            logs, "access", lambda line: seen.append(("log", {k: v for k, v in line.items() if k != "duration_ms"}))
+        )
+        mp.setattr(
+            metrics,
+            "record",
+            lambda endpoint, method, status, seconds, violation: seen.append(
+                ("metric", endpoint, method, status, violation)
+            ),
+        )
         yield seen
 
 
@@ -95,6 +115,7 @@ def answer(wsgi: Callable, make: Callable[[], dict[str, Any]], recorded: list, m
 
     def start_response(status: str, headers: list, exc_info: Any = None) -> None:
         out["status"], out["headers"] = status, list(headers)
+
     chunks = wsgi(make(), start_response)
     out["body"] = b"".join(chunks)
     getattr(chunks, "close", lambda: None)()
@@ -111,6 +132,7 @@ def assert_same(app: Flask, make: Callable[[], dict[str, Any]], recorded: list, 
 
 # -- the corpus -----------------------------------------------------------------------
 
+
 def requests_for(midgame: tuple[dict, dict], catalog) -> list[tuple[str, str, str, str, bytes | None, dict, str]]:
     """(id, app, method, path, body, headers, query) for every case."""
     state, action = copy.deepcopy(midgame)
@@ -122,13 +144,24 @@ def requests_for(midgame: tuple[dict, dict], catalog) -> list[tuple[str, str, st
     ja = {**json_, "Accept-Language": "ja-JP,ja;q=0.9,en;q=0.5"}
     cases: list[tuple[str, str, str, str, bytes | None, dict, str]] = []
 
-    def add(name: str, path: str, body: Any, headers: dict = json_, app: str = "plain", method: str = "POST",
-            query: str = "") -> None:
+    def add(
+        name: str,
+        path: str,
+        body: Any,
+        headers: dict = json_,
+        app: str = "plain",
+        method: str = "POST",
+        query: str = "",
+    ) -> None:
         raw = body if body is None or isinstance(body, bytes) else orjson.dumps(body)
         cases.append((f"{app}:{method}:{path}:{name}", app, method, path, raw, headers, query))
 
-    good = {"/v1/apply": {"state": state, "action": action}, "/v1/validate": {"state": state, "action": action},
-            "/v1/legal-actions": {"state": state}, "/v1/view": {"state": state, "player": 0}}
+    good = {
+        "/v1/apply": {"state": state, "action": action},
+        "/v1/validate": {"state": state, "action": action},
+        "/v1/legal-actions": {"state": state},
+        "/v1/view": {"state": state, "player": 0},
+    }
     for path in HOT_PATHS:
         body = good[path]
         add("ok", path, body)
@@ -153,18 +186,26 @@ def requests_for(midgame: tuple[dict, dict], catalog) -> list[tuple[str, str, st
         add("400-unreadable", path, None, {**json_, "Content-Length": "100"})
         add("400-nonsense-length", path, orjson.dumps(body), {**json_, "Content-Length": "abc"})
         add("413", path, orjson.dumps({**body, "pad": "x" * MAX_BODY}))
-        add("413-chunked", path, orjson.dumps({**body, "pad": "x" * MAX_BODY}),
-            {**json_, "Transfer-Encoding": "chunked"})
+        add(
+            "413-chunked",
+            path,
+            orjson.dumps({**body, "pad": "x" * MAX_BODY}),
+            {**json_, "Transfer-Encoding": "chunked"},
+        )
         add("415", path, orjson.dumps(body), {"Content-Type": "text/plain"})
         add("415-none", path, orjson.dumps(body), {})
         add("405-get", path, None, {}, method="GET")
-        add("preflight", path, None, {"Origin": "https://table.example",
-                                      "Access-Control-Request-Method": "POST"}, method="OPTIONS")
+        add(
+            "preflight",
+            path,
+            None,
+            {"Origin": "https://table.example", "Access-Control-Request-Method": "POST"},
+            method="OPTIONS",
+        )
         add("trailing-slash", path + "/", body)
         add("double-slash", "/" + path, body)
         add("sealed-403-missing", path, body, app="sealed")
-        add("sealed-403-mismatch", path, {**body, "state": {**state, "seal": "hmac-sha256:" + "0" * 64}},
-            app="sealed")
+        add("sealed-403-mismatch", path, {**body, "state": {**state, "seal": "hmac-sha256:" + "0" * 64}}, app="sealed")
         add("sealed-cors-preflight", path, None, {"Origin": "https://x.example"}, app="sealed", method="OPTIONS")
     add("422", "/v1/apply", {"state": state, "action": illegal})
     add("422-ja", "/v1/apply", {"state": state, "action": illegal}, ja)
@@ -174,8 +215,12 @@ def requests_for(midgame: tuple[dict, dict], catalog) -> list[tuple[str, str, st
     add("player", "/v1/legal-actions", {"state": state, "player": other})
     add("labels", "/v1/legal-actions", {"state": state, "labels": True})
     add("labels-ja", "/v1/legal-actions", {"state": state, "labels": True}, ja)
-    add("labels-en-first", "/v1/legal-actions", {"state": state, "labels": True},
-        {**json_, "Accept-Language": "en;q=0.9, ja;q=0.8"})
+    add(
+        "labels-en-first",
+        "/v1/legal-actions",
+        {"state": state, "labels": True},
+        {**json_, "Accept-Language": "en;q=0.9, ja;q=0.8"},
+    )
     add("400-labels", "/v1/legal-actions", {"state": state, "labels": "yes"})
     add("400-player", "/v1/view", {"state": state, "player": 2})
 
@@ -191,8 +236,7 @@ def requests_for(midgame: tuple[dict, dict], catalog) -> list[tuple[str, str, st
     seat = vault.seat("g-parity", action["player"])
     other_seat = vault.seat("g-parity", other)
     add("private-ok", "/v1/apply", {"state": token, "action": action, "seat": seat}, app="private")
-    add("private-422", "/v1/apply", {"state": token, "action": {**action, "type": "pass"}, "seat": seat},
-        app="private")
+    add("private-422", "/v1/apply", {"state": token, "action": {**action, "type": "pass"}, "seat": seat}, app="private")
     add("private-not-your-seat", "/v1/apply", {"state": token, "action": action, "seat": other_seat}, app="private")
     add("private-bad-token", "/v1/apply", {"state": "afs1.nope", "action": action, "seat": seat}, app="private")
     add("private-plain-state", "/v1/apply", {"state": state, "action": action, "seat": seat}, app="private")
@@ -224,11 +268,12 @@ def test_only_the_hot_endpoints_posts_skip_flask(apps, corpus, recorded, monkeyp
     from flask import request_started
 
     app = apps["plain"]
-    for _, name, method, path, body, headers, query in (c for c in corpus.values() if c[1] == "plain"):
+    for _, _name, method, path, body, headers, query in (c for c in corpus.values() if c[1] == "plain"):
         dispatched: list[Any] = []
 
         def seen(sender: Any, **extra: Any) -> None:
-            dispatched.append(sender)
+            dispatched.append(sender)  # noqa: B023 (connected only inside this iteration)
+
         with request_started.connected_to(seen, app):
             answer(app, environ_of(method, path, body, headers, query), recorded, monkeypatch)
         assert bool(dispatched) == (method != "POST" or path not in hot_path.HOT), (method, path)
@@ -250,25 +295,35 @@ def test_an_unexpected_error_is_the_same_500_both_ways(apps, midgame, recorded, 
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("a bug")
+
     monkeypatch.setattr(engine, "apply", broken)
     state, action = midgame
-    make = environ_of("POST", "/v1/apply", orjson.dumps({"state": state, "action": action}),
-                      {"Content-Type": "application/json"})
+    make = environ_of(
+        "POST", "/v1/apply", orjson.dumps({"state": state, "action": action}), {"Content-Type": "application/json"}
+    )
     out = assert_same(apps["plain"], make, recorded, monkeypatch)
     assert out["status"] == "500 INTERNAL SERVER ERROR"
     assert orjson.loads(out["body"])["code"] == "internal_error"
 
 
-@settings(max_examples=40, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
 def test_mutated_positions_are_answered_alike_both_ways(apps, midgame, recorded, monkeypatch, data):
     """Given a real position mutated at random, sent to any hot endpoint, then both paths answer alike."""
     state, action = midgame
     path = data.draw(st.sampled_from(HOT_PATHS))
     body = {"state": state, "action": action, "player": action["player"]}
-    keys = {"/v1/apply": ("state", "action"), "/v1/validate": ("state", "action"),
-            "/v1/legal-actions": ("state", "player"), "/v1/view": ("state", "player")}[path]
+    keys = {
+        "/v1/apply": ("state", "action"),
+        "/v1/validate": ("state", "action"),
+        "/v1/legal-actions": ("state", "player"),
+        "/v1/view": ("state", "player"),
+    }[path]
     doc = data.draw(mutated({k: body[k] for k in keys}, extra_keys=["labels", "seal"]))
     make = environ_of("POST", path, orjson.dumps(doc), {"Content-Type": "application/json"})
     assert_same(apps["plain"], make, recorded, monkeypatch)
@@ -285,7 +340,7 @@ class Trickle:
             raise OSError("connection reset")
         n = min(self.step, len(self.data) - self.pos, size if size >= 0 else len(self.data))
         self.pos += n
-        return self.data[self.pos - n:self.pos]
+        return self.data[self.pos - n : self.pos]
 
 
 def werkzeug_read(stream: Any, limit: int) -> Any:
@@ -299,8 +354,12 @@ def werkzeug_read(stream: Any, limit: int) -> Any:
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)
-@given(size=st.integers(0, 300), step=st.integers(1, 120), limit=st.integers(1, 400),
-       fail_at=st.none() | st.integers(0, 300))
+@given(
+    size=st.integers(0, 300),
+    step=st.integers(1, 120),
+    limit=st.integers(1, 400),
+    fail_at=st.none() | st.integers(0, 300),
+)
 def test_the_body_reader_reads_what_werkzeugs_reads(size, step, limit, fail_at):
     """Given a body the server ends, read in pieces, possibly failing, then the lean reader returns what
     werkzeug's get_data() does, or fails as ClientDisconnected as it does."""

@@ -63,8 +63,9 @@ def test_a_label_never_names_a_card_its_player_may_not_see(client, catalog, posi
                 hidden = set(state["cards"]) - visible_cards(state, a["player"])
                 for iid in hidden:
                     for name in names[state["cards"][iid]] - {None}:
-                        seen_elsewhere = any(state["cards"][v] == state["cards"][iid]
-                                             for v in visible_cards(state, a["player"]))
+                        seen_elsewhere = any(
+                            state["cards"][v] == state["cards"][iid] for v in visible_cards(state, a["player"])
+                        )
                         assert seen_elsewhere or name not in a["label"], (a, name)
                 checked += 1
     assert checked > 50

@@ -54,9 +54,11 @@ def test_fast_path_counts_what_the_public_api_counts(tmp_path):
 
 
 def test_fast_path_is_used_in_multiprocess_mode(tmp_path):
-    script = ("from referee.service import metrics\n"
-              "metrics.record('e', 'GET', 200, 0.001, None)\n"
-              "print(type(metrics._REQUESTS[('e', 'GET', 200)]).__name__)\n")
+    script = (
+        "from referee.service import metrics\n"
+        "metrics.record('e', 'GET', 200, 0.001, None)\n"
+        "print(type(metrics._REQUESTS[('e', 'GET', 200)]).__name__)\n"
+    )
     env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "function", out.stderr  # our slot writer, not prometheus_client's bound method

@@ -13,12 +13,11 @@ from pathlib import Path
 
 import msgspec
 import pytest
+import state_doc
 
 from referee.engine import Catalog, InvalidInput, legal_actions, new_game, validate, view
 from referee.engine.facts import Outcome, Player, Reason
 from referee.engine.model import Pending, PlayerState, State
-
-import state_doc
 
 STATE_MD = (Path(__file__).parent.parent / "docs" / "state.md").read_text(encoding="utf-8")
 CATALOG = Catalog.builtin()
@@ -26,7 +25,7 @@ CATALOG = Catalog.builtin()
 
 def test_the_state_table_is_rendered_from_the_model():
     """Field, type and default of each row come from the model (``make state-doc`` rewrites them)."""
-    assert STATE_MD == state_doc.rendered(STATE_MD), "docs/state.md's state table drifted: run `make state-doc`"
+    assert state_doc.rendered(STATE_MD) == STATE_MD, "docs/state.md's state table drifted: run `make state-doc`"
     rows = state_doc.meanings(state_doc.split(STATE_MD)[1])
     assert list(rows) == [f.encode_name for f in msgspec.structs.fields(State)]
 
@@ -71,9 +70,9 @@ def test_an_outcome_is_serialised_as_the_state_result():
 
 def test_the_position_builders_build_from_the_model(fresh_state):
     """setup.new_game, the rules tests' Position and scenario positions all lay a state out as the model does."""
-    from referee.scenarios.build import build_position
-
     from rules.positions import Position
+
+    from referee.scenarios.build import build_position
 
     order = [f for f in State.__struct_fields__ if f not in ("seal", "game_id")]  # optional, no default
     player_order = list(PlayerState.__struct_fields__)

@@ -26,8 +26,11 @@ def test_the_cached_open_types_equal_the_uncached_ones_in_every_position(windows
     for state, _ in play(CATALOG, f"open-rules-{windows}", options={"response_windows": windows}):
         g = Game(CATALOG, state)
         actor = g.who_acts()
-        uncached = tuple(RULEBOOK[kind] for kind in ACTION_TYPES
-                         if kind != "concede" and _open_now(g, RULEBOOK[kind], {"type": kind, "player": actor}))
+        uncached = tuple(
+            RULEBOOK[kind]
+            for kind in ACTION_TYPES
+            if kind != "concede" and _open_now(g, RULEBOOK[kind], {"type": kind, "player": actor})
+        )
         assert open_rules(g, actor) == uncached, (state["phase"], state["step"], state["pending"])
         seen += 1
     assert seen > 100

@@ -49,8 +49,14 @@ def test_served_openapi_is_the_committed_one(client):
 
 
 def test_the_cli_prints_the_same_document():
-    out = subprocess.run([sys.executable, "-m", "referee", "openapi"], cwd=ROOT, capture_output=True,
-                         text=True, check=True, env={"PATH": "/usr/bin:/bin", "REFEREE_CATALOG": "/nonexistent"})
+    out = subprocess.run(
+        [sys.executable, "-m", "referee", "openapi"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PATH": "/usr/bin:/bin", "REFEREE_CATALOG": "/nonexistent"},
+    )
     assert out.stdout == COMMITTED.read_text("utf-8")
 
 
@@ -70,8 +76,15 @@ def test_every_endpoint_of_the_contract_is_documented_with_its_status_codes():
 def test_errors_are_problem_json_and_the_422_has_rule():
     spec = yaml.safe_load(COMMITTED.read_text("utf-8"))
     responses = spec["components"]["responses"]
-    for name in ("BadRequest", "SealRefused", "NotFound", "PayloadTooLarge", "UnsupportedMediaType",
-                 "RuleViolation", "Error"):
+    for name in (
+        "BadRequest",
+        "SealRefused",
+        "NotFound",
+        "PayloadTooLarge",
+        "UnsupportedMediaType",
+        "RuleViolation",
+        "Error",
+    ):
         assert list(responses[name]["content"]) == ["application/problem+json"]
     problem = spec["components"]["schemas"]["Problem"]
     assert {"type", "title", "status", "code", "detail", "instance"} <= set(problem["required"])

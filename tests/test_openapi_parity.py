@@ -29,35 +29,58 @@ failing part (the body's keys, then the state, then the action): its
 from __future__ import annotations
 
 import copy
+import typing
 from typing import Any
 
+import msgspec
 import orjson
 import pytest
-from hypothesis import HealthCheck, event, given, settings, strategies as st
-
-import schemas as S
-import msgspec
-import typing
-
-from referee import engine
-from referee.engine import InconsistentState, InvalidInput, RuleViolation, new_game, validate_deck
-from referee.engine import model
-from referee.engine.parse import explain
-from schemas.derived import schema_for
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 from test_state_parsers import mutated_states
 
-SETTINGS = settings(max_examples=250, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                           HealthCheck.function_scoped_fixture])
+import schemas as S
+from referee import engine
+from referee.engine import InconsistentState, InvalidInput, RuleViolation, model, new_game, validate_deck
+from referee.engine.parse import explain
+from schemas.derived import schema_for
+
+SETTINGS = settings(
+    max_examples=250,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
+)
 
 LEAF = st.one_of(
-    st.none(), st.booleans(), st.integers(-2, 3), st.sampled_from([0.5, -1.0, 0.0, 1.0, 2 ** 40]),
-    st.sampled_from(["", "x", "auto", "strict", "draw", "keep", "mulligan", "turn", "main", "over",
-                     "deck_out", "ace-file/state@1", "ace-file-99", "AF-001"]),
+    st.none(),
+    st.booleans(),
+    st.integers(-2, 3),
+    st.sampled_from([0.5, -1.0, 0.0, 1.0, 2**40]),
+    st.sampled_from(
+        [
+            "",
+            "x",
+            "auto",
+            "strict",
+            "draw",
+            "keep",
+            "mulligan",
+            "turn",
+            "main",
+            "over",
+            "deck_out",
+            "ace-file/state@1",
+            "ace-file-99",
+            "AF-001",
+        ]
+    ),
     st.text(max_size=3),
 )
-JSON = st.recursive(LEAF, lambda inner: st.lists(inner, max_size=3)
-                    | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=6)
+JSON = st.recursive(
+    LEAF,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=6,
+)
 
 
 def _same_kind(value: Any, extra_values: Any) -> st.SearchStrategy:
@@ -138,8 +161,9 @@ def same_fields(named: set[str], expected: set[str]) -> bool:
     whole where the schema names what inside it is wrong)."""
     named = {p if p else "_schema" for p in named}
     expected = {p if p else "_schema" for p in expected}
-    return (all(any(_within(e, n) for n in named) for e in expected)
-            and all(any(_within(e, n) for e in expected) for n in named))
+    return all(any(_within(e, n) for n in named) for e in expected) and all(
+        any(_within(e, n) for e in expected) for n in named
+    )
 
 
 def engine_refusal(parse, value: Any) -> dict[str, list[str]]:
@@ -179,13 +203,19 @@ def bases(positions) -> list[dict]:
     with_extras["modifiers"] = [{"card": "x1", "power": 2}]
     with_extras["used"] = [{"card": "x1", "ability": 0}]
     with_extras["seal"] = "hmac-sha256:00"
-    with_extras["pending"] = {"action": {"type": "draw", "player": 0, "pay": ["c1"]}, "responder": 1,
-                              "negated": False, "power": 0, "counters": []}
+    with_extras["pending"] = {
+        "action": {"type": "draw", "player": 0, "pay": ["c1"]},
+        "responder": 1,
+        "negated": False,
+        "power": 0,
+        "counters": [],
+    }
     out.append(with_extras)
     return out
 
 
 # -- the state and action schemas are derived from the model: check the derivation is complete ---
+
 
 def _structs(root) -> set:
     """Every model Struct reachable from ``root``'s fields."""
@@ -214,8 +244,9 @@ def test_every_model_struct_has_a_complete_schema():
         tag = struct.__struct_config__.tag_field if struct.__struct_config__.tag else None
         assert set(declared) - {tag} == {f.encode_name for f in msgspec.structs.fields(struct)}, struct
         for f in msgspec.structs.fields(struct):
-            nullable = type(None) in typing.get_args(typing.get_args(f.type)[0] if typing.get_origin(
-                f.type) is typing.Annotated else f.type)
+            nullable = type(None) in typing.get_args(
+                typing.get_args(f.type)[0] if typing.get_origin(f.type) is typing.Annotated else f.type
+            )
             assert declared[f.encode_name].required == f.required, (struct, f.name)
             assert declared[f.encode_name].allow_none == nullable, (struct, f.name)
     assert S.STATE.__class__ is schema_for(model.State)
@@ -248,11 +279,21 @@ def test_new_game_parser_and_schema_agree(new_game_body, catalog, data):
     counts: dict[str, int] = {}
     for cid in new_game_body["decks"][1]:
         counts[cid] = counts.get(cid, 0) + 1
-    base = {**new_game_body, "decks": [new_game_body["decks"][0], counts], "first_player": 1, "shuffle": True,
-            "players": ["Aoi", "Ren"], "options": {"response_windows": "strict"}}
-    game = data.draw(mutated(base, extra_values=["AF-001", 40, "auto"],
-                             extra_keys=["seed", "first_player", "shuffle", "players", "options"])
-                     .filter(lambda g: not huge_count(g)))  # test_service_endpoints.py: huge counts are cheap
+    base = {
+        **new_game_body,
+        "decks": [new_game_body["decks"][0], counts],
+        "first_player": 1,
+        "shuffle": True,
+        "players": ["Aoi", "Ren"],
+        "options": {"response_windows": "strict"},
+    }
+    game = data.draw(
+        mutated(
+            base,
+            extra_values=["AF-001", 40, "auto"],
+            extra_keys=["seed", "first_player", "shuffle", "players", "options"],
+        ).filter(lambda g: not huge_count(g))
+    )  # test_service_endpoints.py: huge counts are cheap
     schema_errors = S.NEW_GAME.validate(game) if isinstance(game, dict) else {"_schema": ["not an object"]}
 
     def parse(g):
@@ -269,11 +310,11 @@ def test_new_game_parser_and_schema_agree(new_game_body, catalog, data):
 def test_deck_parser_and_schema_agree(new_game_body, catalog, data):
     base = data.draw(st.sampled_from([new_game_body["decks"][0], {"AF-001": 1, "AF-002": 3}]))
     deck = data.draw(mutated(base, extra_values=["AF-001", 2, -1, ""]).filter(lambda d: not huge_count(d)))
-    compare(S.DECK_VALIDATE_REQUEST.validate({"deck": deck}),
-            engine_refusal(lambda d: validate_deck(catalog, d), deck))
+    compare(S.DECK_VALIDATE_REQUEST.validate({"deck": deck}), engine_refusal(lambda d: validate_deck(catalog, d), deck))
 
 
 # -- the service's answers against the request schemas --------------------------------------
+
 
 def service_agrees(resp, errors: dict) -> None:
     """The answer agrees with the schema's ``errors`` for the body.
@@ -311,16 +352,21 @@ ENDPOINTS = {
 }
 
 
-@settings(max_examples=200, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
 def test_service_and_request_schemas_agree(app, bases, positions, new_game_body, data):
     client = app.test_client()
     path = data.draw(st.sampled_from(sorted(ENDPOINTS)))
     state = data.draw(st.sampled_from(bases))
-    action = next(a for s, a in positions if s["turn"] == state["turn"] and a is not None) \
-        if state["phase"] != "over" else {"type": "concede", "player": 0}
+    action = (
+        next(a for s, a in positions if s["turn"] == state["turn"] and a is not None)
+        if state["phase"] != "over"
+        else {"type": "concede", "player": 0}
+    )
     base = {
         "/v1/apply": {"state": state, "action": action},
         "/v1/validate": {"state": state, "action": action},
@@ -330,9 +376,13 @@ def test_service_and_request_schemas_agree(app, bases, positions, new_game_body,
         "/v1/games": new_game_body,
         "/v1/decks/validate": {"deck": new_game_body["decks"][0]},
     }[path]
-    body = data.draw(mutated(base, extra_values=[0, 1, action, state, [], "AF-001"],
-                             extra_keys=["state", "action", "actions", "player", "game", "deck", "seed"])
-                     .filter(lambda b: not huge_count(b)))
+    body = data.draw(
+        mutated(
+            base,
+            extra_values=[0, 1, action, state, [], "AF-001"],
+            extra_keys=["state", "action", "actions", "player", "game", "deck", "seed"],
+        ).filter(lambda b: not huge_count(b))
+    )
     resp = client.post(path, data=orjson.dumps(body), content_type="application/json")
     errors = ENDPOINTS[path].validate(body) if isinstance(body, dict) else {"_schema": ["not an object"]}
     service_agrees(resp, errors)
@@ -345,17 +395,30 @@ NOT_PLAYERS = [1.0, 0.0, True, False, "1", 2, -1, None]
 
 @pytest.mark.parametrize("value", NOT_PLAYERS, ids=repr)
 def test_a_value_that_is_not_a_player_index_is_refused_at_its_path_by_engine_schema_and_service(
-        app, catalog, new_game_body, midgame, value):
+    app, catalog, new_game_body, midgame, value
+):
     """RULES 1.1: 0 or 1 and nothing else (not 1.0, not true), by every public function and endpoint alike."""
     state, action = midgame
     cases = [  # (engine call, HTTP path, body, the path named)
         (lambda: engine.view(catalog, state, value), "/v1/view", {"state": state, "player": value}, "player"),
-        (lambda: engine.legal_actions(catalog, state, value), "/v1/legal-actions", {"state": state, "player": value},
-         "player"),
-        (lambda: engine.apply(catalog, state, {**action, "player": value}), "/v1/apply",
-         {"state": state, "action": {**action, "player": value}}, "action.player"),
-        (lambda: new_game(catalog, {**new_game_body, "first_player": value}), "/v1/games",
-         {**new_game_body, "first_player": value}, "first_player"),
+        (
+            lambda: engine.legal_actions(catalog, state, value),
+            "/v1/legal-actions",
+            {"state": state, "player": value},
+            "player",
+        ),
+        (
+            lambda: engine.apply(catalog, state, {**action, "player": value}),
+            "/v1/apply",
+            {"state": state, "action": {**action, "player": value}},
+            "action.player",
+        ),
+        (
+            lambda: new_game(catalog, {**new_game_body, "first_player": value}),
+            "/v1/games",
+            {**new_game_body, "first_player": value},
+            "first_player",
+        ),
     ]
     client = app.test_client()
     for call, path, body, where in cases:

@@ -32,8 +32,10 @@ def test_one_version_everywhere(app):
     assert [image["newTag"] for image in kustomize["images"]] == [written]
     compose = yaml.safe_load((ROOT / "deploy" / "compose" / "compose.yaml").read_text("utf-8"))
     assert compose["x-referee"]["image"] == f"ace-file-referee:{written}"
-    documented_tags = re.findall(r"ace-file-referee:(\S+)", (ROOT / "Dockerfile").read_text("utf-8")
-                                 + (ROOT / "docs" / "operations.md").read_text("utf-8"))
+    documented_tags = re.findall(
+        r"ace-file-referee:(\S+)",
+        (ROOT / "Dockerfile").read_text("utf-8") + (ROOT / "docs" / "operations.md").read_text("utf-8"),
+    )
     assert documented_tags and set(documented_tags) == {written}
 
 

@@ -11,20 +11,23 @@ import re
 
 import orjson
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from conftest import OTHER_STATE_KEY, SECRET, STATE_KEY, keep_or_random
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_openapi_parity import mutated
 
 from referee.engine.events import CATALOG_FIELDS
 from referee.engine.fair_deal import commitment
 from referee.engine.views import visible_cards
 from referee.service.private_tokens import TokenError, Vault, b64url, unb64url
 
-from test_openapi_parity import mutated
-
-from conftest import OTHER_STATE_KEY, SECRET, STATE_KEY, keep_or_random
-
 VAULT = Vault(bytes.fromhex(STATE_KEY))
-GAMES = settings(max_examples=6, deadline=None, derandomize=True,
-                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+GAMES = settings(
+    max_examples=6,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 
 
 def post(client, path: str, body: dict):
@@ -88,14 +91,18 @@ def names_a_hidden_card(answer: dict, plain: dict, seat_player: int) -> list[str
 
 # -- the deal --------------------------------------------------------------------
 
+
 def test_a_new_private_game_is_a_token_two_seats_and_a_commitment(private_client, private_game_body):
     game = deal(private_client, private_game_body)
     assert set(game) == {"state", "seats", "commitment", "events"}
     assert game["state"].startswith("afs1.") and all(s.startswith("afk1.") for s in game["seats"])
     plain = VAULT.open(game["state"])
     assert game["commitment"] == commitment(plain["seed"]) and plain["seq"] == 0 and plain["game_id"]
-    assert game["events"][0] == {"type": "game_started", "first_player": plain["first_player"],
-                                 "commitment": game["commitment"]}
+    assert game["events"][0] == {
+        "type": "game_started",
+        "first_player": plain["first_player"],
+        "commitment": game["commitment"],
+    }
 
 
 @pytest.mark.parametrize("extra", [{"seed": "mine"}, {"shuffle": False}])
@@ -119,15 +126,16 @@ def test_two_deals_of_the_same_decks_are_two_games(private_client, private_game_
 
 # -- secrecy over random games ------------------------------------------------------
 
+
 @GAMES
-@given(seed=st.integers(0, 10 ** 6))
+@given(seed=st.integers(0, 10**6))
 def test_tokens_and_seat_answers_keep_every_secret(private_client, private_game_body, seed):
     """No token holds the seed, an instance id or a catalog id in the clear (string or decoded
     bytes); each seat's view and events name only cards that seat may know (docs/api.md §5's predicate)."""
     for token, _, player, _, answer in play(private_client, private_game_body, random.Random(seed), 80):
         plain_after = VAULT.open(answer["state"])
         for t in (token, answer["state"]):
-            raw = unb64url(t[len("afs1."):])
+            raw = unb64url(t[len("afs1.") :])
             for secret in secrets_of(plain_after):
                 assert secret not in t and secret.encode() not in raw
         assert names_a_hidden_card(answer, plain_after, player) == []
@@ -135,7 +143,7 @@ def test_tokens_and_seat_answers_keep_every_secret(private_client, private_game_
 
 
 @GAMES
-@given(seed=st.integers(0, 10 ** 6))
+@given(seed=st.integers(0, 10**6))
 def test_the_same_token_and_action_give_the_same_state(private_client, private_game_body, seed):
     rng = random.Random(seed)
     for token, seats, player, action, answer in play(private_client, private_game_body, rng, 25):
@@ -147,6 +155,7 @@ def test_the_same_token_and_action_give_the_same_state(private_client, private_g
 
 # -- seats -------------------------------------------------------------------------
 
+
 def test_the_other_players_seat_is_refused_and_changes_nothing(private_client, private_game_body):
     game = deal(private_client, private_game_body)
     token, seats = game["state"], game["seats"]
@@ -155,8 +164,11 @@ def test_the_other_players_seat_is_refused_and_changes_nothing(private_client, p
     wrong = post(private_client, "/v1/apply", {"state": token, "action": action, "seat": seats[1 - first]})
     assert wrong.status_code == 403 and wrong.get_json()["code"] == "not_your_seat"
     assert "state" not in wrong.get_json()
-    for path, body in (("/v1/validate", {"action": action}), ("/v1/view", {"player": first}),
-                       ("/v1/legal-actions", {"player": first})):
+    for path, body in (
+        ("/v1/validate", {"action": action}),
+        ("/v1/view", {"player": first}),
+        ("/v1/legal-actions", {"player": first}),
+    ):
         resp = post(private_client, path, {"state": token, "seat": seats[1 - first], **body})
         assert resp.status_code == 403 and resp.get_json()["code"] == "not_your_seat", path
     right = post(private_client, "/v1/apply", {"state": token, "action": action, "seat": seats[first]})
@@ -166,9 +178,12 @@ def test_the_other_players_seat_is_refused_and_changes_nothing(private_client, p
 def test_a_seat_of_another_game_is_refused_everywhere(private_client, private_game_body):
     a, b = deal(private_client, private_game_body), deal(private_client, private_game_body)
     first = VAULT.open(b["state"])["active"]
-    for path, extra in (("/v1/apply", {"action": {"type": "keep", "player": first}}),
-                        ("/v1/validate", {"action": {"type": "keep", "player": first}}),
-                        ("/v1/legal-actions", {}), ("/v1/view", {})):
+    for path, extra in (
+        ("/v1/apply", {"action": {"type": "keep", "player": first}}),
+        ("/v1/validate", {"action": {"type": "keep", "player": first}}),
+        ("/v1/legal-actions", {}),
+        ("/v1/view", {}),
+    ):
         for seat in a["seats"]:
             resp = post(private_client, path, {"state": b["state"], "seat": seat, **extra})
             assert resp.status_code == 403 and resp.get_json()["code"] == "bad_seat", path
@@ -178,8 +193,9 @@ def test_legal_actions_and_view_are_the_seat_players_only(private_client, privat
     game = deal(private_client, private_game_body)
     plain = VAULT.open(game["state"])
     waiting = 1 - plain["active"]
-    actions = post(private_client, "/v1/legal-actions",
-                   {"state": game["state"], "seat": game["seats"][waiting]}).get_json()["actions"]
+    actions = post(
+        private_client, "/v1/legal-actions", {"state": game["state"], "seat": game["seats"][waiting]}
+    ).get_json()["actions"]
     assert actions == [{"type": "concede", "player": waiting}]
     view = post(private_client, "/v1/view", {"state": game["state"], "seat": game["seats"][waiting]}).get_json()
     assert view["view"]["viewer"] == waiting
@@ -187,6 +203,7 @@ def test_legal_actions_and_view_are_the_seat_players_only(private_client, privat
 
 
 # -- tokens ------------------------------------------------------------------------
+
 
 def test_a_plain_state_is_refused_by_a_private_referee(private_client, client, new_game_body):
     plain = post(client, "/v1/games", new_game_body).get_json()["state"]
@@ -202,11 +219,15 @@ def test_a_token_of_a_referee_with_another_key_is_refused(make_app, private_clie
 
 
 def flip_char(text: str, index: int, new: str) -> str:
-    return text[:index] + new + text[index + 1:]
+    return text[:index] + new + text[index + 1 :]
 
 
-@settings(max_examples=150, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
 def test_flipping_any_byte_of_a_token_or_seat_is_403(private_client, flip_game, data):
     token, seats, action = flip_game
@@ -254,6 +275,7 @@ def test_the_vault_refuses_what_it_did_not_make():
 
 # -- key rotation -----------------------------------------------------------------------
 
+
 def test_key_rotation_accepts_the_previous_key_and_answers_under_the_new(make_app, private_game_body):
     old = make_app(state_key=STATE_KEY).test_client()
     new = make_app(state_key=OTHER_STATE_KEY, previous_state_key=STATE_KEY).test_client()
@@ -271,12 +293,16 @@ def test_key_rotation_accepts_the_previous_key_and_answers_under_the_new(make_ap
     assert post(after, "/v1/view", {"state": answer["state"], "seat": answer["seat"]}).status_code == 200
     assert post(after, "/v1/view", {"state": game["state"], "seat": game["seats"][first]}).status_code == 403
     # under the current key, no seat comes back
-    again = post(new, "/v1/apply", {**body, "state": answer["state"], "seat": answer["seat"],
-                                    "action": {"type": "keep", "player": 1 - first}})
+    again = post(
+        new,
+        "/v1/apply",
+        {**body, "state": answer["state"], "seat": answer["seat"], "action": {"type": "keep", "player": 1 - first}},
+    )
     assert again.status_code in (200, 403) and "seat" not in again.get_json()
 
 
 # -- replay ------------------------------------------------------------------------
+
 
 def test_replay_from_a_token_needs_both_seats(private_client, private_game_body):
     game = deal(private_client, private_game_body)
@@ -285,8 +311,9 @@ def test_replay_from_a_token_needs_both_seats(private_client, private_game_body)
     both = post(private_client, "/v1/replay", {"state": game["state"], "seats": game["seats"], "actions": actions})
     assert both.status_code == 200 and both.get_json()["applied"] == 2
     assert VAULT.open(both.get_json()["state"])["seq"] == 2
-    one = post(private_client, "/v1/replay",
-               {"state": game["state"], "seats": [game["seats"][first]] * 2, "actions": actions})
+    one = post(
+        private_client, "/v1/replay", {"state": game["state"], "seats": [game["seats"][first]] * 2, "actions": actions}
+    )
     assert one.status_code == 403 and one.get_json()["code"] == "not_your_seat"
     from_game = post(private_client, "/v1/replay", {"game": private_game_body, "actions": actions})
     assert from_game.status_code == 400 and from_game.get_json()["code"] == "not_in_private_mode"
@@ -294,12 +321,16 @@ def test_replay_from_a_token_needs_both_seats(private_client, private_game_body)
 
 # -- reveal -------------------------------------------------------------------------------
 
+
 def test_reveal_only_once_the_game_is_over_with_both_seats(private_client, client, private_game_body):
     game = deal(private_client, private_game_body)
     early = post(private_client, "/v1/reveal", {"state": game["state"], "seats": game["seats"]})
     assert early.status_code == 403 and early.get_json()["code"] == "game_not_over"
-    conceded = post(private_client, "/v1/apply", {"state": game["state"], "seat": game["seats"][1],
-                                                  "action": {"type": "concede", "player": 1}}).get_json()
+    conceded = post(
+        private_client,
+        "/v1/apply",
+        {"state": game["state"], "seat": game["seats"][1], "action": {"type": "concede", "player": 1}},
+    ).get_json()
     assert conceded["view"]["result"] == {"winner": 0, "reason": "concede"}
     revealed = post(private_client, "/v1/reveal", {"state": conceded["state"], "seats": game["seats"]})
     assert commitment(revealed.get_json()["state"]["seed"]) == game["commitment"]
@@ -310,8 +341,11 @@ def test_reveal_only_once_the_game_is_over_with_both_seats(private_client, clien
 def test_a_player_cannot_concede_on_a_copy_and_reveal_it_to_see_the_cards(private_client, private_game_body):
     """The referee cannot tell a fork from the game: revealing needs the opponent's seat too."""
     game = deal(private_client, private_game_body)
-    fork = post(private_client, "/v1/apply", {"state": game["state"], "seat": game["seats"][0],
-                                              "action": {"type": "concede", "player": 0}}).get_json()["state"]
+    fork = post(
+        private_client,
+        "/v1/apply",
+        {"state": game["state"], "seat": game["seats"][0], "action": {"type": "concede", "player": 0}},
+    ).get_json()["state"]
     for seats in ([game["seats"][0]] * 2, [game["seats"][0], deal(private_client, private_game_body)["seats"][1]]):
         resp = post(private_client, "/v1/reveal", {"state": fork, "seats": seats})
         assert resp.status_code == 403 and resp.get_json()["code"] in ("not_your_seat", "bad_seat")
@@ -322,6 +356,7 @@ def test_a_player_cannot_concede_on_a_copy_and_reveal_it_to_see_the_cards(privat
 
 # -- plain mode and settings ---------------------------------------------------------------
 
+
 def test_plain_views_carry_seq_and_the_commitment(client, new_game_body):
     state = post(client, "/v1/games", new_game_body).get_json()["state"]
     assert state["seq"] == 0 and "game_id" not in state
@@ -329,13 +364,16 @@ def test_plain_views_carry_seq_and_the_commitment(client, new_game_body):
     assert view["seq"] == 0 and view["commitment"] == commitment(new_game_body["seed"])
 
 
-@pytest.mark.parametrize("env, message", [
-    ({"REFEREE_STATE_KEY": "abc"}, "not a 256-bit key"),
-    ({"REFEREE_STATE_KEY": "0" * 64}, "not a 256-bit key"),
-    ({"REFEREE_STATE_KEY": STATE_KEY[:-1]}, "not a 256-bit key"),
-    ({"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_SECRET": SECRET}, "both set"),
-    ({"REFEREE_STATE_KEY_PREVIOUS": STATE_KEY}, "without REFEREE_STATE_KEY"),
-])
+@pytest.mark.parametrize(
+    "env, message",
+    [
+        ({"REFEREE_STATE_KEY": "abc"}, "not a 256-bit key"),
+        ({"REFEREE_STATE_KEY": "0" * 64}, "not a 256-bit key"),
+        ({"REFEREE_STATE_KEY": STATE_KEY[:-1]}, "not a 256-bit key"),
+        ({"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_SECRET": SECRET}, "both set"),
+        ({"REFEREE_STATE_KEY_PREVIOUS": STATE_KEY}, "without REFEREE_STATE_KEY"),
+    ],
+)
 def test_bad_key_settings_are_one_line_errors(env, message):
     from referee.service.config import ConfigError, Settings
 
@@ -361,18 +399,26 @@ def test_serve_refuses_a_bad_key_in_one_line():
     from pathlib import Path
 
     exe = str(Path(sys.executable).with_name("referee"))
-    out = subprocess.run([exe, "serve", "--port", "0"], env={"REFEREE_STATE_KEY": "short", "PATH": ""},
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [exe, "serve", "--port", "0"],
+        env={"REFEREE_STATE_KEY": "short", "PATH": ""},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 2
     assert out.stderr.strip().count("\n") == 0 and "REFEREE_STATE_KEY" in out.stderr
 
 
-
 # -- hostile bodies ------------------------------------------------------------------------
 
-@settings(max_examples=120, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                 HealthCheck.function_scoped_fixture])
+
+@settings(
+    max_examples=120,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
 def test_mutated_private_bodies_are_refused_cleanly_never_a_500(private_client, private_game_body, flip_game, data):
     token, seats, action = flip_game
@@ -386,8 +432,13 @@ def test_mutated_private_bodies_are_refused_cleanly_never_a_500(private_client, 
         "/v1/reveal": {"state": token, "seats": seats},
     }
     path = data.draw(st.sampled_from(sorted(bases)))
-    body = data.draw(mutated(bases[path], extra_values=[token, *seats, action, 0, 1],
-                             extra_keys=["state", "seat", "seats", "action", "player", "seed", "game"]))
+    body = data.draw(
+        mutated(
+            bases[path],
+            extra_values=[token, *seats, action, 0, 1],
+            extra_keys=["state", "seat", "seats", "action", "player", "seed", "game"],
+        )
+    )
     resp = post(private_client, path, body)
     assert resp.status_code in (200, 201, 400, 403, 422), (path, body, resp.get_json())
     answer = resp.get_json()

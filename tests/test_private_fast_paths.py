@@ -15,7 +15,8 @@ import hmac
 import os
 
 import orjson
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.engine import Catalog, apply
 from referee.engine.events import events_for
@@ -26,9 +27,12 @@ from referee.service.private_tokens import Vault, _Keys, _subkey, b64url, unb64u
 
 CATALOG = Catalog.builtin()
 # (state, the action played from it), through two games; each state after is apply's
-POSITIONS = [(copy.deepcopy(s), a) for options in ({"response_windows": "strict"}, {})
-             for n, (s, a) in enumerate(play(CATALOG, f"private-fast-paths-{len(options)}", options=options))
-             if n % 7 == 0]
+POSITIONS = [
+    (copy.deepcopy(s), a)
+    for options in ({"response_windows": "strict"}, {})
+    for n, (s, a) in enumerate(play(CATALOG, f"private-fast-paths-{len(options)}", options=options))
+    if n % 7 == 0
+]
 
 
 # -- the careful code, as it was -------------------------------------------------------------
@@ -46,8 +50,9 @@ def careful_unb64url(text: str) -> bytes | None:
     if rest == 1 or b"+" in raw or b"/" in raw or b"=" in raw:
         return None
     try:
-        data = binascii.a2b_base64(raw.translate(bytes.maketrans(b"-_", b"+/")) + b"=" * (-len(raw) % 4),
-                                   strict_mode=True)
+        data = binascii.a2b_base64(
+            raw.translate(bytes.maketrans(b"-_", b"+/")) + b"=" * (-len(raw) % 4), strict_mode=True
+        )
     except binascii.Error:
         return None
     if rest and _DIGIT[raw[-1]] & _UNUSED_BITS[rest]:
@@ -101,18 +106,19 @@ def test_base64url_reads_back_what_it_wrote_and_refuses_any_one_change(data, dra
     assert unb64url(text) == careful_unb64url(text) == data
     if text:
         i = draw.draw(st.integers(0, len(text) - 1))
-        changed = text[:i] + draw.draw(st.characters(codec="utf-8")) + text[i + 1:]
+        changed = text[:i] + draw.draw(st.characters(codec="utf-8")) + text[i + 1 :]
         assert unb64url(changed) == careful_unb64url(changed)
 
 
 def test_a_whole_token_is_read_alike():
     vault = Vault(os.urandom(32))
     for state, _ in POSITIONS[:5]:
-        body = vault.token(state)[len("afs1."):]
+        body = vault.token(state)[len("afs1.") :]
         assert unb64url(body) == careful_unb64url(body) is not None
 
 
 # -- the seat MAC ------------------------------------------------------------------------------
+
 
 @settings(max_examples=300, deadline=None)
 @given(st.binary(min_size=32, max_size=32), st.text(max_size=60), st.integers(0, 1))
@@ -123,6 +129,7 @@ def test_the_seat_mac_is_hmac_sha256(key, game_id, player):
 
 # -- tokens ------------------------------------------------------------------------------------
 
+
 def test_a_token_holds_the_state_as_compact_json_and_opens_to_it():
     vault = Vault(os.urandom(32))
     for state, _ in POSITIONS[:10]:
@@ -132,6 +139,7 @@ def test_a_token_holds_the_state_as_compact_json_and_opens_to_it():
 
 
 # -- views and events --------------------------------------------------------------------------
+
 
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(POSITIONS), st.integers(0, 1), st.data())

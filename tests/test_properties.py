@@ -10,14 +10,23 @@ import copy
 
 import orjson
 import pytest
-from hypothesis import HealthCheck, settings, strategies as st
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from referee.engine import (
-    Catalog, RuleViolation, apply, check_state, legal_actions, new_game, replay, validate, view,
+    Catalog,
+    RuleViolation,
+    apply,
+    check_state,
+    legal_actions,
+    new_game,
+    replay,
+    validate,
+    view,
 )
-from referee.engine.playout import play_out, random_new_game
 from referee.engine.model import ACTION_FIELDS, ACTION_TYPES
+from referee.engine.playout import play_out, random_new_game
 
 CATALOG = Catalog.builtin()
 
@@ -133,7 +142,9 @@ class RandomPlay(RuleBasedStateMachine):
 
 
 RandomPlay.TestCase.settings = settings(
-    max_examples=40, stateful_step_count=120, deadline=None,
+    max_examples=40,
+    stateful_step_count=120,
+    deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestRandomPlay = RandomPlay.TestCase

@@ -30,10 +30,16 @@ def _erratum(**changes: dict[str, Any]) -> Catalog:
 # Catalogs under which recorded games change: outcomes and legality mid-game (Flash of Insight draws
 # 40: deck-outs, and the actions after them refused), legality of the game itself (a deck limit of 1
 # on two cards refuses the decks that hold two copies, RULES 3.2).
-CATALOGS = [CATALOG, _erratum(**{"AF-060": {"effect": [{"draw": 40}]}}),
-            _erratum(**{"AF-001": {"deck_limit": 1}, "AF-002": {"deck_limit": 1}})]
-LINES = [line_for(f"fast-{i}", CATALOG, rec.game, rec.actions, rec.state)
-         for i in range(12) for rec in [record(CATALOG, f"fast-{i}")]]
+CATALOGS = [
+    CATALOG,
+    _erratum(**{"AF-060": {"effect": [{"draw": 40}]}}),
+    _erratum(**{"AF-001": {"deck_limit": 1}, "AF-002": {"deck_limit": 1}}),
+]
+LINES = [
+    line_for(f"fast-{i}", CATALOG, rec.game, rec.actions, rec.state)
+    for i in range(12)
+    for rec in [record(CATALOG, f"fast-{i}")]
+]
 
 
 def _verdict(ex) -> tuple:

@@ -56,13 +56,26 @@ def test_max_actions_and_a_changed_rule_shows_up(tmp_path, capsys):
 
 def test_actions_from_a_file_with_references(tmp_path, capsys):
     actions = tmp_path / "actions.yaml"
-    actions.write_text("- {type: keep, player: 0}\n- {type: keep, player: 1}\n"
-                       "- {type: play_case, player: 0, card: p0.hand.AF-043}\n")
+    actions.write_text(
+        "- {type: keep, player: 0}\n- {type: keep, player: 1}\n- {type: play_case, player: 0, card: p0.hand.AF-043}\n"
+    )
     game = tmp_path / "game.yaml"
     game.write_text("decks: [{top: [AF-043, AF-004]}, {top: []}]\n")
     out_file = tmp_path / "rec.yaml"
-    code, _, _ = record(tmp_path, capsys, "--seed", "x", "--game", str(game), "--actions", str(actions),
-                        "--name", "my game", "--out", str(out_file))
+    code, _, _ = record(
+        tmp_path,
+        capsys,
+        "--seed",
+        "x",
+        "--game",
+        str(game),
+        "--actions",
+        str(actions),
+        "--name",
+        "my game",
+        "--out",
+        str(out_file),
+    )
     assert code == 0
     [sc] = load(out_file)
     assert sc.name == "my game"

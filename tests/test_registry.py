@@ -59,7 +59,8 @@ EFFECT_REF, REQUIREMENT_REF = ({"$ref": f"#/components/schemas/{name}"} for name
 def test_given_the_card_schema_then_its_effect_and_requirement_entries_are_the_registries_grammars():
     effect_grammars = SCHEMAS["EffectEntry"]["oneOf"]
     assert [next(iter(g["required"])) for g in effect_grammars] == [
-        next(iter(kind.values)) for kind in EFFECTS.values()]
+        next(iter(kind.values)) for kind in EFFECTS.values()
+    ]
     assert [g["required"] for g in SCHEMAS["RequirementEntry"]["oneOf"]] == [[key] for key in REQUIREMENT_TYPES]
 
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import copy
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_properties import arbitrary_actions
+from test_state_parsers import mutated_states
 
 from referee.engine import Catalog, InvalidInput, RefereeError, apply, check_state, legal_actions, validate, view
 from referee.engine.playout import play
-
-from test_properties import arbitrary_actions
-from test_state_parsers import mutated_states
 
 CATALOG = Catalog.builtin()
 
@@ -26,7 +26,7 @@ CATALOG = Catalog.builtin()
 def _positions() -> list[dict]:
     out = []
     for n, (state, _) in enumerate(play(CATALOG, "robust-1", options={"response_windows": "strict"})):
-        if n % 15 == 0 or state["pending"] is not None and len(out) < 30:
+        if n % 15 == 0 or (state["pending"] is not None and len(out) < 30):
             out.append(copy.deepcopy(state))
     return out
 

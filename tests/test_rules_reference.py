@@ -38,7 +38,8 @@ def rules_digest(rules: list[dict[str, str]]) -> str:
 
 def test_given_the_reference_then_its_ids_and_texts_are_the_specifications_as_pinned():
     assert rules_digest(load_rules()) == SPEC_RULES_DIGEST, (
-        "referee/data/rules.md no longer reads as the specification's rules: restore it, or renew the pin")
+        "referee/data/rules.md no longer reads as the specification's rules: restore it, or renew the pin"
+    )
 
 
 def test_given_the_reference_then_its_ids_run_in_order_section_by_section():
@@ -112,7 +113,7 @@ def test_given_a_document_when_parsed_then_notes_headings_and_blank_lines_end_a_
 
 
 def test_given_a_duplicate_id_when_parsed_then_refused():
-    with pytest.raises(ValueError, match="1.1"):
+    with pytest.raises(ValueError, match=r"1\.1"):
         parse_rules("- **1.1** a\n- **1.1** b\n")
 
 

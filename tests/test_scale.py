@@ -70,6 +70,7 @@ def junit_without_times(path: Path) -> bytes:
 
 # -- check --jobs ----------------------------------------------------------------
 
+
 def test_check_with_two_jobs_prints_byte_for_byte_what_one_job_prints(scenarios, tmp_path, capsys):
     one = run(capsys, "check", str(scenarios), "--jobs", "1", "--junit", str(tmp_path / "one.xml"))
     two = run(capsys, "check", str(scenarios), "--jobs", "2", "--junit", str(tmp_path / "two.xml"))
@@ -93,7 +94,9 @@ def test_check_jobs_with_a_custom_catalog_plays_it_in_the_workers(tmp_path, caps
         (folder / f"{i}.yaml").write_text(
             "given: {position: {p0: {hand: [AF-060], cases: [AF-043], file: 5}}}\n"
             "when: [{type: cast_spell, player: 0, card: p0.hand.AF-060}]\n"
-            "then: {p0.hand: 1}\n", "utf-8")
+            "then: {p0.hand: 1}\n",
+            "utf-8",
+        )
     builtin = run(capsys, "check", "-q", str(folder), "--jobs", "2")
     custom = run(capsys, "check", "-q", str(folder), "--jobs", "2", "--catalog", str(tmp_path / "mini.json"))
     assert (builtin[0], builtin[1].splitlines()[-1]) == (1, "0 passed, 3 failed")
@@ -109,20 +112,26 @@ def test_check_jobs_must_be_a_positive_integer(capsys, value):
 
 
 def test_check_dask_with_a_bad_address_is_one_line(capsys):
-    code, out, err = run(capsys, "check", str(ROOT / "examples" / "scenarios"), "--dask", "no-port-here")
+    code, _out, err = run(capsys, "check", str(ROOT / "examples" / "scenarios"), "--dask", "no-port-here")
     assert code == 2
     assert err.startswith("referee: error: --dask no-port-here: not a scheduler address") and err.count("\n") == 1
 
 
 # -- recheck ---------------------------------------------------------------------
 
+
 def test_recheck_with_the_same_catalog_changes_nothing(archive, tmp_path, capsys):
     code, out, _ = run(capsys, "recheck", str(archive), "--jobs", "1", "--report", str(tmp_path / "r.json"))
     assert code == 0
     assert out == "6 game(s) re-checked: 6 unchanged, 0 outcome changed, 0 legality changed, 0 malformed\n"
     report = json.loads((tmp_path / "r.json").read_text())
-    assert report["summary"] == {"games": 6, "unchanged": 6, "outcome_changed": 0, "legality_changed": 0,
-                                 "malformed": 0}
+    assert report["summary"] == {
+        "games": 6,
+        "unchanged": 6,
+        "outcome_changed": 0,
+        "legality_changed": 0,
+        "malformed": 0,
+    }
     assert report["catalog"]["id"] == "af-ref" and report["changes"] == []
 
 
@@ -130,18 +139,23 @@ def test_recheck_reads_gzip_whatever_the_name(archive, tmp_path, capsys):
     packed = tmp_path / "games.jsonl.gz"
     packed.write_bytes(gzip.compress(archive.read_bytes()))
     code, out, _ = run(capsys, "recheck", str(packed), "--jobs", "1")
-    assert (code, out.splitlines()[-1]) == (0, "6 game(s) re-checked: 6 unchanged, 0 outcome changed, "
-                                               "0 legality changed, 0 malformed")
+    assert (code, out.splitlines()[-1]) == (
+        0,
+        "6 game(s) re-checked: 6 unchanged, 0 outcome changed, 0 legality changed, 0 malformed",
+    )
 
 
 def _game_ending_with_flash_of_insight(catalog: Catalog) -> tuple[bytes, int]:
     """A recorded game cut just after a Flash of Insight (AF-060, draw 2) is cast: not over."""
     for i in range(40):
         full = record(catalog, f"flash-{i}")
-        casts = [k for k, a in enumerate(full.actions)
-                 if a["type"] == "cast_spell" and str(a.get("card", "")).split("#")[0].endswith("AF-060")]
+        casts = [
+            k
+            for k, a in enumerate(full.actions)
+            if a["type"] == "cast_spell" and str(a.get("card", "")).split("#")[0].endswith("AF-060")
+        ]
         if casts:
-            cut = record(catalog, f"flash-{i}", full.game, full.actions[:casts[0] + 1])
+            cut = record(catalog, f"flash-{i}", full.game, full.actions[: casts[0] + 1])
             assert cut.state["result"] is None
             return line_for(f"flash-{i}", catalog, cut.game, cut.actions, cut.state), casts[0]
     raise AssertionError("no random game casts AF-060 in 40 seeds")  # pragma: no cover
@@ -151,7 +165,7 @@ def test_recheck_finds_the_game_whose_outcome_a_catalog_erratum_changes(archive,
     """Given an archive with a game whose last action casts Flash of Insight, when the erratum makes it
     draw 40, then that game now ends (deck out, RULES 11.1) where it did not: its outcome changed."""
     catalog = Catalog.builtin()
-    line, index = _game_ending_with_flash_of_insight(catalog)
+    line, _index = _game_ending_with_flash_of_insight(catalog)
     mixed = tmp_path / "games.jsonl"
     mixed.write_bytes(archive.read_bytes()[:0] + line + archive.read_bytes())
     erratum = copy.deepcopy(catalog.canonical)
@@ -159,12 +173,24 @@ def test_recheck_finds_the_game_whose_outcome_a_catalog_erratum_changes(archive,
         if card["id"] == "AF-060":
             card["effect"] = [{"draw": 40}]
     (tmp_path / "erratum.json").write_text(json.dumps(erratum), "utf-8")
-    code, out, _ = run(capsys, "recheck", str(mixed), "--catalog", str(tmp_path / "erratum.json"),
-                       "--jobs", "1", "--report", str(tmp_path / "r.json"))
+    code, out, _ = run(
+        capsys,
+        "recheck",
+        str(mixed),
+        "--catalog",
+        str(tmp_path / "erratum.json"),
+        "--jobs",
+        "1",
+        "--report",
+        str(tmp_path / "r.json"),
+    )
     assert code == 1
     first = out.splitlines()[0]
-    assert re.fullmatch(rf"CHANGED {re.escape(str(mixed))}:1 flash-\d+: outcome: was not over, "
-                        r"now player [01] wins \(deck_out\)", first), first
+    assert re.fullmatch(
+        rf"CHANGED {re.escape(str(mixed))}:1 flash-\d+: outcome: was not over, "
+        r"now player [01] wins \(deck_out\)",
+        first,
+    ), first
     report = json.loads((tmp_path / "r.json").read_text())
     change = report["changes"][0]
     assert (change["line"], change["status"], change["recorded"]) == (1, "outcome", {"refused": None, "result": None})
@@ -186,8 +212,9 @@ def test_recheck_reports_a_game_that_becomes_illegal(tmp_path, capsys):
     (tmp_path / "erratum.json").write_text(json.dumps(erratum), "utf-8")
     code, out, _ = run(capsys, "recheck", str(tmp_path / "games.jsonl"), "--catalog", str(tmp_path / "erratum.json"))
     assert code == 1
-    assert out.splitlines()[0].startswith(f"CHANGED {tmp_path / 'games.jsonl'}:1 limit: legality: was not over, "
-                                          "now the game refused: rule 3.2 (")
+    assert out.splitlines()[0].startswith(
+        f"CHANGED {tmp_path / 'games.jsonl'}:1 limit: legality: was not over, now the game refused: rule 3.2 ("
+    )
 
 
 BAD_LINES = [
@@ -211,8 +238,11 @@ def test_recheck_names_the_file_the_line_and_what_is_wrong(archive, tmp_path, ca
     assert code == 2
     lines = out.splitlines()
     assert re.match(rf"ERROR {re.escape(str(path))}:3: {message}", lines[0]), lines[0]
-    assert lines[-1] == "2 game(s) re-checked: 1 unchanged, 0 outcome changed, 0 legality changed, 1 malformed" \
-        or lines[-1].startswith("3 game(s) re-checked: 2 unchanged")
+    assert lines[
+        -1
+    ] == "2 game(s) re-checked: 1 unchanged, 0 outcome changed, 0 legality changed, 1 malformed" or lines[
+        -1
+    ].startswith("3 game(s) re-checked: 2 unchanged")
 
 
 def test_recheck_an_action_not_of_the_api_shape_is_a_malformed_line(archive, tmp_path, capsys):
@@ -224,11 +254,14 @@ def test_recheck_an_action_not_of_the_api_shape_is_a_malformed_line(archive, tmp
     assert out.splitlines()[0] == f"ERROR {tmp_path / 'games.jsonl'}:1: actions.3.type: unknown action type 'dance'"
 
 
-@pytest.mark.parametrize("content,message", [
-    (None, "cannot read: No such file or directory"),
-    (b"\n\n", "holds no game"),
-    (gzip.compress(b'{"a": 1}\n' * 50)[:-20], "the gzip data is damaged or cut short"),
-])
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        (None, "cannot read: No such file or directory"),
+        (b"\n\n", "holds no game"),
+        (gzip.compress(b'{"a": 1}\n' * 50)[:-20], "the gzip data is damaged or cut short"),
+    ],
+)
 def test_recheck_an_unusable_archive_is_one_line(tmp_path, capsys, content, message):
     path = tmp_path / "games.jsonl.gz"
     if content is not None:
@@ -249,11 +282,18 @@ def test_record_jsonl_appends_a_line_recheck_reads(tmp_path, capsys):
 
 # -- the same work on a Dask cluster --------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def dask_scheduler():
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None, worker_dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        worker_dashboard_address=None,
+    ) as cluster:
         yield cluster.scheduler_address
 
 

@@ -53,8 +53,12 @@ INVESTIGATE = """
 
 # -- then: legal + assertions --------------------------------------------------------
 
+
 def test_legal_with_assertions_passes(backend):
-    passes(backend, INVESTIGATE + """
+    passes(
+        backend,
+        INVESTIGATE
+        + """
     then:
       legal: true
       p0.fairies: []
@@ -64,7 +68,8 @@ def test_legal_with_assertions_passes(backend):
       phase: turn
       turn: 1
       events: [{type: investigation, outcome: failed}]
-    """)
+    """,
+    )
 
 
 def test_legal_is_implied_by_assertions(backend):
@@ -72,55 +77,92 @@ def test_legal_is_implied_by_assertions(backend):
 
 
 def test_wrong_expectation_fails_with_expected_actual_and_line(backend):
-    details = fails(backend, INVESTIGATE + """
+    details = fails(
+        backend,
+        INVESTIGATE
+        + """
     then:
       p0.fairies: [AF-005]
       phase: over
-    """, "p0.fairies (line 11)", "expected: [AF-005]", "actual:   []", "missing [AF-005]",
-                    "phase (line 12)", "expected: over", "actual:   turn")
+    """,
+        "p0.fairies (line 11)",
+        "expected: [AF-005]",
+        "actual:   []",
+        "missing [AF-005]",
+        "phase (line 12)",
+        "expected: over",
+        "actual:   turn",
+    )
     assert details.startswith("the state after every action differs from then")
 
 
 def test_unexpected_violation_shows_action_and_state(backend):
-    fails(backend, """
+    fails(
+        backend,
+        """
     given: {position: {p0: {cases: [AF-042], file: 0}}}
     when: [{type: draw, player: 0}]
     then: {legal: true}
-    """, "at action 0 (when.0, line 3): {type: draw, player: 0}", "expected: legal",
-          "actual:   violation of rule 8.2 (file_empty)", "state before it:", "p0.file: 0 card(s)")
+    """,
+        "at action 0 (when.0, line 3): {type: draw, player: 0}",
+        "expected: legal",
+        "actual:   violation of rule 8.2 (file_empty)",
+        "state before it:",
+        "p0.file: 0 card(s)",
+    )
 
 
 # -- then: violation ---------------------------------------------------------------
 
+
 def test_violation_passes(backend):
-    passes(backend, """
+    passes(
+        backend,
+        """
     given: {position: {p0: {cases: [AF-042], file: 0}}}
     when: [{type: draw, player: 0}]
     then: {violation: {rule: "8.2", code: file_empty, index: 0}}
-    """)
+    """,
+    )
 
 
 def test_violation_wrong_rule_fails(backend):
-    fails(backend, """
+    fails(
+        backend,
+        """
     given: {position: {p0: {cases: [AF-042], file: 0}}}
     when: [{type: draw, player: 0}]
     then: {violation: {rule: "8.9"}}
-    """, "expected: violation of rule 8.9 at action 0", "actual:   violation of rule 8.2", "(rule 8.2, not 8.9)")
+    """,
+        "expected: violation of rule 8.9 at action 0",
+        "actual:   violation of rule 8.2",
+        "(rule 8.2, not 8.9)",
+    )
 
 
 def test_violation_wrong_code_fails(backend):
-    fails(backend, """
+    fails(
+        backend,
+        """
     given: {position: {p0: {cases: [AF-042], file: 0}}}
     when: [{type: draw, player: 0}]
     then: {violation: {rule: "8.2", code: cannot_pay}}
-    """, "(code file_empty, not cannot_pay)")
+    """,
+        "(code file_empty, not cannot_pay)",
+    )
 
 
 def test_violation_expected_but_accepted_shows_what_changed(backend):
-    fails(backend, INVESTIGATE + "    then: {violation: {rule: \"10.1\"}}\n",
-          "expected: violation of rule 10.1 at action 0", "actual:   accepted",
-          "resolved: {type: investigate, player: 0, case: a01, pay: [a02]}",
-          "what it changed (- before, + after):", "-p0.fairies: [AF-005 on AF-051]", "+p0.fairies: []")
+    fails(
+        backend,
+        INVESTIGATE + '    then: {violation: {rule: "10.1"}}\n',
+        "expected: violation of rule 10.1 at action 0",
+        "actual:   accepted",
+        "resolved: {type: investigate, player: 0, case: a01, pay: [a02]}",
+        "what it changed (- before, + after):",
+        "-p0.fairies: [AF-005 on AF-051]",
+        "+p0.fairies: []",
+    )
 
 
 def test_violation_index_defaults_to_the_last_action(backend):
@@ -134,40 +176,55 @@ def test_violation_index_defaults_to_the_last_action(backend):
     # the second draw fails on the empty file (8.2) before the cost; expect 8.2 at 1
     fails(backend, text % "", "actual:   violation of rule 8.2")
     passes(backend, (text % "").replace('"7.2"', '"8.2"'))
-    fails(backend, (text % ", index: 0").replace('"7.2"', '"8.2"'),
-          "at action 1", "(refused at action 1, expected at action 0)")
+    fails(
+        backend,
+        (text % ", index: 0").replace('"7.2"', '"8.2"'),
+        "at action 1",
+        "(refused at action 1, expected at action 0)",
+    )
     passes(backend, (text % ", index: any").replace('"7.2"', '"8.2"'))
 
 
 def test_earlier_refusal_is_reported_as_such(backend):
-    fails(backend, """
+    fails(
+        backend,
+        """
     given: {position: {p0: {cases: [AF-042], file: 0}}}
     when:
       - {type: draw, player: 0}
       - {type: end_turn, player: 0}
     then: {violation: {rule: "8.2"}}
-    """, "(refused at action 0, expected at action 1)")
+    """,
+        "(refused at action 0, expected at action 1)",
+    )
 
 
 def test_violation_with_assertions_checks_the_unchanged_state(backend):
-    passes(backend, """
+    passes(
+        backend,
+        """
     given: {position: {p0: {cases: [AF-042], hand: [AF-022]}}}
     when: [{type: play_fairy, player: 0, card: p0.hand.AF-022}]
     then:
       violation: {rule: "8.3"}
       p0.hand: [AF-022]
       p0.cases.0: {actioned: false}
-    """)
+    """,
+    )
 
 
 def test_violation_at_the_given(backend):
-    passes(backend, """
+    passes(
+        backend,
+        """
     given: {game: {decks: [{top: []}, {top: [], size: 39}]}}
     then: {violation: {rule: "3.1", code: deck_size, index: given}}
-    """)
+    """,
+    )
 
 
 # -- then: error ---------------------------------------------------------------------
+
 
 def test_error_passes_and_fails(backend):
     text = """
@@ -175,30 +232,44 @@ def test_error_passes_and_fails(backend):
     then: {error: {status: 400, code: %s, field: decks}}
     """
     passes(backend, text % "invalid_schema")
-    fails(backend, text % "dangling_reference", "expected: error 400 (dangling_reference) on field decks at the given",
-          "(code invalid_schema, not dangling_reference)")
+    fails(
+        backend,
+        text % "dangling_reference",
+        "expected: error 400 (dangling_reference) on field decks at the given",
+        "(code invalid_schema, not dangling_reference)",
+    )
 
 
 def test_error_expected_but_a_violation(backend):
-    fails(backend, """
+    fails(
+        backend,
+        """
     given: {position: {p0: {cases: [AF-042], file: 0}}}
     when: [{type: draw, player: 0}]
     then: {error: {status: 400}}
-    """, "expected a error, got a violation")
+    """,
+        "expected a error, got a violation",
+    )
 
 
 def test_error_on_an_action_field(backend):
-    passes(backend, """
+    passes(
+        backend,
+        """
     given: {position: {}}
     when: [{type: draw, player: 2}]
     then: {error: {code: invalid_schema, field: player}}
-    """)
+    """,
+    )
 
 
 # -- references -------------------------------------------------------------------
 
+
 def test_references_resolve_against_the_state_before_each_action(backend):
-    passes(backend, """
+    passes(
+        backend,
+        """
     given:
       position:
         p0: {hand: [AF-005, AF-004, AF-005], cases: [AF-042, AF-043, AF-044]}
@@ -209,15 +280,20 @@ def test_references_resolve_against_the_state_before_each_action(backend):
     then:
       p0.hand: []
       p0.fairies: [AF-005, AF-005, AF-004]
-    """)
+    """,
+    )
 
 
 def test_a_reference_that_names_nothing_fails_clearly(backend):
-    fails(backend, """
+    fails(
+        backend,
+        """
     given: {position: {p0: {hand: [AF-004], cases: [AF-042]}}}
     when: [{type: play_fairy, player: 0, card: p0.hand.AF-006}]
     then: {legal: true}
-    """, "the reference names no card: p0.hand.AF-006: player 0's hand holds no AF-006 (holds: AF-004)")
+    """,
+        "the reference names no card: p0.hand.AF-006: player 0's hand holds no AF-006 (holds: AF-004)",
+    )
 
 
 def test_reference_helpers():
@@ -251,45 +327,53 @@ ZONES = """
 """
 
 
-@pytest.mark.parametrize("assertion", [
-    "p0.hand: 3",
-    "p0.hand: [AF-004, AF-005, AF-004]",
-    "p0.hand: {count: 3, includes: [AF-005, AF-004], excludes: [AF-006]}",
-    "p0.hand: {any_order: [AF-004, AF-004, AF-005]}",
-    "p0.file: {top: [AF-006, AF-009], count: 5}",
-    "p0.cases: [AF-043, {card: AF-044, face_up: true}]",
-    "p0.cases.AF-044: {face_up: true, actioned: true}",
-    "p0.cases.1: AF-044",
-    "p0.fairies: [{card: AF-006, case: AF-044}, {card: AF-011, case: null}]",
-    "p0.fairies.AF-006: {case: p0.cases.1}",
-    "p0.evidence: [{card: AF-022, case: p0.cases.AF-043}]",
-    "p0.hand.AF-099: null",
-    "p1.hand: []",
-    "p0.kept: true",
-    "p0.name: Player 1",
-])
+@pytest.mark.parametrize(
+    "assertion",
+    [
+        "p0.hand: 3",
+        "p0.hand: [AF-004, AF-005, AF-004]",
+        "p0.hand: {count: 3, includes: [AF-005, AF-004], excludes: [AF-006]}",
+        "p0.hand: {any_order: [AF-004, AF-004, AF-005]}",
+        "p0.file: {top: [AF-006, AF-009], count: 5}",
+        "p0.cases: [AF-043, {card: AF-044, face_up: true}]",
+        "p0.cases.AF-044: {face_up: true, actioned: true}",
+        "p0.cases.1: AF-044",
+        "p0.fairies: [{card: AF-006, case: AF-044}, {card: AF-011, case: null}]",
+        "p0.fairies.AF-006: {case: p0.cases.1}",
+        "p0.evidence: [{card: AF-022, case: p0.cases.AF-043}]",
+        "p0.hand.AF-099: null",
+        "p1.hand: []",
+        "p0.kept: true",
+        "p0.name: Player 1",
+    ],
+)
 def test_zone_assertion_forms_pass(backend, assertion):
     passes(backend, ZONES + "      " + assertion + "\n")
 
 
-@pytest.mark.parametrize("assertion, snippet", [
-    ("p0.hand: 4", "expected: 4 card(s)"),
-    ("p0.hand: [AF-004, AF-004, AF-005]", "same cards, different order or fields"),
-    ("p0.hand: {includes: [AF-006]}", "missing [AF-006]"),
-    ("p0.hand: {excludes: [AF-005]}", "should not hold [AF-005]"),
-    ("p0.hand: {any_order: [AF-004, AF-005]}", "should hold exactly [AF-004, AF-005] in any order"),
-    ("p0.file: {top: [AF-009]}", "top should be [AF-009]"),
-    ("p0.cases.AF-044: {face_up: false}", "actual:   {card: AF-044, face_up: true, actioned: true}"),
-    ("p0.hand.AF-006: AF-006", "actual:   no such card"),
-    ("p0.hand.AF-004: null", "expected: no such card"),
-    ("p0.fairies: [{card: AF-006, case: AF-043}, AF-011]", "actual:   [{card: AF-006, case: AF-044}"),
-])
+@pytest.mark.parametrize(
+    "assertion, snippet",
+    [
+        ("p0.hand: 4", "expected: 4 card(s)"),
+        ("p0.hand: [AF-004, AF-004, AF-005]", "same cards, different order or fields"),
+        ("p0.hand: {includes: [AF-006]}", "missing [AF-006]"),
+        ("p0.hand: {excludes: [AF-005]}", "should not hold [AF-005]"),
+        ("p0.hand: {any_order: [AF-004, AF-005]}", "should hold exactly [AF-004, AF-005] in any order"),
+        ("p0.file: {top: [AF-009]}", "top should be [AF-009]"),
+        ("p0.cases.AF-044: {face_up: false}", "actual:   {card: AF-044, face_up: true, actioned: true}"),
+        ("p0.hand.AF-006: AF-006", "actual:   no such card"),
+        ("p0.hand.AF-004: null", "expected: no such card"),
+        ("p0.fairies: [{card: AF-006, case: AF-043}, AF-011]", "actual:   [{card: AF-006, case: AF-044}"),
+    ],
+)
 def test_zone_assertion_forms_fail(backend, assertion, snippet):
     fails(backend, ZONES + "      " + assertion + "\n", snippet)
 
 
 def test_events_and_legal_actions(backend):
-    passes(backend, """
+    passes(
+        backend,
+        """
     given:
       position:
         p0: {cases: [AF-043]}
@@ -298,21 +382,32 @@ def test_events_and_legal_actions(backend):
     then:
       events: {includes: [{type: paid}, {type: window_opened}], excludes: [{type: draw}]}
       legal_actions: {player: 1, includes: [{type: counter, card: p1.hand.AF-074}], excludes: [{type: draw}]}
-    """)
-    fails(backend, """
+    """,
+    )
+    fails(
+        backend,
+        """
     given: {position: {p0: {cases: [AF-043]}}}
     when: [{type: draw, player: 0}]
     then:
       events: [{type: draw}, {type: paid}]
-    """, "no event {type: paid} after the ones before it")
-    fails(backend, """
+    """,
+        "no event {type: paid} after the ones before it",
+    )
+    fails(
+        backend,
+        """
     given: {position: {p0: {cases: [AF-043]}}}
     then:
       legal_actions: {includes: [{type: end_turn, player: 1}], count: 3}
-    """, "missing {type: end_turn, player: 1}", "expected, ")
+    """,
+        "missing {type: end_turn, player: 1}",
+        "expected, ",
+    )
 
 
 # -- given forms ----------------------------------------------------------------------
+
 
 def test_game_defaults_and_top_decks(backend):
     cat = Catalog.builtin()
@@ -335,8 +430,14 @@ def test_position_builds_a_consistent_state():
     from referee.engine import check_state
 
     cat = Catalog.builtin()
-    state = build_position(cat, {"turn": 2, "p0": {"file": 3, "trash": ["AF-060"]},
-                                 "p1": {"hand": ["AF-004"], "cases": [{"card": "AF-043", "actioned": True}]}})
+    state = build_position(
+        cat,
+        {
+            "turn": 2,
+            "p0": {"file": 3, "trash": ["AF-060"]},
+            "p1": {"hand": ["AF-004"], "cases": [{"card": "AF-043", "actioned": True}]},
+        },
+    )
     check_state(cat, state)
     assert state["active"] == 1 and state["step"] == "main"
     assert len(state["players"][0]["file"]) == 3 and len(state["players"][0]["trash"]) == 37
@@ -349,8 +450,9 @@ def test_a_mulligan_phase_position_deals_seven_filler_cards_to_a_hand_not_given(
     from referee.engine import check_state
 
     cat = Catalog.builtin()
-    state = build_position(cat, {"phase": "mulligan", "p1": {"hand": ["AF-004"] * 3 + ["AF-005"] * 3 + ["AF-043"],
-                                                             "file": 26}})
+    state = build_position(
+        cat, {"phase": "mulligan", "p1": {"hand": ["AF-004"] * 3 + ["AF-005"] * 3 + ["AF-043"], "file": 26}}
+    )
     check_state(cat, state)
     assert [len(pl["hand"]) for pl in state["players"]] == [7, 7]
     assert len(state["players"][1]["file"]) == 26 and len(state["players"][0]["file"]) == 33
@@ -361,16 +463,21 @@ def test_given_state_is_sent_as_it_is(backend):
     state = build_position(cat, {"p0": {"cases": ["AF-043"]}})
     import json
 
-    passes(backend, f"""
+    passes(
+        backend,
+        f"""
     given: {{state: {json.dumps(state)}}}
     when: [{{type: draw, player: 0, pay: [a01]}}]
     then: {{p0.hand: 1, p0.cases.a01: {{actioned: true}}}}
-    """)
+    """,
+    )
 
 
 def test_several_scenarios_in_one_file(backend):
-    scenarios = load("multi.yaml", "given: {position: {}}\nthen: {turn: 1}\n---\n"
-                                   "name: second\ngiven: {position: {}}\nthen: {turn: 2}\n")
+    scenarios = load(
+        "multi.yaml",
+        "given: {position: {}}\nthen: {turn: 1}\n---\nname: second\ngiven: {position: {}}\nthen: {turn: 2}\n",
+    )
     assert [s.label for s in scenarios] == ["multi.yaml", "multi.yaml#2"]
     assert [run(s, backend).status for s in scenarios] == ["passed", "failed"]
     assert scenarios[0].name == "multi" and scenarios[1].name == "second"

@@ -20,46 +20,84 @@ def check(tmp_path, capsys, text: str, name: str = "bad.yaml") -> tuple[int, str
 GOOD_GIVEN = "given: {position: {}}\n"
 
 
-@pytest.mark.parametrize("text, where, message", [
-    # YAML syntax
-    ("given: {position: {}\nthen: {legal: true}\n", ":2:", "not valid YAML"),
-    ("given: {position: {}}\nwhen:\n  - {type: play_fairy, player: 0, card: @p0.hand.AF-001}\nthen: {}\n",
-     ":3:", 'a value starting with @ must be quoted'),
-    ("given: {position: {}}\ngiven: {position: {}}\nthen: {legal: true}\n", ":2: given:", "this key appears twice"),
-    # the schema
-    ("given: {position: {}}\nthen:\n  legal: true\n  p0.hnad: 3\n", ":2: then:", "'p0.hnad' was unexpected"),
-    ("given: {position: {}}\nthen:\n  p0.hand: lots\n", ":3: then.p0.hand:", "must be a count, the exact list"),
-    ("given: {position: {}}\nthen:\n  turn: one\n", ":3: then.turn:", 'is not of type "integer"'),
-    ("given: {position: {p0: {hand: AF-001}}}\nthen: {legal: true}\n", ":1: given.position.p0.hand:", "is not of type"),
-    ("given: {position: {}, game: {decks: []}}\nthen: {legal: true}\n", ":1: given:", "give exactly one of game, state, position"),
-    ("then: {legal: true}\n", ":1: (top level):", '"given" is a required property'),
-    ("given: {position: {}}\nwhen: [draw]\nthen: {legal: true}\n", ":2: when.0:", 'is not of type "object"'),
-    ("given: {position: {}}\nthen: {legal: false}\n", ":2: then.legal:", "legal can only be true"),
-    # cross-field rules
-    ("rule: '99.9'\n" + GOOD_GIVEN + "then: {legal: true}\n", ":1: rule:", "not a rule id of the rules reference"),
-    (GOOD_GIVEN + "then: {violation: {rule: '8.10'}}\n", ":2: then.violation.rule:", "8.10 is not a rule id"),
-    (GOOD_GIVEN + "then: {violation: {rule: '8.2'}, error: {status: 400}}\n", ":2: then:", "violation or error, not both"),
-    (GOOD_GIVEN + "then: {legal: true, violation: {rule: '8.2'}}\n", ":2: then.legal:", "contradicts violation"),
-    (GOOD_GIVEN + "when: [{type: draw, player: 0}]\nthen: {violation: {rule: '8.2', index: 3}}\n",
-     ":3: then.violation.index:", "there is no action 3"),
-    (GOOD_GIVEN + "when:\n  - {type: play_fairy, player: 0, card: p0.deck.AF-001}\nthen: {legal: true}\n",
-     ":3: when.0.card:", "unknown zone"),
-    (GOOD_GIVEN + "when:\n  - {type: discard, player: 0, cards: [p0.hand.0, p3.hand.0]}\nthen: {legal: true}\n",
-     ":3: when.0.cards.1:", "starts with p0. or p1."),
-    # not a scenario at all
-    ("- just\n- a list\n", ":1:", "a scenario is a mapping"),
-    ("", "bad.yaml:", "the file holds no scenario"),
-    # a given that cannot be built
-    ("given:\n  position:\n    p0: {hand: [AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004,\n"
-     "                AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004,\n"
-     "                AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004,\n"
-     "                AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004]}\n"
-     "then: {legal: true}\n", ":3: given.position.p0:", "given 41 cards"),
-    ("given:\n  position:\n    p0: {hand: [AF-004], file: {top: [AF-005], count: 40}}\nthen: {legal: true}\n",
-     ":3: given.position.p0.file:", "cannot hold 40 card(s)"),
-    ("given:\n  position:\n    p0:\n      cases: [AF-043, AF-043]\n      fairies: [{card: AF-004, case: AF-043}]\n"
-     "then: {legal: true}\n", ":5: given.position.p0.fairies.0.case:", "names 2 cards on the field"),
-])
+@pytest.mark.parametrize(
+    "text, where, message",
+    [
+        # YAML syntax
+        ("given: {position: {}\nthen: {legal: true}\n", ":2:", "not valid YAML"),
+        (
+            "given: {position: {}}\nwhen:\n  - {type: play_fairy, player: 0, card: @p0.hand.AF-001}\nthen: {}\n",
+            ":3:",
+            "a value starting with @ must be quoted",
+        ),
+        ("given: {position: {}}\ngiven: {position: {}}\nthen: {legal: true}\n", ":2: given:", "this key appears twice"),
+        # the schema
+        ("given: {position: {}}\nthen:\n  legal: true\n  p0.hnad: 3\n", ":2: then:", "'p0.hnad' was unexpected"),
+        ("given: {position: {}}\nthen:\n  p0.hand: lots\n", ":3: then.p0.hand:", "must be a count, the exact list"),
+        ("given: {position: {}}\nthen:\n  turn: one\n", ":3: then.turn:", 'is not of type "integer"'),
+        (
+            "given: {position: {p0: {hand: AF-001}}}\nthen: {legal: true}\n",
+            ":1: given.position.p0.hand:",
+            "is not of type",
+        ),
+        (
+            "given: {position: {}, game: {decks: []}}\nthen: {legal: true}\n",
+            ":1: given:",
+            "give exactly one of game, state, position",
+        ),
+        ("then: {legal: true}\n", ":1: (top level):", '"given" is a required property'),
+        ("given: {position: {}}\nwhen: [draw]\nthen: {legal: true}\n", ":2: when.0:", 'is not of type "object"'),
+        ("given: {position: {}}\nthen: {legal: false}\n", ":2: then.legal:", "legal can only be true"),
+        # cross-field rules
+        ("rule: '99.9'\n" + GOOD_GIVEN + "then: {legal: true}\n", ":1: rule:", "not a rule id of the rules reference"),
+        (GOOD_GIVEN + "then: {violation: {rule: '8.10'}}\n", ":2: then.violation.rule:", "8.10 is not a rule id"),
+        (
+            GOOD_GIVEN + "then: {violation: {rule: '8.2'}, error: {status: 400}}\n",
+            ":2: then:",
+            "violation or error, not both",
+        ),
+        (GOOD_GIVEN + "then: {legal: true, violation: {rule: '8.2'}}\n", ":2: then.legal:", "contradicts violation"),
+        (
+            GOOD_GIVEN + "when: [{type: draw, player: 0}]\nthen: {violation: {rule: '8.2', index: 3}}\n",
+            ":3: then.violation.index:",
+            "there is no action 3",
+        ),
+        (
+            GOOD_GIVEN + "when:\n  - {type: play_fairy, player: 0, card: p0.deck.AF-001}\nthen: {legal: true}\n",
+            ":3: when.0.card:",
+            "unknown zone",
+        ),
+        (
+            GOOD_GIVEN + "when:\n  - {type: discard, player: 0, cards: [p0.hand.0, p3.hand.0]}\nthen: {legal: true}\n",
+            ":3: when.0.cards.1:",
+            "starts with p0. or p1.",
+        ),
+        # not a scenario at all
+        ("- just\n- a list\n", ":1:", "a scenario is a mapping"),
+        ("", "bad.yaml:", "the file holds no scenario"),
+        # a given that cannot be built
+        (
+            "given:\n  position:\n    p0: {hand: [AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004,\n"
+            "                AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004,\n"
+            "                AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004,\n"
+            "                AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004, AF-004]}\n"
+            "then: {legal: true}\n",
+            ":3: given.position.p0:",
+            "given 41 cards",
+        ),
+        (
+            "given:\n  position:\n    p0: {hand: [AF-004], file: {top: [AF-005], count: 40}}\nthen: {legal: true}\n",
+            ":3: given.position.p0.file:",
+            "cannot hold 40 card(s)",
+        ),
+        (
+            "given:\n  position:\n    p0:\n      cases: [AF-043, AF-043]\n      fairies: [{card: AF-004, case: AF-043}]\n"
+            "then: {legal: true}\n",
+            ":5: given.position.p0.fairies.0.case:",
+            "names 2 cards on the field",
+        ),
+    ],
+)
 def test_malformed_file_is_reported_with_line_and_field(tmp_path, capsys, text, where, message):
     code, out, err = check(tmp_path, capsys, text)
     assert code == 2
@@ -81,7 +119,10 @@ def test_not_utf8(tmp_path, capsys):
 
 
 def test_one_malformed_document_does_not_hide_the_others(tmp_path, capsys):
-    code, out, _ = check(tmp_path, capsys, """
+    code, out, _ = check(
+        tmp_path,
+        capsys,
+        """
         given: {position: {}}
         then: {turn: 1}
         ---
@@ -90,7 +131,8 @@ def test_one_malformed_document_does_not_hide_the_others(tmp_path, capsys):
         ---
         given: {position: {}}
         then: {turn: 2}
-    """)
+    """,
+    )
     assert code == 2
     lines = out.splitlines()
     assert lines[0].startswith("ok   ") and lines[0].split()[1].endswith("bad.yaml")

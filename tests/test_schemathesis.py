@@ -11,10 +11,9 @@ import resource
 from pathlib import Path
 
 import pytest
-
 import schemathesis
-from schemathesis.specs.openapi.checks import positive_data_acceptance
 from hypothesis import HealthCheck, settings
+from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from referee.service.app import create_app
 from referee.service.config import Settings
@@ -42,8 +41,7 @@ def memory_cap():
 
 
 @schema.parametrize()
-@settings(max_examples=25, deadline=None, derandomize=True,
-          suppress_health_check=list(HealthCheck))
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 def test_api_conforms_to_its_document(case):
     # A well-formed request may still break a rule (422) or pose an inconsistent
     # position (400): game legality is not the schema's business, so schema-valid

@@ -23,7 +23,7 @@ def sealer():
 def test_canonical_form_sorts_keys_and_drops_the_seal():
     a = {"b": 1, "a": {"y": [1, 2], "x": "é"}, "seal": "whatever"}
     b = {"a": {"x": "é", "y": [1, 2]}, "b": 1}
-    assert canonical(a) == canonical(b) == '{"a":{"x":"é","y":[1,2]},"b":1}'.encode("utf-8")
+    assert canonical(a) == canonical(b) == '{"a":{"x":"é","y":[1,2]},"b":1}'.encode()
 
 
 def test_seal_is_hmac_sha256_of_the_canonical_form(sealer):
@@ -35,14 +35,17 @@ def test_seal_is_hmac_sha256_of_the_canonical_form(sealer):
     sealer.check(dict(reversed(list(sealed.items()))))  # key order does not matter
 
 
-@pytest.mark.parametrize("tamper", [
-    lambda s: s.update(turn=4),
-    lambda s: s["players"][0]["hand"].append("a2"),
-    lambda s: s.update(seal=s["seal"][:-1] + ("0" if s["seal"][-1] != "0" else "1")),
-    lambda s: s.update(seal=s["seal"].upper()),
-    lambda s: s.update(seal=5),
-    lambda s: s.pop("seal"),
-])
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        lambda s: s.update(turn=4),
+        lambda s: s["players"][0]["hand"].append("a2"),
+        lambda s: s.update(seal=s["seal"][:-1] + ("0" if s["seal"][-1] != "0" else "1")),
+        lambda s: s.update(seal=s["seal"].upper()),
+        lambda s: s.update(seal=5),
+        lambda s: s.pop("seal"),
+    ],
+)
 def test_any_change_breaks_the_seal(sealer, tamper):
     sealed = sealer.seal({"turn": 3, "players": [{"hand": ["a1"]}]})
     bad = copy.deepcopy(sealed)
@@ -62,6 +65,7 @@ def test_another_secret_does_not_match_and_rotation_accepts_the_previous_one(sea
 
 
 # -- through the service ----------------------------------------------------------
+
 
 def _sealed_game(sealed_client, new_game_body):
     resp = sealed_client.post("/v1/games", json=new_game_body)
@@ -88,13 +92,16 @@ def test_views_are_never_sealed(sealed_client, new_game_body):
     assert "seal" not in view
 
 
-@pytest.mark.parametrize("path,extra", [
-    ("/v1/apply", {"action": {"type": "concede", "player": 0}}),
-    ("/v1/validate", {"action": {"type": "concede", "player": 0}}),
-    ("/v1/legal-actions", {}),
-    ("/v1/view", {"player": 0}),
-    ("/v1/replay", {"actions": []}),
-])
+@pytest.mark.parametrize(
+    "path,extra",
+    [
+        ("/v1/apply", {"action": {"type": "concede", "player": 0}}),
+        ("/v1/validate", {"action": {"type": "concede", "player": 0}}),
+        ("/v1/legal-actions", {}),
+        ("/v1/view", {"player": 0}),
+        ("/v1/replay", {"actions": []}),
+    ],
+)
 def test_every_endpoint_that_takes_a_state_refuses_a_bad_seal(sealed_client, new_game_body, path, extra):
     state = _sealed_game(sealed_client, new_game_body)
     assert sealed_client.post(path, json={"state": state, **extra}).status_code == 200

@@ -19,8 +19,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
     clean.update(env or {})
-    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=ROOT, env=clean,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "referee", *args], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60
+    )
 
 
 def one_line_error(out: subprocess.CompletedProcess, *needles: str) -> str:
@@ -33,14 +34,17 @@ def one_line_error(out: subprocess.CompletedProcess, *needles: str) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize("env,needles", [
-    ({"REFEREE_CATALOG": "/nonexistent/catalog.yaml"}, ["REFEREE_CATALOG", "/nonexistent/catalog.yaml"]),
-    ({"REFEREE_MAX_BODY": "lots"}, ["REFEREE_MAX_BODY"]),
-    ({"REFEREE_MAX_BODY": "12"}, ["REFEREE_MAX_BODY", "1 KiB"]),
-    ({"REFEREE_SECRET": "short"}, ["REFEREE_SECRET", "16"]),
-    ({"REFEREE_DRAIN_SECONDS": "-1"}, ["REFEREE_DRAIN_SECONDS"]),
-    ({"REFEREE_METRICS_PORT": "0"}, ["REFEREE_METRICS_PORT"]),
-])
+@pytest.mark.parametrize(
+    "env,needles",
+    [
+        ({"REFEREE_CATALOG": "/nonexistent/catalog.yaml"}, ["REFEREE_CATALOG", "/nonexistent/catalog.yaml"]),
+        ({"REFEREE_MAX_BODY": "lots"}, ["REFEREE_MAX_BODY"]),
+        ({"REFEREE_MAX_BODY": "12"}, ["REFEREE_MAX_BODY", "1 KiB"]),
+        ({"REFEREE_SECRET": "short"}, ["REFEREE_SECRET", "16"]),
+        ({"REFEREE_DRAIN_SECONDS": "-1"}, ["REFEREE_DRAIN_SECONDS"]),
+        ({"REFEREE_METRICS_PORT": "0"}, ["REFEREE_METRICS_PORT"]),
+    ],
+)
 def test_bad_settings_stop_serve_with_one_line(env, needles):
     out = run("serve", "--port", "0", env=env)
     line = one_line_error(out, *needles)
@@ -91,17 +95,33 @@ def test_openapi_to_a_file(tmp_path):
 
 # -- Settings -----------------------------------------------------------------------
 
+
 def test_settings_defaults_and_parsing(tmp_path):
     assert Settings.from_env({}) == Settings()
     catalog = tmp_path / "c.yaml"
     catalog.write_text("id: x\n", "utf-8")
-    s = Settings.from_env({"REFEREE_CATALOG": str(catalog), "REFEREE_SECRET": "0123456789abcdef",
-                           "REFEREE_MAX_BODY": "2MiB", "REFEREE_DRAIN_SECONDS": "2.5",
-                           "REFEREE_LOG_REQUESTS": "0", "REFEREE_BENCH_ECHO": "yes",
-                           "REFEREE_WORKER_CLASS": "sync", "REFEREE_CLIENT_TIMEOUT": "4"})
-    assert s == Settings(catalog_path=str(catalog), secret=b"0123456789abcdef", max_body=2 * MIB,
-                         drain_seconds=2.5, log_requests=False, bench_echo=True, worker_class="sync",
-                         client_timeout=4.0)
+    s = Settings.from_env(
+        {
+            "REFEREE_CATALOG": str(catalog),
+            "REFEREE_SECRET": "0123456789abcdef",
+            "REFEREE_MAX_BODY": "2MiB",
+            "REFEREE_DRAIN_SECONDS": "2.5",
+            "REFEREE_LOG_REQUESTS": "0",
+            "REFEREE_BENCH_ECHO": "yes",
+            "REFEREE_WORKER_CLASS": "sync",
+            "REFEREE_CLIENT_TIMEOUT": "4",
+        }
+    )
+    assert s == Settings(
+        catalog_path=str(catalog),
+        secret=b"0123456789abcdef",
+        max_body=2 * MIB,
+        drain_seconds=2.5,
+        log_requests=False,
+        bench_echo=True,
+        worker_class="sync",
+        client_timeout=4.0,
+    )
 
 
 @pytest.mark.parametrize("secret", [" " * 16, "s" * 16, "abcd" * 8, "password" * 4])
@@ -113,23 +133,35 @@ def test_a_guessable_secret_is_refused_however_long(secret):
         Settings.from_env({"REFEREE_SECRET_PREVIOUS": secret})
 
 
-@pytest.mark.parametrize("text,size", [("", MIB), ("1048576", MIB), ("512KiB", 512 * 1024),
-                                       ("2 mib", 2 * MIB), ("1MB", 1_000_000), ("4k", 4096)])
+@pytest.mark.parametrize(
+    "text,size",
+    [("", MIB), ("1048576", MIB), ("512KiB", 512 * 1024), ("2 mib", 2 * MIB), ("1MB", 1_000_000), ("4k", 4096)],
+)
 def test_sizes(text, size):
     assert parse_size(text, "X", MIB) == size
 
 
-@pytest.mark.parametrize("env", [{"REFEREE_LOG_REQUESTS": "maybe"}, {"REFEREE_DRAIN_SECONDS": "soon"},
-                                 {"REFEREE_SECRET_PREVIOUS": "x"}, {"REFEREE_MAX_BODY": "1GiB"},
-                                 {"REFEREE_WORKER_CLASS": "eventlet"}, {"REFEREE_CLIENT_TIMEOUT": "0"}])
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"REFEREE_LOG_REQUESTS": "maybe"},
+        {"REFEREE_DRAIN_SECONDS": "soon"},
+        {"REFEREE_SECRET_PREVIOUS": "x"},
+        {"REFEREE_MAX_BODY": "1GiB"},
+        {"REFEREE_WORKER_CLASS": "eventlet"},
+        {"REFEREE_CLIENT_TIMEOUT": "0"},
+    ],
+)
 def test_bad_settings_raise_config_error(env):
     with pytest.raises(ConfigError):
         Settings.from_env(env)
 
 
 def test_cors_origins_setting():
-    assert Settings.from_env({"REFEREE_CORS_ORIGINS": "https://a.example, http://b.example:8080/"}).cors_origins == \
-        ("https://a.example", "http://b.example:8080")
+    assert Settings.from_env({"REFEREE_CORS_ORIGINS": "https://a.example, http://b.example:8080/"}).cors_origins == (
+        "https://a.example",
+        "http://b.example:8080",
+    )
     assert Settings.from_env({"REFEREE_CORS_ORIGINS": "*"}).cors_origins == ("*",)
     with pytest.raises(ConfigError):
         Settings.from_env({"REFEREE_CORS_ORIGINS": "a.example"})
@@ -138,6 +170,7 @@ def test_cors_origins_setting():
 # -- the metrics directory (PROMETHEUS_MULTIPROC_DIR) --------------------------------
 # Containers mount a fresh /tmp, so the image's /tmp/referee-metrics is missing at start:
 # serve creates it (tests/test_e2e_ops.py starts a server that way); here, what it cannot use.
+
 
 def test_a_metrics_dir_that_cannot_be_created_is_one_line(tmp_path):
     # given a directory whose parent is a file: no user, root included, can create it
@@ -165,6 +198,7 @@ def test_a_metrics_dir_under_a_read_only_parent_is_one_line(tmp_path):
 
 # -- --version, --help, --catalog, --metrics-port --------------------------------------
 
+
 def test_version_is_the_package_metadata():
     from importlib.metadata import version
 
@@ -190,8 +224,12 @@ def test_every_variable_the_code_reads_is_a_documented_setting():
 
     named = set()
     for path in (ROOT / "referee").rglob("*.py"):
-        named |= set(re.findall(r"\b(?:REFEREE_[A-Z][A-Z_]*[A-Z]|PROMETHEUS_MULTIPROC_DIR|FORWARDED_ALLOW_IPS)\b",
-                                path.read_text("utf-8")))
+        named |= set(
+            re.findall(
+                r"\b(?:REFEREE_[A-Z][A-Z_]*[A-Z]|PROMETHEUS_MULTIPROC_DIR|FORWARDED_ALLOW_IPS)\b",
+                path.read_text("utf-8"),
+            )
+        )
     documented = {s.name for s in ENVIRONMENT}
     assert named - documented - set(INTERNAL) == set()
     assert documented <= named  # and nothing documented that nothing reads
@@ -210,8 +248,11 @@ def test_catalog_flag_like_the_other_subcommands(tmp_path):
     one_line_error(run("serve", "--catalog", str(bad)), f"--catalog {bad}", "X-1", "kind")
     one_line_error(run("serve", "--catalog", str(tmp_path / "none.yaml")), "--catalog", "cannot read: No such file")
     # the flag wins over the variable
-    one_line_error(run("serve", "--catalog", str(bad), env={"REFEREE_CATALOG": str(tmp_path / "none.yaml")}),
-                   f"--catalog {bad}", "X-1")
+    one_line_error(
+        run("serve", "--catalog", str(bad), env={"REFEREE_CATALOG": str(tmp_path / "none.yaml")}),
+        f"--catalog {bad}",
+        "X-1",
+    )
 
 
 def test_metrics_port_must_differ_from_the_api_port():

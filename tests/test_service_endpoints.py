@@ -44,6 +44,7 @@ def post_raw(client, path: str, body: bytes, content_type: str = "application/js
 
 # -- POST /v1/games -------------------------------------------------------------------
 
+
 def test_new_game_201_deals_into_the_mulligan_phase(client, new_game_body):
     body = ok(client.post("/v1/games", json=new_game_body), S.GAME_RESPONSE, 201)
     state = body["state"]
@@ -71,8 +72,8 @@ def test_new_game_400_schema(client):
 
 def test_new_game_422_lists_every_deck_violation(client, new_game_body):
     bad = copy.deepcopy(new_game_body)
-    bad["decks"][0] = ["AF-001"] * 40          # too many copies (3.2)
-    bad["decks"][1] = ["AF-099"] + ["NOPE"]     # size (3.1), bonus (3.3), unknown (3.4)
+    bad["decks"][0] = ["AF-001"] * 40  # too many copies (3.2)
+    bad["decks"][1] = ["AF-099"] + ["NOPE"]  # size (3.1), bonus (3.3), unknown (3.4)
     body = problem(client.post("/v1/games", json=bad), 422)
     assert body["type"] == PROBLEM_TYPE + "illegal-deck"
     rules = [v["rule"] for v in body["violations"]]
@@ -88,8 +89,14 @@ def test_new_game_accepts_deck_objects_and_keeps_the_order_without_shuffle(clien
     counts: dict[str, int] = {}
     for cid in deck:
         counts[cid] = counts.get(cid, 0) + 1
-    game = {"decks": [counts, deck], "seed": "unshuffled", "shuffle": False, "first_player": 1,
-            "players": ["Aoi", "Ren"], "options": {"response_windows": "strict"}}
+    game = {
+        "decks": [counts, deck],
+        "seed": "unshuffled",
+        "shuffle": False,
+        "first_player": 1,
+        "players": ["Aoi", "Ren"],
+        "options": {"response_windows": "strict"},
+    }
     state = ok(client.post("/v1/games", json=game), S.GAME_RESPONSE, 201)["state"]
     p1 = state["players"][1]
     assert [state["cards"][i] for i in p1["hand"] + p1["file"]] == deck
@@ -98,6 +105,7 @@ def test_new_game_accepts_deck_objects_and_keeps_the_order_without_shuffle(clien
 
 
 # -- POST /v1/apply ---------------------------------------------------------------------
+
 
 def test_apply_200_gives_the_next_state_and_events(client, midgame):
     state, action = midgame
@@ -118,13 +126,13 @@ def test_apply_422_in_japanese(client, midgame):
     state, _ = midgame
     action = {"type": "draw", "player": 1 - state["active"]}
     for header in ("ja", "ja-JP,ja;q=0.9,en;q=0.5"):
-        resp = client.post("/v1/apply", json={"state": state, "action": action},
-                           headers={"Accept-Language": header})
+        resp = client.post("/v1/apply", json={"state": state, "action": action}, headers={"Accept-Language": header})
         body = problem(resp, 422, "not_your_turn")
         assert "プレイヤー" in body["detail"]
         assert resp.headers["Content-Language"] == "ja"
-    resp = client.post("/v1/apply", json={"state": state, "action": action},
-                       headers={"Accept-Language": "en-GB,ja;q=0.1"})
+    resp = client.post(
+        "/v1/apply", json={"state": state, "action": action}, headers={"Accept-Language": "en-GB,ja;q=0.1"}
+    )
     assert "Player" in problem(resp, 422)["detail"]
 
 
@@ -149,8 +157,9 @@ def test_apply_400_schema_paths_are_relative_to_the_body(client, midgame):
     bad["turn"] = -1
     body = problem(client.post("/v1/apply", json={"state": bad, "action": action}), 400, "invalid_schema")
     assert {"state.players.0.hand", "state.turn"} <= set(body["errors"])
-    body = problem(client.post("/v1/apply", json={"state": state, "action": {**action, "colour": 1}}),
-                   400, "invalid_schema")
+    body = problem(
+        client.post("/v1/apply", json={"state": state, "action": {**action, "colour": 1}}), 400, "invalid_schema"
+    )
     assert list(body["errors"]) == ["action.colour"]
     # A state's own unknown field spelled like the action is still the state's.
     body = problem(client.post("/v1/apply", json={"state": {**state, "action": 1}, "action": action}), 400)
@@ -195,8 +204,10 @@ def test_400_json_but_not_an_object(client, raw):
     assert "_schema" in body["errors"]
 
 
-@pytest.mark.parametrize("path", ["/v1/games", "/v1/apply", "/v1/validate", "/v1/legal-actions",
-                                  "/v1/replay", "/v1/view", "/v1/decks/validate"])
+@pytest.mark.parametrize(
+    "path",
+    ["/v1/games", "/v1/apply", "/v1/validate", "/v1/legal-actions", "/v1/replay", "/v1/view", "/v1/decks/validate"],
+)
 def test_415_413_405_on_every_post_endpoint(make_app, path):
     client = make_app(max_body=4096).test_client()
     problem(post_raw(client, path, b"{}", "text/plain"), 415, "unsupported_media_type")
@@ -217,14 +228,19 @@ def test_413_for_a_chunked_body_over_the_limit(make_app):
 
     client = make_app(max_body=4096).test_client()
     # No Content-Length: the server reads until the (chunked) body ends, and stops at the limit.
-    resp = client.post("/v1/apply", input_stream=io.BytesIO(b" " * 10000), content_type="application/json",
-                       environ_overrides={"wsgi.input_terminated": True, "CONTENT_LENGTH": ""},
-                       headers={"Transfer-Encoding": "chunked"})
+    resp = client.post(
+        "/v1/apply",
+        input_stream=io.BytesIO(b" " * 10000),
+        content_type="application/json",
+        environ_overrides={"wsgi.input_terminated": True, "CONTENT_LENGTH": ""},
+        headers={"Transfer-Encoding": "chunked"},
+    )
     assert resp.request.content_length is None
     problem(resp, 413, "payload_too_large")
 
 
 # -- POST /v1/validate -------------------------------------------------------------------
+
 
 def test_validate_legal(client, midgame):
     state, action = midgame
@@ -251,6 +267,7 @@ def test_validate_400(client, midgame):
 
 # -- POST /v1/legal-actions -----------------------------------------------------------------
 
+
 def test_legal_actions(client, midgame, catalog):
     from referee.engine import legal_actions
 
@@ -272,6 +289,7 @@ def test_legal_actions_400_player(client, midgame, player):
 
 
 # -- POST /v1/replay --------------------------------------------------------------------------
+
 
 def test_replay_from_game_and_from_state(client, positions, new_game_body):
     actions = [a for _, a in positions[:12]]
@@ -314,6 +332,7 @@ def test_replay_400(client, positions, new_game_body):
 
 # -- POST /v1/view --------------------------------------------------------------------------------
 
+
 def test_view_hides_what_the_player_may_not_see(client, midgame):
     state, _ = midgame
     for player in (0, 1):
@@ -337,11 +356,14 @@ def test_view_400(client, midgame):
 
 # -- POST /v1/decks/validate -----------------------------------------------------------------------
 
+
 def test_decks_validate(client, new_game_body):
     body = ok(client.post("/v1/decks/validate", json={"deck": new_game_body["decks"][0]}), S.DECK_VALIDATE_RESPONSE)
     assert body == {"legal": True, "violations": []}
-    body = ok(client.post("/v1/decks/validate", json={"deck": {"AF-001": 2, "AF-099": 1, "XX-1": 1}}),
-              S.DECK_VALIDATE_RESPONSE)
+    body = ok(
+        client.post("/v1/decks/validate", json={"deck": {"AF-001": 2, "AF-099": 1, "XX-1": 1}}),
+        S.DECK_VALIDATE_RESPONSE,
+    )
     assert body["legal"] is False
     assert [v["rule"] for v in body["violations"]] == ["3.1", "3.2", "3.3", "3.4"]
 
@@ -352,6 +374,7 @@ def test_decks_validate_400(client):
 
 
 # -- GET /v1/cards, /v1/cards/{id}, /v1/rules -----------------------------------------------------------
+
 
 def test_cards(client, catalog):
     body = ok(client.get("/v1/cards"), S.CARDS_RESPONSE)
@@ -411,6 +434,7 @@ def test_rules(client):
 
 
 # -- operations ---------------------------------------------------------------------------------------
+
 
 def test_livez_readyz(make_app):
     app = make_app()
@@ -490,8 +514,12 @@ def test_openapi_and_docs_are_served(client):
     text = html.get_data(as_text=True)
     assert "//" not in text.replace("http://", "").replace("https://", "") or "cdn" not in text.lower()
     assert "https://" not in text and "http://" not in text  # no CDN: every asset is served here
-    for asset in ("/docs/init.js", "/docs/static/swagger-ui-bundle.js", "/docs/static/swagger-ui.css",
-                  "/docs/static/swagger-ui-standalone-preset.js"):
+    for asset in (
+        "/docs/init.js",
+        "/docs/static/swagger-ui-bundle.js",
+        "/docs/static/swagger-ui.css",
+        "/docs/static/swagger-ui-standalone-preset.js",
+    ):
         assert client.get(asset).status_code == 200, asset
     problem(client.get("/docs/static/../../etc/passwd"), 404)
     problem(client.get("/docs/static/index.html"), 404)
@@ -553,9 +581,14 @@ def test_the_readme_example_game_is_legal(client):
 def test_cors_is_off_by_default_and_on_for_the_configured_origins(client, make_app):
     assert "Access-Control-Allow-Origin" not in client.get("/v1/cards", headers={"Origin": "https://a.example"}).headers
     app = make_app(cors_origins=("https://table.example",)).test_client()
-    resp = app.options("/v1/apply", headers={"Origin": "https://table.example",
-                                             "Access-Control-Request-Method": "POST",
-                                             "Access-Control-Request-Headers": "content-type"})
+    resp = app.options(
+        "/v1/apply",
+        headers={
+            "Origin": "https://table.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type",
+        },
+    )
     assert resp.status_code == 200
     assert resp.headers["Access-Control-Allow-Origin"] == "https://table.example"
     assert "POST" in resp.headers["Access-Control-Allow-Methods"]
@@ -575,9 +608,11 @@ def test_apply_at_the_last_turn_refuses_to_pass_it_with_rule_13_1(client):
     from referee.engine.facts import TURN_MAX
 
     state = Position(turn=TURN_MAX, first_player=1).build()
-    body = problem(client.post("/v1/apply", json={"state": state, "action": {"type": "end_turn", "player": 0}}),
-                   422, "turn_limit")
+    body = problem(
+        client.post("/v1/apply", json={"state": state, "action": {"type": "end_turn", "player": 0}}), 422, "turn_limit"
+    )
     assert body["rule"] == "13.1" and str(TURN_MAX) in body["detail"]
-    conceded = ok(client.post("/v1/apply", json={"state": state, "action": {"type": "concede", "player": 0}}),
-                  S.GAME_RESPONSE)
+    conceded = ok(
+        client.post("/v1/apply", json={"state": state, "action": {"type": "concede", "player": 0}}), S.GAME_RESPONSE
+    )
     assert conceded["state"]["result"] == {"winner": 1, "reason": "concede"}

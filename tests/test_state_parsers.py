@@ -16,7 +16,8 @@ import re
 
 import msgspec
 import orjson
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.engine import Catalog, InvalidInput
 from referee.engine.model import Action, State
@@ -43,8 +44,9 @@ SAMPLES = _samples()
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["", "x", "auto", "main", "a000001"]),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["card", "case", "x"]), inner,
-                                                                 max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["card", "case", "x"]), inner, max_size=3)
+    ),
     max_leaves=6,
 )
 
@@ -157,11 +159,17 @@ def test_parse_state_refuses_with_the_explanation_or_returns_a_copy(raw):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.sampled_from(["type", "player", "card", "case", "fairy", "ability", "targets",
-                                        "cards", "pay", "x"]),
-                       json_values | st.sampled_from(["draw", "use_ability", "discard", 0, 1])
-                       | st.builds(_Text, st.sampled_from(["a", "draw"])) | st.builds(_Number, st.integers(0, 1))
-                       | st.lists(st.sampled_from(["a", "b"]), max_size=2), max_size=6))
+@given(
+    st.dictionaries(
+        st.sampled_from(["type", "player", "card", "case", "fairy", "ability", "targets", "cards", "pay", "x"]),
+        json_values
+        | st.sampled_from(["draw", "use_ability", "discard", 0, 1])
+        | st.builds(_Text, st.sampled_from(["a", "draw"]))
+        | st.builds(_Number, st.integers(0, 1))
+        | st.lists(st.sampled_from(["a", "b"]), max_size=2),
+        max_size=6,
+    )
+)
 def test_actions_are_read_the_same_way(raw):
     try:
         msgspec.convert(raw, Action)
@@ -177,9 +185,16 @@ def test_actions_are_read_the_same_way(raw):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.sampled_from(["type", "player", "pay", "card"]),
-                       st.sampled_from(["end_turn", "pass", "keep", "draw", "discard", "fly", "", 0, 1, 2, -1,
-                                        True, False, 0.0, None, ["a"]]), min_size=1, max_size=3))
+@given(
+    st.dictionaries(
+        st.sampled_from(["type", "player", "pay", "card"]),
+        st.sampled_from(
+            ["end_turn", "pass", "keep", "draw", "discard", "fly", "", 0, 1, 2, -1, True, False, 0.0, None, ["a"]]
+        ),
+        min_size=1,
+        max_size=3,
+    )
+)
 def test_an_action_with_no_fields_is_read_at_once_as_the_model_reads_it(raw):
     """parse_action's shortcut for {type, player} gives the model's reading, or leaves the action to it."""
     try:
@@ -203,7 +218,7 @@ def test_defaults_are_filled_in_the_order_of_the_model():
     state = copy.deepcopy(SAMPLES[0])
     del state["players"][1]["name"], state["options"], state["modifiers"]
     parsed = parse_state(state)
-    assert list(parsed["players"][1])[0] == "name" and parsed["players"][1]["name"] == "Player 2"
+    assert next(iter(parsed["players"][1])) == "name" and parsed["players"][1]["name"] == "Player 2"
     assert parsed["options"] == {"response_windows": "auto"} and parsed["modifiers"] == []
     assert list(parsed) == [k for k in State.__struct_fields__ if k in parsed]
 
@@ -212,8 +227,10 @@ def test_a_bad_value_deep_in_a_player_is_reported_at_its_path():
     state = copy.deepcopy(SAMPLES[0])
     state["players"][0]["cases"].append({"card": "", "face_up": 1, "actioned": False})
     j = len(state["players"][0]["cases"]) - 1
-    assert explain(state, State) == {f"players.0.cases.{j}.card": ["must be a card instance id"],
-                                     f"players.0.cases.{j}.face_up": ["must be true or false"]}
+    assert explain(state, State) == {
+        f"players.0.cases.{j}.card": ["must be a card instance id"],
+        f"players.0.cases.{j}.face_up": ["must be true or false"],
+    }
 
 
 def test_given_str_subclasses_in_an_action_and_a_state_when_read_then_they_are_the_strings_they_spell():
@@ -233,6 +250,7 @@ def test_given_a_str_subclass_in_cards_when_a_session_snapshots_then_the_copy_is
     """check_state copies ``cards`` as given (its values are checked, not rewritten), so a session's own
     copy must take a str subclass too."""
     from referee.engine import Session
+
     state = copy.deepcopy(SAMPLES[0])
     iid = next(iter(state["cards"]))
     state["cards"][iid] = _Text(state["cards"][iid])

@@ -27,8 +27,16 @@ expect = playwright_api.expect
 pytestmark = pytest.mark.e2e
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 ARTIFACTS = ROOT / "tests" / "artifacts"
 
 
@@ -243,8 +251,9 @@ def _click_to_the_end(table, limit: int = 800) -> int:
             continue
         if "wins" in seen["status"]:
             return clicks
-        choice = next((i for want in preferred for i, label in enumerate(seen["labels"]) if label.startswith(want)),
-                      None)
+        choice = next(
+            (i for want in preferred for i, label in enumerate(seen["labels"]) if label.startswith(want)), None
+        )
         assert choice is not None, seen["labels"]
         table.click(page.locator("#actions .action").nth(choice))
     raise AssertionError("the game did not end")
@@ -261,8 +270,12 @@ def test_a_seeded_game_is_played_to_the_end_by_clicking(table):
 
 
 def _expand(path: Path, out: Path) -> dict:
-    subprocess.run([sys.executable, "-m", "referee", "expand", str(path), "-o", str(out)], check=True, cwd=ROOT,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "referee", "expand", str(path), "-o", str(out)],
+        check=True,
+        cwd=ROOT,
+        capture_output=True,
+    )
     return json.loads(out.read_text("utf-8"))
 
 
@@ -272,8 +285,23 @@ def _numbers(text: str) -> list[int]:
 
 def test_the_replay_viewer_ends_on_the_position_of_v1_replay(table, server, tmp_path):
     record = tmp_path / "game.yaml"
-    subprocess.run([sys.executable, "-m", "referee", "record", "--seed", "table-replay", "--max-actions", "80",
-                    "--out", str(record)], check=True, cwd=ROOT, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "referee",
+            "record",
+            "--seed",
+            "table-replay",
+            "--max-actions",
+            "80",
+            "--out",
+            str(record),
+        ],
+        check=True,
+        cwd=ROOT,
+        capture_output=True,
+    )
     expansion = _expand(record, tmp_path / "game.json")
     body = {"game": expansion["game"], "actions": expansion["actions"]}
     final = httpx.post(server.url + "/v1/replay", json=body).json()["state"]
@@ -341,8 +369,9 @@ PRIVATE_KEY = "5f0c1e9a4b7d2c8e3f6a1b0d9c8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e"
 def private_server(tmp_path_factory):
     pytest.importorskip("referee.service.private", reason="this build has no private mode (docs/api.md §10) yet")
     started: list = []
-    server = start_server(tmp_path_factory.mktemp("private"), started, workers=2,
-                          env={"REFEREE_STATE_KEY": PRIVATE_KEY})
+    server = start_server(
+        tmp_path_factory.mktemp("private"), started, workers=2, env={"REFEREE_STATE_KEY": PRIVATE_KEY}
+    )
     yield server
     server.stop()
 
@@ -365,7 +394,7 @@ def test_private_mode_one_seat_per_tab(request, private_server):
     link = page.locator("#invite-link").get_attribute("href")
     assert link.startswith(private_server.url + "/table#join=")
     ren = Table(context.new_page(), private_server.url)
-    ren.open(link[len(private_server.url):])
+    ren.open(link[len(private_server.url) :])
     expect(ren.page.locator(".player-zone.me .pname")).to_have_text("Ren")
     expect(ren.page.locator("#actions")).to_contain_text("Nothing to do now")
     aoi.click(aoi.action("Keep this hand"))

@@ -28,21 +28,32 @@ def npm_tools() -> Path:
             pytest.fail("npm is missing: .ci/run installs nodejs and npm")
         pytest.skip("npm is missing (apt-get install nodejs npm)")
     if not (GENERATOR.exists() and TSC.exists()):
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--prefer-offline"], cwd=TS, check=True,
-                       capture_output=True, timeout=300)
+        subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund", "--prefer-offline"],
+            cwd=TS,
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
     return TS
 
 
 def test_the_committed_types_are_generated_from_openapi_yaml(npm_tools, tmp_path):
     """Fails when openapi.yaml changes without `make types`."""
     out = tmp_path / "openapi.d.ts"
-    subprocess.run([str(GENERATOR), str(ROOT / "openapi.yaml"), "--output", str(out)], cwd=TS, check=True,
-                   capture_output=True, timeout=120)
+    subprocess.run(
+        [str(GENERATOR), str(ROOT / "openapi.yaml"), "--output", str(out)],
+        cwd=TS,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     committed = (TS / "openapi.d.ts").read_text("utf-8")
     assert committed == out.read_text("utf-8"), "clients/typescript/openapi.d.ts is stale: run `make types`"
 
 
 def test_the_table_client_type_checks_against_the_types(npm_tools):
-    result = subprocess.run(["npm", "run", "--silent", "check-table"], cwd=TS, capture_output=True, text=True,
-                            timeout=180)
+    result = subprocess.run(
+        ["npm", "run", "--silent", "check-table"], cwd=TS, capture_output=True, text=True, timeout=180
+    )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_fair_play_engine import finished_private_game, tampered
 
 from referee.cli import main
 from referee.engine.fair_deal import commitment
-
-from test_fair_play_engine import finished_private_game, tampered
 
 
 @pytest.fixture(scope="module")
@@ -27,8 +26,9 @@ def write(tmp_path, doc) -> str:
 def test_a_revealed_game_verifies_and_its_first_state_is_written(tmp_path, capsys, game):
     first, last = game
     out = tmp_path / "first.json"
-    code = main(["verify-deal", write(tmp_path, {"state": last}), "--commitment", commitment(first["seed"]),
-                 "--out", str(out)])
+    code = main(
+        ["verify-deal", write(tmp_path, {"state": last}), "--commitment", commitment(first["seed"]), "--out", str(out)]
+    )
     assert code == 0
     assert capsys.readouterr().out.startswith("deal verified: seed commitment " + commitment(first["seed"]))
     assert json.loads(out.read_text("utf-8")) == first

@@ -8,8 +8,9 @@ Each function returns a :class:`Call`; :class:`Endpoint` makes it a method of
 from __future__ import annotations
 
 import functools
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Generic, NamedTuple, ParamSpec, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, ParamSpec, TypeVar, overload
 from urllib.parse import quote
 
 from referee.client.errors import RefereeClientError, RefereeRuleViolation
@@ -37,6 +38,7 @@ class Replayed(NamedTuple):
 T = TypeVar("T")
 P = ParamSpec("P")
 
+
 @dataclass(frozen=True)
 class Call(Generic[T]):
     """One request: ``method`` and ``path``, the JSON ``body`` (``None``: none), ``read`` (the
@@ -48,7 +50,7 @@ class Call(Generic[T]):
     read: Callable[[Any], T]
     body: Any = None
     retry: bool = True
-    when_refused: Callable[["RefereeClientError"], T] | None = None
+    when_refused: Callable[[RefereeClientError], T] | None = None
 
 
 def _step(out: Any) -> Step:
@@ -82,8 +84,9 @@ def legal_actions(state: dict[str, Any], player: int | None = None) -> Call[list
     return Call("POST", "/v1/legal-actions", lambda out: out["actions"], body)
 
 
-def replay(actions: list[dict[str, Any]], *, game: dict[str, Any] | None = None,
-            state: dict[str, Any] | None = None) -> Call[Replayed]:
+def replay(
+    actions: list[dict[str, Any]], *, game: dict[str, Any] | None = None, state: dict[str, Any] | None = None
+) -> Call[Replayed]:
     """``POST /v1/replay`` from a NewGame or a state; the first illegal action raises with ``index``."""
     if (game is None) == (state is None):
         raise ValueError("give exactly one of game= and state=")
@@ -99,9 +102,12 @@ def view(state: dict[str, Any], player: int) -> Call[dict[str, Any]]:
 
 def validate_deck(deck: Any) -> Call[list[RefereeRuleViolation]]:
     """``POST /v1/decks/validate``: every violation of one deck (empty when legal)."""
-    return Call("POST", "/v1/decks/validate",
-                lambda out: [RefereeRuleViolation.from_json(v) for v in out.get("violations", [])],
-                {"deck": deck})
+    return Call(
+        "POST",
+        "/v1/decks/validate",
+        lambda out: [RefereeRuleViolation.from_json(v) for v in out.get("violations", [])],
+        {"deck": deck},
+    )
 
 
 def cards() -> Call[dict[str, Any]]:
@@ -120,6 +126,7 @@ def rules() -> Call[list[dict[str, str]]]:
 
 
 # -- private play (docs/api.md §10) ---------------------------------------------------
+
 
 class PrivateDeal(NamedTuple):
     """What ``new_private_game`` returns: the token, both seats (hand each player only theirs), the commitment."""
@@ -141,16 +148,22 @@ class PrivateStep(NamedTuple):
 
 def new_private_game(game: dict[str, Any]) -> Call[PrivateDeal]:
     """``POST /v1/games`` on a private referee: a token, both seats and the seed's commitment."""
-    return Call("POST", "/v1/games",
-                lambda out: PrivateDeal(out["state"], list(out["seats"]), out["commitment"], out.get("events", [])),
-                game)
+    return Call(
+        "POST",
+        "/v1/games",
+        lambda out: PrivateDeal(out["state"], list(out["seats"]), out["commitment"], out.get("events", [])),
+        game,
+    )
 
 
 def private_apply(token: str, seat: str, action: dict[str, Any]) -> Call[PrivateStep]:
     """``POST /v1/apply`` with a seat: the next token, and the events and view of the seat's player."""
-    return Call("POST", "/v1/apply",
-                lambda out: PrivateStep(out["state"], out.get("events", []), out["view"], out.get("seat")),
-                {"state": token, "action": action, "seat": seat})
+    return Call(
+        "POST",
+        "/v1/apply",
+        lambda out: PrivateStep(out["state"], out.get("events", []), out["view"], out.get("seat")),
+        {"state": token, "action": action, "seat": seat},
+    )
 
 
 def private_validate(token: str, seat: str, action: dict[str, Any]) -> Call[RefereeRuleViolation | None]:
@@ -171,8 +184,12 @@ def private_view(token: str, seat: str) -> Call[dict[str, Any]]:
 
 def private_replay(token: str, seats: list[str], actions: list[dict[str, Any]]) -> Call[Replayed]:
     """``POST /v1/replay`` from a token; needs both seats."""
-    return Call("POST", "/v1/replay", lambda out: Replayed(out["state"], out["applied"]),
-                {"state": token, "seats": seats, "actions": actions})
+    return Call(
+        "POST",
+        "/v1/replay",
+        lambda out: Replayed(out["state"], out["applied"]),
+        {"state": token, "seats": seats, "actions": actions},
+    )
 
 
 def reveal(token: str, seats: list[str]) -> Call[dict[str, Any]]:
@@ -208,11 +225,11 @@ class Endpoint(Method[Callable[P, Call[T]]], Generic[P, T]):
     :class:`RefereeClient`, an awaitable from :class:`AsyncRefereeClient`."""
 
     @overload
-    def __get__(self, client: None, owner: type) -> "Endpoint[P, T]": ...
+    def __get__(self, client: None, owner: type) -> Endpoint[P, T]: ...
     @overload
-    def __get__(self, client: "RefereeClient", owner: type) -> Callable[P, T]: ...
+    def __get__(self, client: RefereeClient, owner: type) -> Callable[P, T]: ...
     @overload
-    def __get__(self, client: "AsyncRefereeClient", owner: type) -> Callable[P, Awaitable[T]]: ...
+    def __get__(self, client: AsyncRefereeClient, owner: type) -> Callable[P, Awaitable[T]]: ...
 
     def __get__(self, client: Any, owner: type) -> Any:
         if client is None:

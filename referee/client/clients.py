@@ -38,7 +38,7 @@ class _Retry:
             return None
         if isinstance(outcome, httpx.Response) and outcome.status_code not in RETRY_STATUSES:
             return None
-        return min(self.max_backoff, self.backoff * 2.0 ** attempt) * random.uniform(0.5, 1.0)
+        return min(self.max_backoff, self.backoff * 2.0**attempt) * random.uniform(0.5, 1.0)
 
 
 Outcome = httpx.Response | httpx.TransportError  # what one try gives
@@ -72,17 +72,25 @@ class _ClientBase:
 
     _http_class: type[httpx.Client] | type[httpx.AsyncClient]
 
-    def __init__(self, base_url: str, *, timeout: float = 10.0, language: str | None = None,
-                 headers: dict[str, str] | None = None, transport: Any = None,
-                 retries: int = 2, backoff: float = 0.1, max_backoff: float = 2.0):
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        timeout: float = 10.0,
+        language: str | None = None,
+        headers: dict[str, str] | None = None,
+        transport: Any = None,
+        retries: int = 2,
+        backoff: float = 0.1,
+        max_backoff: float = 2.0,
+    ):
         self.base_url = base_url.rstrip("/")
         sent = {"Accept": f"{JSON}, application/problem+json"}
         if language:
             sent["Accept-Language"] = language
         sent.update(headers or {})
         self._retry = _Retry(retries, backoff, max_backoff)
-        self._http: Any = self._http_class(base_url=self.base_url, timeout=timeout, headers=sent,
-                                           transport=transport)
+        self._http: Any = self._http_class(base_url=self.base_url, timeout=timeout, headers=sent, transport=transport)
 
     new_game = Endpoint(calls.new_game)
     apply = Endpoint(calls.apply)
@@ -123,8 +131,9 @@ class _ClientBase:
         try:
             return outcome.json()
         except ValueError:
-            raise RefereeHTTPError(f"{call.method} {call.path}: the answer is not JSON",
-                                   status=outcome.status_code) from None
+            raise RefereeHTTPError(
+                f"{call.method} {call.path}: the answer is not JSON", status=outcome.status_code
+            ) from None
 
 
 class RefereeClient(_ClientBase):
@@ -144,7 +153,7 @@ class RefereeClient(_ClientBase):
     def close(self) -> None:
         self._http.close()
 
-    def __enter__(self) -> "RefereeClient":
+    def __enter__(self) -> RefereeClient:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -175,7 +184,7 @@ class AsyncRefereeClient(_ClientBase):
     async def aclose(self) -> None:
         await self._http.aclose()
 
-    async def __aenter__(self) -> "AsyncRefereeClient":
+    async def __aenter__(self) -> AsyncRefereeClient:
         return self
 
     async def __aexit__(self, *exc: Any) -> None:

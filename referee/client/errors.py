@@ -30,8 +30,9 @@ class RefereeClientError(Exception):
 
     status: int | None = None
 
-    def __init__(self, detail: str, *, status: int | None = None, code: str | None = None,
-                 body: dict[str, Any] | None = None):
+    def __init__(
+        self, detail: str, *, status: int | None = None, code: str | None = None, body: dict[str, Any] | None = None
+    ):
         self.detail = detail
         self.code = code
         self.body = body or {}
@@ -97,7 +98,7 @@ class RefereeRuleViolation(RefereeHTTPError):
         self.violations: list[dict[str, Any]] = list(self.body.get("violations") or [])
 
     @classmethod
-    def from_json(cls, violation: dict[str, Any]) -> "RefereeRuleViolation":
+    def from_json(cls, violation: dict[str, Any]) -> RefereeRuleViolation:
         """A violation as ``/v1/validate`` returns it (not raised: a value)."""
         return cls(violation.get("detail", ""), status=422, code=violation.get("code"), body=violation)
 
@@ -139,13 +140,20 @@ class RollbackDetected(RefereeClientError):
 
 
 BY_STATUS: dict[int, type[RefereeHTTPError]] = {
-    400: InvalidRequest, 403: SealRejected, 404: NotFound, 413: PayloadTooLarge, 422: RefereeRuleViolation,
+    400: InvalidRequest,
+    403: SealRejected,
+    404: NotFound,
+    413: PayloadTooLarge,
+    422: RefereeRuleViolation,
 }
 BY_CODE: dict[tuple[int, str | None], type[RefereeHTTPError]] = {
-    (403, "bad_token"): TokenRejected, (403, "private_mode"): TokenRejected,
-    (403, "bad_seat"): SeatRejected, (403, "not_your_seat"): SeatRejected,
+    (403, "bad_token"): TokenRejected,
+    (403, "private_mode"): TokenRejected,
+    (403, "bad_seat"): SeatRejected,
+    (403, "not_your_seat"): SeatRejected,
     (403, "game_not_over"): GameNotOver,
-    (400, "not_in_private_mode"): NotInPrivateMode, (400, "private_mode_off"): PrivateModeOff,
+    (400, "not_in_private_mode"): NotInPrivateMode,
+    (400, "private_mode_off"): PrivateModeOff,
 }
 
 
@@ -159,5 +167,5 @@ def error_of(method: str, path: str, resp: httpx.Response) -> RefereeHTTPError:
         body = {}
     status = resp.status_code
     detail = str(body.get("detail") or body.get("title") or resp.reason_phrase or f"HTTP {status}")
-    cls = BY_CODE.get((status, body.get("code")), None) or BY_STATUS.get(status, RefereeHTTPError)
+    cls = BY_CODE.get((status, body.get("code"))) or BY_STATUS.get(status, RefereeHTTPError)
     return cls(detail, status=status, code=body.get("code"), body=body)

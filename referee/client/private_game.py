@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import Any, Awaitable, Callable, Concatenate, Generic, overload
+from typing import Any, Concatenate, Generic, overload
 
 from referee.client import calls
 from referee.client.calls import Call, Method, P, PrivateStep, T, sending
@@ -17,11 +18,11 @@ class _GameEndpoint(Method[Callable[Concatenate[Any, P], Call[T]]], Generic[P, T
     (a result from :class:`PrivateGame`, an awaitable from :class:`AsyncPrivateGame`)."""
 
     @overload
-    def __get__(self, game: None, owner: type) -> "_GameEndpoint[P, T]": ...
+    def __get__(self, game: None, owner: type) -> _GameEndpoint[P, T]: ...
     @overload
-    def __get__(self, game: "PrivateGame", owner: type) -> Callable[P, T]: ...
+    def __get__(self, game: PrivateGame, owner: type) -> Callable[P, T]: ...
     @overload
-    def __get__(self, game: "AsyncPrivateGame", owner: type) -> Callable[P, Awaitable[T]]: ...
+    def __get__(self, game: AsyncPrivateGame, owner: type) -> Callable[P, Awaitable[T]]: ...
 
     def __get__(self, game: Any, owner: type) -> Any:
         if game is None:
@@ -125,8 +126,10 @@ class PrivateGame(_PrivateSide):
 
     def __init__(self, client: RefereeClient, token: str, seat: str):
         if not isinstance(client, RefereeClient):
-            raise TypeError("PrivateGame works with a RefereeClient; with an AsyncRefereeClient, "
-                            "use `await AsyncPrivateGame.join(client, token, seat)`")
+            raise TypeError(
+                "PrivateGame works with a RefereeClient; with an AsyncRefereeClient, "
+                "use `await AsyncPrivateGame.join(client, token, seat)`"
+            )
         super().__init__(client, token, seat)
         self.receive(token)
 
@@ -139,10 +142,12 @@ class AsyncPrivateGame(_PrivateSide):
     """
 
     @classmethod
-    async def join(cls, client: AsyncRefereeClient, token: str, seat: str) -> "AsyncPrivateGame":
+    async def join(cls, client: AsyncRefereeClient, token: str, seat: str) -> AsyncPrivateGame:
         if not isinstance(client, AsyncRefereeClient):
-            raise TypeError("AsyncPrivateGame works with an AsyncRefereeClient; with a RefereeClient, "
-                            "use PrivateGame(client, token, seat)")
+            raise TypeError(
+                "AsyncPrivateGame works with an AsyncRefereeClient; with a RefereeClient, "
+                "use PrivateGame(client, token, seat)"
+            )
         game = cls(client, token, seat)
         await game.receive(token)
         return game

@@ -15,7 +15,7 @@ returns new dicts: the input state is never mutated. The public functions:
 - :func:`check_state` / :func:`parse_action` — the strict input parsers.
 """
 
-from referee.engine.catalog import Catalog, Card, Effect, Ability, Requirement
+from referee.engine.catalog import Ability, Card, Catalog, Effect, Requirement
 from referee.engine.errors import (
     CatalogError,
     IllegalDeck,
@@ -30,8 +30,27 @@ from referee.engine.setup import new_game, validate_deck
 from referee.engine.state import check_state, parse_action
 
 __all__ = [
-    "Ability", "Applied", "Card", "Catalog", "CatalogError", "Effect", "IllegalDeck",
-    "InconsistentState", "InvalidInput", "RefereeError", "ReplayError",
-    "Requirement", "RuleViolation", "Session", "apply", "check_state", "legal_actions",
-    "new_game", "parse_action", "replay", "validate", "validate_deck", "view",
+    "Ability",
+    "Applied",
+    "Card",
+    "Catalog",
+    "CatalogError",
+    "Effect",
+    "IllegalDeck",
+    "InconsistentState",
+    "InvalidInput",
+    "RefereeError",
+    "ReplayError",
+    "Requirement",
+    "RuleViolation",
+    "Session",
+    "apply",
+    "check_state",
+    "legal_actions",
+    "new_game",
+    "parse_action",
+    "replay",
+    "validate",
+    "validate_deck",
+    "view",
 ]

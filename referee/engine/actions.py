@@ -14,7 +14,8 @@ Then ``declare`` does what happens at once, and for a respondable action
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from referee.engine.board import Game
 from referee.engine.errors import RuleViolation, rule
@@ -98,6 +99,7 @@ def register(cls: type[ActionRule]) -> type[ActionRule]:
 
 # -- checks several rules share -------------------------------------------------
 
+
 @rule("8.1", "not_main_step", "main_action_in_window")
 def require_main_step(g: Game, a: Action) -> None:
     """RULES 8.1: main-step actions are the active player's, in the main step, with no window open."""
@@ -127,8 +129,7 @@ def require_own_fairy(g: Game, player: int, fairy: str) -> dict[str, Any]:
     """RULES 12.3: the fairy must be on the acting player's field."""
     entry = g.own_entry(player, "fairies", fairy)
     if entry is None:
-        raise RuleViolation("card_not_available", player=player, card=fairy,
-                            where="as a standby or dispatched fairy")
+        raise RuleViolation("card_not_available", player=player, card=fairy, where="as a standby or dispatched fairy")
     return entry
 
 

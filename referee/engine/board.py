@@ -16,7 +16,7 @@ from referee.engine.facts import Outcome, Phase, Reason, other
 
 
 class Game:
-    __slots__ = ("catalog", "s", "events")
+    __slots__ = ("catalog", "events", "s")
 
     def __init__(self, catalog: Catalog, state: dict[str, Any]):
         self.catalog = catalog

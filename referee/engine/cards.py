@@ -8,8 +8,9 @@ resulting frozen :class:`Card` objects.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from referee.engine.effect_types import Effect, Recover
 from referee.engine.model import RESPONDABLE

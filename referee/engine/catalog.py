@@ -11,14 +11,25 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from referee.engine.cards import (  # noqa: F401  (re-exported: the card model lives in cards.py)
-    KIND_ALIASES, KINDS, RECOVER_KINDS, REQUIREMENTS, SERIES, TRIGGERS, Ability, Card, Effect, Requirement,
+    DECK_LIMIT,
+    KIND_ALIASES,
+    KINDS,
+    RECOVER_KINDS,
+    REQUIREMENTS,
+    SERIES,
+    TRIGGERS,
+    Ability,
+    Card,
+    Effect,
+    Requirement,
+    deck_limits_by_name,
 )
-from referee.engine.cards import DECK_LIMIT, deck_limits_by_name
 from referee.engine.catalog_loader import parse_card
 from referee.engine.errors import CatalogError
 from referee.engine.yaml_text import YamlTextError, dotted, parse_document
@@ -43,15 +54,16 @@ class Catalog:
         self.ref_to_compare = {"id": self.id, "digest": self.digest}  # ``ref`` without a new dict each time
         self.game_card_ids = frozenset(c.id for c in self.cards.values() if c.kind != "bonus")
         self.ids_of_kind: dict[str, frozenset[str]] = {  # for the consistency check's set comparisons
-            kind: frozenset(c.id for c in self.cards.values() if c.kind == kind) for kind in KINDS}
+            kind: frozenset(c.id for c in self.cards.values() if c.kind == kind) for kind in KINDS
+        }
         self.name_limits: dict[str, int] = deck_limits_by_name(self.cards.values())  # RULES 3.2
         # The API's card: the catalog's fields (the digest's canonical form), then the limit RULES 3.2
         # applies to the card's name, which needs the whole catalog.
         self._api_cards: dict[str, dict[str, Any]] = {
-            c.id: {**c.raw, "name_deck_limit": self.name_limit(c.name)} for c in self.cards.values()}
+            c.id: {**c.raw, "name_deck_limit": self.name_limit(c.name)} for c in self.cards.values()
+        }
         self.counters_by_trigger: dict[str, tuple[Card, ...]] = {
-            t: tuple(c for c in self.cards.values() if c.kind == "counter" and c.trigger == t)
-            for t in TRIGGERS
+            t: tuple(c for c in self.cards.values() if c.kind == "counter" and c.trigger == t) for t in TRIGGERS
         }
         self.counter_ids_by_trigger = {t: frozenset(c.id for c in cs) for t, cs in self.counters_by_trigger.items()}
 
@@ -81,7 +93,7 @@ class Catalog:
     # -- loading -----------------------------------------------------------
 
     @classmethod
-    def builtin(cls) -> "Catalog":
+    def builtin(cls) -> Catalog:
         """The reference catalog ``af-ref`` shipped in the package."""
         global _BUILTIN
         if _BUILTIN is None:
@@ -90,7 +102,7 @@ class Catalog:
         return _BUILTIN
 
     @classmethod
-    def from_path(cls, path: str | Path) -> "Catalog":
+    def from_path(cls, path: str | Path) -> Catalog:
         """A catalog file; every error names the file once, in front (``CatalogError.at``)."""
         try:
             text = Path(path).read_text("utf-8")
@@ -101,20 +113,21 @@ class Catalog:
         return cls.from_text(text, str(path))
 
     @classmethod
-    def from_text(cls, text: str, source: str = "<catalog>") -> "Catalog":
+    def from_text(cls, text: str, source: str = "<catalog>") -> Catalog:
         """A catalog from YAML or JSON text (JSON is YAML too); errors name ``source`` and the line."""
         try:
             doc = parse_document(text, source)
         except YamlTextError as exc:  # not YAML, a key written twice...: file, line and column
             raise CatalogError(exc.problem, field=None if exc.path is None else dotted(exc.path)).at(
-                source, exc.line, exc.column) from None
+                source, exc.line, exc.column
+            ) from None
         try:
             return cls.from_data(doc.data)
         except CatalogError as exc:
             raise exc.at(source, doc.line_of(exc.path)) from None
 
     @classmethod
-    def from_data(cls, data: Any) -> "Catalog":
+    def from_data(cls, data: Any) -> Catalog:
         if not isinstance(data, dict):
             raise CatalogError("a catalog is a mapping with 'id' and 'cards'")
         unknown = set(data) - {"id", "cards", "name", "description"}

@@ -8,7 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.cards import (
-    DECK_LIMIT, KIND_ALIASES, SERIES, TRIGGERS, FIELDS_BY_KIND, REQUIRED_BY_KIND, Ability, Card,
+    DECK_LIMIT,
+    FIELDS_BY_KIND,
+    KIND_ALIASES,
+    REQUIRED_BY_KIND,
+    SERIES,
+    TRIGGERS,
+    Ability,
+    Card,
 )
 from referee.engine.effect_types import Effect, parse_entry
 from referee.engine.errors import CatalogError, rule
@@ -118,7 +125,7 @@ class _CardParser:
         for entry in raw:
             if not isinstance(entry, dict) or len(entry) != 1:
                 raise self.fail("requires", "each requirement is a mapping with one key")
-            (key, value), = entry.items()
+            ((key, value),) = entry.items()
             kind = REQUIREMENT_TYPES.get(key)
             if kind is None:
                 raise self.fail("requires", f"unknown condition {key!r}")

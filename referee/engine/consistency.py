@@ -19,15 +19,18 @@ from typing import Any
 from referee.engine.catalog import Catalog
 from referee.engine.errors import InconsistentState as _fail  # (code, detail, path): what each check raises
 from referee.engine.errors import rule
-from referee.engine.pending_consistency import check_pending
 from referee.engine.facts import DECK_SIZE, HAND_LIMIT, OPENING_HAND, PLAYERS, other
+from referee.engine.pending_consistency import check_pending
 
 
 @rule("13.1")
 def check_consistency(catalog: Catalog, s: dict[str, Any]) -> None:
     if s["catalog"] != catalog.ref_to_compare:
-        raise _fail("catalog_mismatch",
-                    f"the state was made with catalog {s['catalog']}, the referee has {catalog.ref}", "catalog")
+        raise _fail(
+            "catalog_mismatch",
+            f"the state was made with catalog {s['catalog']}, the referee has {catalog.ref}",
+            "catalog",
+        )
     if not _cards_and_field_are_sound(catalog, s):  # the common case: one pass; else find the culprit carefully
         _check_cards(catalog, s)
         _check_conservation(s)
@@ -61,9 +64,11 @@ def _cards_and_field_are_sound(catalog: Catalog, s: dict) -> bool:
     cases0, fairies0, evidence0 = p0["cases"], p0["fairies"], p0["evidence"]
     cases1, fairies1, evidence1 = p1["cases"], p1["fairies"], p1["evidence"]
     held0, held1 = [*p0["file"], *p0["hand"], *p0["trash"]], [*p1["file"], *p1["hand"], *p1["trash"]]
-    if (len(held0) + len(cases0) + len(fairies0) + len(evidence0) != DECK_SIZE
-            or len(held1) + len(cases1) + len(fairies1) + len(evidence1) != DECK_SIZE
-            or len(cards) != PLAYERS * DECK_SIZE):
+    if (
+        len(held0) + len(cases0) + len(fairies0) + len(evidence0) != DECK_SIZE
+        or len(held1) + len(cases1) + len(fairies1) + len(evidence1) != DECK_SIZE
+        or len(cards) != PLAYERS * DECK_SIZE
+    ):
         return False
     in_play = [*map(_card, cases0), *map(_card, cases1)]
     # Each instance placed takes its entry from a copy of cards: once (KeyError: placed twice, or
@@ -71,10 +76,12 @@ def _cards_and_field_are_sound(catalog: Catalog, s: dict) -> bool:
     # once against the zone it came from: a game card in file, hand and trash, its kind on the field.
     of_kind, take = catalog.ids_of_kind, cards.copy().pop
     try:
-        if not (catalog.game_card_ids.issuperset(map(take, [*held0, *held1]))
-                and of_kind["case"].issuperset(map(take, in_play))
-                and of_kind["fairy"].issuperset(map(take, [*map(_card, fairies0), *map(_card, fairies1)]))
-                and of_kind["evidence"].issuperset(map(take, [*map(_card, evidence0), *map(_card, evidence1)]))):
+        if not (
+            catalog.game_card_ids.issuperset(map(take, [*held0, *held1]))
+            and of_kind["case"].issuperset(map(take, in_play))
+            and of_kind["fairy"].issuperset(map(take, [*map(_card, fairies0), *map(_card, fairies1)]))
+            and of_kind["evidence"].issuperset(map(take, [*map(_card, evidence0), *map(_card, evidence1)]))
+        ):
             return False
     except KeyError:
         return False
@@ -105,16 +112,25 @@ def _check_cards(catalog: Catalog, s: dict) -> None:
 def _check_conservation(s: dict) -> None:
     cards = s["cards"]
     if len(cards) != PLAYERS * DECK_SIZE:
-        raise _fail("card_not_conserved", f"cards lists {len(cards)} instances; a game has {PLAYERS * DECK_SIZE}", "cards")
+        raise _fail(
+            "card_not_conserved", f"cards lists {len(cards)} instances; a game has {PLAYERS * DECK_SIZE}", "cards"
+        )
     seen: set[str] = set()
     for i, pl in enumerate(s["players"]):
-        ids = [*pl["file"], *pl["hand"], *pl["trash"],
-               *(e["card"] for e in pl["cases"]), *(e["card"] for e in pl["fairies"]),
-               *(e["card"] for e in pl["evidence"])]
+        ids = [
+            *pl["file"],
+            *pl["hand"],
+            *pl["trash"],
+            *(e["card"] for e in pl["cases"]),
+            *(e["card"] for e in pl["fairies"]),
+            *(e["card"] for e in pl["evidence"]),
+        ]
         if len(ids) != DECK_SIZE:
-            raise _fail("card_not_conserved",
-                        f"player {i}'s zones hold {len(ids)} cards; each player has exactly {DECK_SIZE}",
-                        f"players.{i}")
+            raise _fail(
+                "card_not_conserved",
+                f"player {i}'s zones hold {len(ids)} cards; each player has exactly {DECK_SIZE}",
+                f"players.{i}",
+            )
         unique = set(ids)
         if len(unique) == DECK_SIZE and unique.isdisjoint(seen) and unique <= cards.keys():
             seen |= unique  # the common case; otherwise find the culprit below
@@ -136,8 +152,9 @@ def _check_zone_kinds(catalog: Catalog, s: dict) -> None:
         for zone, kind in _ZONE_KIND.items():
             for j, e in enumerate(pl[zone]):
                 if catalog[cards[e["card"]]].kind != kind:
-                    raise _fail("wrong_zone_kind", f"{e['card']} in {zone} is not a {kind} card",
-                                f"players.{i}.{zone}.{j}")
+                    raise _fail(
+                        "wrong_zone_kind", f"{e['card']} in {zone} is not a {kind} card", f"players.{i}.{zone}.{j}"
+                    )
 
 
 def _check_references(catalog: Catalog, s: dict) -> None:
@@ -148,20 +165,28 @@ def _check_references(catalog: Catalog, s: dict) -> None:
             if f["case"] is None:
                 continue
             if f["case"] not in in_play:
-                raise _fail("dangling_reference", f"fairy {f['card']} is dispatched to {f['case']}, which is not a case in play",
-                            f"players.{i}.fairies.{j}.case")
+                raise _fail(
+                    "dangling_reference",
+                    f"fairy {f['card']} is dispatched to {f['case']}, which is not a case in play",
+                    f"players.{i}.fairies.{j}.case",
+                )
             key = (i, f["case"])
             per_case[key] = per_case.get(key, 0) + 1
         for j, e in enumerate(pl["evidence"]):
             if e["case"] not in in_play:
-                raise _fail("dangling_reference", f"evidence {e['card']} is attached to {e['case']}, which is not a case in play",
-                            f"players.{i}.evidence.{j}.case")
+                raise _fail(
+                    "dangling_reference",
+                    f"evidence {e['card']} is attached to {e['case']}, which is not a case in play",
+                    f"players.{i}.evidence.{j}.case",
+                )
     for (i, case), count in per_case.items():
         limit = catalog[s["cards"][case]].dispatch_limit
         if count > limit:
-            raise _fail("dispatch_limit_exceeded",
-                        f"player {i} has {count} fairies on case {case}; its limit is {limit} (RULES 8.9)",
-                        f"players.{i}.fairies")
+            raise _fail(
+                "dispatch_limit_exceeded",
+                f"player {i} has {count} fairies on case {case}; its limit is {limit} (RULES 8.9)",
+                f"players.{i}.fairies",
+            )
 
 
 def _check_flow(s: dict) -> None:
@@ -174,8 +199,11 @@ def _check_flow(s: dict) -> None:
         first = s["first_player"]
         deciding = first if not players[first]["kept"] else other(first)
         if players[deciding]["kept"] or active != deciding:
-            raise _fail("inconsistent_turn",
-                        f"in the mulligan phase player {deciding} decides (first player first, RULES 5.4)", "active")
+            raise _fail(
+                "inconsistent_turn",
+                f"in the mulligan phase player {deciding} decides (first player first, RULES 5.4)",
+                "active",
+            )
         if s["case_played"] or s["pending"] is not None:
             raise _fail("inconsistent_phase", "no case or pending action in the mulligan phase", "phase")
         return
@@ -193,7 +221,9 @@ def _check_flow(s: dict) -> None:
             raise _fail("inconsistent_pending", "a finished game has no pending action", "pending")
         return
     if step == "end" and (len(players[active]["hand"]) <= HAND_LIMIT or s["pending"] is not None):
-        raise _fail("inconsistent_step", f"step end means the active player owes discards (hand over {HAND_LIMIT})", "step")
+        raise _fail(
+            "inconsistent_step", f"step end means the active player owes discards (hand over {HAND_LIMIT})", "step"
+        )
     if step == "case" and s["case_played"] and not (s["pending"] and s["pending"]["action"]["type"] == "play_case"):
         raise _fail("inconsistent_step", "a case was played this turn, so the case step is over", "case_played")
 
@@ -202,14 +232,18 @@ def _check_before_turn_one(s: dict) -> None:
     """RULES 5.3–5.6: nothing is on the field before turn 1; while deciding, each hand holds 7 (turn 0 only)."""
     for i, pl in enumerate(s["players"]):
         if pl["cases"] or pl["fairies"] or pl["evidence"]:  # RULES 5.6: cards are played from turn 1
-            raise _fail("field_in_mulligan", f"player {i} has cards on the field before turn 1 (RULES 5.6)",
-                        f"players.{i}")
+            raise _fail(
+                "field_in_mulligan", f"player {i} has cards on the field before turn 1 (RULES 5.6)", f"players.{i}"
+            )
         # RULES 5.3, 5.4: a mulligan draws 7 again (once lost, 5.5, the hand is what the file gave).
         # The trash is left free, so a position may pose any file size to a mulligan.
         if s["phase"] == "mulligan" and len(pl["hand"]) != OPENING_HAND:
-            raise _fail("mulligan_hand_size",
-                        f"player {i} holds {len(pl['hand'])} cards in the mulligan phase; "
-                        f"every hand there is {OPENING_HAND} (RULES 5.3, 5.4)", f"players.{i}.hand")
+            raise _fail(
+                "mulligan_hand_size",
+                f"player {i} holds {len(pl['hand'])} cards in the mulligan phase; "
+                f"every hand there is {OPENING_HAND} (RULES 5.3, 5.4)",
+                f"players.{i}.hand",
+            )
 
 
 def _check_result(s: dict) -> None:
@@ -220,22 +254,30 @@ def _check_result(s: dict) -> None:
     loser = other(res["winner"])
     pl = s["players"][loser]
     if pl["file"]:
-        raise _fail("deck_out_with_cards_in_file",
-                    f"player {loser} lost by deck-out but has {len(pl['file'])} cards in the file (RULES 11.1)",
-                    "result")
+        raise _fail(
+            "deck_out_with_cards_in_file",
+            f"player {loser} lost by deck-out but has {len(pl['file'])} cards in the file (RULES 11.1)",
+            "result",
+        )
     if s["turn"] == 0 and (pl["kept"] or len(pl["hand"]) >= OPENING_HAND):
         held = "kept" if pl["kept"] else f"holds {len(pl['hand'])} cards"
-        raise _fail("result_does_not_match",
-                    f"a deck-out before turn 1 is a mulligan that could not draw {OPENING_HAND} (RULES 5.5), "
-                    f"but player {loser} {held}", "result")
+        raise _fail(
+            "result_does_not_match",
+            f"a deck-out before turn 1 is a mulligan that could not draw {OPENING_HAND} (RULES 5.5), "
+            f"but player {loser} {held}",
+            "result",
+        )
 
 
 def _check_modifiers(s: dict) -> None:
     on_field = {e["card"] for pl in s["players"] for z in ("fairies", "evidence") for e in pl[z]}
     for j, m in enumerate(s["modifiers"]):
         if m["card"] not in on_field:
-            raise _fail("dangling_reference", f"modifier on {m['card']}, which is not a fairy or evidence on the field",
-                        f"modifiers.{j}")
+            raise _fail(
+                "dangling_reference",
+                f"modifier on {m['card']}, which is not a fairy or evidence on the field",
+                f"modifiers.{j}",
+            )
 
 
 def _check_used(catalog: Catalog, s: dict) -> None:
@@ -253,7 +295,10 @@ def _check_used(catalog: Catalog, s: dict) -> None:
         if u["ability"] >= len(abilities):
             raise _fail("inconsistent_used", f"card {u['card']} has no ability {u['ability']}", f"used.{j}")
         if not abilities[u["ability"]].once_per_turn or u["card"] not in theirs:
-            raise _fail("inconsistent_used",
-                        f"used lists only once-per-turn abilities of player {s['active']}'s cards, this turn; "
-                        f"not ability {u['ability']} of {u['card']}", f"used.{j}")
+            raise _fail(
+                "inconsistent_used",
+                f"used lists only once-per-turn abilities of player {s['active']}'s cards, this turn; "
+                f"not ability {u['ability']} of {u['card']}",
+                f"used.{j}",
+            )
         seen.add(key)

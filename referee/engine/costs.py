@@ -51,4 +51,3 @@ def pay(g: Game, player: int, cases: list[str]) -> None:
         if e["card"] in wanted:
             e["actioned"] = True
     g.emit("paid", player=player, cases=list(cases))
-

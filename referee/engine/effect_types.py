@@ -11,8 +11,9 @@ targets and applies through it, and the OpenAPI card schema lists
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.engine.facts import other
 
@@ -86,8 +87,13 @@ class EffectType:
 
     def grammar(self) -> dict[str, Any]:
         """The entry's JSON schema, for the OpenAPI card schema."""
-        return {"type": "object", "description": " ".join((self.__doc__ or "").split()),
-                "properties": copy.deepcopy(self.values), "required": list(self.values), "additionalProperties": False}
+        return {
+            "type": "object",
+            "description": " ".join((self.__doc__ or "").split()),
+            "properties": copy.deepcopy(self.values),
+            "required": list(self.values),
+            "additionalProperties": False,
+        }
 
     def to_json(self, e: Effect) -> dict[str, Any]:
         return {self.op: e.kind}
@@ -117,8 +123,9 @@ def effect(cls: type[EffectType]) -> type[EffectType]:
     return cls
 
 
-def parse_entry(raw: Any, where: str, source: str, trigger: str | None,
-                fail: Callable[[str, str], Exception]) -> Effect:
+def parse_entry(
+    raw: Any, where: str, source: str, trigger: str | None, fail: Callable[[str, str], Exception]
+) -> Effect:
     """Read one effect entry of a catalog card, or raise ``fail(field, detail)``."""
     if not isinstance(raw, dict) or not raw:
         raise fail(where, "an effect entry is a mapping")
@@ -136,6 +143,7 @@ def grammars() -> list[dict[str, Any]]:
 
 
 # -- the shapes effects share --------------------------------------------------------------
+
 
 class Amount(EffectType):
     """An effect whose value is a number."""
@@ -186,6 +194,7 @@ def evidence_on_field(g: Game) -> list[str]:
 
 # -- the effects (docs/api.md §8) ----------------------------------------------------------
 
+
 @effect
 class Draw(Amount):
     """`{draw: n}`: the user draws n cards; a required draw from an empty file loses (RULES 11.1)."""
@@ -212,8 +221,10 @@ class Power(EffectType):
     ability's own card (`self`, abilities only)."""
 
     op = "power"
-    values = {"power": {"type": "integer", "minimum": -99, "maximum": 99},
-              "target": {"type": "string", "enum": ["fairy", "self"]}}
+    values: ClassVar[dict[str, Any]] = {
+        "power": {"type": "integer", "minimum": -99, "maximum": 99},
+        "target": {"type": "string", "enum": ["fairy", "self"]},
+    }
 
     def parse(self, entry: Entry) -> Effect:
         amount, target, where = entry.value, entry.raw["target"], entry.where
@@ -247,7 +258,7 @@ class Ready(EffectType):
     """`{ready: 1}`: one of the user's own actioned cases becomes unactioned."""
 
     op = "ready"
-    values = {"ready": {"type": "integer", "enum": [1]}}
+    values: ClassVar[dict[str, Any]] = {"ready": {"type": "integer", "enum": [1]}}
 
     def parse(self, entry: Entry) -> Effect:
         if isinstance(entry.value, bool) or entry.value != 1:
@@ -352,7 +363,7 @@ class Negate(EffectType):
     """`{negate: true}` (counters only): the pending action is negated (RULES 9.5)."""
 
     op = "negate"
-    values = {"negate": {"type": "boolean", "enum": [True]}}
+    values: ClassVar[dict[str, Any]] = {"negate": {"type": "boolean", "enum": [True]}}
 
     def parse(self, entry: Entry) -> Effect:
         if entry.value is not True:
@@ -378,8 +389,10 @@ class InvestigationPower(Amount):
 
     def allowed(self, entry: Entry) -> None:
         if entry.source != "counter" or entry.trigger != "investigate":
-            raise entry.fail(f"{entry.where}.investigation_power",
-                             "investigation_power is for counters with trigger investigate only")
+            raise entry.fail(
+                f"{entry.where}.investigation_power",
+                "investigation_power is for counters with trigger investigate only",
+            )
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
         r.pending["power"] += e.amount

@@ -8,8 +8,9 @@ What each kind of effect targets and does is declared in ``effect_types.py``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import product
-from typing import Any, Iterator
+from typing import Any
 
 from referee.engine.actions import MainStepRule, register, require_in_hand, simple
 from referee.engine.board import Game
@@ -43,8 +44,9 @@ def check_targets(g: Game, player: int, card: str, effects: tuple[Effect, ...], 
             raise RuleViolation("illegal_target", target=iid, effect=effect.op, card=card)
 
 
-def target_choices(g: Game, player: int, effects: tuple[Effect, ...],
-                   known: dict[Effect, list[str]] | None = None) -> Iterator[list[str]]:
+def target_choices(
+    g: Game, player: int, effects: tuple[Effect, ...], known: dict[Effect, list[str]] | None = None
+) -> Iterator[list[str]]:
     """Every combination of legal targets (for ``legal_actions``); ``known`` keeps each effect's
     options for the next card of the same listing (the board does not change in between)."""
     if known is None:
@@ -59,19 +61,29 @@ def target_choices(g: Game, player: int, effects: tuple[Effect, ...],
         yield list(combo)
 
 
-def affordable_with_targets(g: Game, rule_type: str, player: int, cards: list[tuple[str, Any, int, dict]],
-                            free: int) -> list[dict[str, Any]]:
+def affordable_with_targets(
+    g: Game, rule_type: str, player: int, cards: list[tuple[str, Any, int, dict]], free: int
+) -> list[dict[str, Any]]:
     """The legal actions of a targeted play: each (card, effects, cost, fields) that ``free`` cases pay
     for, with every combination of legal targets (RULES 9.6; ``check_targets`` passes by construction)."""
     known: dict[Effect, list[str]] = {}
-    return [simple(rule_type, player, card=iid, **fields, targets=targets)
-            for iid, effects, cost, fields in cards if cost <= free
-            for targets in target_choices(g, player, effects, known)]
+    return [
+        simple(rule_type, player, card=iid, **fields, targets=targets)
+        for iid, effects, cost, fields in cards
+        if cost <= free
+        for targets in target_choices(g, player, effects, known)
+    ]
 
 
 @rule("9.7")
-def apply_effects(g: Game, player: int, source: str, effects: tuple[Effect, ...],
-                  targets: list[str], pending: dict[str, Any] | None = None) -> None:
+def apply_effects(
+    g: Game,
+    player: int,
+    source: str,
+    effects: tuple[Effect, ...],
+    targets: list[str],
+    pending: dict[str, Any] | None = None,
+) -> None:
     """RULES 9.7: apply in order; a required draw from an empty file ends the game (11.1)."""
     queue = iter(targets)
     resolution = Resolution(g, player, source, pending)
@@ -89,6 +101,7 @@ def apply_effects(g: Game, player: int, source: str, effects: tuple[Effect, ...]
 @register
 class UseAbility(MainStepRule):
     """RULES 9.1: an ability of one's own fairy or evidence on the field; its cost; once per turn."""
+
     type = "use_ability"
 
     @rule("9.1", "no_such_ability", "ability_used")
@@ -120,10 +133,12 @@ class UseAbility(MainStepRule):
         # The candidates name an own fairy or evidence, one of its abilities and legal targets: left to
         # test are once per turn (RULES 9.1) and the cost, before the targets are enumerated.
         pl, used = g.player(player), g.s["used"]
-        usable = [(iid, ability.effect, ability.cost, {"ability": index})
-                  for iid in [e["card"] for e in (*pl["fairies"], *pl["evidence"])]
-                  for index, ability in enumerate(g.card(iid).abilities)
-                  if not (ability.once_per_turn and {"card": iid, "ability": index} in used)]
+        usable = [
+            (iid, ability.effect, ability.cost, {"ability": index})
+            for iid in [e["card"] for e in (*pl["fairies"], *pl["evidence"])]
+            for index, ability in enumerate(g.card(iid).abilities)
+            if not (ability.once_per_turn and {"card": iid, "ability": index} in used)
+        ]
         return affordable_with_targets(g, self.type, player, usable, free)
 
     def candidates(self, g: Game, player: int) -> Iterator[dict]:
@@ -137,6 +152,7 @@ class UseAbility(MainStepRule):
 @register
 class CastSpell(MainStepRule):
     """RULES 9.2: a spell from hand in its owner's main step; then it goes to the trash."""
+
     type = "cast_spell"
 
     @rule("9.2", "not_a_spell")
@@ -162,8 +178,9 @@ class CastSpell(MainStepRule):
 
     def legal(self, g: Game, player: int, free: int) -> list[dict]:
         # The candidates are spells in hand with legal targets: only the cost is left to test.
-        spells = [(iid, card.effect, card.cost, {}) for iid in g.hand_of_kind(player, "spell")
-                  for card in (g.card(iid),)]
+        spells = [
+            (iid, card.effect, card.cost, {}) for iid in g.hand_of_kind(player, "spell") for card in (g.card(iid),)
+        ]
         return affordable_with_targets(g, self.type, player, spells, free)
 
     def candidates(self, g: Game, player: int) -> Iterator[dict]:

@@ -16,8 +16,9 @@ forbid). Every ``RuleViolation`` names a rule id of RULES.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from referee.engine.messages import MESSAGES, render
 
@@ -49,6 +50,7 @@ def rule(rule_id: str, *codes: str) -> Callable[[_T], _T]:
     Traceback (most recent call last):
     AssertionError: doc_example has no text in messages.py
     """
+
     def declare(target: _T) -> _T:
         for code in codes:
             assert code in MESSAGES, f"{code} has no text in messages.py"
@@ -56,6 +58,7 @@ def rule(rule_id: str, *codes: str) -> Callable[[_T], _T]:
             RULE_OF[code] = rule_id
         DECLARED.append(Declaration(rule_id, codes, getattr(target, "__qualname__", repr(target)), target))
         return target
+
     return declare
 
 
@@ -83,7 +86,7 @@ class InvalidInput(RefereeError):
         self.detail = detail or _summarise(errors)
         super().__init__(self.detail)
 
-    def under(self, prefix: str) -> "InvalidInput":
+    def under(self, prefix: str) -> InvalidInput:
         """Move every path under ``prefix`` (the body field the object came in), in place.
 
         The engine's public functions report paths relative to the request
@@ -110,7 +113,7 @@ class InconsistentState(InvalidInput):
         self.path = path
         super().__init__({path: [detail]}, detail)
 
-    def under(self, prefix: str) -> "InconsistentState":
+    def under(self, prefix: str) -> InconsistentState:
         self.path = _join(prefix, self.path)
         self.errors = {self.path: self.errors.popitem()[1]}
         return self
@@ -135,7 +138,7 @@ class CatalogError(RefereeError):
         self.detail = f"{where}: {detail}" if where else detail
         super().__init__(self.detail)
 
-    def at(self, file: str, line: int | None = None, column: int | None = None) -> "CatalogError":
+    def at(self, file: str, line: int | None = None, column: int | None = None) -> CatalogError:
         """Name the file (and line, column) the error is in, in place."""
         self.file, self.line, self.column = file, line, column
         where = ":".join(str(p) for p in (file, line, column) if p is not None)

@@ -33,8 +33,9 @@ def public_cards(state: dict[str, Any]) -> set[str]:
     return visible_cards(state, 0) & visible_cards(state, 1)
 
 
-def events_for(events: list[dict[str, Any]], state: dict[str, Any], viewer: int | None,
-               known: set[str] | None = None) -> list[dict[str, Any]]:
+def events_for(
+    events: list[dict[str, Any]], state: dict[str, Any], viewer: int | None, known: set[str] | None = None
+) -> list[dict[str, Any]]:
     """``events`` (which led to ``state``) as ``viewer`` may know them; ``None``: as both may.
 
     ``known`` is ``visible_cards(state, viewer)`` when the caller has it already (for a view);

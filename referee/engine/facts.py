@@ -48,6 +48,7 @@ class Phase(StrEnum):
 
 class Step(StrEnum):
     """RULES 6: the steps of a turn (``mulligan`` while the phase is)."""
+
     MULLIGAN = "mulligan"
     CASE = "case"
     MAIN = "main"
@@ -56,12 +57,14 @@ class Step(StrEnum):
 
 class WindowMode(StrEnum):
     """docs/api.md §3 ``options.response_windows``: RULES 9.4's windows opened always or only on demand."""
+
     AUTO = "auto"
     STRICT = "strict"
 
 
 class Reason(StrEnum):
     """Why a game ended (RULES 11.1, 11.2)."""
+
     DECK_OUT = "deck_out"
     CONCEDE = "concede"
 
@@ -88,6 +91,7 @@ def other(player: int) -> int:
 
 class Outcome(NamedTuple):
     """How a game ended: serialised as the state's ``result`` ``{"winner": 0, "reason": "concede"}``."""
+
     reason: Reason
     winner: int
 

@@ -77,8 +77,12 @@ def _legal_decks(catalog: Catalog, decks: Any) -> bool:
 def owned_cards(state: dict[str, Any], player: int) -> list[str]:
     """Every instance id in ``player``'s zones (a player's 40 cards stay theirs all game)."""
     pl = state["players"][player]
-    return [*pl["file"], *pl["hand"], *pl["trash"],
-            *(e["card"] for zone in ("cases", "fairies", "evidence") for e in pl[zone])]
+    return [
+        *pl["file"],
+        *pl["hand"],
+        *pl["trash"],
+        *(e["card"] for zone in ("cases", "fairies", "evidence") for e in pl[zone]),
+    ]
 
 
 def new_game_of(state: dict[str, Any], *, seeded_first_player: bool) -> dict[str, Any]:
@@ -108,20 +112,21 @@ def redeal(catalog: Catalog, revealed: Any) -> dict[str, Any]:
     found = None
     for seeded in (True, False):
         try:
-            first, _ = new_game(catalog, new_game_of(state, seeded_first_player=seeded),
-                                game_id=state.get("game_id"))
+            first, _ = new_game(catalog, new_game_of(state, seeded_first_player=seeded), game_id=state.get("game_id"))
         except (InvalidInput, RuleViolation) as exc:
             raise DealMismatch(f"the decks of the revealed state cannot be dealt: {exc}") from None
         if first["cards"] == state["cards"] and first["first_player"] == state["first_player"]:
             found = first
             break
     if found is None:
-        raise DealMismatch("dealing again from the revealed seed and decks does not give the cards "
-                           "of the game: the seed, a card or an instance id was changed")
+        raise DealMismatch(
+            "dealing again from the revealed seed and decks does not give the cards "
+            "of the game: the seed, a card or an instance id was changed"
+        )
     for i in (0, 1):
         left = state["players"][i]["file"]
         dealt = found["players"][i]["file"]
-        if dealt[len(dealt) - len(left):] != left:
+        if dealt[len(dealt) - len(left) :] != left:
             raise DealMismatch(f"player {i}'s file is not the rest of the file dealt: it was reordered")
     return found
 
@@ -139,10 +144,10 @@ def verify_deal(catalog: Catalog, revealed: Any, expected: str | None = None) ->
         raise DealMismatch("the revealed state is not of a finished game (phase is not over)")
     got = commitment(revealed["seed"])
     if expected is not None and got != expected.strip():
-        raise DealMismatch(f"the revealed seed does not match the commitment: SHA-256 gives {got}, "
-                           f"the game showed {expected.strip()}")
+        raise DealMismatch(
+            f"the revealed seed does not match the commitment: SHA-256 gives {got}, the game showed {expected.strip()}"
+        )
     return redeal(catalog, revealed)
 
 
-__all__ = ["DealMismatch", "canonical_deck", "commitment", "new_game_of", "private_deal",
-           "redeal", "verify_deal"]
+__all__ = ["DealMismatch", "canonical_deck", "commitment", "new_game_of", "private_deal", "redeal", "verify_deal"]

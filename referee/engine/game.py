@@ -18,9 +18,9 @@ from referee.engine.actions import RULEBOOK, Action, ActionRule, passes
 from referee.engine.board import Game
 from referee.engine.costs import pay, payers
 from referee.engine.errors import RuleViolation, rule
-from referee.engine.responses import open_or_resolve
 from referee.engine.facts import HAND_LIMIT, RNG_MAX
 from referee.engine.model import ACTION_TYPES
+from referee.engine.responses import open_or_resolve
 
 State = dict[str, Any]
 
@@ -36,6 +36,7 @@ class ReplayError(RuleViolation):
 
 
 # -- the checks ------------------------------------------------------------------
+
 
 @rule("12.1", "responder_acts")
 @rule("12.2", "not_your_turn")
@@ -131,8 +132,11 @@ def open_rules(g: Game, actor: int) -> tuple[ActionRule, ...]:
     key = (s["phase"], s["step"], s["pending"] is None)
     rules = _OPEN_CACHE.get(key)
     if rules is None:
-        rules = tuple(RULEBOOK[kind] for kind in ACTION_TYPES
-                      if kind != "concede" and _open_now(g, RULEBOOK[kind], {"type": kind, "player": actor}))
+        rules = tuple(
+            RULEBOOK[kind]
+            for kind in ACTION_TYPES
+            if kind != "concede" and _open_now(g, RULEBOOK[kind], {"type": kind, "player": actor})
+        )
         _OPEN_CACHE[key] = rules
     return rules
 
@@ -151,6 +155,6 @@ def actions_for(g: Game, player: int | None = None) -> list[Action]:
         free = len(g.unactioned_cases(actor))
         for rule in open_rules(g, actor):
             out.extend(rule.legal(g, actor, free))
-    for p in ((0, 1) if player is None else (player,)):
+    for p in (0, 1) if player is None else (player,):
         out.append({"type": "concede", "player": p})
     return out

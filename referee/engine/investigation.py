@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from referee.engine.actions import MainStepRule, register, require_case_in_play, simple
 from referee.engine.board import Game
@@ -14,8 +15,11 @@ from referee.engine.requirements import REQUIREMENT_TYPES
 @rule("10.3")
 def investigation_power(g: Game, player: int, case: str, modifier: int = 0) -> int:
     """RULES 10.3: the investigator's own fairies and evidence on the case, plus modifiers."""
-    return (sum(g.power(f) for f in g.fairies_on(player, case))
-            + sum(g.power(e) for e in g.evidence_on(player, case)) + modifier)
+    return (
+        sum(g.power(f) for f in g.fairies_on(player, case))
+        + sum(g.power(e) for e in g.evidence_on(player, case))
+        + modifier
+    )
 
 
 @rule("10.5")
@@ -23,13 +27,13 @@ def requirements_hold(g: Game, player: int, case: str) -> bool:
     """RULES 10.5: every requirement, counted for the investigator on that case (docs/api.md §8)."""
     fairies = g.fairies_on(player, case)
     evidence = g.evidence_on(player, case)
-    return all(REQUIREMENT_TYPES[req.kind].holds(g, fairies, evidence, req.value)
-               for req in g.card(case).requires)
+    return all(REQUIREMENT_TYPES[req.kind].holds(g, fairies, evidence, req.value) for req in g.card(case).requires)
 
 
 @register
 class Investigate(MainStepRule):
     """RULES 8.8 / 10: investigate a case one's own fairy is dispatched to."""
+
     type = "investigate"
 
     @rule("10.1", "no_fairy_on_case")

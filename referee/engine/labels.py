@@ -22,8 +22,10 @@ LANGUAGES = ("en", "ja")
 
 # type: (English, Japanese); fields in braces are card names (or lists of them).
 TEMPLATES: dict[str, tuple[str, str]] = {
-    "mulligan": (f"Mulligan: trash your hand and draw {OPENING_HAND}",
-                 f"マリガン：手札を捨てて{OPENING_HAND}枚引き直す"),
+    "mulligan": (
+        f"Mulligan: trash your hand and draw {OPENING_HAND}",
+        f"マリガン：手札を捨てて{OPENING_HAND}枚引き直す",
+    ),
     "keep": ("Keep this hand", "この手札でキープ"),
     "play_case": ("Play case {card} face down", "事件「{card}」を裏向きで出す"),
     "skip_case": ("Play no case this turn", "このターンは事件を出さない"),
@@ -69,8 +71,16 @@ EFFECTS: dict[str, tuple[str, str]] = {
     "negate": ("negate it", "無効にする"),
     "investigation_power": ("{sign}{n} to the investigation", "捜査のパワー{sign}{n}"),
 }
-KIND_JA = {"case": "事件", "fairy": "妖精", "evidence": "証拠", "spell": "妖力", "counter": "魔気",
-           "bonus": "ノーマル", "any": "カード", "self": "このカード"}
+KIND_JA = {
+    "case": "事件",
+    "fairy": "妖精",
+    "evidence": "証拠",
+    "spell": "妖力",
+    "counter": "魔気",
+    "bonus": "ノーマル",
+    "any": "カード",
+    "self": "このカード",
+}
 
 
 def _word(key: str, lang: str, **values: Any) -> str:
@@ -110,8 +120,14 @@ def describe_effects(effects: tuple[Effect, ...], lang: str) -> str:
     for e in effects:
         en, ja = EFFECTS[e.op]
         template = ja if lang == "ja" else en
-        parts.append(template.format(n=abs(e.amount), sign="+" if e.amount >= 0 else "−",
-                                     kind=e.kind or "card", kind_ja=KIND_JA.get(e.kind or "any", "カード")))
+        parts.append(
+            template.format(
+                n=abs(e.amount),
+                sign="+" if e.amount >= 0 else "−",
+                kind=e.kind or "card",
+                kind_ja=KIND_JA.get(e.kind or "any", "カード"),
+            )
+        )
     return _word("then", lang).join(parts)
 
 

@@ -9,7 +9,7 @@ counter may have changed (RULES 9.6: a target gone is skipped).
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from referee.engine.actions import (
     MainStepRule,
@@ -27,6 +27,7 @@ from referee.engine.errors import RuleViolation, rule
 @register
 class Draw(MainStepRule):
     """RULES 8.2: draw 1; illegal from an empty file (a voluntary draw is not a required one)."""
+
     type = "draw"
 
     @rule("8.2", "file_empty")
@@ -68,6 +69,7 @@ class _PlayFromHand(MainStepRule):
 @register
 class PlayFairy(_PlayFromHand):
     """RULES 8.3: a fairy from hand onto the field, standby."""
+
     type, kind, code = "play_fairy", "fairy", "not_a_fairy"
 
     def resolve(self, g: Game, a: dict, pending) -> None:
@@ -85,6 +87,7 @@ class PlayFairy(_PlayFromHand):
 @register
 class PlayEvidence(_PlayFromHand):
     """RULES 8.4: an evidence from hand onto any case in play (either player's)."""
+
     type, kind, code = "play_evidence", "evidence", "not_an_evidence"
 
     def resolve(self, g: Game, a: dict, pending) -> None:
@@ -148,6 +151,7 @@ class _FairyMove(MainStepRule):
 @register
 class Dispatch(_FairyMove):
     """RULES 8.5 (and 8.9): a standby fairy to any case in play."""
+
     type = "dispatch"
 
     @rule("8.5", "not_standby")
@@ -174,6 +178,7 @@ class Dispatch(_FairyMove):
 @register
 class Redispatch(_FairyMove):
     """RULES 8.6 (and 8.9): a dispatched fairy to a different case in play."""
+
     type = "redispatch"
 
     @rule("8.6", "not_dispatched", "same_case")
@@ -198,6 +203,7 @@ class Redispatch(_FairyMove):
 @register
 class Recall(_FairyMove):
     """RULES 8.7: a dispatched fairy becomes standby."""
+
     type = "recall"
 
     @rule("8.7", "recall_standby")

@@ -26,7 +26,18 @@ import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType, field
 
 from referee.engine.facts import (
-    HAND_LIMIT, OPENING_HAND, PLAYERS, POWER_MAX, RNG_MAX, RULESET, SCHEMA, TURN_MAX, Phase, Reason, Step, WindowMode,
+    HAND_LIMIT,
+    OPENING_HAND,
+    PLAYERS,
+    POWER_MAX,
+    RNG_MAX,
+    RULESET,
+    SCHEMA,
+    TURN_MAX,
+    Phase,
+    Reason,
+    Step,
+    WindowMode,
 )
 
 
@@ -67,20 +78,25 @@ Ids = Annotated[list[AnyId], says("must be a list of card instance ids", whole=T
 
 # -- the state (docs/api.md §3; the optional fields and defaults of docs/state.md) ----------
 
+
 class CatalogRef(Model):
     """The catalog a state was made with (docs/api.md §8)."""
+
     id: Annotated[str, Meta(examples=["af-ref"])]
     digest: Annotated[str, Meta(examples=["sha256:..."])]
 
 
 class Options(Model):
     """Game options."""
-    response_windows: Annotated[WindowMode, says("must be auto or strict"),
-                                doc("When a response window opens (RULES 9.4); default auto.")] = WindowMode.AUTO
+
+    response_windows: Annotated[
+        WindowMode, says("must be auto or strict"), doc("When a response window opens (RULES 9.4); default auto.")
+    ] = WindowMode.AUTO
 
 
 class CaseEntry(Model):
     """A case in play."""
+
     card: InstanceId
     face_up: Flag
     actioned: Flag
@@ -88,25 +104,28 @@ class CaseEntry(Model):
 
 class FairyEntry(Model):
     """A fairy on the field: standby (case null) or dispatched to a case in play."""
+
     card: InstanceId
-    case: Annotated[AnyId | None,
-                    says("must be null or a case instance id", missing="missing (null for standby)")]
+    case: Annotated[AnyId | None, says("must be null or a case instance id", missing="missing (null for standby)")]
 
 
 class EvidenceEntry(Model):
     """An evidence on the field, attached to a case in play."""
+
     card: InstanceId
     case: Annotated[AnyId, says("must be a case instance id", missing="must be a case instance id")]
 
 
 class PlayerState(Model, kw_only=True):
     """One player's zones (docs/state.md)."""
+
     name: Annotated[Text, doc('Default "Player 1" / "Player 2".')] | UnsetType = UNSET  # filled by the parser
     file: Annotated[Ids, doc("The file (deck), top first.")]
     hand: Ids
     trash: Annotated[Ids, doc("In the order the cards arrived.")]
-    cases: Annotated[list[CaseEntry], says("must be a list"),
-                     doc("The cases this player controls, in the order played.")]
+    cases: Annotated[
+        list[CaseEntry], says("must be a list"), doc("The cases this player controls, in the order played.")
+    ]
     fairies: Annotated[list[FairyEntry], says("must be a list")]
     evidence: Annotated[list[EvidenceEntry], says("must be a list")]
     kept: Annotated[Flag, doc("The player has kept their hand (RULES 5.4).")]
@@ -114,23 +133,27 @@ class PlayerState(Model, kw_only=True):
 
 class Modifier(Model):
     """An until-end-of-turn power change."""
+
     card: AnyId
     power: Power
 
 
 class Used(Model):
     """A once-per-turn ability used this turn."""
+
     card: AnyId
     ability: Annotated[int, Meta(ge=0)]
 
 
 class Result(Model):
     """How the game ended."""
+
     winner: PlayerIndex
     reason: Reason
 
 
 # -- actions (docs/api.md §6) ---------------------------------------------------------------
+
 
 def _action_says(error: str) -> Meta:
     return says(error, missing=error)  # an action's field says the same whether absent or wrong
@@ -143,51 +166,79 @@ ACTION_FIELD_TYPES: dict[str, Any] = {
     "card": Annotated[ActionId, doc("The card instance the action uses.")],
     "case": Annotated[ActionId, doc("A case instance in play.")],
     "fairy": Annotated[ActionId, doc("A fairy instance on the field.")],
-    "ability": Annotated[int, _action_says("must be an ability index (integer ≥ 0)"), Meta(ge=0),
-                         doc("The index of the ability on the card (0-based).")],
-    "targets": Annotated[ActionIds | None, doc(  # null is read as []
-        "One instance id per effect that takes a target, in the card's order; absent or null means [].")],
-    "cards": Annotated[ActionIds, doc(
-        f"The cards discarded: exactly the excess over {HAND_LIMIT} (the count is a rule matter, RULES 6.6).")],
+    "ability": Annotated[
+        int,
+        _action_says("must be an ability index (integer ≥ 0)"),
+        Meta(ge=0),
+        doc("The index of the ability on the card (0-based)."),
+    ],
+    "targets": Annotated[
+        ActionIds | None,
+        doc(  # null is read as []
+            "One instance id per effect that takes a target, in the card's order; absent or null means []."
+        ),
+    ],
+    "cards": Annotated[
+        ActionIds,
+        doc(f"The cards discarded: exactly the excess over {HAND_LIMIT} (the count is a rule matter, RULES 6.6)."),
+    ],
 }
 ACTION_DEFAULTS: dict[str, Any] = {"targets": []}
-Pay = Annotated[list[AnyId], says("must be a list of case instance ids", whole=True), doc(
-    "The case instances that pay the cost (RULES 7.3); absent: the cases controlled longest.")]
+Pay = Annotated[
+    list[AnyId],
+    says("must be a list of case instance ids", whole=True),
+    doc("The case instances that pay the cost (RULES 7.3); absent: the cases controlled longest."),
+]
 
 
 class ActionKind(NamedTuple):
     """One action type of docs/api.md §6: the fields it takes (besides type, player and pay), its rule, what it does."""
+
     fields: tuple[str, ...]
     rule: str
     summary: str
 
 
-ACTIONS: dict[str, ActionKind] = {kind: ActionKind(*spec) for kind, spec in {
-    "mulligan": ((), "5.4", f"Trash the whole hand and draw {OPENING_HAND} (mulligan phase)."),
-    "keep": ((), "5.4", "Keep the hand (mulligan phase)."),
-    "play_case": (("card",), "6.4", "Play a case from hand, face down (case step)."),
-    "skip_case": ((), "6.4", "Play no case this turn (case step)."),
-    "draw": ((), "8.2", "Draw 1 card (main step, 1 action)."),
-    "play_fairy": (("card",), "8.3", "Play a fairy from hand, standby."),
-    "play_evidence": (("card", "case"), "8.4", "Play an evidence from hand onto a case in play."),
-    "dispatch": (("fairy", "case"), "8.5", "Dispatch a standby fairy to a case in play."),
-    "redispatch": (("fairy", "case"), "8.6", "Move a dispatched fairy to another case in play."),
-    "recall": (("fairy",), "8.7", "Recall a dispatched fairy: it becomes standby."),
-    "investigate": (("case",), "10", "Investigate a case one of your fairies is dispatched to."),
-    "use_ability": (("card", "ability", "targets"), "9.1",
-                    "Use ability number `ability` of a fairy or evidence you control."),
-    "cast_spell": (("card", "targets"), "9.2", "Cast a spell from hand."),
-    "counter": (("card", "targets"), "9.3", "Play a counter from hand in a response window."),
-    "pass": ((), "9.4", "Close the response window (the responder)."),
-    "end_turn": ((), "6.5", "End the turn (main step, no window open)."),
-    "discard": (("cards",), "6.6", f"Discard exactly the excess over {HAND_LIMIT} cards (end step)."),
-    "concede": ((), "11.2", "Concede the game (either player, any time before it is over)."),
-}.items()}
+ACTIONS: dict[str, ActionKind] = {
+    kind: ActionKind(*spec)
+    for kind, spec in {
+        "mulligan": ((), "5.4", f"Trash the whole hand and draw {OPENING_HAND} (mulligan phase)."),
+        "keep": ((), "5.4", "Keep the hand (mulligan phase)."),
+        "play_case": (("card",), "6.4", "Play a case from hand, face down (case step)."),
+        "skip_case": ((), "6.4", "Play no case this turn (case step)."),
+        "draw": ((), "8.2", "Draw 1 card (main step, 1 action)."),
+        "play_fairy": (("card",), "8.3", "Play a fairy from hand, standby."),
+        "play_evidence": (("card", "case"), "8.4", "Play an evidence from hand onto a case in play."),
+        "dispatch": (("fairy", "case"), "8.5", "Dispatch a standby fairy to a case in play."),
+        "redispatch": (("fairy", "case"), "8.6", "Move a dispatched fairy to another case in play."),
+        "recall": (("fairy",), "8.7", "Recall a dispatched fairy: it becomes standby."),
+        "investigate": (("case",), "10", "Investigate a case one of your fairies is dispatched to."),
+        "use_ability": (
+            ("card", "ability", "targets"),
+            "9.1",
+            "Use ability number `ability` of a fairy or evidence you control.",
+        ),
+        "cast_spell": (("card", "targets"), "9.2", "Cast a spell from hand."),
+        "counter": (("card", "targets"), "9.3", "Play a counter from hand in a response window."),
+        "pass": ((), "9.4", "Close the response window (the responder)."),
+        "end_turn": ((), "6.5", "End the turn (main step, no window open)."),
+        "discard": (("cards",), "6.6", f"Discard exactly the excess over {HAND_LIMIT} cards (end step)."),
+        "concede": ((), "11.2", "Concede the game (either player, any time before it is over)."),
+    }.items()
+}
 # RULES 9.4: the actions a response window may follow (6.4, 8.2–8.8, 9.1, 9.2); a counter's ``trigger`` names one
 # (docs/api.md §8). The one list: ``ActionRule.respondable`` and the catalog's triggers are read from it.
 RESPONDABLE: tuple[str, ...] = (
-    "play_case", "draw", "play_fairy", "play_evidence", "dispatch",
-    "redispatch", "recall", "investigate", "use_ability", "cast_spell",
+    "play_case",
+    "draw",
+    "play_fairy",
+    "play_evidence",
+    "dispatch",
+    "redispatch",
+    "recall",
+    "investigate",
+    "use_ability",
+    "cast_spell",
 )
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {kind: spec.fields for kind, spec in ACTIONS.items()}
 ACTION_TYPES = tuple(ACTIONS)
@@ -201,11 +252,20 @@ def _field(name: str) -> tuple:
 
 def _action_struct(kind: str) -> type[Struct]:
     spec = ACTIONS[kind]
-    fields = [("player", Annotated[PlayerIndex, doc("Who acts.")]), *map(_field, spec.fields),
-              ("pay", Pay | UnsetType, UNSET)]
+    fields = [
+        ("player", Annotated[PlayerIndex, doc("Who acts.")]),
+        *map(_field, spec.fields),
+        ("pay", Pay | UnsetType, UNSET),
+    ]
     cls = msgspec.defstruct(
-        "".join(part.title() for part in kind.split("_")), fields, bases=(Model,), kw_only=True,
-        tag_field="type", tag=kind, module=__name__)
+        "".join(part.title() for part in kind.split("_")),
+        fields,
+        bases=(Model,),
+        kw_only=True,
+        tag_field="type",
+        tag=kind,
+        module=__name__,
+    )
     cls.__doc__ = f"{spec.summary} (RULES {spec.rule})"
     return cls
 
@@ -216,8 +276,12 @@ Action = functools.reduce(operator.or_, ACTION_STRUCTS.values())
 
 class Pending(Model, kw_only=True):
     """The action of an open response window (RULES 9.4)."""
-    action: Annotated[Action, says("must be an object", missing="must be an object"),
-                      doc("The declared action, `pay` filled in as paid.")]
+
+    action: Annotated[
+        Action,
+        says("must be an object", missing="must be an object"),
+        doc("The declared action, `pay` filled in as paid."),
+    ]
     responder: PlayerIndex
     negated: Annotated[Flag, doc("A counter negated it (RULES 9.5). Default false.")] = False
     power: Annotated[Power, doc("Investigation modifiers from counters. Default 0.")] = 0
@@ -225,12 +289,16 @@ class Pending(Model, kw_only=True):
 
 
 class State(Model, kw_only=True):
-    """The full, authoritative game state (docs/api.md §3, docs/state.md). Opaque to clients apart from the documented fields; send it back exactly as received."""  # noqa: E501  (one line: it is the OpenAPI description)
+    """The full, authoritative game state (docs/api.md §3, docs/state.md). Opaque to clients apart from the documented fields; send it back exactly as received."""
+
     schema: Literal[SCHEMA]
     ruleset: Literal[RULESET]
     catalog: Annotated[CatalogRef, says("must be an object with string fields id and digest", whole=True)]
-    options: Annotated[Options, says("must be an object with only response_windows", shape=True),
-                       doc('Default {"response_windows": "auto"}.')] = field(default_factory=Options)
+    options: Annotated[
+        Options,
+        says("must be an object with only response_windows", shape=True),
+        doc('Default {"response_windows": "auto"}.'),
+    ] = field(default_factory=Options)
     seed: Text
     rng: Annotated[RngCount, doc("How many random draws were made from the seed.")]
     turn: Annotated[Turn, doc("0 in the mulligan phase, then 1, 2, ...")]
@@ -241,25 +309,57 @@ class State(Model, kw_only=True):
     case_played: Flag
     pending: Annotated[Pending | None, says("must be null or an object")]
     result: Annotated[Result | None, says("must be null or an object with winner and reason", shape=True)]
-    cards: Annotated[dict[Annotated[str, Meta(min_length=1)], str],
-                     says("must be an object mapping instance ids to catalog ids",
-                          entry="must map a non-empty instance id to a catalog id string"),
-                     doc("Every card instance id (80) to its catalog id.")]
-    players: Annotated[list[PlayerState], says(f"must be a list of exactly {PLAYERS} players (RULES 1.1)",
-                                               min_length=PLAYERS, max_length=PLAYERS)]
-    modifiers: Annotated[list[Annotated[Modifier, says("must be an object {card: id, power: integer from "
-                                                       f"{-POWER_MAX} to {POWER_MAX}}}", whole=True)]],
-                         says("must be a list"), doc("Default [].")] = field(default_factory=list)
-    used: Annotated[list[Annotated[Used, says("must be an object {card: id, ability: index}", whole=True)]],
-                    says("must be a list"), doc("Default [].")] = field(default_factory=list)
-    seq: Annotated[RngCount, doc(
-        "How many actions were applied since the deal (0 at the deal). Default 0. Whoever stores the game "
-        "keeps the state with the highest seq; a player sees a rollback as seq going back.")] = 0
-    game_id: Annotated[Annotated[str, Meta(min_length=1)], says("must be a non-empty string"), doc(
-        "The game's random id, set at the deal in private mode (docs/api.md §10); the seats are made for it. "
-        "Absent in plain mode.")] | UnsetType = UNSET
-    seal: Annotated[Text, doc("A MAC over the rest of the state, present when the service runs with a secret "
-                              "(docs/api.md §4).")] | UnsetType = UNSET
+    cards: Annotated[
+        dict[Annotated[str, Meta(min_length=1)], str],
+        says(
+            "must be an object mapping instance ids to catalog ids",
+            entry="must map a non-empty instance id to a catalog id string",
+        ),
+        doc("Every card instance id (80) to its catalog id."),
+    ]
+    players: Annotated[
+        list[PlayerState],
+        says(f"must be a list of exactly {PLAYERS} players (RULES 1.1)", min_length=PLAYERS, max_length=PLAYERS),
+    ]
+    modifiers: Annotated[
+        list[
+            Annotated[
+                Modifier,
+                says(f"must be an object {{card: id, power: integer from {-POWER_MAX} to {POWER_MAX}}}", whole=True),
+            ]
+        ],
+        says("must be a list"),
+        doc("Default []."),
+    ] = field(default_factory=list)
+    used: Annotated[
+        list[Annotated[Used, says("must be an object {card: id, ability: index}", whole=True)]],
+        says("must be a list"),
+        doc("Default []."),
+    ] = field(default_factory=list)
+    seq: Annotated[
+        RngCount,
+        doc(
+            "How many actions were applied since the deal (0 at the deal). Default 0. Whoever stores the game "
+            "keeps the state with the highest seq; a player sees a rollback as seq going back."
+        ),
+    ] = 0
+    game_id: (
+        Annotated[
+            Annotated[str, Meta(min_length=1)],
+            says("must be a non-empty string"),
+            doc(
+                "The game's random id, set at the deal in private mode (docs/api.md §10); the seats are made for it. "
+                "Absent in plain mode."
+            ),
+        ]
+        | UnsetType
+    ) = UNSET
+    seal: (
+        Annotated[
+            Text, doc("A MAC over the rest of the state, present when the service runs with a secret (docs/api.md §4).")
+        ]
+        | UnsetType
+    ) = UNSET
 
 
 @functools.cache

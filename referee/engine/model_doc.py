@@ -110,6 +110,8 @@ def state_table(meanings: dict[str, str]) -> list[str]:
     """The state table's lines (header included), each field's meaning taken from ``meanings``."""
     lines = ["| field | type | default | meaning |", "| --- | --- | --- | --- |"]
     for f in model.fields(model.State):
-        lines.append(f"| `{f.encode_name}` | {type_text(f.type)} | {default_text(f)} | "
-                     f"{meanings.get(f.encode_name, '')} |".replace(" |  |", " | |"))
+        lines.append(
+            f"| `{f.encode_name}` | {type_text(f.type)} | {default_text(f)} | "
+            f"{meanings.get(f.encode_name, '')} |".replace(" |  |", " | |")
+        )
     return lines

@@ -29,7 +29,15 @@ from msgspec import Meta, Struct, UnsetType
 from referee.engine.errors import InvalidInput
 from referee.engine.facts import PLAYERS
 from referee.engine.model import (
-    ACTION_STRUCTS, ACTIONS, Action, CaseEntry, EvidenceEntry, FairyEntry, Model, PlayerState, State,
+    ACTION_STRUCTS,
+    ACTIONS,
+    Action,
+    CaseEntry,
+    EvidenceEntry,
+    FairyEntry,
+    Model,
+    PlayerState,
+    State,
 )
 from referee.engine.model import fields as model_fields
 
@@ -37,6 +45,7 @@ Errors = dict[str, list[str]]
 
 
 # -- the fast path -------------------------------------------------------------------
+
 
 def parse_state(raw: Any, *, ids_checked_later: bool = False) -> dict[str, Any]:
     """A new, normalised copy of a well-formed state; :class:`InvalidInput` listing every problem if not.
@@ -120,6 +129,7 @@ def _plain_state(raw: Any, ids_checked_later: bool = False) -> dict[str, Any] | 
 
 def _relaxed(model: type[Struct], **types: Any) -> type[Struct]:
     """``model`` with the named fields' types replaced; its other fields, defaults and strictness kept."""
+
     def spec(f: msgspec.structs.FieldInfo) -> tuple:
         kind = types.get(f.name, f.type)
         if f.default_factory is not msgspec.NODEFAULT:
@@ -127,6 +137,7 @@ def _relaxed(model: type[Struct], **types: Any) -> type[Struct]:
         if f.default is not msgspec.NODEFAULT:
             return f.name, kind, f.default
         return f.name, kind
+
     return msgspec.defstruct(model.__name__, [spec(f) for f in model_fields(model)], bases=(Model,), kw_only=True)
 
 
@@ -135,9 +146,15 @@ def _relaxed(model: type[Struct], **types: Any) -> type[Struct]:
 # each of them from ``cards``, whose keys are never empty (_plain_state leaves such a state to the
 # model), so a state with an empty one is refused there and read again by the model, which says why.
 # A fairy's ``case`` keeps its check: there the consistency check reads anything empty as standby.
-_PlayerIds = _relaxed(PlayerState, file=list[str], hand=list[str], trash=list[str],
-                      cases=list[_relaxed(CaseEntry, card=str)], fairies=list[_relaxed(FairyEntry, card=str)],
-                      evidence=list[_relaxed(EvidenceEntry, card=str, case=str)])
+_PlayerIds = _relaxed(
+    PlayerState,
+    file=list[str],
+    hand=list[str],
+    trash=list[str],
+    cases=list[_relaxed(CaseEntry, card=str)],
+    fairies=list[_relaxed(FairyEntry, card=str)],
+    evidence=list[_relaxed(EvidenceEntry, card=str, case=str)],
+)
 _IDS_CHECKED_LATER = _relaxed(State, players=Annotated[list[_PlayerIds], Meta(min_length=PLAYERS, max_length=PLAYERS)])
 
 
@@ -155,7 +172,7 @@ def parse_action(raw: Any, path: str = "action") -> dict[str, Any]:
     except msgspec.ValidationError as exc:
         errors: Errors = {}
         _action(raw, path, errors)
-        boxed = {path + where[len("action"):]: msgs for where, msgs in _as_errors(exc).items()}
+        boxed = {path + where[len("action") :]: msgs for where, msgs in _as_errors(exc).items()}
         raise InvalidInput(errors or boxed) from None
     return _normalise_action(plain_copy(read))
 
@@ -165,6 +182,7 @@ _BARE_TYPES = frozenset(kind for kind, spec in ACTIONS.items() if not spec.field
 
 class _OneAction(Struct):
     """One action, boxed: msgspec caches a Struct's validator, not a bare Union's (45 µs → 2 µs a call)."""
+
     action: Action
 
 
@@ -183,6 +201,7 @@ def _as_errors(exc: msgspec.ValidationError, prefix: str = "") -> Errors:
 
 
 # -- the careful path: every problem, with the model's messages -------------------------
+
 
 def explain(value: Any, model: Any, path: str = "") -> Errors:
     """Every way ``value`` fails ``model``, as field path → messages (empty when it fits)."""

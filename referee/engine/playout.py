@@ -7,14 +7,15 @@ Python's ``random``).
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from referee.engine.board import Game
 from referee.engine.catalog import Catalog
-from referee.engine.game import candidate_is_legal, open_rules
-from referee.engine.setup import SeededStream
 from referee.engine.facts import DECK_SIZE
+from referee.engine.game import candidate_is_legal, open_rules
 from referee.engine.session import Session
+from referee.engine.setup import SeededStream
 
 
 def random_deck(catalog: Catalog, stream: SeededStream) -> list[str]:
@@ -68,12 +69,12 @@ def random_action(g: Game, stream: SeededStream) -> dict[str, Any]:
 
 def random_new_game(catalog: Catalog, seed: str, **options: Any) -> dict[str, Any]:
     stream = SeededStream("decks:" + seed)
-    return {"decks": [random_deck(catalog, stream), random_deck(catalog, stream)],
-            "seed": seed, **options}
+    return {"decks": [random_deck(catalog, stream), random_deck(catalog, stream)], "seed": seed, **options}
 
 
-def play(catalog: Catalog, seed: str, max_actions: int = 5000,
-         **options: Any) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+def play(
+    catalog: Catalog, seed: str, max_actions: int = 5000, **options: Any
+) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
     """Play a random game from ``seed``; yields (state before, action) for each action.
 
     The state is updated in place after each yield: copy it to keep it.
@@ -88,8 +89,9 @@ def play(catalog: Catalog, seed: str, max_actions: int = 5000,
         session.apply_parsed(action)
 
 
-def play_out(catalog: Catalog, seed: str, max_actions: int = 5000,
-             **options: Any) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+def play_out(
+    catalog: Catalog, seed: str, max_actions: int = 5000, **options: Any
+) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
     """A whole random game: (NewGame, final state, actions in order)."""
     game = random_new_game(catalog, seed, **options)
     session, _ = Session.new(catalog, game)

@@ -10,8 +10,9 @@ asks it (10.5), and the OpenAPI card schema lists :func:`grammars`.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from referee.engine.board import Game
@@ -39,8 +40,13 @@ class RequirementType:
         raise NotImplementedError
 
     def grammar(self) -> dict[str, Any]:
-        return {"type": "object", "description": " ".join((self.__doc__ or "").split()),
-                "properties": {self.key: copy.deepcopy(self.value)}, "required": [self.key], "additionalProperties": False}
+        return {
+            "type": "object",
+            "description": " ".join((self.__doc__ or "").split()),
+            "properties": {self.key: copy.deepcopy(self.value)},
+            "required": [self.key],
+            "additionalProperties": False,
+        }
 
 
 REQUIREMENT_TYPES: dict[str, RequirementType] = {}
@@ -58,14 +64,14 @@ def grammars() -> list[dict[str, Any]]:
 
 
 class AtLeast(RequirementType):
-    value = {"type": "integer", "minimum": 0, "maximum": 40}
+    value: ClassVar[dict[str, Any]] = {"type": "integer", "minimum": 0, "maximum": 40}
 
     def valid(self, value: Any) -> bool:
         return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 40
 
 
 class Named(RequirementType):
-    value = {"type": "string", "minLength": 1}
+    value: ClassVar[dict[str, Any]] = {"type": "string", "minLength": 1}
 
     def valid(self, value: Any) -> bool:
         return isinstance(value, str) and bool(value)

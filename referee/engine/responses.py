@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from referee.engine.actions import RULEBOOK, Action, ActionRule, register, require_in_hand, simple
 from referee.engine.board import Game
-from referee.engine.effects import (affordable_with_targets, apply_effects, check_targets, target_choices,
-                                    target_options)
+from referee.engine.effects import affordable_with_targets, apply_effects, check_targets, target_choices, target_options
 from referee.engine.errors import RuleViolation, rule
 from referee.engine.facts import other
 
@@ -42,8 +41,7 @@ def open_or_resolve(g: Game, rule: ActionRule, a: Action) -> None:
     if not rule.respondable or g.over:
         return
     if window_opens(g, a):
-        g.s["pending"] = {"action": a, "responder": other(a["player"]), "negated": False,
-                          "power": 0, "counters": []}
+        g.s["pending"] = {"action": a, "responder": other(a["player"]), "negated": False, "power": 0, "counters": []}
         g.emit("window_opened", responder=other(a["player"]), action=a["type"])
     else:
         rule.resolve(g, a, None)
@@ -52,6 +50,7 @@ def open_or_resolve(g: Game, rule: ActionRule, a: Action) -> None:
 @register
 class Counter(ActionRule):
     """RULES 9.3: a counter from hand, in a window whose pending action has its trigger."""
+
     type = "counter"
 
     @rule("9.3", "no_window")
@@ -85,8 +84,12 @@ class Counter(ActionRule):
     def legal(self, g: Game, player: int, free: int) -> list[dict]:
         # The candidates are counters in hand with legal targets: left to test are the trigger and the cost.
         trigger = g.s["pending"]["action"]["type"]
-        answering = [(iid, card.effect, card.cost, {}) for iid in g.hand_of_kind(player, "counter")
-                     for card in (g.card(iid),) if card.trigger == trigger]
+        answering = [
+            (iid, card.effect, card.cost, {})
+            for iid in g.hand_of_kind(player, "counter")
+            for card in (g.card(iid),)
+            if card.trigger == trigger
+        ]
         return affordable_with_targets(g, self.type, player, answering, free)
 
     def candidates(self, g: Game, player: int) -> Iterator[dict]:
@@ -98,6 +101,7 @@ class Counter(ActionRule):
 @register
 class Pass(ActionRule):
     """RULES 9.4: the responder passes; the pending action resolves unless negated (9.5)."""
+
     type = "pass"
 
     @rule("9.4", "no_window_to_pass")

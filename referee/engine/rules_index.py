@@ -26,7 +26,7 @@ import re
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["parse_rules", "load_rules", "rule_ids", "rule_text"]
+__all__ = ["load_rules", "parse_rules", "rule_ids", "rule_text"]
 
 # "- **10.6.1** text", at any indent.
 _RULE = re.compile(r"^(?P<indent>[ \t]*)[-*] \*\*(?P<id>\d+(?:\.\d+)+)\*\*(?:[ \t]+(?P<text>.*))?$")

@@ -38,13 +38,14 @@ Event = dict[str, Any]
 
 class Applied(NamedTuple):
     """What one legal action did: its events, in order."""
+
     events: tuple[Event, ...]
 
 
 class Session:
     """One game: a checked working state and the actions applied to it."""
 
-    __slots__ = ("catalog", "_board")
+    __slots__ = ("_board", "catalog")
 
     def __init__(self, catalog: Catalog, checked_state: State):
         """Wrap a state that already passed ``check_state`` (or was just dealt); see :meth:`from_state`."""
@@ -139,6 +140,7 @@ class Session:
 
 
 # -- the engine's functions: one call, one session ---------------------------------------
+
 
 def apply(catalog: Catalog, state: Any, action: Any) -> tuple[State, list[Event]]:
     """The next state and its events; raises ``RuleViolation`` and changes nothing if illegal.

@@ -11,15 +11,26 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import Counter
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from referee.engine.actions import ActionRule, register, simple
 from referee.engine.board import Game
 from referee.engine.catalog import Catalog
 from referee.engine.errors import IllegalDeck, InvalidInput, RuleViolation, rule
 from referee.engine.facts import (
-    DECK_MAX_ENTRIES, DECK_SIZE, OPENING_HAND, RULESET, SCHEMA, UNKNOWN_CARDS_LISTED, Phase, Player, PLAYERS, Step,
-    WindowMode, other,
+    DECK_MAX_ENTRIES,
+    DECK_SIZE,
+    OPENING_HAND,
+    PLAYERS,
+    RULESET,
+    SCHEMA,
+    UNKNOWN_CARDS_LISTED,
+    Phase,
+    Player,
+    Step,
+    WindowMode,
+    other,
 )
 from referee.engine.model import PlayerState, State, build
 
@@ -27,6 +38,7 @@ _NEW_GAME_KEYS = frozenset(("decks", "seed", "first_player", "shuffle", "players
 
 
 # -- RULES 3: decks ------------------------------------------------------------
+
 
 def deck_counts(deck: Any, path: str = "deck") -> Counter[str]:
     """A Deck (docs/api.md §2: a list of ids, or an object of counts) as counts per catalog id.
@@ -40,8 +52,8 @@ def deck_counts(deck: Any, path: str = "deck") -> Counter[str]:
     if isinstance(deck, list) and all(isinstance(c, str) for c in deck):
         return Counter(deck)
     if isinstance(deck, dict) and all(
-            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v >= 0
-            for k, v in deck.items()):
+        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v >= 0 for k, v in deck.items()
+    ):
         return Counter({k: v for k, v in deck.items() if v})
     raise InvalidInput({path: ["must be a list of card ids or an object of card id → count (integer ≥ 0)"]})
 
@@ -91,6 +103,7 @@ def validate_deck(catalog: Catalog, deck: Any, path: str = "deck") -> list[RuleV
 
 # -- the seeded random stream --------------------------------------------------
 
+
 class SeededStream:
     """Deterministic 64-bit numbers from ``seed`` and a counter (the state's ``rng``)."""
 
@@ -131,11 +144,13 @@ def _instance_ids(stream: SeededStream, prefix: str, count: int, taken: set[str]
 
 # -- RULES 5: a new game ---------------------------------------------------------
 
+
 @rule("5.1")
 @rule("5.2")
 @rule("5.3")
-def new_game(catalog: Catalog, request: Any, path: str = "", *,
-             game_id: str | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def new_game(
+    catalog: Catalog, request: Any, path: str = "", *, game_id: str | None = None
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Check both decks (5.1), shuffle, deal 7 each (5.3); the state is in the mulligan phase.
 
     ``game_id`` (private play, docs/api.md §10) is stored in the state as ``game_id``;
@@ -171,13 +186,39 @@ def new_game(catalog: Catalog, request: Any, path: str = "", *,
             stream.shuffle(order)
         ids = _instance_ids(stream, "ab"[i], DECK_SIZE, taken)
         cards.update(zip(ids, order))
-        players.append(build(PlayerState, name=req["players"][i], file=ids, hand=[], trash=[],
-                             cases=[], fairies=[], evidence=[], kept=False))
+        players.append(
+            build(
+                PlayerState,
+                name=req["players"][i],
+                file=ids,
+                hand=[],
+                trash=[],
+                cases=[],
+                fairies=[],
+                evidence=[],
+                kept=False,
+            )
+        )
     state = build(
-        State, schema=SCHEMA, ruleset=RULESET, catalog=catalog.ref, options=req["options"], seed=req["seed"],
-        rng=stream.counter, turn=0, phase=Phase.MULLIGAN.value, step=Step.MULLIGAN.value, active=first,
-        first_player=first, case_played=False, pending=None, result=None, cards=dict(sorted(cards.items())),
-        players=players, **({} if game_id is None else {"game_id": game_id}))
+        State,
+        schema=SCHEMA,
+        ruleset=RULESET,
+        catalog=catalog.ref,
+        options=req["options"],
+        seed=req["seed"],
+        rng=stream.counter,
+        turn=0,
+        phase=Phase.MULLIGAN.value,
+        step=Step.MULLIGAN.value,
+        active=first,
+        first_player=first,
+        case_played=False,
+        pending=None,
+        result=None,
+        cards=dict(sorted(cards.items())),
+        players=players,
+        **({} if game_id is None else {"game_id": game_id}),
+    )
     g = Game(catalog, state)
     g.emit("game_started", first_player=first, seed=req["seed"])
     for i in (0, 1):
@@ -221,11 +262,18 @@ def _parse_new_game(raw: Any) -> dict[str, Any]:
         errors["options.response_windows"] = ["must be auto or strict"]
     if errors:
         raise InvalidInput(errors)
-    return {"decks": decks, "seed": seed, "first_player": first, "shuffle": shuffle,
-            "players": list(names), "options": {"response_windows": options.get("response_windows", "auto")}}
+    return {
+        "decks": decks,
+        "seed": seed,
+        "first_player": first,
+        "shuffle": shuffle,
+        "players": list(names),
+        "options": {"response_windows": options.get("response_windows", "auto")},
+    }
 
 
 # -- RULES 5.4–5.6: mulligans ---------------------------------------------------
+
 
 class _MulliganPhaseRule(ActionRule):
     @rule("5.4", "not_mulligan_phase")
@@ -240,6 +288,7 @@ class _MulliganPhaseRule(ActionRule):
 @register
 class Mulligan(_MulliganPhaseRule):
     """RULES 5.4/5.5: trash the hand, then draw 7 — required draws."""
+
     type = "mulligan"
 
     @rule("5.5")
@@ -254,6 +303,7 @@ class Mulligan(_MulliganPhaseRule):
 @register
 class Keep(_MulliganPhaseRule):
     """RULES 5.4/5.6: keep; the second player decides next, then turn 1 begins."""
+
     type = "keep"
 
     @rule("5.6")
@@ -265,5 +315,6 @@ class Keep(_MulliganPhaseRule):
             s["active"] = other(a["player"])
             return
         from referee.engine.turn import start_turn  # the turn module builds on setup
+
         s["phase"] = "turn"
         start_turn(g, 1, s["first_player"])

@@ -36,7 +36,9 @@ def check_state(catalog: Catalog, raw: Any, path: str = "state") -> dict[str, An
     try:
         try:
             state = parse_state(raw, ids_checked_later=True)
-            check_consistency(catalog, state)  # zone ids and keys of cards against each other, values against the catalog
+            check_consistency(
+                catalog, state
+            )  # zone ids and keys of cards against each other, values against the catalog
         except (InconsistentState, TypeError):  # TypeError: an unhashable value in cards
             parse_state(raw)  # a shape error comes first, as it would have without the shortcut
             raise

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from referee.engine.actions import ActionRule, register, require_in_hand, simple
 from referee.engine.board import Game
@@ -53,6 +53,7 @@ class _CaseStepRule(ActionRule):
 @register
 class PlayCase(_CaseStepRule):
     """RULES 6.4: one case from hand, face down and unactioned; it costs nothing (2.2)."""
+
     type = "play_case"
 
     @rule("6.4", "not_a_case")
@@ -83,6 +84,7 @@ class PlayCase(_CaseStepRule):
 @register
 class SkipCase(_CaseStepRule):
     """RULES 6.4: skip the case step."""
+
     type = "skip_case"
 
     def declare(self, g: Game, a: dict) -> None:
@@ -95,6 +97,7 @@ class SkipCase(_CaseStepRule):
 @register
 class EndTurn(ActionRule):
     """RULES 6.5: declared from the main step with no window open; then the end step (6.6)."""
+
     type = "end_turn"
 
     @rule("6.5", "window_open", "not_main_step_end")
@@ -123,6 +126,7 @@ class EndTurn(ActionRule):
 @register
 class Discard(ActionRule):
     """RULES 6.6: discard exactly the excess over 7, cards of the player's choice."""
+
     type = "discard"
 
     @rule("6.6", "not_end_step")
@@ -161,6 +165,7 @@ class Discard(ActionRule):
 @register
 class Concede(ActionRule):
     """RULES 11.2: either player, at any moment the game is not over."""
+
     type = "concede"
 
     @rule("11.2")

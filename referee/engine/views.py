@@ -17,7 +17,6 @@ from typing import Any
 from referee.engine.errors import rule
 from referee.engine.fair_deal import commitment
 
-
 VIEW_SCHEMA = "ace-file/view@1"
 NOT_IN_VIEW = ("seed", "rng", "seal", "cards", "players")  # cards and players are shown filtered
 

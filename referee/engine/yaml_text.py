@@ -50,8 +50,9 @@ class YamlTextError(ValueError):
     a syntax error). ``str(err)`` is ``file:line:column: [field: ]problem``.
     """
 
-    def __init__(self, file: str, problem: str, line: int | None = None, column: int | None = None,
-                 path: tuple | None = None):
+    def __init__(
+        self, file: str, problem: str, line: int | None = None, column: int | None = None, path: tuple | None = None
+    ):
         self.file = file
         self.problem = problem
         self.line = line

@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import gzip
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import orjson
 
@@ -59,19 +60,32 @@ class ArchivedGame:
 
 # -- writing ----------------------------------------------------------------------
 
-def line_for(game_id: str, catalog: Any, game: dict[str, Any], actions: list[Any],
-             state: dict[str, Any], refused: dict[str, Any] | None = None) -> bytes:
+
+def line_for(
+    game_id: str,
+    catalog: Any,
+    game: dict[str, Any],
+    actions: list[Any],
+    state: dict[str, Any],
+    refused: dict[str, Any] | None = None,
+) -> bytes:
     """One archive line (with its newline) for a game played to ``state``."""
-    return orjson.dumps({
-        "id": game_id,
-        "catalog": {"id": catalog.id, "digest": catalog.digest},
-        "game": game,
-        "actions": actions,
-        "outcome": {"refused": refused, "result": state.get("result")},
-    }) + b"\n"
+    return (
+        orjson.dumps(
+            {
+                "id": game_id,
+                "catalog": {"id": catalog.id, "digest": catalog.digest},
+                "game": game,
+                "actions": actions,
+                "outcome": {"refused": refused, "result": state.get("result")},
+            }
+        )
+        + b"\n"
+    )
 
 
 # -- reading ----------------------------------------------------------------------
+
 
 def read_lines(path: str | Path) -> Iterator[tuple[int, bytes]]:
     """``(line number, line)`` for every non-blank line; raises :class:`ArchiveError` if the file cannot be read."""
@@ -113,8 +127,9 @@ def parse_line(source: str, number: int, raw: bytes) -> ArchivedGame:
 
 
 def _scenario(source: str, number: int, data: dict[str, Any]) -> Scenario:
-    doc = Document({"given": {"game": data["game"]}, "when": data["actions"], "then": {"legal": True}},
-                   source, 0, {}, number)
+    doc = Document(
+        {"given": {"game": data["game"]}, "when": data["actions"], "then": {"legal": True}}, source, 0, {}, number
+    )
     try:
         sc = parse(doc)
     except ScenarioError as err:  # its field paths are the scenario's: given.game.x → game.x, when.3 → actions.3
@@ -130,18 +145,23 @@ def normal_outcome(value: Any, error: Any) -> dict[str, Any]:
     """``{"refused": None | {at, rule, code}, "result": None | {winner, reason}}``; ``error(field, message)`` makes
     the exception to raise."""
     if not isinstance(value, dict) or set(value) - {"refused", "result"}:
-        raise error("outcome", "must be {refused, result}: refused null or {at, rule, code}, "
-                               "result null or {winner, reason}")
+        raise error(
+            "outcome", "must be {refused, result}: refused null or {at, rule, code}, result null or {winner, reason}"
+        )
     refused = value.get("refused")
     if refused is not None:
-        if (not isinstance(refused, dict) or set(refused) - {"at", "rule", "code"}
-                or not (refused.get("at") == "game" or _index(refused.get("at")))
-                or not all(isinstance(refused.get(k), (str, type(None))) for k in ("rule", "code"))):
+        if (
+            not isinstance(refused, dict)
+            or set(refused) - {"at", "rule", "code"}
+            or not (refused.get("at") == "game" or _index(refused.get("at")))
+            or not all(isinstance(refused.get(k), (str, type(None))) for k in ("rule", "code"))
+        ):
             raise error("outcome.refused", 'must be null or {at: an action index or "game", rule, code}')
         refused = {"at": refused["at"], "rule": refused.get("rule"), "code": refused.get("code")}
     result = value.get("result")
-    if result is not None and not (isinstance(result, dict) and result.get("winner") in (0, 1)
-                                   and isinstance(result.get("reason"), str)):
+    if result is not None and not (
+        isinstance(result, dict) and result.get("winner") in (0, 1) and isinstance(result.get("reason"), str)
+    ):
         raise error("outcome.result", "must be null or {winner: 0 or 1, reason}")
     if result is not None:
         result = {"winner": result["winner"], "reason": result["reason"]}

@@ -17,8 +17,9 @@ its entry must have.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from referee.scenarios.refs import RefError, looks_like_ref, parse_ref, resolve, zone_ids
 
@@ -70,11 +71,15 @@ class Matcher:
         if isinstance(expected, (int, float)):
             return isinstance(actual, (int, float)) and expected == actual
         if isinstance(expected, dict):
-            return isinstance(actual, dict) and all(k in actual and self.match(v, actual[k])
-                                                   for k, v in expected.items())
+            return isinstance(actual, dict) and all(
+                k in actual and self.match(v, actual[k]) for k, v in expected.items()
+            )
         if isinstance(expected, list):
-            return (isinstance(actual, list) and len(expected) == len(actual)
-                    and all(self.match(e, a) for e, a in zip(expected, actual)))
+            return (
+                isinstance(actual, list)
+                and len(expected) == len(actual)
+                and all(self.match(e, a) for e, a in zip(expected, actual))
+            )
         return expected == actual
 
     def entry_match(self, expected: Any, entry: Any) -> bool:
@@ -148,8 +153,12 @@ def _quoted(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def check(assertions: dict[str, Any], state: dict[str, Any], events: list[dict[str, Any]],
-          legal_actions: Callable[[dict[str, Any], int | None], list[dict[str, Any]]]) -> list[Mismatch]:
+def check(
+    assertions: dict[str, Any],
+    state: dict[str, Any],
+    events: list[dict[str, Any]],
+    legal_actions: Callable[[dict[str, Any], int | None], list[dict[str, Any]]],
+) -> list[Mismatch]:
     """Every assertion that does not hold, in the scenario's order."""
     m = Matcher(state)
     out: list[Mismatch] = []
@@ -160,8 +169,9 @@ def check(assertions: dict[str, Any], state: dict[str, Any], events: list[dict[s
     return out
 
 
-def _check_one(m: Matcher, key: str, expected: Any, state: dict[str, Any], events: list[dict[str, Any]],
-               legal_actions: Callable) -> Mismatch | None:
+def _check_one(
+    m: Matcher, key: str, expected: Any, state: dict[str, Any], events: list[dict[str, Any]], legal_actions: Callable
+) -> Mismatch | None:
     zone = _ZONE_KEY.match(key)
     if zone:
         return _check_zone(m, key, expected, state["players"][int(zone[1])][zone[2]])
@@ -283,8 +293,9 @@ def _check_events(m: Matcher, expected: Any, events: list[dict[str, Any]]) -> Mi
     return _listed("events", m, expected, events, problems)
 
 
-def _check_actions(m: Matcher, expected: dict[str, Any], state: dict[str, Any],
-                   legal_actions: Callable) -> Mismatch | None:
+def _check_actions(
+    m: Matcher, expected: dict[str, Any], state: dict[str, Any], legal_actions: Callable
+) -> Mismatch | None:
     player = expected.get("player")
     actions = legal_actions(state, player)
     problems = []
@@ -317,9 +328,12 @@ def _listed(key: str, m: Matcher, expected: Any, items: list[dict[str, Any]], pr
 
 # -- the state, readable ------------------------------------------------------
 
+
 def _case_text(m: Matcher, e: dict[str, Any]) -> str:
-    return (f"{m.cards.get(e['card'], e['card'])} ({'face up' if e['face_up'] else 'face down'}, "
-            f"{'actioned' if e['actioned'] else 'unactioned'})")
+    return (
+        f"{m.cards.get(e['card'], e['card'])} ({'face up' if e['face_up'] else 'face down'}, "
+        f"{'actioned' if e['actioned'] else 'unactioned'})"
+    )
 
 
 def _on_text(m: Matcher, e: dict[str, Any]) -> str:
@@ -344,8 +358,10 @@ def _ids_text(m: Matcher, ids: list[str]) -> str:
 def readable_lines(state: dict[str, Any]) -> list[str]:
     """The state as ``key: value`` lines by catalog id: what a diff shows."""
     m = Matcher(state)
-    lines = [f"{k}: {flow(m.human(state.get(k)))}" for k in
-             ("phase", "step", "turn", "active", "case_played", "pending", "result")]
+    lines = [
+        f"{k}: {flow(m.human(state.get(k)))}"
+        for k in ("phase", "step", "turn", "active", "case_played", "pending", "result")
+    ]
     for p, pl in enumerate(state["players"]):
         top = m.human(pl["file"][:3])
         lines.append(f"p{p}.file: {len(pl['file'])} card(s)" + (f", top {flow(top)}" if top else ""))

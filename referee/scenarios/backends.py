@@ -25,9 +25,17 @@ from referee.service.problems import problem_for
 class Refusal(Exception):
     """The referee refused a request: a 422 violation or a 4xx input error."""
 
-    def __init__(self, status: int, code: str | None, detail: str, *, rule: str | None = None,
-                 errors: dict[str, list[str]] | None = None, violations: list[dict[str, Any]] | None = None,
-                 index: int | None = None):
+    def __init__(
+        self,
+        status: int,
+        code: str | None,
+        detail: str,
+        *,
+        rule: str | None = None,
+        errors: dict[str, list[str]] | None = None,
+        violations: list[dict[str, Any]] | None = None,
+        index: int | None = None,
+    ):
         self.status = status
         self.code = code
         self.detail = detail
@@ -44,7 +52,7 @@ class Refusal(Exception):
     def describe(self) -> str:
         if self.kind == "violation":
             text = f"violation of rule {self.rule} ({self.code}): {self.detail}"
-            others = [v for v in self.violations[1:]]
+            others = list(self.violations[1:])
             if others:
                 text += " — also " + "; ".join(f"{v.get('rule')} ({v.get('code')})" for v in others)
             return text
@@ -55,8 +63,15 @@ class Refusal(Exception):
 def _from_engine(exc: RefereeError) -> Refusal:
     """The refusal the service would answer with (the one mapping, ``problem_for``)."""
     p = problem_for(exc)
-    return Refusal(p.status, p.code, p.detail, rule=p.extra.get("rule"), errors=p.extra.get("errors"),
-                   violations=p.extra.get("violations"), index=p.extra.get("index"))
+    return Refusal(
+        p.status,
+        p.code,
+        p.detail,
+        rule=p.extra.get("rule"),
+        errors=p.extra.get("errors"),
+        violations=p.extra.get("violations"),
+        index=p.extra.get("index"),
+    )
 
 
 @dataclass
@@ -78,7 +93,7 @@ class InProcess:
         self.ref = catalog.ref
         self.check_each_state = check_each_state
 
-    def trusting(self) -> "InProcess":
+    def trusting(self) -> InProcess:
         """This backend without the check of the state before each action: for replaying a game on
         states the engine made itself (``referee recheck``), as ``/v1/replay`` does; its caller checks
         the state the game ends on."""
@@ -157,8 +172,9 @@ class Http:
         try:
             return func(*args, **kw)
         except RefereeRuleViolation as exc:
-            raise Refusal(422, exc.code, exc.detail, rule=exc.rule, violations=exc.violations,
-                          index=exc.index) from None
+            raise Refusal(
+                422, exc.code, exc.detail, rule=exc.rule, violations=exc.violations, index=exc.index
+            ) from None
         except InvalidRequest as exc:
             raise Refusal(400, exc.code, exc.detail, errors=exc.errors) from None
         except RefereeHTTPError as exc:

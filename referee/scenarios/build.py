@@ -119,6 +119,7 @@ def expand_game(catalog: Catalog, game: dict[str, Any]) -> dict[str, Any]:
 
 # -- positions ----------------------------------------------------------------
 
+
 def _entry_card(entry: Any) -> Any:
     return entry.get("card") if isinstance(entry, dict) else entry
 
@@ -147,8 +148,14 @@ def build_position(catalog: Catalog, pos: dict[str, Any], catalog_ref: dict[str,
             top, file_count = list(file_spec), None
         else:
             top, file_count = [], file_spec
-        listed = [*hand, *(_entry_card(e) for e in cases), *(_entry_card(e) for e in fairies),
-                  *(_entry_card(e) for e in evidence), *trash, *top]
+        listed = [
+            *hand,
+            *(_entry_card(e) for e in cases),
+            *(_entry_card(e) for e in fairies),
+            *(_entry_card(e) for e in evidence),
+            *trash,
+            *top,
+        ]
         if phase == "mulligan" and "hand" not in spec:  # RULES 5.3: every hand holds 7 while deciding
             hand = filler(catalog, [c for c in listed if isinstance(c, str)], OPENING_HAND, strict=False)
             listed = hand + listed
@@ -156,8 +163,11 @@ def build_position(catalog: Catalog, pos: dict[str, Any], catalog_ref: dict[str,
         if room < 0:
             raise BuildError(base, f"player {p} is given {len(listed)} cards; a player has exactly {DECK_SIZE}")
         if file_count is not None and not len(top) <= file_count <= len(top) + room:
-            raise BuildError(base + ("file",), f"player {p}'s file cannot hold {file_count} card(s): "
-                                               f"{len(listed)} are listed, so at most {len(top) + room} fit")
+            raise BuildError(
+                base + ("file",),
+                f"player {p}'s file cannot hold {file_count} card(s): "
+                f"{len(listed)} are listed, so at most {len(top) + room} fit",
+            )
         extra = filler(catalog, [c for c in listed if isinstance(c, str)], room, strict=False)
         if file_count is None:
             file_cids = top + extra
@@ -169,14 +179,16 @@ def build_position(catalog: Catalog, pos: dict[str, Any], catalog_ref: dict[str,
         counter = iter(range(1, DECK_SIZE + 1))
 
         def new_id(cid: Any) -> str:
-            iid = f"{prefix}{next(counter):02d}"
+            iid = f"{prefix}{next(counter):02d}"  # noqa: B023 (called only inside this iteration)
             cards[iid] = cid
             return iid
 
         pl: dict[str, Any] = {"name": spec.get("name", f"Player {p + 1}")}
         pl["hand"] = [new_id(c) for c in hand]
-        pl["cases"] = [{"card": new_id(e.get("card")), "face_up": e.get("face_up", False),
-                        "actioned": e.get("actioned", False)} for e in cases]
+        pl["cases"] = [
+            {"card": new_id(e.get("card")), "face_up": e.get("face_up", False), "actioned": e.get("actioned", False)}
+            for e in cases
+        ]
         pl["fairies"] = []
         for j, e in enumerate(fairies):
             entry = {"card": new_id(e.get("card")), "case": e.get("case")}
@@ -198,12 +210,24 @@ def build_position(catalog: Catalog, pos: dict[str, Any], catalog_ref: dict[str,
     else:
         active = first if turn % 2 == 1 else 1 - first
     state = build(
-        State, schema=STATE_SCHEMA, ruleset=RULESET, catalog=dict(catalog_ref or catalog.ref),
+        State,
+        schema=STATE_SCHEMA,
+        ruleset=RULESET,
+        catalog=dict(catalog_ref or catalog.ref),
         options=dict(pos.get("options", {"response_windows": "auto"})),
-        seed=pos.get("seed", POSITION_SEED), rng=pos.get("rng", 0), turn=turn, phase=phase,
+        seed=pos.get("seed", POSITION_SEED),
+        rng=pos.get("rng", 0),
+        turn=turn,
+        phase=phase,
         step=pos.get("step", "mulligan" if phase == "mulligan" else "main"),
-        active=pos.get("active", active), first_player=first, case_played=pos.get("case_played", False),
-        pending=None, result=pos.get("result"), cards=cards, players=players)
+        active=pos.get("active", active),
+        first_player=first,
+        case_played=pos.get("case_played", False),
+        pending=None,
+        result=pos.get("result"),
+        cards=cards,
+        players=players,
+    )
     for path, entry, key in later:
         entry[key] = _field_card(state, entry[key], path)
     pen = pos.get("pending")
@@ -214,8 +238,9 @@ def build_position(catalog: Catalog, pos: dict[str, Any], catalog_ref: dict[str,
         except RefError as exc:
             raise BuildError(("position", "pending", "action"), str(exc)) from None
         if isinstance(pen.get("counters"), list):
-            pen["counters"] = [_field_card(state, c, ("position", "pending", "counters", j))
-                               for j, c in enumerate(pen["counters"])]
+            pen["counters"] = [
+                _field_card(state, c, ("position", "pending", "counters", j)) for j, c in enumerate(pen["counters"])
+            ]
         state["pending"] = pen
     for key in ("modifiers", "used"):
         entries = []
@@ -242,11 +267,19 @@ def _field_card(state: dict[str, Any], value: Any, path: tuple) -> Any:
             raise BuildError(path, str(exc)) from None
     if value in state["cards"]:
         return value
-    on_field = [e["card"] for pl in state["players"] for z in ("cases", "fairies", "evidence") for e in pl[z]
-                if state["cards"][e["card"]] == value]
+    on_field = [
+        e["card"]
+        for pl in state["players"]
+        for z in ("cases", "fairies", "evidence")
+        for e in pl[z]
+        if state["cards"][e["card"]] == value
+    ]
     if len(on_field) == 1:
         return on_field[0]
     if len(on_field) > 1:
-        raise BuildError(path, f"{value} names {len(on_field)} cards on the field; use a reference "
-                               f"such as p0.cases.{value}#1 to say which")
+        raise BuildError(
+            path,
+            f"{value} names {len(on_field)} cards on the field; use a reference "
+            f"such as p0.cases.{value}#1 to say which",
+        )
     return value  # an instance id, right or wrong: the referee judges it (RULES 13.1)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, TextIO
+from typing import Any, TextIO
 
 from referee.scenarios.expand import hint
 from referee.scenarios.model import parse
@@ -31,8 +32,15 @@ def discover(paths: Iterable[str | Path]) -> list[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.suffix in SCENARIO_SUFFIXES and p.is_file()
-                                and not any(part.startswith(".") for part in p.relative_to(path).parts)))
+            found.extend(
+                sorted(
+                    p
+                    for p in path.rglob("*")
+                    if p.suffix in SCENARIO_SUFFIXES
+                    and p.is_file()
+                    and not any(part.startswith(".") for part in p.relative_to(path).parts)
+                )
+            )
         elif path.is_file():
             found.append(path)
         else:
@@ -48,8 +56,9 @@ def discover(paths: Iterable[str | Path]) -> list[Path]:
 
 
 def _error_result(err: ScenarioError, label: str | None = None) -> Result:
-    return Result(label or err.file, Path(err.file).stem, "error", [str(err)], file=err.file,
-                  line=err.line or 1, error=err)
+    return Result(
+        label or err.file, Path(err.file).stem, "error", [str(err)], file=err.file, line=err.line or 1, error=err
+    )
 
 
 def run_file(path: Path | str, backend: Any, text: str | None = None) -> list[Result]:
@@ -79,8 +88,10 @@ FileWork = tuple[str, "str | ScenarioError"]  # a file's name and its text, or w
 def run_files(spec: BackendSpec, work: list[FileWork]) -> list[list[Result]]:
     """A worker's task: the results of a few files, read by the parent (a Dask worker may not see them)."""
     backend = spec.backend()
-    return [[_error_result(text)] if isinstance(text, ScenarioError) else run_file(name, backend, text)
-            for name, text in work]
+    return [
+        [_error_result(text)] if isinstance(text, ScenarioError) else run_file(name, backend, text)
+        for name, text in work
+    ]
 
 
 def _read(path: Path) -> FileWork:
@@ -94,7 +105,7 @@ def _batches(files: list[Path], workers: int) -> Iterator[list[FileWork]]:
     """Files in batches small enough to spread evenly and large enough to cost little per task."""
     size = max(1, min(16, len(files) // (workers * 8)))
     for i in range(0, len(files), size):
-        yield [_read(path) for path in files[i:i + size]]
+        yield [_read(path) for path in files[i : i + size]]
 
 
 def _results(files: list[Path], backend: Any, pool: Pool) -> Iterator[Result]:
@@ -115,9 +126,15 @@ def report_line(r: Result) -> str:
     return f"{word}{r.label}{rule} {r.name}"
 
 
-def check(paths: Iterable[str | Path], backend: Any, out: TextIO | None = None, quiet: bool = False,
-          on_result: Callable[[Result], None] | None = None, jobs: int | None = 1,
-          dask: str | None = None) -> tuple[list[Result], float]:
+def check(
+    paths: Iterable[str | Path],
+    backend: Any,
+    out: TextIO | None = None,
+    quiet: bool = False,
+    on_result: Callable[[Result], None] | None = None,
+    jobs: int | None = 1,
+    dask: str | None = None,
+) -> tuple[list[Result], float]:
     """Run every scenario under ``paths``, printing as it goes; returns the results and the seconds taken.
 
     ``jobs`` processes (``None``: one per core) or the Dask scheduler at ``dask`` share the files,

@@ -13,8 +13,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 PROG = "referee"
 
@@ -24,6 +25,7 @@ class CommandError(Exception):
 
 
 # -- files: what every subcommand shares -------------------------------------------
+
 
 def load_catalog(path: str | None, option: str = "--catalog ") -> Any:
     """The catalog file at ``path`` (the built-in one when ``None``); a bad one is a
@@ -66,8 +68,15 @@ def _backend(args: argparse.Namespace) -> Any:
 
 # -- declaring a subcommand ---------------------------------------------------------
 
-def subcommand(sub: argparse._SubParsersAction, name: str, func: Callable[[argparse.Namespace], int],
-               summary: str, description: str, **parser: Any) -> argparse.ArgumentParser:
+
+def subcommand(
+    sub: argparse._SubParsersAction,
+    name: str,
+    func: Callable[[argparse.Namespace], int],
+    summary: str,
+    description: str,
+    **parser: Any,
+) -> argparse.ArgumentParser:
     """The parser of ``referee NAME``, which runs ``func(args)``; the caller adds its own arguments."""
     p = sub.add_parser(name, help=summary, description=description, **parser)
     p.set_defaults(func=func)
@@ -79,26 +88,44 @@ def _out(p: argparse.ArgumentParser, what: str) -> None:
 
 
 def _common(p: argparse.ArgumentParser, url: bool = True) -> None:
-    p.add_argument("--catalog", metavar="FILE",
-                   help="catalog file (YAML or JSON, docs/api.md §8) for in-process runs; default the built-in af-ref")
+    p.add_argument(
+        "--catalog",
+        metavar="FILE",
+        help="catalog file (YAML or JSON, docs/api.md §8) for in-process runs; default the built-in af-ref",
+    )
     if url:
-        p.add_argument("--url", metavar="URL",
-                       help="run against the referee service at URL (e.g. http://127.0.0.1:8000) instead of in-process")
-        p.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
-                       help="HTTP timeout per request with --url (default 30)")
+        p.add_argument(
+            "--url",
+            metavar="URL",
+            help="run against the referee service at URL (e.g. http://127.0.0.1:8000) instead of in-process",
+        )
+        p.add_argument(
+            "--timeout",
+            type=float,
+            default=30.0,
+            metavar="SECONDS",
+            help="HTTP timeout per request with --url (default 30)",
+        )
 
 
 # -- check -----------------------------------------------------------------------
 
+
 def add_check(sub: argparse._SubParsersAction) -> None:
     p = subcommand(
-        sub, "check", cmd_check, "run scenario files (rule regression tests) and report",
-        ("Run every scenario file under the paths (directories are searched for *.yaml and "
-         "*.yml) in-process, or against a running service with --url. Prints one line per "
-         "scenario, the details of each failure, and a last line 'N passed, M failed' "
-         "(', K malformed' added when a file could not be run). "
-         "Exit 0 if all passed, 1 if any failed, 2 if a file is malformed. "
-         "The format: docs/scenarios.md."))
+        sub,
+        "check",
+        cmd_check,
+        "run scenario files (rule regression tests) and report",
+        (
+            "Run every scenario file under the paths (directories are searched for *.yaml and "
+            "*.yml) in-process, or against a running service with --url. Prints one line per "
+            "scenario, the details of each failure, and a last line 'N passed, M failed' "
+            "(', K malformed' added when a file could not be run). "
+            "Exit 0 if all passed, 1 if any failed, 2 if a file is malformed. "
+            "The format: docs/scenarios.md."
+        ),
+    )
     p.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or directories")
     p.add_argument("--junit", metavar="FILE", help="also write JUnit XML to FILE (for CI test reports)")
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
@@ -119,11 +146,19 @@ def positive_int(text: str) -> int:
 
 def _spread(p: argparse.ArgumentParser, what: str) -> None:
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--jobs", "-j", type=positive_int, metavar="N",
-                       help=f"check the {what} in N processes (default: one per core); the output is the same")
-    where.add_argument("--dask", metavar="ADDRESS",
-                       help=f"check the {what} on the Dask cluster whose scheduler is at ADDRESS "
-                            "(e.g. tcp://scheduler:8786; needs ace-file-referee[dask] here and on the workers)")
+    where.add_argument(
+        "--jobs",
+        "-j",
+        type=positive_int,
+        metavar="N",
+        help=f"check the {what} in N processes (default: one per core); the output is the same",
+    )
+    where.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help=f"check the {what} on the Dask cluster whose scheduler is at ADDRESS "
+        "(e.g. tcp://scheduler:8786; needs ace-file-referee[dask] here and on the workers)",
+    )
 
 
 def _on_backend(args: argparse.Namespace, work: Callable[[Any], Any], *errors: type) -> tuple[Any, Any]:
@@ -141,8 +176,9 @@ def _on_backend(args: argparse.Namespace, work: Callable[[Any], Any], *errors: t
         backend.close()
 
 
-def _on_scenario(args: argparse.Namespace, load: Callable[[str], Any],
-                 work: Callable[[Any, Any], Any]) -> tuple[Any, Any]:
+def _on_scenario(
+    args: argparse.Namespace, load: Callable[[str], Any], work: Callable[[Any, Any], Any]
+) -> tuple[Any, Any]:
     """``(scenario, work(scenario, backend))`` for the scenario ``load(args.file)`` reads; as :func:`_on_backend`."""
     from referee.scenarios.source import ScenarioError
 
@@ -157,8 +193,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     from referee.scenarios import junit
     from referee.scenarios.check import NothingToCheck, check, exit_code
 
-    _, (results, seconds) = _on_backend(args, lambda backend: check(
-        args.paths, backend, quiet=args.quiet, jobs=args.jobs, dask=args.dask), NothingToCheck)
+    _, (results, seconds) = _on_backend(
+        args,
+        lambda backend: check(args.paths, backend, quiet=args.quiet, jobs=args.jobs, dask=args.dask),
+        NothingToCheck,
+    )
     if args.junit:
         write_file("--junit", args.junit, junit.to_xml(results, seconds=seconds))
     return exit_code(results)
@@ -166,26 +205,42 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 # -- record ----------------------------------------------------------------------
 
+
 def add_record(sub: argparse._SubParsersAction) -> None:
     p = subcommand(
-        sub, "record", cmd_record, "play a seeded game and write it as a scenario pinning the final state",
-        ("Play a game in-process — random legal actions drawn from --seed, or the actions "
-         "of --actions FILE — and write it as a scenario (a golden playthrough) whose 'then' "
-         "pins the final state. 'referee check' on that file then fails the day a rule or a "
-         "card plays differently."))
+        sub,
+        "record",
+        cmd_record,
+        "play a seeded game and write it as a scenario pinning the final state",
+        (
+            "Play a game in-process — random legal actions drawn from --seed, or the actions "
+            "of --actions FILE — and write it as a scenario (a golden playthrough) whose 'then' "
+            "pins the final state. 'referee check' on that file then fails the day a rule or a "
+            "card plays differently."
+        ),
+    )
     p.add_argument("--seed", required=True, help="the game's seed (decks, shuffle and random choices)")
-    p.add_argument("--game", metavar="FILE",
-                   help="NewGame (JSON or YAML, docs/api.md §2; decks may use {top: [...]}); "
-                        "default: two random legal decks from the seed")
-    p.add_argument("--actions", metavar="FILE",
-                   help="the actions to play (JSON or YAML list; references like p0.hand.AF-001 allowed); "
-                        "default: random legal actions")
+    p.add_argument(
+        "--game",
+        metavar="FILE",
+        help="NewGame (JSON or YAML, docs/api.md §2; decks may use {top: [...]}); "
+        "default: two random legal decks from the seed",
+    )
+    p.add_argument(
+        "--actions",
+        metavar="FILE",
+        help="the actions to play (JSON or YAML list; references like p0.hand.AF-001 allowed); "
+        "default: random legal actions",
+    )
     p.add_argument("--max-actions", type=int, metavar="N", help="stop after N actions (default: the game's end)")
     p.add_argument("--name", help="the scenario's name (default: 'recorded game, seed S')")
     _out(p, "the scenario (default: standard output)")
-    p.add_argument("--jsonl", action="store_true",
-                   help="write the game as one archive line (JSON Lines, for referee recheck) instead of a "
-                        "scenario; append many to make an archive")
+    p.add_argument(
+        "--jsonl",
+        action="store_true",
+        help="write the game as one archive line (JSON Lines, for referee recheck) instead of a "
+        "scenario; append many to make an archive",
+    )
     _common(p, url=False)
 
 
@@ -230,9 +285,11 @@ def cmd_record(args: argparse.Namespace) -> int:
         text = line_for(args.name or f"seed {args.seed}", cat, rec.game, rec.actions, rec.state).decode()
         return write_output("--out", args.out, text, played)
     source = f"--actions {args.actions}" if args.actions else "random legal actions"
-    comment = (f"Recorded by `referee record --seed {args.seed}` ({source}), catalog {cat.id} {cat.digest[:19]}...\n"
-               f"{len(rec.actions)} action(s); the game is {'over' if rec.over() else 'not over'}.\n"
-               "`referee check` replays it and fails if an action is refused or the final state differs.")
+    comment = (
+        f"Recorded by `referee record --seed {args.seed}` ({source}), catalog {cat.id} {cat.digest[:19]}...\n"
+        f"{len(rec.actions)} action(s); the game is {'over' if rec.over() else 'not over'}.\n"
+        "`referee check` replays it and fails if an action is refused or the final state differs."
+    )
     text = to_yaml(rec, args.name or f"recorded game, seed {args.seed}", comment)
     return write_output("--out", args.out, text, played)
 
@@ -250,12 +307,19 @@ def write_output(option: str, path: str | None, text: str, what: str | None = No
 
 # -- replay ----------------------------------------------------------------------
 
+
 def add_replay(sub: argparse._SubParsersAction) -> None:
     p = subcommand(
-        sub, "replay", cmd_replay, "check a recorded game end to end; report the first illegal action",
-        ("Check a recorded game: the body of POST /v1/replay ({game or state, actions}, JSON "
-         "or YAML) or a scenario file (its given and when). Every action must be legal; the "
-         "first illegal one is reported with its index and rule (exit 1)."))
+        sub,
+        "replay",
+        cmd_replay,
+        "check a recorded game end to end; report the first illegal action",
+        (
+            "Check a recorded game: the body of POST /v1/replay ({game or state, actions}, JSON "
+            "or YAML) or a scenario file (its given and when). Every action must be legal; the "
+            "first illegal one is reported with its index and rule (exit 1)."
+        ),
+    )
     p.add_argument("file", metavar="FILE", help="the recorded game")
     _out(p, "the final state (JSON)")
     _common(p)
@@ -276,7 +340,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if ex.at == "given":
             print(f"{args.file}: the {sc.given_kind} is refused: {r.describe()}")
             return 1 if r.kind == "violation" else 2
-        what = (f"rule {r.rule} ({r.code})" if r.kind == "violation" else f"error {r.status} ({r.code})")
+        what = f"rule {r.rule} ({r.code})" if r.kind == "violation" else f"error {r.status} ({r.code})"
         print(f"{args.file}: action {ex.at} of {n} is illegal: {what}: {r.detail}")
         print(f"  action (line {sc.line_of('when', ex.at)}): {flow(sc.when[ex.at])}")
         key = legend(r.detail, ex.state)
@@ -289,8 +353,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 1 if r.kind == "violation" else 2
     state = ex.state or {}
     res = state.get("result")
-    end = (f"game over: player {res['winner']} wins ({res['reason']})" if res else
-           f"game not over: turn {state.get('turn')}, {state.get('step')} step, player {state.get('active')} to act")
+    end = (
+        f"game over: player {res['winner']} wins ({res['reason']})"
+        if res
+        else f"game not over: turn {state.get('turn')}, {state.get('step')} step, player {state.get('active')} to act"
+    )
     print(f"{args.file}: all {n} action(s) legal; {end}")
     if args.out:
         write_file("--out", args.out, json.dumps(state, ensure_ascii=False, indent=1) + "\n")
@@ -299,15 +366,21 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 # -- recheck ---------------------------------------------------------------------
 
+
 def add_recheck(sub: argparse._SubParsersAction) -> None:
     p = subcommand(
-        sub, "recheck", cmd_recheck,
+        sub,
+        "recheck",
+        cmd_recheck,
         "re-apply every game of an archive; report those whose outcome or legality changes",
-        ("Play every game of a JSON Lines archive (one 'referee record --jsonl' game per line, "
-         "optionally gzip) again with the given catalog (or service), and report each game "
-         "whose legality (an action now refused, or no longer) or outcome (the result) differs "
-         "from the one recorded, then a summary line. Exit 0 if none changed, 1 if some did, "
-         "2 if a line is malformed or the archive cannot be read. The format: docs/scenarios.md."))
+        (
+            "Play every game of a JSON Lines archive (one 'referee record --jsonl' game per line, "
+            "optionally gzip) again with the given catalog (or service), and report each game "
+            "whose legality (an action now refused, or no longer) or outcome (the result) differs "
+            "from the one recorded, then a summary line. Exit 0 if none changed, 1 if some did, "
+            "2 if a line is malformed or the archive cannot be read. The format: docs/scenarios.md."
+        ),
+    )
     p.add_argument("archive", metavar="ARCHIVE", help="the archive: .jsonl, or gzip (.jsonl.gz)")
     p.add_argument("--report", metavar="FILE", help="also write the report as JSON to FILE")
     _common(p)
@@ -319,7 +392,8 @@ def cmd_recheck(args: argparse.Namespace) -> int:
     from referee.scenarios.recheck import recheck, report_json
 
     backend, summary = _on_backend(
-        args, lambda backend: recheck(args.archive, backend, jobs=args.jobs, dask=args.dask), ArchiveError)
+        args, lambda backend: recheck(args.archive, backend, jobs=args.jobs, dask=args.dask), ArchiveError
+    )
     if args.report:
         write_file("--report", args.report, report_json(args.archive, backend, summary))
     return summary.exit_code()
@@ -327,14 +401,21 @@ def cmd_recheck(args: argparse.Namespace) -> int:
 
 # -- expand ----------------------------------------------------------------------
 
+
 def add_expand(sub: argparse._SubParsersAction) -> None:
     p = subcommand(
-        sub, "expand", cmd_expand, "write a scenario or recorded game as a replay file for the table page",
-        ("Run a scenario file (FILE, or FILE#N for its N-th document), a referee record file or "
-         "a /v1/replay body in-process and write what the table page's Replay loads: the game or "
-         "state it starts from, every action with instance ids (references resolved; the refused "
-         "one included) and 'focus', the action to look at. Open http://127.0.0.1:8000/table, "
-         "Replay, and load the file."))
+        sub,
+        "expand",
+        cmd_expand,
+        "write a scenario or recorded game as a replay file for the table page",
+        (
+            "Run a scenario file (FILE, or FILE#N for its N-th document), a referee record file or "
+            "a /v1/replay body in-process and write what the table page's Replay loads: the game or "
+            "state it starts from, every action with instance ids (references resolved; the refused "
+            "one included) and 'focus', the action to look at. Open http://127.0.0.1:8000/table, "
+            "Replay, and load the file."
+        ),
+    )
     p.add_argument("file", metavar="FILE", help="a scenario file (FILE#N: its N-th document) or a recorded game")
     _out(p, "it (default: standard output)")
     _common(p, url=False)
@@ -344,8 +425,12 @@ def cmd_expand(args: argparse.Namespace) -> int:
     from referee.scenarios.expand import expand, load
 
     _, replay = _on_scenario(args, load, expand)
-    return write_output("--out", args.out, json.dumps(replay, ensure_ascii=False, indent=1) + "\n",
-                  "load it in Replay at http://127.0.0.1:8000/table")
+    return write_output(
+        "--out",
+        args.out,
+        json.dumps(replay, ensure_ascii=False, indent=1) + "\n",
+        "load it in Replay at http://127.0.0.1:8000/table",
+    )
 
 
 SUBCOMMANDS = [add_check, add_record, add_replay, add_recheck, add_expand]

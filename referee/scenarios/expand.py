@@ -59,5 +59,7 @@ def expand(sc: Scenario, backend: Any) -> dict[str, Any]:
 def hint(label: str) -> str:
     """What ``referee check`` prints under a failed scenario: how to see it on the table."""
     quoted = f"'{label}'" if "#" in label or " " in label else label
-    return (f"see it on the table: referee expand {quoted} -o failed.json, then load failed.json "
-            f"in Replay at http://127.0.0.1:8000/table (make serve)")
+    return (
+        f"see it on the table: referee expand {quoted} -o failed.json, then load failed.json "
+        f"in Replay at http://127.0.0.1:8000/table (make serve)"
+    )

@@ -20,7 +20,7 @@ from typing import Any
 import jsonschema_rs
 
 from referee.engine.rules_index import rule_ids
-from referee.scenarios.refs import RefError, action_refs, parse_ref, looks_like_ref
+from referee.scenarios.refs import RefError, action_refs, looks_like_ref, parse_ref
 from referee.scenarios.source import Document, ScenarioError, dotted, load_documents
 
 Index = int | str  # an action index, "given" or "any"
@@ -106,8 +106,7 @@ def parse(doc: Document) -> Scenario:
             raise doc.error(("then", expect, "rule"), f"{vrule} is not a rule id of the rules reference")
         index = then[expect].get("index", expect_index)
         if isinstance(index, int) and index >= len(when):
-            raise doc.error(("then", expect, "index"),
-                            f"there is no action {index}: when has {len(when)} action(s)")
+            raise doc.error(("then", expect, "index"), f"there is no action {index}: when has {len(when)} action(s)")
         expect_index = index
     for i, action in enumerate(when):
         for sub, text in action_refs(action):
@@ -115,7 +114,7 @@ def parse(doc: Document) -> Scenario:
                 parse_ref(text)
             except RefError as exc:
                 raise doc.error(("when", i, *sub), str(exc)) from None
-    for key, value in then.items():
+    for key, _value in then.items():
         if looks_like_ref(key) and key.count(".") >= 2:
             try:
                 parse_ref(key)
@@ -147,7 +146,8 @@ def _message(err: Any, data: Any) -> str:
         options = _schema_node(path)
         if isinstance(options, list):
             return f"{json.dumps(err.instance, ensure_ascii=False)} is not one of: " + ", ".join(
-                json.dumps(o, ensure_ascii=False) for o in options)
+                json.dumps(o, ensure_ascii=False) for o in options
+            )
     if path and path[-1] in ("minProperties", "maxProperties") and list(err.instance_path) == ["given"]:
         return "give exactly one of game, state, position"
     if path and path[-1] == "const" and err.instance_path and err.instance_path[-1] == "legal":

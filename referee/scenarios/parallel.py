@@ -28,10 +28,11 @@ import multiprocessing
 import os
 import threading
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -62,7 +63,7 @@ class BackendSpec:
     timeout: float = 30.0
 
     @classmethod
-    def of(cls, backend: Any) -> "BackendSpec":
+    def of(cls, backend: Any) -> BackendSpec:
         """The spec that rebuilds ``backend`` (in-process with its catalog, or the service it speaks to)."""
         from referee.engine import Catalog
 
@@ -88,8 +89,10 @@ class BackendSpec:
 
         catalog = Catalog.builtin() if self.catalog is None else Catalog.from_data(self.catalog)
         if self.digest and catalog.digest != self.digest:
-            raise PoolError(f"the catalog loads with digest {catalog.digest[:19]}... on a worker, not "
-                            f"{self.digest[:19]}...: is the same version of the referee installed there?")
+            raise PoolError(
+                f"the catalog loads with digest {catalog.digest[:19]}... on a worker, not "
+                f"{self.digest[:19]}...: is the same version of the referee installed there?"
+            )
         return InProcess(catalog)
 
 
@@ -109,8 +112,13 @@ def guarded(task: Callable[..., R], *args: Any) -> R:
 class Pool:
     """An ordered, bounded map over an executor (``None``: run here)."""
 
-    def __init__(self, executor: Executor | None = None, workers: int = 1, close: Callable[[], None] | None = None,
-                 where: str = "here"):
+    def __init__(
+        self,
+        executor: Executor | None = None,
+        workers: int = 1,
+        close: Callable[[], None] | None = None,
+        where: str = "here",
+    ):
         self.executor = executor
         self.workers = workers
         self.where = where
@@ -138,7 +146,7 @@ class Pool:
             raise
         except BrokenProcessPool:
             raise PoolError("a worker process died (out of memory?); nothing after it was checked") from None
-        except Exception as exc:  # noqa: BLE001 - a worker that cannot run our code (another version, no package)
+        except Exception as exc:
             raise PoolError(f"a worker {self.where} failed: {type(exc).__name__}: {exc}") from None
 
     def close(self) -> None:
@@ -146,7 +154,7 @@ class Pool:
             self._close()
             self._close = None
 
-    def __enter__(self) -> "Pool":
+    def __enter__(self) -> Pool:
         return self
 
     def __exit__(self, *exc: Any) -> None:

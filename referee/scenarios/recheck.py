@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import sys
 import traceback
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, TextIO
+from typing import Any, TextIO
 
 import orjson
 
@@ -58,8 +59,10 @@ class Summary:
             self.problems.append(v)
 
     def line(self) -> str:
-        return (f"{self.games} game(s) re-checked: {self.unchanged} unchanged, {self.outcome} outcome changed, "
-                f"{self.legality} legality changed, {self.malformed} malformed")
+        return (
+            f"{self.games} game(s) re-checked: {self.unchanged} unchanged, {self.outcome} outcome changed, "
+            f"{self.legality} legality changed, {self.malformed} malformed"
+        )
 
     def exit_code(self) -> int:
         """2 if a line was malformed, else 1 if a game changed, else 0."""
@@ -86,13 +89,20 @@ def recheck_line(backend: Any, source: str, number: int, raw: bytes) -> Verdict:
         return Verdict(number, f"line {number}", "malformed", error=str(err))
     try:
         ex = _played(game.scenario, backend)
-    except Exception as exc:  # noqa: BLE001 - an engine bug must not stop the other games
+    except Exception as exc:
         if type(exc).__module__.startswith(("referee.client", "httpx")):
             raise
         tb = traceback.extract_tb(exc.__traceback__)[-1]
-        return Verdict(number, game.id, "malformed", game.outcome, error=(
-            f"{source}:{number}: the referee crashed: {type(exc).__name__}: {exc} "
-            f"({tb.filename.rsplit('/', 1)[-1]}:{tb.lineno}) — this is a bug in the referee"))
+        return Verdict(
+            number,
+            game.id,
+            "malformed",
+            game.outcome,
+            error=(
+                f"{source}:{number}: the referee crashed: {type(exc).__name__}: {exc} "
+                f"({tb.filename.rsplit('/', 1)[-1]}:{tb.lineno}) — this is a bug in the referee"
+            ),
+        )
     if ex.refusal is not None and ex.refusal.code == "invalid_schema":  # not of the API's shape, whatever the catalog
         return Verdict(number, game.id, "malformed", game.outcome, error=_shape_error(source, number, ex))
     now = outcome_of(ex)
@@ -128,7 +138,7 @@ def _shape_error(source: str, number: int, ex: Execution) -> str:
     if ex.at == "given":
         field = f"game.{field}" if field else "game"
     else:
-        field = f"actions.{ex.at}" + (field[len("action"):] if field.startswith("action") else f".{field}")
+        field = f"actions.{ex.at}" + (field[len("action") :] if field.startswith("action") else f".{field}")
     return f"{source}:{number}: {field}: {'; '.join(messages)}"
 
 
@@ -156,8 +166,9 @@ def report_line(source: str, v: Verdict) -> str:
     return f"CHANGED {source}:{v.line} {v.id}: {v.status}: was {describe(v.recorded)}, now {describe(v.now)}"
 
 
-def recheck(archive: str | Path, backend: Any, out: TextIO | None = None, jobs: int | None = 1,
-            dask: str | None = None) -> Summary:
+def recheck(
+    archive: str | Path, backend: Any, out: TextIO | None = None, jobs: int | None = 1, dask: str | None = None
+) -> Summary:
     """Re-check every game of ``archive``, printing each changed or malformed one and the summary last.
 
     Raises :class:`ArchiveError` (the file cannot be read) and
@@ -182,12 +193,23 @@ def report_json(archive: str, backend: Any, summary: Summary) -> bytes:
     """The machine-readable report (``--report FILE``)."""
     catalog = backend.catalog
     changes = [{k: v for k, v in asdict(c).items() if k != "error"} for c in summary.changes]
-    return orjson.dumps({
-        "archive": archive,
-        "catalog": {"id": catalog.id, "digest": catalog.digest},
-        "referee": getattr(backend, "label", "in-process"),
-        "summary": {"games": summary.games, "unchanged": summary.unchanged, "outcome_changed": summary.outcome,
-                    "legality_changed": summary.legality, "malformed": summary.malformed},
-        "changes": changes,
-        "malformed": [{"line": p.line, "error": p.error} for p in summary.problems],
-    }, option=orjson.OPT_INDENT_2) + b"\n"
+    return (
+        orjson.dumps(
+            {
+                "archive": archive,
+                "catalog": {"id": catalog.id, "digest": catalog.digest},
+                "referee": getattr(backend, "label", "in-process"),
+                "summary": {
+                    "games": summary.games,
+                    "unchanged": summary.unchanged,
+                    "outcome_changed": summary.outcome,
+                    "legality_changed": summary.legality,
+                    "malformed": summary.malformed,
+                },
+                "changes": changes,
+                "malformed": [{"line": p.line, "error": p.error} for p in summary.problems],
+            },
+            option=orjson.OPT_INDENT_2,
+        )
+        + b"\n"
+    )

@@ -45,8 +45,13 @@ class Recording:
         return self.state["phase"] == "over"
 
 
-def record(catalog: Catalog, seed: str, game: dict[str, Any] | None = None,
-           actions: list[Any] | None = None, max_actions: int | None = None) -> Recording:
+def record(
+    catalog: Catalog,
+    seed: str,
+    game: dict[str, Any] | None = None,
+    actions: list[Any] | None = None,
+    max_actions: int | None = None,
+) -> Recording:
     """Play and record one game: from ``game`` (default: random legal decks from ``seed``),
     applying ``actions`` (references allowed) or, without them, random legal actions drawn from ``seed``."""
     from referee.engine.playout import random_new_game
@@ -76,8 +81,12 @@ def record(catalog: Catalog, seed: str, game: dict[str, Any] | None = None,
             try:
                 session.apply_parsed(action)
             except RuleViolation as exc:
-                raise RecordError(f"action {i} is illegal: rule {exc.rule} ({exc.code}): {exc.detail('en')}",
-                                  i, exc.rule, illegal=True) from None
+                raise RecordError(
+                    f"action {i} is illegal: rule {exc.rule} ({exc.code}): {exc.detail('en')}",
+                    i,
+                    exc.rule,
+                    illegal=True,
+                ) from None
     else:
         stream = SeededStream("choices:" + seed)
         while not session.over and len(written) < limit:
@@ -106,11 +115,11 @@ def pins(state: dict[str, Any]) -> dict[str, Any]:
     for p, pl in enumerate(state["players"]):
         for zone in ("file", "hand", "trash"):
             out[f"p{p}.{zone}"] = m.human(pl[zone])
-        out[f"p{p}.cases"] = [{"card": state["cards"][e["card"]], "face_up": e["face_up"],
-                               "actioned": e["actioned"]} for e in pl["cases"]]
+        out[f"p{p}.cases"] = [
+            {"card": state["cards"][e["card"]], "face_up": e["face_up"], "actioned": e["actioned"]} for e in pl["cases"]
+        ]
         for zone in ("fairies", "evidence"):
-            out[f"p{p}.{zone}"] = [{"card": state["cards"][e["card"]], "case": case_name(e["case"])}
-                                   for e in pl[zone]]
+            out[f"p{p}.{zone}"] = [{"card": state["cards"][e["card"]], "case": case_name(e["case"])} for e in pl[zone]]
     if state.get("modifiers"):
         out["modifiers"] = m.human(state["modifiers"])
     if state.get("used"):
@@ -141,6 +150,7 @@ def to_yaml(rec: Recording, name: str, comment: str) -> str:
 
 # -- replay -------------------------------------------------------------------------
 
+
 def load_replay(path: str) -> Scenario:
     """What ``referee replay`` checks, as a scenario that expects every action to be legal."""
     docs = load_documents(path)
@@ -169,8 +179,9 @@ def load_replay(path: str) -> Scenario:
             lines[("when",) + path[1:]] = line
         elif path[:1] == (kind,):
             lines[("given",) + path] = line
-    sc_doc = Document({"given": {kind: data[kind]}, "when": actions, "then": {"legal": True}},
-                      doc.file, 0, lines, doc.line)
+    sc_doc = Document(
+        {"given": {kind: data[kind]}, "when": actions, "then": {"legal": True}}, doc.file, 0, lines, doc.line
+    )
     sc = parse(sc_doc)
     sc.raw_game = True  # an API body: no scenario defaults (seed, first_player)
     return sc

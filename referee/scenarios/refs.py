@@ -26,8 +26,14 @@ from typing import Any
 
 ZONES = ("file", "hand", "trash", "cases", "fairies", "evidence")
 FIELD_ZONES = ("cases", "fairies", "evidence")
-_ZONE_WORDS = {"file": "file", "hand": "hand", "trash": "trash", "cases": "cases in play",
-               "fairies": "fairies", "evidence": "evidence"}
+_ZONE_WORDS = {
+    "file": "file",
+    "hand": "hand",
+    "trash": "trash",
+    "cases": "cases in play",
+    "fairies": "fairies",
+    "evidence": "evidence",
+}
 _LOOKS_LIKE = re.compile(r"^@?p\d+\.")
 _REF = re.compile(r"^@?p([01])\.(file|hand|trash|cases|fairies|evidence)\.(.+)$")
 _INDEX = re.compile(r"^-?\d+$")
@@ -64,8 +70,7 @@ def parse_ref(text: str) -> Ref:
     if not m:
         if not re.match(r"^@?p[01]\.", text):
             raise RefError(f"{text!r}: a reference starts with p0. or p1.")
-        raise RefError(f"{text!r}: unknown zone; a reference is pN.ZONE.SELECTOR with ZONE one of "
-                       + ", ".join(ZONES))
+        raise RefError(f"{text!r}: unknown zone; a reference is pN.ZONE.SELECTOR with ZONE one of " + ", ".join(ZONES))
     player, zone, sel = int(m[1]), m[2], m[3]
     if _INDEX.match(sel):
         return Ref(text, player, zone, index=int(sel))
@@ -120,8 +125,7 @@ def resolve_action(state: dict[str, Any], action: Any) -> Any:
     for name in ID_LIST_FIELDS:
         value = out.get(name)
         if isinstance(value, list):
-            out[name] = [resolve(state, v) if isinstance(v, str) and _LOOKS_LIKE.match(v) else v
-                         for v in value]
+            out[name] = [resolve(state, v) if isinstance(v, str) and _LOOKS_LIKE.match(v) else v for v in value]
     return out
 
 
@@ -146,7 +150,7 @@ def has_refs(action: Any) -> bool:
 
 def locate(state: dict[str, Any], iid: str) -> tuple[int, str, int] | None:
     """(player, zone, index) of an instance id in ``state``, or None."""
-    for p, pl in enumerate(state["players"]):
+    for p, _pl in enumerate(state["players"]):
         for zone in ZONES:
             ids = zone_ids(state, p, zone)
             if iid in ids:

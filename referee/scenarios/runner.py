@@ -61,13 +61,15 @@ def run(sc: Scenario, backend: Any) -> Result:
         result.status, result.error, result.details = "error", exc, [str(exc)]
     except Refusal as exc:  # a refusal outside the scenario's steps (legal_actions on a bad state...)
         result.status, result.details = "failed", [f"the referee refused: {exc.describe()}"]
-    except Exception as exc:  # noqa: BLE001 - an engine bug must not stop the other scenarios
+    except Exception as exc:
         if type(exc).__module__.startswith(("referee.client", "httpx")):
             raise
         tb = traceback.extract_tb(exc.__traceback__)[-1]
         result.status = "failed"
-        result.details = [f"the referee crashed: {type(exc).__name__}: {exc} "
-                          f"({tb.filename.rsplit('/', 1)[-1]}:{tb.lineno}) — this is a bug in the referee"]
+        result.details = [
+            f"the referee crashed: {type(exc).__name__}: {exc} "
+            f"({tb.filename.rsplit('/', 1)[-1]}:{tb.lineno}) — this is a bug in the referee"
+        ]
     else:
         if details:
             result.status, result.details = "failed", details
@@ -102,8 +104,14 @@ def execute(sc: Scenario, backend: Any, watch: int | None = None, fast: bool = T
         return ex
     ex.events = session.events
     when = sc.when
-    if (fast and watch is None and when and hasattr(backend, "client")
-            and "events" not in sc.assertions and not any(has_refs(a) for a in when)):
+    if (
+        fast
+        and watch is None
+        and when
+        and hasattr(backend, "client")
+        and "events" not in sc.assertions
+        and not any(has_refs(a) for a in when)
+    ):
         try:
             backend.replay(session, when)
         except Refusal as refusal:
@@ -145,21 +153,27 @@ def judge(sc: Scenario, backend: Any) -> list[str]:
 
 def _judge(sc: Scenario, backend: Any, ex: Execution) -> list[str]:
     if ex.ref_error is not None:
-        return [*_step_header(sc, ex, ex.at),
-                f"  the reference names no card: {ex.ref_error}",
-                *_state_block("state at that point", ex.state)]
+        return [
+            *_step_header(sc, ex, ex.at),
+            f"  the reference names no card: {ex.ref_error}",
+            *_state_block("state at that point", ex.state),
+        ]
     if sc.expect == "legal":
         if ex.refusal is not None:
-            return [*_step_header(sc, ex, ex.at),
-                    "  expected: legal",
-                    f"  actual:   {_refusal_text(ex.refusal, ex.state)}",
-                    *_state_block("state before it" if ex.at != "given" else None, ex.state)]
+            return [
+                *_step_header(sc, ex, ex.at),
+                "  expected: legal",
+                f"  actual:   {_refusal_text(ex.refusal, ex.state)}",
+                *_state_block("state before it" if ex.at != "given" else None, ex.state),
+            ]
         return _assert(sc, backend, ex)
     want = sc.then[sc.expect]
     if ex.refusal is None:
-        out = [*_step_header(sc, ex, sc.expect_index if sc.expect_index != "any" else None),
-               f"  expected: {_expected_text(sc)}",
-               "  actual:   accepted" + (" (every action was legal)" if sc.expect_index == "any" else "")]
+        out = [
+            *_step_header(sc, ex, sc.expect_index if sc.expect_index != "any" else None),
+            f"  expected: {_expected_text(sc)}",
+            "  actual:   accepted" + (" (every action was legal)" if sc.expect_index == "any" else ""),
+        ]
         if ex.before is not None and ex.after is not None:
             out += _diff_block(ex.before, ex.after)
         return out
@@ -167,8 +181,7 @@ def _judge(sc: Scenario, backend: Any, ex: Execution) -> list[str]:
     if sc.expect_index != "any" and ex.at != sc.expect_index:
         problems.append(f"refused at {_step_name(ex.at)}, expected at {_step_name(sc.expect_index)}")
     if ex.refusal.kind != sc.expect:
-        problems.append(f"expected a {sc.expect}, got a{'n' if ex.refusal.kind == 'error' else ''} "
-                        f"{ex.refusal.kind}")
+        problems.append(f"expected a {sc.expect}, got a{'n' if ex.refusal.kind == 'error' else ''} {ex.refusal.kind}")
     else:
         if sc.expect == "violation" and want.get("rule") != ex.refusal.rule:
             problems.append(f"rule {ex.refusal.rule}, not {want.get('rule')}")
@@ -178,14 +191,18 @@ def _judge(sc: Scenario, backend: Any, ex: Execution) -> list[str]:
             if want.get("status", 400) != ex.refusal.status:
                 problems.append(f"status {ex.refusal.status}, not {want.get('status', 400)}")
             field_ = want.get("field")
-            if field_ and not any(k == field_ or k.endswith("." + field_) or k.startswith(field_ + ".")
-                                  or k.endswith("." + field_ + ".") for k in ex.refusal.errors):
+            if field_ and not any(
+                k == field_ or k.endswith(("." + field_, "." + field_ + ".")) or k.startswith(field_ + ".")
+                for k in ex.refusal.errors
+            ):
                 problems.append(f"no error for field {field_} (errors: {flow(ex.refusal.errors)})")
     if problems:
-        return [*_step_header(sc, ex, ex.at),
-                f"  expected: {_expected_text(sc)}",
-                f"  actual:   {_refusal_text(ex.refusal, ex.state)}",
-                *(f"  ({p})" for p in problems)]
+        return [
+            *_step_header(sc, ex, ex.at),
+            f"  expected: {_expected_text(sc)}",
+            f"  actual:   {_refusal_text(ex.refusal, ex.state)}",
+            *(f"  ({p})" for p in problems),
+        ]
     return _assert(sc, backend, ex) if sc.assertions else []
 
 
@@ -249,6 +266,9 @@ def _state_block(title: str | None, state: dict[str, Any] | None) -> list[str]:
 
 
 def _diff_block(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
-    diff = [d for d in difflib.unified_diff(readable_lines(before), readable_lines(after), lineterm="", n=0)
-            if not d.startswith(("---", "+++", "@@"))]
+    diff = [
+        d
+        for d in difflib.unified_diff(readable_lines(before), readable_lines(after), lineterm="", n=0)
+        if not d.startswith(("---", "+++", "@@"))
+    ]
     return ["  what it changed (- before, + after):", *("    " + d for d in diff)] if diff else []

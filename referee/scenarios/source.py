@@ -65,7 +65,7 @@ def load_documents(path: str | Path, text: str | None = None) -> list[Document]:
     except YamlTextError as exc:
         hint = ""
         if exc.path is None and ("'@'" in exc.problem or "cannot start any token" in exc.problem):
-            hint = " (a value starting with @ must be quoted: \"@p0.hand.AF-001\")"
+            hint = ' (a value starting with @ must be quoted: "@p0.hand.AF-001")'
         field = None if exc.path is None else dotted(exc.path)
         raise ScenarioError(name, exc.line, field, exc.problem + hint) from None
     return [Document(d.data, d.file, d.index, d.lines, d.line) for d in parsed]

@@ -12,7 +12,8 @@ In private mode (docs/api.md §10) each hands the body to
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import orjson
 
@@ -129,9 +130,13 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
     def reveal(environ: Environ) -> Answer:
         body = read_body(environ, limit)
         if private is None:
-            raise Problem(400, "private-mode-off", "private_mode_off",
-                          "POST /v1/reveal is for private play (REFEREE_STATE_KEY); this referee "
-                          "runs in plain mode, where every state is plain already.")
+            raise Problem(
+                400,
+                "private-mode-off",
+                "private_mode_off",
+                "POST /v1/reveal is for private play (REFEREE_STATE_KEY); this referee "
+                "runs in plain mode, where every state is plain already.",
+            )
         return 200, dumps(private.reveal(body)), None
 
     def validate_deck(environ: Environ) -> Answer:
@@ -142,5 +147,13 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         out = dumps({"legal": not violations, "violations": [violation_json(v, lang) for v in violations]})
         return 200, out, _lang(lang) if violations else None
 
-    return {"new_game": new_game, "apply": apply, "validate": validate, "legal_actions": legal_actions,
-            "replay": replay, "view": view, "reveal": reveal, "validate_deck": validate_deck}
+    return {
+        "new_game": new_game,
+        "apply": apply,
+        "validate": validate,
+        "legal_actions": legal_actions,
+        "replay": replay,
+        "view": view,
+        "reveal": reveal,
+        "validate_deck": validate_deck,
+    }

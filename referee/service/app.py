@@ -43,9 +43,9 @@ from referee.service.openapi import (
     render_yaml,
 )
 from referee.service.ops import ops_blueprint, register_docs, register_echo
-from referee.service.routes import game_blueprint
 from referee.service.private import PrivatePlay
 from referee.service.private_tokens import Vault
+from referee.service.routes import game_blueprint
 from referee.service.sealing import Sealer
 from referee.service.table_page import register_table
 
@@ -91,8 +91,7 @@ def create_app(settings: Settings | None = None, catalog: engine.Catalog | None 
     ref = Referee(settings, catalog, sealer)
     if settings.state_key is not None:
         ref.private = PrivatePlay(catalog, Vault(settings.state_key, settings.previous_state_key))
-    ref.cards_body = orjson.dumps({"catalog": catalog.ref,
-                                   "cards": [catalog.card_json(cid) for cid in catalog.cards]})
+    ref.cards_body = orjson.dumps({"catalog": catalog.ref, "cards": [catalog.card_json(cid) for cid in catalog.cards]})
     ref.card_bodies = {cid: orjson.dumps(catalog.card_json(cid)) for cid in catalog.cards}
     from referee.engine.rules_index import load_rules
 

@@ -172,8 +172,9 @@ class BufferingWorker(Worker):
             conn.data += chunk
             self.buffered += len(chunk)
             if self.buffered > self.budget:  # many large bodies at once: shed the one that brings more
-                self.log.warning("closed a connection: unfinished requests hold %d bytes (%s)", self.buffered,
-                                 conn.addr)
+                self.log.warning(
+                    "closed a connection: unfinished requests hold %d bytes (%s)", self.buffered, conn.addr
+                )
                 self.close(conn)
                 return
         if self.is_complete(conn):
@@ -205,7 +206,7 @@ class BufferingWorker(Worker):
 
     def frame_body(self, conn: Connection) -> bool:
         """Read the body's framing from the head; False when there is nothing more to wait for."""
-        head = bytes(conn.data[:conn.head_end]).lower()
+        head = bytes(conn.data[: conn.head_end]).lower()
         if b"\r\ntransfer-encoding:" in head:
             coding = head.rsplit(b"\r\ntransfer-encoding:", 1)[1].split(b"\r\n", 1)[0]
             if coding.strip().endswith(b"chunked"):
@@ -215,7 +216,7 @@ class BufferingWorker(Worker):
         at = head.find(b"\r\ncontent-length:")
         if at < 0 or head.find(b"\r\ncontent-length:", at + 1) >= 0:
             return False  # no body, or two lengths (the parser refuses them)
-        length = head[at + 17:].split(b"\r\n", 1)[0].strip()
+        length = head[at + 17 :].split(b"\r\n", 1)[0].strip()
         if not length.isdigit() or len(length) > 18:
             return False  # the parser (or the app) refuses it
         conn.need = conn.head_end + int(length)
@@ -223,7 +224,7 @@ class BufferingWorker(Worker):
 
     def send_continue(self, conn: Connection) -> None:
         """A client that waits for "100 Continue" before its body gets it now, not after the body."""
-        head = bytes(conn.data[:conn.head_end])
+        head = bytes(conn.data[: conn.head_end])
         request_line, _, fields = head.partition(b"\r\n")
         if request_line.endswith(b"HTTP/1.1") and b"100-continue" in fields.lower():
             try:

@@ -29,8 +29,22 @@ class Reply:
 class Connection:
     """One client: what it has sent, what is owed to it, and until when it may take."""
 
-    __slots__ = ("sock", "addr", "listener", "data", "scanned", "head_end", "need", "chunks", "continued",
-                 "out", "deadline", "eof", "watched", "lingering")
+    __slots__ = (
+        "addr",
+        "chunks",
+        "continued",
+        "data",
+        "deadline",
+        "eof",
+        "head_end",
+        "lingering",
+        "listener",
+        "need",
+        "out",
+        "scanned",
+        "sock",
+        "watched",
+    )
 
     def __init__(self, sock: socket.socket, addr: Any, listener: Any, deadline: float) -> None:
         self.sock, self.addr, self.listener, self.deadline = sock, addr, listener, deadline
@@ -60,7 +74,7 @@ class ChunkScan:
             eol = data.find(b"\r\n", self.pos)
             if eol < 0:
                 return False
-            size_text = bytes(data[self.pos:eol]).split(b";", 1)[0].strip()
+            size_text = bytes(data[self.pos : eol]).split(b";", 1)[0].strip()
             try:
                 size = int(size_text, 16)
             except ValueError:

@@ -12,14 +12,14 @@ variable; ``referee serve`` prints it and exits non-zero.
 
 from __future__ import annotations
 
-import math
 import base64
 import binascii
+import math
 import os
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 MIB = 1024 * 1024
 # Above the Kubernetes readiness probe's period (2 s) plus its timeout (2 s), so
@@ -44,43 +44,76 @@ ENVIRONMENT: tuple[EnvSetting, ...] = (
     EnvSetting("REFEREE_HOST", "127.0.0.1", "address to listen on (0.0.0.0 in the container image)", "--host"),
     EnvSetting("REFEREE_PORT", "8000", "port of the API", "--port"),
     EnvSetting("REFEREE_WORKERS", "2", "gunicorn workers: about one per core", "--workers"),
-    EnvSetting("REFEREE_WORKER_CLASS", "buffering",
-               "buffering: each request and answer is read and written whole in an event loop, so slow or idle "
-               "sockets never hold a worker; gevent: the same with a greenlet per connection, at a higher cost "
-               "per request; sync: one connection per worker, only behind a buffering proxy"),
-    EnvSetting("REFEREE_CLIENT_TIMEOUT", "10",
-               "seconds a client has to send a whole request head, then its whole body (buffering; under gevent "
-               "each read of the body must progress within it), and for each write of its answer to progress"),
-    EnvSetting("REFEREE_METRICS_PORT", "unset (/metrics on the API port)",
-               "serve /metrics on this port (same address) and nowhere else; the API port then answers 404 "
-               "for /metrics", "--metrics-port"),
+    EnvSetting(
+        "REFEREE_WORKER_CLASS",
+        "buffering",
+        "buffering: each request and answer is read and written whole in an event loop, so slow or idle "
+        "sockets never hold a worker; gevent: the same with a greenlet per connection, at a higher cost "
+        "per request; sync: one connection per worker, only behind a buffering proxy",
+    ),
+    EnvSetting(
+        "REFEREE_CLIENT_TIMEOUT",
+        "10",
+        "seconds a client has to send a whole request head, then its whole body (buffering; under gevent "
+        "each read of the body must progress within it), and for each write of its answer to progress",
+    ),
+    EnvSetting(
+        "REFEREE_METRICS_PORT",
+        "unset (/metrics on the API port)",
+        "serve /metrics on this port (same address) and nowhere else; the API port then answers 404 for /metrics",
+        "--metrics-port",
+    ),
     EnvSetting("REFEREE_CATALOG", "the built-in af-ref", "catalog file, YAML or JSON (docs/api.md §8)", "--catalog"),
-    EnvSetting("REFEREE_SECRET", "unset (no sealing)",
-               "sealing secret, the same on every replica (docs/api.md §4): at least 16 characters and 64 bits "
-               "by a generous estimate (length × the entropy of its characters, a repeated block counted once), "
-               "so 16 spaces or abcdabcd... are refused; use openssl rand -hex 32"),
-    EnvSetting("REFEREE_SECRET_PREVIOUS", "unset",
-               "an old secret still accepted while rotating (never used to seal)"),
-    EnvSetting("REFEREE_STATE_KEY", "unset (plain mode)",
-               "private play (docs/api.md §10): a random 256-bit key, 64 hex digits or 43 base64url "
-               "characters, the same on every replica; never together with REFEREE_SECRET"),
-    EnvSetting("REFEREE_STATE_KEY_PREVIOUS", "unset",
-               "an old state key still accepted while rotating (never used to make tokens or seats)"),
+    EnvSetting(
+        "REFEREE_SECRET",
+        "unset (no sealing)",
+        "sealing secret, the same on every replica (docs/api.md §4): at least 16 characters and 64 bits "
+        "by a generous estimate (length × the entropy of its characters, a repeated block counted once), "
+        "so 16 spaces or abcdabcd... are refused; use openssl rand -hex 32",
+    ),
+    EnvSetting("REFEREE_SECRET_PREVIOUS", "unset", "an old secret still accepted while rotating (never used to seal)"),
+    EnvSetting(
+        "REFEREE_STATE_KEY",
+        "unset (plain mode)",
+        "private play (docs/api.md §10): a random 256-bit key, 64 hex digits or 43 base64url "
+        "characters, the same on every replica; never together with REFEREE_SECRET",
+    ),
+    EnvSetting(
+        "REFEREE_STATE_KEY_PREVIOUS",
+        "unset",
+        "an old state key still accepted while rotating (never used to make tokens or seats)",
+    ),
     EnvSetting("REFEREE_MAX_BODY", "1MiB", "largest request body (bytes, or 512KiB, 2MiB); 413 over it"),
-    EnvSetting("REFEREE_DRAIN_SECONDS", "5",
-               "after SIGTERM to the server, how long its workers keep serving with /readyz at 503 before they "
-               "stop; never on a reload (SIGHUP)"),
-    EnvSetting("REFEREE_CORS_ORIGINS", "unset (no CORS headers)",
-               "browser origins allowed to call the API: * or a comma-separated list "
-               "(https://table.example,https://other.example)"),
+    EnvSetting(
+        "REFEREE_DRAIN_SECONDS",
+        "5",
+        "after SIGTERM to the server, how long its workers keep serving with /readyz at 503 before they "
+        "stop; never on a reload (SIGHUP)",
+    ),
+    EnvSetting(
+        "REFEREE_CORS_ORIGINS",
+        "unset (no CORS headers)",
+        "browser origins allowed to call the API: * or a comma-separated list "
+        "(https://table.example,https://other.example)",
+    ),
     EnvSetting("REFEREE_TIMEOUT", "30", "gunicorn worker timeout, seconds"),
     EnvSetting("REFEREE_LOG_REQUESTS", "1", "0 turns the JSON line per request off"),
     EnvSetting("REFEREE_LOG_LEVEL", "info", "level of the other logs"),
-    EnvSetting("PROMETHEUS_MULTIPROC_DIR", "a fresh temporary directory",
-               "where the workers share metrics; created if missing, emptied at start"),
-    EnvSetting("FORWARDED_ALLOW_IPS", "127.0.0.1",
-               "proxies whose X-Forwarded-* headers gunicorn trusts (comma-separated, or *)"),
-    EnvSetting("REFEREE_BENCH_ECHO", "0", "1 mounts POST /bench/echo, a bare Flask orjson echo (the benchmark's baseline; never in production)"),
+    EnvSetting(
+        "PROMETHEUS_MULTIPROC_DIR",
+        "a fresh temporary directory",
+        "where the workers share metrics; created if missing, emptied at start",
+    ),
+    EnvSetting(
+        "FORWARDED_ALLOW_IPS",
+        "127.0.0.1",
+        "proxies whose X-Forwarded-* headers gunicorn trusts (comma-separated, or *)",
+    ),
+    EnvSetting(
+        "REFEREE_BENCH_ECHO",
+        "0",
+        "1 mounts POST /bench/echo, a bare Flask orjson echo (the benchmark's baseline; never in production)",
+    ),
 )
 
 # Set by ``referee serve`` for the gunicorn config; not settings.
@@ -103,8 +136,11 @@ def settings_help(width: int = 78) -> str:
     lines = ["environment (a flag wins over its variable):"]
     for e in ENVIRONMENT:
         lines.append(f"  {e.name}" + (f" ({e.flag})" if e.flag else ""))
-        lines.extend(textwrap.wrap(f"{e.meaning}. Default: {e.default}.", width,
-                                   initial_indent=" " * 6, subsequent_indent=" " * 6))
+        lines.extend(
+            textwrap.wrap(
+                f"{e.meaning}. Default: {e.default}.", width, initial_indent=" " * 6, subsequent_indent=" " * 6
+            )
+        )
     return "\n".join(lines)
 
 
@@ -134,7 +170,7 @@ class Settings:
         return self.state_key is not None
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if env is None else env
         catalog = env.get("REFEREE_CATALOG") or None
         if catalog is not None and not os.path.isfile(catalog):
@@ -147,8 +183,10 @@ class Settings:
         if previous_state_key is not None and state_key is None:
             raise ConfigError("REFEREE_STATE_KEY_PREVIOUS is set without REFEREE_STATE_KEY")
         if state_key is not None and (secret is not None or previous_secret is not None):
-            raise ConfigError("REFEREE_STATE_KEY and REFEREE_SECRET are both set: private play "
-                              "(state tokens) and sealing are two modes, choose one")
+            raise ConfigError(
+                "REFEREE_STATE_KEY and REFEREE_SECRET are both set: private play "
+                "(state tokens) and sealing are two modes, choose one"
+            )
         return cls(
             catalog_path=catalog,
             secret=secret,
@@ -191,8 +229,10 @@ def _secret(env: Mapping[str, str], name: str) -> bytes | None:
         raise ConfigError(f"{name}: a sealing secret must be at least 16 characters")
     bits = secret_bits(value)
     if bits < MIN_SECRET_BITS:
-        raise ConfigError(f"{name}: too guessable (about {bits:.0f} bits; {MIN_SECRET_BITS} needed): "
-                          "use a random value, e.g. openssl rand -hex 32")
+        raise ConfigError(
+            f"{name}: too guessable (about {bits:.0f} bits; {MIN_SECRET_BITS} needed): "
+            "use a random value, e.g. openssl rand -hex 32"
+        )
     return value.encode("utf-8")
 
 
@@ -207,11 +247,12 @@ def secret_bits(value: str) -> float:
     >>> secret_bits(" " * 16), secret_bits("abcd" * 8)
     (0.0, 8.0)
     """
-    period = next(p for p in range(1, len(value) + 1)
-                  if len(value) % p == 0 and value[:p] * (len(value) // p) == value)
+    period = next(p for p in range(1, len(value) + 1) if len(value) % p == 0 and value[:p] * (len(value) // p) == value)
     block = value[:period]
     counts = Counter(block)
     return -sum(n * math.log2(n / len(block)) for n in counts.values()) + 0.0
+
+
 _HEX_KEY = re.compile(r"^[0-9a-fA-F]{64}$")
 _B64URL_KEY = re.compile(r"^[A-Za-z0-9_-]{43}=?$")
 STATE_KEY_HELP = 'python -c "import secrets; print(secrets.token_hex(32))"'
@@ -236,8 +277,9 @@ def parse_state_key(value: str, name: str = "REFEREE_STATE_KEY") -> bytes:
             key = b""  # not the canonical spelling of 32 bytes
     if len(key) == 32 and len(set(key)) >= 8:
         return key
-    raise ConfigError(f"{name}: not a 256-bit key (64 hex digits or 43 base64url characters); "
-                      f"make one with {STATE_KEY_HELP}")
+    raise ConfigError(
+        f"{name}: not a 256-bit key (64 hex digits or 43 base64url characters); make one with {STATE_KEY_HELP}"
+    )
 
 
 def _state_key(env: Mapping[str, str], name: str) -> bytes | None:

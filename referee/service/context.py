@@ -29,6 +29,8 @@ class Referee:
         ``referee_key_info``): the sealing secret, or private play's state key when that mode
         has one (getattr: the setting exists only in builds with private play)."""
         s = self.settings
-        keys = {"current": getattr(s, "state_key", None) or s.secret,
-                "previous": getattr(s, "previous_state_key", None) or s.previous_secret}
+        keys = {
+            "current": getattr(s, "state_key", None) or s.secret,
+            "previous": getattr(s, "previous_state_key", None) or s.previous_secret,
+        }
         return {role: fingerprint(key) for role, key in keys.items() if key}

@@ -31,18 +31,20 @@ Read from the environment that ``referee serve`` prepares (and checks, with
 import os
 import shutil
 
+from gunicorn.glogging import Logger
+
 from referee.service import worker as referee_worker
 from referee.service.config import DEFAULT_CLIENT_TIMEOUT, DEFAULT_DRAIN
-
-from gunicorn.glogging import Logger
 
 bind = [os.environ.get("REFEREE_BIND", "127.0.0.1:8000")]
 if os.environ.get("REFEREE_METRICS_BIND"):  # REFEREE_METRICS_PORT: /metrics alone on a second listener
     bind.append(os.environ["REFEREE_METRICS_BIND"])
 workers = int(os.environ.get("REFEREE_WORKERS", "2"))
-worker_class = {"buffering": "referee.service.worker.BufferingWorker", "gevent": "referee.service.worker.GeventWorker",
-                "sync": "referee.service.worker.SyncWorker"}[
-    os.environ.get("REFEREE_WORKER_CLASS", "").strip().lower() or "buffering"]
+worker_class = {
+    "buffering": "referee.service.worker.BufferingWorker",
+    "gevent": "referee.service.worker.GeventWorker",
+    "sync": "referee.service.worker.SyncWorker",
+}[os.environ.get("REFEREE_WORKER_CLASS", "").strip().lower() or "buffering"]
 worker_connections = 1000  # per buffering or gevent worker; more wait in the backlog
 # The client deadline: the whole head within it, then the whole body (buffering; gevent: each body read).
 keepalive = max(1, round(float(os.environ.get("REFEREE_CLIENT_TIMEOUT", "") or DEFAULT_CLIENT_TIMEOUT)))

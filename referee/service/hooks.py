@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import orjson
 from flask import Flask, Response, request
@@ -44,8 +45,12 @@ def begin(environ: dict[str, Any]) -> None:
     environ[RID_KEY] = rid if rid is not None and REQUEST_ID_PATTERN.match(rid) else os.urandom(16).hex()
     length = environ.get("CONTENT_LENGTH")
     if length and len(length) > MAX_LENGTH_DIGITS:
-        raise Problem(400, "bad-request", "bad_content_length",
-                      f"Content-Length has {len(length)} digits; no body can be that long.")
+        raise Problem(
+            400,
+            "bad-request",
+            "bad_content_length",
+            f"Content-Length has {len(length)} digits; no body can be that long.",
+        )
 
 
 def finisher(ref: Referee) -> Callable[[dict[str, Any], str, str, str, int, int], list[tuple[str, str]]]:
@@ -58,8 +63,9 @@ def finisher(ref: Referee) -> Callable[[dict[str, Any], str, str, str, int, int]
     access = logs.access
     perf_counter = time.perf_counter
 
-    def finish(environ: dict[str, Any], endpoint: str, method: str, path: str, status: int,
-               bytes_out: int) -> list[tuple[str, str]]:
+    def finish(
+        environ: dict[str, Any], endpoint: str, method: str, path: str, status: int, bytes_out: int
+    ) -> list[tuple[str, str]]:
         rid = environ.get(RID_KEY) or request_id(environ)
         headers = [("X-Request-ID", rid), ("X-Content-Type-Options", "nosniff")]
         if cors:
@@ -71,15 +77,21 @@ def finisher(ref: Referee) -> Callable[[dict[str, Any], str, str, str, int, int]
         record(endpoint, method, status, elapsed, violation)
         if log_requests:
             line = {
-                "request_id": rid, "method": method, "path": path, "endpoint": endpoint,
-                "status": status, "duration_ms": round(elapsed * 1000, 3),
-                "bytes_in": _bytes_in(environ), "bytes_out": bytes_out,
+                "request_id": rid,
+                "method": method,
+                "path": path,
+                "endpoint": endpoint,
+                "status": status,
+                "duration_ms": round(elapsed * 1000, 3),
+                "bytes_in": _bytes_in(environ),
+                "bytes_out": bytes_out,
                 "remote": environ.get("REMOTE_ADDR"),
             }
             if violation is not None:
                 line["rule"], line["code"] = violation
             access(line)
         return headers
+
     return finish
 
 
@@ -90,13 +102,16 @@ def _cors_headers(origin: str, any_origin: bool, preflight: bool) -> list[tuple[
         headers.append(("Vary", "Origin"))
     headers.append(("Access-Control-Expose-Headers", "X-Request-ID, Content-Language"))
     if preflight:
-        headers += [("Access-Control-Allow-Methods", "GET, POST, OPTIONS"),
-                    ("Access-Control-Allow-Headers", "Content-Type, X-Request-ID, Accept-Language"),
-                    ("Access-Control-Max-Age", "86400")]
+        headers += [
+            ("Access-Control-Allow-Methods", "GET, POST, OPTIONS"),
+            ("Access-Control-Allow-Headers", "Content-Type, X-Request-ID, Accept-Language"),
+            ("Access-Control-Max-Age", "86400"),
+        ]
     return headers
 
 
 # -- errors: the one mapping of everything raised in a request to a problem ----------------
+
 
 def error_answer(exc: Exception, environ: dict[str, Any], max_body: int) -> tuple[int, bytes, list[tuple[str, str]]]:
     """The problem+json answer to ``exc``: its status, its body, and the headers it adds to
@@ -118,8 +133,12 @@ def error_answer(exc: Exception, environ: dict[str, Any], max_body: int) -> tupl
         headers = [(k, v) for k, v in exc.get_headers() if k.lower() == "allow"]
     else:
         logs.LOG.exception("unhandled error", extra={"request_id": request_id(environ)})
-        problem = Problem(500, "internal-error", "internal_error",
-                          "The referee failed on this request; it is logged under this request id.")
+        problem = Problem(
+            500,
+            "internal-error",
+            "internal_error",
+            "The referee failed on this request; it is logged under this request id.",
+        )
     return problem.status, orjson.dumps(problem.body(request_id(environ))), headers
 
 
@@ -128,14 +147,25 @@ def _http_problem(exc: HTTPException, environ: dict[str, Any], max_body: int) ->
     path = _path(environ)
     slug, code, detail = {
         404: ("not-found", "not_found", f"No such path: {path}."),
-        405: ("method-not-allowed", "method_not_allowed",
-              f"{environ.get('REQUEST_METHOD', 'GET').upper()} is not allowed on {path}."),
-        413: ("payload-too-large", "payload_too_large",
-              f"The body is over the limit of {max_body} bytes (REFEREE_MAX_BODY)."),
+        405: (
+            "method-not-allowed",
+            "method_not_allowed",
+            f"{environ.get('REQUEST_METHOD', 'GET').upper()} is not allowed on {path}.",
+        ),
+        413: (
+            "payload-too-large",
+            "payload_too_large",
+            f"The body is over the limit of {max_body} bytes (REFEREE_MAX_BODY).",
+        ),
         415: ("unsupported-media-type", "unsupported_media_type", f"Send the body as {JSON}."),
-    }.get(status, ("bad-request" if status < 500 else "internal-error",
-                   (exc.name or "error").lower().replace(" ", "_").replace("'", ""),
-                   exc.description or exc.name or "Error."))
+    }.get(
+        status,
+        (
+            "bad-request" if status < 500 else "internal-error",
+            (exc.name or "error").lower().replace(" ", "_").replace("'", ""),
+            exc.description or exc.name or "Error.",
+        ),
+    )
     return Problem(status, slug, code, detail)
 
 
@@ -146,6 +176,7 @@ def _path(environ: dict[str, Any]) -> str:
 
 
 # -- the Flask path ------------------------------------------------------------------------
+
 
 def register_hooks(app: Flask, ref: Referee) -> None:
     """The per-request work and the error mapping on Flask's path (every request the lean path of
@@ -162,8 +193,14 @@ def register_hooks(app: Flask, ref: Referee) -> None:
         req = request._get_current_object()  # type: ignore[attr-defined]
         rule = req.url_rule
         add_header = response.headers.add
-        for name, value in finish(req.environ, rule.endpoint if rule is not None else "unmatched",
-                                  req.method, req.path, response.status_code, response.content_length or 0):
+        for name, value in finish(
+            req.environ,
+            rule.endpoint if rule is not None else "unmatched",
+            req.method,
+            req.path,
+            response.status_code,
+            response.content_length or 0,
+        ):
             add_header(name, value)
         return response
 

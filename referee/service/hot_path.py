@@ -21,7 +21,8 @@ every error kind, Japanese, sealing, private mode and CORS.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from flask import Flask
 from werkzeug.http import HTTP_STATUS_CODES
@@ -69,7 +70,7 @@ def lean(app: Flask, ref: Referee, answers: dict[str, Handler]) -> WSGIApp:
             headers = [json_type, ("Content-Length", str(len(body)))]
             if lang is not None:
                 headers.append(("Content-Language", lang))
-        except Exception as exc:  # noqa: BLE001 - every error is answered, as Flask's handler does
+        except Exception as exc:
             status, body, extra = error_answer(exc, environ, max_body)
             headers = [problem_type, ("Content-Length", str(len(body))), *extra]
         headers += finish(environ, endpoint, "POST", path, status, len(body))  # type: ignore[arg-type]

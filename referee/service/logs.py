@@ -51,8 +51,14 @@ def access(fields: dict[str, Any]) -> None:
     second = int(now)
     if second != _SECOND[0]:  # the date and time are formatted once a second, not per line
         _SECOND[0], _SECOND[1] = second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
-    line = {"ts": f"{_SECOND[1]}.{int(now * 1000) % 1000:03d}Z",
-            "level": "info", "logger": "referee.access", "msg": "request", **fields, "pid": _PID[0]}
+    line = {
+        "ts": f"{_SECOND[1]}.{int(now * 1000) % 1000:03d}Z",
+        "level": "info",
+        "logger": "referee.access",
+        "msg": "request",
+        **fields,
+        "pid": _PID[0],
+    }
     if _PID[0] != os.getpid():
         line["pid"] = _PID[0] = os.getpid()
     try:

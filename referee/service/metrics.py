@@ -30,9 +30,8 @@ from __future__ import annotations
 
 import os
 from bisect import bisect_left
-from typing import Any, Callable, Iterable
-
-WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -43,27 +42,32 @@ from prometheus_client import (
     generate_latest,
 )
 
-REQUESTS = Counter(
-    "referee_requests_total", "HTTP requests answered.", ("endpoint", "method", "status"))
+REQUESTS = Counter("referee_requests_total", "HTTP requests answered.", ("endpoint", "method", "status"))
 LATENCY = Histogram(
-    "referee_request_duration_seconds", "Time to answer a request, in the worker.", ("endpoint",),
-    buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5))
+    "referee_request_duration_seconds",
+    "Time to answer a request, in the worker.",
+    ("endpoint",),
+    buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
 VIOLATIONS = Counter(
-    "referee_violations_total", "Rule violations found (422s and validate answers), by rule id.",
-    ("rule", "code"))
-CATALOG = Gauge(
-    "referee_catalog_info", "The catalog loaded (value 1).", ("catalog", "digest"),
-    multiprocess_mode="max")
+    "referee_violations_total", "Rule violations found (422s and validate answers), by rule id.", ("rule", "code")
+)
+CATALOG = Gauge("referee_catalog_info", "The catalog loaded (value 1).", ("catalog", "digest"), multiprocess_mode="max")
 
 KEYS = Gauge(
-    "referee_key_info", "The keys configured (value 1), by fingerprint: never the key.", ("role", "fingerprint"),
-    multiprocess_mode="max")
+    "referee_key_info",
+    "The keys configured (value 1), by fingerprint: never the key.",
+    ("role", "fingerprint"),
+    multiprocess_mode="max",
+)
 
 METHODS = {"GET": "GET", "POST": "POST", "OPTIONS": "OPTIONS"}  # anything else counts as "other"
 
 _REQUESTS: dict[tuple[str, str, int], Any] = {}
 _LATENCY: dict[str, Any] = {}
 _VIOLATIONS: dict[tuple[str, str], Any] = {}
+
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
 def record(endpoint: str, method: str, status: int, seconds: float, violation: tuple[str, str] | None) -> None:
@@ -114,6 +118,7 @@ def _slot(value: Any) -> Callable[[float], None] | None:
     def add(amount: float) -> None:
         value._value += amount
         _pack_two_doubles(file._m, pos, value._value, 0.0)  # file._m: it is remapped as the file grows
+
     return add
 
 
@@ -136,6 +141,7 @@ def observer(histogram: Any) -> Callable[[float], None]:
     def observe(seconds: float) -> None:
         add_sum(seconds)
         add_bucket[bisect_left(bounds, seconds)](1.0)  # the first bound >= seconds; the last is +Inf
+
     return observe
 
 
@@ -192,8 +198,9 @@ def metrics_listener(app: WSGIApp, port: int) -> WSGIApp:
             start_response("200 OK", [("Content-Type", content_type), ("Content-Length", str(len(data)))])
             return [data]
         body = b"Only GET /metrics is served on this port.\n"
-        start_response("404 Not Found", [("Content-Type", "text/plain; charset=utf-8"),
-                                         ("Content-Length", str(len(body)))])
+        start_response(
+            "404 Not Found", [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body)))]
+        )
         return [body]
 
     return dispatch

@@ -18,8 +18,8 @@ from flask_smorest import Api
 from marshmallow import EXCLUDE, INCLUDE
 
 from referee import __version__
-from schemas import ProblemSchema
 from referee.engine.facts import DECK_MAX_ENTRIES
+from schemas import ProblemSchema
 from schemas.fields import Deck, Grammars, OneOfSchemas
 
 OPENAPI_VERSION = "3.0.3"
@@ -63,10 +63,38 @@ NEW_GAME_EXAMPLE = {
     "first_player": 0,
     "players": ["Aoi", "Ren"],
     "decks": [
-        {"AF-042": 3, "AF-043": 3, "AF-045": 3, "AF-040": 3, "AF-002": 3, "AF-004": 3, "AF-006": 3,
-         "AF-001": 1, "AF-020": 3, "AF-023": 3, "AF-060": 3, "AF-063": 3, "AF-070": 3, "AF-073": 3},
-        {"AF-044": 3, "AF-046": 3, "AF-052": 3, "AF-047": 3, "AF-009": 3, "AF-012": 3, "AF-007": 3,
-         "AF-003": 1, "AF-022": 3, "AF-025": 3, "AF-061": 3, "AF-068": 3, "AF-071": 3, "AF-075": 3},
+        {
+            "AF-042": 3,
+            "AF-043": 3,
+            "AF-045": 3,
+            "AF-040": 3,
+            "AF-002": 3,
+            "AF-004": 3,
+            "AF-006": 3,
+            "AF-001": 1,
+            "AF-020": 3,
+            "AF-023": 3,
+            "AF-060": 3,
+            "AF-063": 3,
+            "AF-070": 3,
+            "AF-073": 3,
+        },
+        {
+            "AF-044": 3,
+            "AF-046": 3,
+            "AF-052": 3,
+            "AF-047": 3,
+            "AF-009": 3,
+            "AF-012": 3,
+            "AF-007": 3,
+            "AF-003": 1,
+            "AF-022": 3,
+            "AF-025": 3,
+            "AF-061": 3,
+            "AF-068": 3,
+            "AF-071": 3,
+            "AF-075": 3,
+        },
     ],
 }
 
@@ -93,23 +121,30 @@ ERROR_RESPONSES = {
     "BadRequest": (
         "The body is not JSON (`invalid_json`), not of the schema (`invalid_schema`, with "
         "`errors`: field path to messages), or the state is not consistent (RULES 13.1; "
-        "`code` names what, e.g. `card_not_conserved`, `catalog_mismatch`).", 400),
+        "`code` names what, e.g. `card_not_conserved`, `catalog_mismatch`).",
+        400,
+    ),
     "SealRefused": (
         "Sealing is on and the state's seal is missing (`seal_missing`) or wrong "
         "(`seal_mismatch`) (docs/api.md §4); or, in private mode (docs/api.md §10), the state token does "
         "not open (`bad_token`), a plain State was sent (`private_mode`), the seat is not of "
-        "this game (`bad_seat`) or not of the player the request names (`not_your_seat`).", 403),
+        "this game (`bad_seat`) or not of the player the request names (`not_your_seat`).",
+        403,
+    ),
     "PrivateRefused": (
         "Private mode: the token does not open (`bad_token`), a plain State was sent "
         "(`private_mode`), a seat is not of this game (`bad_seat`) or both are one player's "
-        "(`not_your_seat`), or the game is not over (`game_not_over`).", 403),
+        "(`not_your_seat`), or the game is not over (`game_not_over`).",
+        403,
+    ),
     "NotFound": ("No such path, or no such card (`not_found`, `card_not_found`).", 404),
     "PayloadTooLarge": ("The body is over `REFEREE_MAX_BODY` (`payload_too_large`).", 413),
-    "UnsupportedMediaType": (
-        "The body's `Content-Type` is not `application/json` (`unsupported_media_type`).", 415),
+    "UnsupportedMediaType": ("The body's `Content-Type` is not `application/json` (`unsupported_media_type`).", 415),
     "RuleViolation": (
         "Well formed, but the action breaks a rule: `rule` is the RULES.md id of the first "
-        "rule broken (RULES 13.3), `code` its stable name, `detail` human text.", 422),
+        "rule broken (RULES 13.3), `code` its stable name, `detail` human text.",
+        422,
+    ),
     "ServiceUnavailable": ("The replica is shutting down (`shutting_down`).", 503),
     "Error": ("Any other error (e.g. 405 with `Allow`, 500), as problem details.", None),
 }
@@ -124,7 +159,6 @@ class _Converter(OpenAPIConverter):
         if "additionalProperties" not in out and instance.unknown != EXCLUDE:
             out["additionalProperties"] = instance.unknown == INCLUDE
         return out
-
 
     def field2nullable(self, field: Any, ret: dict) -> dict:
         """``null`` or the referenced schema, without apispec's catch-all ``{type: object}``."""
@@ -141,23 +175,36 @@ def _custom_fields(self: OpenAPIConverter, field: Any, ret: dict, **kwargs: Any)
     """OpenAPI for the schemas' own fields: tagged unions, registry grammars (one named component each) and decks."""
     if isinstance(field, Grammars):
         if field.component not in self.spec.components.schemas:
-            self.spec.components.schema(field.component, {
-                "type": "object", "description": field.description, "oneOf": field.grammars()})
+            self.spec.components.schema(
+                field.component, {"type": "object", "description": field.description, "oneOf": field.grammars()}
+            )
         return self.spec.components.get_ref("schema", field.component)
     if isinstance(field, OneOfSchemas):
         refs = {kind: self.resolve_nested_schema(schema) for kind, schema in field.choices.items()}
         return {
             "oneOf": list(refs.values()),
-            "discriminator": {"propertyName": field.discriminator,
-                              "mapping": {kind: ref["$ref"] for kind, ref in refs.items()}},
+            "discriminator": {
+                "propertyName": field.discriminator,
+                "mapping": {kind: ref["$ref"] for kind, ref in refs.items()},
+            },
         }
     if isinstance(field, Deck):
-        return {"oneOf": [
-            {"type": "array", "items": {"type": "string"}, "maxItems": DECK_MAX_ENTRIES,
-             "description": "Catalog card ids, top of the file first (40 for a legal deck)."},
-            {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0},
-             "maxProperties": DECK_MAX_ENTRIES, "description": "Counts by catalog card id."},
-        ]}
+        return {
+            "oneOf": [
+                {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "maxItems": DECK_MAX_ENTRIES,
+                    "description": "Catalog card ids, top of the file first (40 for a legal deck).",
+                },
+                {
+                    "type": "object",
+                    "additionalProperties": {"type": "integer", "minimum": 0},
+                    "maxProperties": DECK_MAX_ENTRIES,
+                    "description": "Counts by catalog card id.",
+                },
+            ]
+        }
     return {}
 
 
@@ -175,19 +222,25 @@ def make_api(app: Any) -> Api:
         API_VERSION=__version__,  # the package's version (one source: pyproject.toml)
         OPENAPI_VERSION=OPENAPI_VERSION,
     )
-    api = _Api(app, spec_kwargs={
-        "marshmallow_plugin": _Plugin(),
-        "info": {
-            "description": DESCRIPTION,
-            "license": {"name": "MIT"},
+    api = _Api(
+        app,
+        spec_kwargs={
+            "marshmallow_plugin": _Plugin(),
+            "info": {
+                "description": DESCRIPTION,
+                "license": {"name": "MIT"},
+            },
         },
-    })
+    )
     api.ma_plugin.converter.add_attribute_function(_custom_fields)
     for name, (text, _status) in ERROR_RESPONSES.items():
-        api.spec.components.response(name, {
-            "description": text,
-            "content": {"application/problem+json": {"schema": ProblemSchema}},
-        })
+        api.spec.components.response(
+            name,
+            {
+                "description": text,
+                "content": {"application/problem+json": {"schema": ProblemSchema}},
+            },
+        )
     return api
 
 
@@ -225,8 +278,12 @@ def render_yaml(api: Api) -> str:
 # -- /docs -----------------------------------------------------------------------
 
 DOCS_ASSETS = (
-    "swagger-ui.css", "index.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js",
-    "favicon-32x32.png", "favicon-16x16.png",
+    "swagger-ui.css",
+    "index.css",
+    "swagger-ui-bundle.js",
+    "swagger-ui-standalone-preset.js",
+    "favicon-32x32.png",
+    "favicon-16x16.png",
 )
 
 DOCS_HTML = """\

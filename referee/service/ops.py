@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import orjson
 from flask import Flask, Response, request, send_from_directory
@@ -20,6 +21,7 @@ from referee.service.openapi import (
 )
 from referee.service.problems import Problem
 from referee.service.reading import JSON
+
 
 def ops_blueprint(ref: Referee, openapi: Callable[[], str]) -> Blueprint:
     blp = Blueprint("operations", __name__, description="Health, metrics and this document.")
@@ -49,8 +51,14 @@ def ops_blueprint(ref: Referee, openapi: Callable[[], str]) -> Blueprint:
 
     @blp.route("/metrics", methods=["GET"])
     @blp.doc(operationId="metrics")
-    @blp.doc(responses={"200": {"description": "Prometheus text exposition (every worker).",
-                                "content": {"text/plain": {"schema": {"type": "string"}}}}})
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "Prometheus text exposition (every worker).",
+                "content": {"text/plain": {"schema": {"type": "string"}}},
+            }
+        }
+    )
     def metrics_endpoint() -> Response:
         """Prometheus metrics: requests by endpoint and status, latency, violations by rule id.
 
@@ -63,8 +71,14 @@ def ops_blueprint(ref: Referee, openapi: Callable[[], str]) -> Blueprint:
 
     @blp.route("/openapi.yaml", methods=["GET"])
     @blp.doc(operationId="openapiDocument")
-    @blp.doc(responses={"200": {"description": "This document (identical to the repository's openapi.yaml).",
-                                "content": {"application/yaml": {}}}})
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "This document (identical to the repository's openapi.yaml).",
+                "content": {"application/yaml": {}},
+            }
+        }
+    )
     def openapi_document() -> Response:
         """The OpenAPI document."""
         return Response(openapi(), content_type="application/yaml; charset=utf-8")

@@ -24,8 +24,8 @@ from referee.engine.events import events_for
 from referee.engine.facts import Player
 from referee.engine.fair_deal import commitment, private_deal
 from referee.engine.views import view_of, visible_cards
-from referee.service.problems import Problem
 from referee.service.private_tokens import TokenError, Vault
+from referee.service.problems import Problem
 from referee.service.reading import envelope, player_field, schema_problem
 
 Body = dict[str, Any]
@@ -37,8 +37,12 @@ def refused(exc: TokenError) -> Problem:
 
 
 def not_in_private_mode(field: str, why: str) -> Problem:
-    return Problem(400, "not-in-private-mode", "not_in_private_mode",
-                   f"{field}: {why} This referee deals private games itself (docs/api.md §10).")
+    return Problem(
+        400,
+        "not-in-private-mode",
+        "not_in_private_mode",
+        f"{field}: {why} This referee deals private games itself (docs/api.md §10).",
+    )
 
 
 class PrivatePlay:
@@ -54,9 +58,12 @@ class PrivatePlay:
         """The plain state inside the body's token."""
         token = body[key]
         if isinstance(token, dict):
-            raise Problem(403, "private-mode", "private_mode",
-                          "This referee plays privately: send the state token it gave (afs1.…), "
-                          "not a plain State.")
+            raise Problem(
+                403,
+                "private-mode",
+                "private_mode",
+                "This referee plays privately: send the state token it gave (afs1.…), not a plain State.",
+            )
         if not isinstance(token, str):
             raise schema_problem({key: ["Must be a state token (a string afs1.…)."]})
         try:
@@ -77,8 +84,12 @@ class PrivatePlay:
     @staticmethod
     def same_player(seat_player: int, named: Any, what: str) -> None:
         if named != seat_player:
-            raise Problem(403, "not-your-seat", "not_your_seat",
-                          f"The seat is player {seat_player}'s; {what} names player {named}.")
+            raise Problem(
+                403,
+                "not-your-seat",
+                "not_your_seat",
+                f"The seat is player {seat_player}'s; {what} names player {named}.",
+            )
 
     def acting(self, body: Body) -> tuple[dict[str, Any], int, bool]:
         """state, the seat's player, current-key flag: for a body of ``state``, ``action``, ``seat``."""
@@ -105,24 +116,30 @@ class PrivatePlay:
 
     def new_game(self, body: Body) -> Body:
         if body.get("seed") is not None:
-            raise not_in_private_mode("seed", "a private game's seed is drawn by the referee and "
-                                              "revealed when the game is over.")
+            raise not_in_private_mode(
+                "seed", "a private game's seed is drawn by the referee and revealed when the game is over."
+            )
         if body.get("shuffle") is False:
             raise not_in_private_mode("shuffle", "a private game is always shuffled.")
         seed = "p-" + secrets.token_urlsafe(32)
         game_id = "g-" + secrets.token_urlsafe(16)
         state, events = private_deal(self.catalog, body, seed, game_id)
-        return {"state": self.vault.token(state),
-                "seats": [self.vault.seat(game_id, p) for p in (0, 1)],
-                "commitment": commitment(seed),
-                "events": events_for(events, state, None)}
+        return {
+            "state": self.vault.token(state),
+            "seats": [self.vault.seat(game_id, p) for p in (0, 1)],
+            "commitment": commitment(seed),
+            "events": events_for(events, state, None),
+        }
 
     def apply(self, body: Body) -> Body:
         state, player, current = self.acting(body)
         state, events = engine.apply(self.catalog, state, body["action"])
         known = visible_cards(state, player)  # once, for the view and the events
-        out = {"state": self.vault.token(state), "events": events_for(events, state, player, known),
-               "view": view_of(state, player, known)}
+        out = {
+            "state": self.vault.token(state),
+            "events": events_for(events, state, player, known),
+            "view": view_of(state, player, known),
+        }
         if not current:
             out["seat"] = self.vault.seat(state["game_id"], player)
         return out
@@ -159,8 +176,9 @@ class PrivatePlay:
             raise schema_problem({"seats": ["Must be the game's two seats."]})
         players = {self.seat_in({"seat": s}, state)[0] for s in seats}
         if players != {0, 1}:
-            raise Problem(403, "not-your-seat", "not_your_seat",
-                          f"{why}: it needs both seats of the game, one of each player.")
+            raise Problem(
+                403, "not-your-seat", "not_your_seat", f"{why}: it needs both seats of the game, one of each player."
+            )
 
     def reveal(self, body: Body) -> Body:
         """The whole state of a finished game, with both seats.
@@ -175,6 +193,10 @@ class PrivatePlay:
         state = engine.check_state(self.catalog, self.state_in(body))
         self.both_seats(body, state, "Revealing a game shows both players' cards")
         if state["phase"] != "over":
-            raise Problem(403, "game-not-over", "game_not_over",
-                          "A private game is revealed only once it is over (docs/api.md §10).")
+            raise Problem(
+                403,
+                "game-not-over",
+                "game_not_over",
+                "A private game is revealed only once it is over (docs/api.md §10).",
+            )
         return {"state": state}

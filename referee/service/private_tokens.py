@@ -35,7 +35,6 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-
 TOKEN_PREFIX = "afs1."
 SEAT_PREFIX = "afk1."
 _AAD = b"afs1"
@@ -53,8 +52,7 @@ class TokenError(Exception):
 
 
 def _subkey(key: bytes, purpose: bytes) -> bytes:
-    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None,
-                info=b"ace-file-referee " + purpose).derive(key)
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"ace-file-referee " + purpose).derive(key)
 
 
 _DIGIT = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")}
@@ -123,8 +121,9 @@ class Vault:
 
     def open(self, token: Any) -> dict[str, Any]:
         """The state inside ``token``; :class:`TokenError` ``bad_token`` unless it opens under a key."""
-        data = unb64url(token[len(TOKEN_PREFIX):]) if isinstance(token, str) \
-            and token.startswith(TOKEN_PREFIX) else None
+        data = (
+            unb64url(token[len(TOKEN_PREFIX) :]) if isinstance(token, str) and token.startswith(TOKEN_PREFIX) else None
+        )
         if data is None or len(data) < _NONCE + _TAG:
             raise TokenError("bad_token", "The state is not a state token of this referee (afs1.…).")
         nonce, sealed = data[:_NONCE], data[_NONCE:]
@@ -134,8 +133,11 @@ class Vault:
             except InvalidTag:
                 continue
             return orjson.loads(plain)
-        raise TokenError("bad_token", "The state token does not open under this referee's key: it was "
-                                      "changed, or made by a referee with another key.")
+        raise TokenError(
+            "bad_token",
+            "The state token does not open under this referee's key: it was "
+            "changed, or made by a referee with another key.",
+        )
 
     # -- seats -------------------------------------------------------------------
 
@@ -147,12 +149,10 @@ class Vault:
 
         :class:`TokenError` ``bad_seat`` unless it is a seat of this game.
         """
-        data = unb64url(seat[len(SEAT_PREFIX):]) if isinstance(seat, str) \
-            and seat.startswith(SEAT_PREFIX) else None
+        data = unb64url(seat[len(SEAT_PREFIX) :]) if isinstance(seat, str) and seat.startswith(SEAT_PREFIX) else None
         if data is not None and len(data) == 33 and data[0] in (0, 1) and game_id is not None:
             player, mac = data[0], data[1:]
             for index, keys in enumerate(self._keys):
                 if hmac.compare_digest(mac, keys.seat_mac(game_id, player)):
                     return player, index == 0
-        raise TokenError("bad_seat", "The seat is not a seat of this game (afk1.…, as POST /v1/games "
-                                     "gave it).")
+        raise TokenError("bad_seat", "The seat is not a seat of this game (afk1.…, as POST /v1/games gave it).")

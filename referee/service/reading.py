@@ -18,7 +18,7 @@ from werkzeug.http import parse_accept_header, parse_options_header
 from werkzeug.wsgi import get_content_length, get_input_stream
 
 from referee.engine.facts import Player
-from referee.service.problems import Problem, schema_problem  # noqa: F401  (re-exported)
+from referee.service.problems import Problem, schema_problem
 
 JSON = "application/json"
 # Per-request values, kept in the WSGI environ (cheaper than flask.g).
@@ -27,7 +27,6 @@ RID_KEY = "referee.request_id"
 VIOLATION_KEY = "referee.violation"
 PROBLEM_JSON = "application/problem+json"
 REQUEST_ID_PATTERN = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
-
 
 
 def request_id(environ: dict[str, Any]) -> str:
@@ -46,8 +45,12 @@ def read_body(environ: dict[str, Any], limit: int) -> dict[str, Any]:
     if content_type != JSON:
         mimetype = parse_options_header(content_type)[0].lower()  # werkzeug's request.mimetype
         if mimetype != JSON:
-            raise Problem(415, "unsupported-media-type", "unsupported_media_type",
-                          f"Send the body as {JSON}, not {mimetype or 'no Content-Type'}.")
+            raise Problem(
+                415,
+                "unsupported-media-type",
+                "unsupported_media_type",
+                f"Send the body as {JSON}, not {mimetype or 'no Content-Type'}.",
+            )
     data = _read_raw(environ, limit)
     try:
         body = orjson.loads(data)
@@ -58,9 +61,13 @@ def read_body(environ: dict[str, Any], limit: int) -> dict[str, Any]:
     if may_repeat_keys(data, body):
         path = duplicate_key_path(data)
         if path is not None:
-            raise Problem(400, "duplicate-key", "duplicate_key",
-                          f"{path or 'The body'}: a key appears twice in one object; "
-                          "the referee reads no body two ways.", errors={path: ["Duplicate key."]})
+            raise Problem(
+                400,
+                "duplicate-key",
+                "duplicate_key",
+                f"{path or 'The body'}: a key appears twice in one object; the referee reads no body two ways.",
+                errors={path: ["Duplicate key."]},
+            )
     return body
 
 
@@ -69,6 +76,7 @@ def read_body(environ: dict[str, Any], limit: int) -> dict[str, Any]:
 # orjson.dumps and two byte counts: a colon in JSON text is either a key's or inside a
 # string, so when the parsed body, written back, has as many colons as the text, no key
 # was dropped. Escaped colons (\u003a) could hide one: such bodies take the slow path.
+
 
 def may_repeat_keys(data: bytes, body: Any) -> bool:
     """False when ``body`` (parsed from ``data``) certainly kept every key of the text."""
@@ -144,8 +152,9 @@ def _read_raw(environ: dict[str, Any], limit: int) -> bytes:
     except RequestEntityTooLarge:
         raise
     except Exception as exc:  # the WSGI server's own errors: a cut or malformed body, a timeout
-        raise Problem(400, "unreadable-body", "unreadable_body",
-                      f"The body could not be read: {type(exc).__name__}.") from None
+        raise Problem(
+            400, "unreadable-body", "unreadable_body", f"The body could not be read: {type(exc).__name__}."
+        ) from None
 
 
 def _read_to_end(stream: Any, limit: int) -> bytes:

@@ -5,7 +5,8 @@ of the endpoint's handler (:mod:`referee.service.answers`), which does the work.
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from flask import Response, request
 from flask_smorest import Blueprint
@@ -36,13 +37,14 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:
     catalog = ref.catalog
     blp = Blueprint("game", __name__, description="The referee (docs/api.md §1).")
 
-    common = dict(content_type=JSON)
+    common = {"content_type": JSON}
 
     def errors(*names: str) -> Callable:
         def decorate(func: Callable) -> Callable:
             for name in names:
                 func = blp.alt_response(ERROR_RESPONSES[name][1], response=name)(func)
             return func
+
         return decorate
 
     def request_body(schema: Any, text: str, example: Any = None) -> Callable:
@@ -54,8 +56,12 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:
     @blp.route("/v1/games", methods=["POST"])
     @blp.doc(operationId="newGame")
     @request_body(S.NewGameSchema, "Both decks and the game's options (docs/api.md §2).", NEW_GAME_EXAMPLE)
-    @blp.response(201, S.either(S.GameResponseSchema, S.PrivateGameResponseSchema),
-                  description="The new game, in the mulligan phase (private mode: its token and seats).", **common)
+    @blp.response(
+        201,
+        S.either(S.GameResponseSchema, S.PrivateGameResponseSchema),
+        description="The new game, in the mulligan phase (private mode: its token and seats).",
+        **common,
+    )
     @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
     def new_game() -> Response:
         """Start a game: check both decks, shuffle, deal.
@@ -67,11 +73,17 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:
 
     @blp.route("/v1/apply", methods=["POST"])
     @blp.doc(operationId="applyAction")
-    @request_body(S.either(S.ApplyRequestSchema, S.PrivateActRequestSchema),
-                  "A state and one action (private mode: a token, the action and the actor's seat).",
-                  apply_example())
-    @blp.response(200, S.either(S.GameResponseSchema, S.PrivateApplyResponseSchema),
-                  description="The next state and its events (private mode: also the actor's view).", **common)
+    @request_body(
+        S.either(S.ApplyRequestSchema, S.PrivateActRequestSchema),
+        "A state and one action (private mode: a token, the action and the actor's seat).",
+        apply_example(),
+    )
+    @blp.response(
+        200,
+        S.either(S.GameResponseSchema, S.PrivateApplyResponseSchema),
+        description="The next state and its events (private mode: also the actor's view).",
+        **common,
+    )
     @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
     def apply() -> Response:
         """Apply one action.
@@ -83,8 +95,10 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:
 
     @blp.route("/v1/validate", methods=["POST"])
     @blp.doc(operationId="validateAction")
-    @request_body(S.either(S.ApplyRequestSchema, S.PrivateActRequestSchema),
-                  "A state and one action (private mode: a token, the action and the actor's seat).")
+    @request_body(
+        S.either(S.ApplyRequestSchema, S.PrivateActRequestSchema),
+        "A state and one action (private mode: a token, the action and the actor's seat).",
+    )
     @blp.response(200, S.ValidateResponseSchema, description="Whether the action is legal now.", **common)
     @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
     def validate() -> Response:
@@ -93,9 +107,11 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:
 
     @blp.route("/v1/legal-actions", methods=["POST"])
     @blp.doc(operationId="legalActions")
-    @request_body(S.either(S.LegalActionsRequestSchema, S.PrivateAskRequestSchema),
-                  "A state, and optionally a player (private mode: a token and a seat).",
-                  {"state": copy.deepcopy(apply_example()["state"]), "player": 0, "labels": True})
+    @request_body(
+        S.either(S.LegalActionsRequestSchema, S.PrivateAskRequestSchema),
+        "A state, and optionally a player (private mode: a token and a seat).",
+        {"state": copy.deepcopy(apply_example()["state"]), "player": 0, "labels": True},
+    )
     @blp.response(200, S.LegalActionsResponseSchema, description="Every legal action now.", **common)
     @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
     def legal_actions() -> Response:
@@ -110,11 +126,16 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:
 
     @blp.route("/v1/replay", methods=["POST"])
     @blp.doc(operationId="replayGame")
-    @request_body(S.either(S.ReplayRequestSchema, S.PrivateReplayRequestSchema),
-                  "A new game or a state, and the actions to apply in order (private mode: a token "
-                  "and both seats).")
-    @blp.response(200, S.either(S.ReplayResponseSchema, S.PrivateReplayResponseSchema),
-                  description="The state after every action.", **common)
+    @request_body(
+        S.either(S.ReplayRequestSchema, S.PrivateReplayRequestSchema),
+        "A new game or a state, and the actions to apply in order (private mode: a token and both seats).",
+    )
+    @blp.response(
+        200,
+        S.either(S.ReplayResponseSchema, S.PrivateReplayResponseSchema),
+        description="The state after every action.",
+        **common,
+    )
     @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
     def replay() -> Response:
         """Apply a list of actions in order.
@@ -126,8 +147,10 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:
 
     @blp.route("/v1/view", methods=["POST"])
     @blp.doc(operationId="viewGame")
-    @request_body(S.either(S.ViewRequestSchema, S.PrivateAskRequestSchema),
-                  "A state and a player (private mode: a token and a seat).")
+    @request_body(
+        S.either(S.ViewRequestSchema, S.PrivateAskRequestSchema),
+        "A state and a player (private mode: a token and a seat).",
+    )
     @blp.response(200, S.ViewResponseSchema, description="What that player may see.", **common)
     @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
     def view() -> Response:
@@ -171,7 +194,7 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:
     @blp.doc(operationId="getCard")
     @blp.response(200, S.CardSchema, description="The card.", **common)
     @errors("NotFound")
-    def card(id: str) -> Response:  # noqa: A002 - the path says {id}
+    def card(id: str) -> Response:
         """One card of the catalog, by its catalog id."""
         data = ref.card_bodies.get(id)
         if data is None:

@@ -28,7 +28,9 @@ def sample_decks(catalog: engine.Catalog) -> list[dict]:
     """Named legal decks of ``catalog``: the README's two, then two drawn from fixed seeds."""
     from referee.engine.playout import random_new_game
 
-    decks = [{"name": en, "name_ja": ja, "deck": deck} for (en, ja), deck in zip(NAMED_DECKS, NEW_GAME_EXAMPLE["decks"])]
+    decks = [
+        {"name": en, "name_ja": ja, "deck": deck} for (en, ja), deck in zip(NAMED_DECKS, NEW_GAME_EXAMPLE["decks"])
+    ]
     for i, seed in enumerate(("table-1", "table-2"), start=1):
         for deck in random_new_game(catalog, seed)["decks"][:1]:
             decks.append({"name": f"Random deck {i}", "name_ja": f"ランダムデッキ{i}", "deck": deck})

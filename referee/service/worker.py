@@ -60,8 +60,14 @@ def shutting_down() -> bool:
 
 # -- gunicorn's own errors as problem+json -------------------------------------------
 
-_SLUGS = {400: "bad-request", 403: "forbidden", 414: "uri-too-long", 417: "expectation-failed",
-          431: "headers-too-large", 501: "not-implemented"}
+_SLUGS = {
+    400: "bad-request",
+    403: "forbidden",
+    414: "uri-too-long",
+    417: "expectation-failed",
+    431: "headers-too-large",
+    501: "not-implemented",
+}
 
 
 def problem_write_error(sock: Any, status: int, reason: str, message: str) -> None:
@@ -69,16 +75,26 @@ def problem_write_error(sock: Any, status: int, reason: str, message: str) -> No
     rid = os.urandom(16).hex()
     slug = _SLUGS.get(status, "bad-request" if status < 500 else "internal-error")
     code = reason.lower().replace(" ", "_")
-    body = orjson.dumps({"type": TYPE_BASE + slug, "title": TITLES[slug], "status": status, "code": code,
-                         "detail": message or reason, "instance": rid})
-    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
-            f"Content-Length: {len(body)}\r\nX-Request-ID: {rid}\r\nX-Content-Type-Options: nosniff\r\n\r\n")
-    logs.access({"request_id": rid, "endpoint": "unparsed", "status": status, "code": code,
-                 "detail": message[:200]})
+    body = orjson.dumps(
+        {
+            "type": TYPE_BASE + slug,
+            "title": TITLES[slug],
+            "status": status,
+            "code": code,
+            "detail": message or reason,
+            "instance": rid,
+        }
+    )
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
+        f"Content-Length: {len(body)}\r\nX-Request-ID: {rid}\r\nX-Content-Type-Options: nosniff\r\n\r\n"
+    )
+    logs.access({"request_id": rid, "endpoint": "unparsed", "status": status, "code": code, "detail": message[:200]})
     util.write_nonblock(sock, head.encode("latin-1") + body)
 
 
 # -- SIGTERM: drain only when the server stops ----------------------------------------
+
 
 class _Lifecycle:
     """SIGTERM handling shared by both worker classes (gunicorn calls ``handle_exit``)."""
@@ -176,4 +192,3 @@ def __getattr__(name: str) -> Any:
         globals()[name] = cls
         return cls
     raise AttributeError(name)
-

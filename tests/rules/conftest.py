@@ -25,8 +25,8 @@ def pytest_collection_modifyitems(session, config, items):
     rules = [i for i, item in enumerate(items) if item.path.parent.name == "rules"]
     if rules:
         end = rules[-1] + 1
-        block = items[rules[0]:end]
-        items[rules[0]:end] = sorted(block, key=lambda item: item.path.name == META)
+        block = items[rules[0] : end]
+        items[rules[0] : end] = sorted(block, key=lambda item: item.path.name == META)
 
 
 def pytest_runtest_logreport(report):
@@ -44,6 +44,7 @@ def _probe(original, declarations: list[Declaration]):
         if _IN_RULES_TEST[0]:
             HANDLED.update(declarations)
         return original(*args, **kwargs)
+
     return probe
 
 
@@ -55,9 +56,12 @@ def _install_probes() -> None:
         if not declaration.codes:
             handlers.setdefault(id(declaration.target), []).append(declaration)
     modules = [m for name, m in list(sys.modules.items()) if name.startswith("referee.") and m is not None]
-    namespaces = [m for m in modules] + [
-        value for m in modules for value in vars(m).values()
-        if isinstance(value, type) and value.__module__.startswith("referee.")]
+    namespaces = list(modules) + [
+        value
+        for m in modules
+        for value in vars(m).values()
+        if isinstance(value, type) and value.__module__.startswith("referee.")
+    ]
     probes = {key: _probe(found[0].target, found) for key, found in handlers.items()}
     for namespace in namespaces:
         for name, value in list(vars(namespace).items()):

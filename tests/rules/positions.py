@@ -36,9 +36,8 @@ from typing import Any
 import pytest
 
 from referee import engine
-from referee.engine import Catalog, RuleViolation, check_state
+from referee.engine import Catalog, RuleViolation, check_state, model
 from referee.engine.facts import RULESET, SCHEMA
-from referee.engine import model
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -50,14 +49,31 @@ def _plus() -> Catalog:
     """af-ref plus four test-only counters for what af-ref leaves out: a bounce on ``investigate`` and a
     ``negate`` for each of ``redispatch``, ``recall`` and ``draw``. Its own catalog id and digest."""
     extra = [
-        {"id": "T-01", "name": "神隠し", "kind": "counter", "cost": 1, "trigger": "investigate",
-         "effect": [{"bounce": "fairy"}]},
-        {"id": "T-02", "name": "回り道", "kind": "counter", "cost": 1, "trigger": "redispatch",
-         "effect": [{"negate": True}]},
-        {"id": "T-03", "name": "引き止め", "kind": "counter", "cost": 1, "trigger": "recall",
-         "effect": [{"negate": True}]},
-        {"id": "T-04", "name": "空振り", "kind": "counter", "cost": 1, "trigger": "draw",
-         "effect": [{"negate": True}]},
+        {
+            "id": "T-01",
+            "name": "神隠し",
+            "kind": "counter",
+            "cost": 1,
+            "trigger": "investigate",
+            "effect": [{"bounce": "fairy"}],
+        },
+        {
+            "id": "T-02",
+            "name": "回り道",
+            "kind": "counter",
+            "cost": 1,
+            "trigger": "redispatch",
+            "effect": [{"negate": True}],
+        },
+        {
+            "id": "T-03",
+            "name": "引き止め",
+            "kind": "counter",
+            "cost": 1,
+            "trigger": "recall",
+            "effect": [{"negate": True}],
+        },
+        {"id": "T-04", "name": "空振り", "kind": "counter", "cost": 1, "trigger": "draw", "effect": [{"negate": True}]},
     ]
     return Catalog.from_data({"id": "af-ref-plus", "cards": [dict(c) for c in CAT.canonical["cards"]] + extra})
 
@@ -78,9 +94,18 @@ FILLER = "AF-022"  # 虫眼鏡, a plain evidence without abilities: never opens 
 class Position:
     """A builder for one hand-made, consistent state."""
 
-    def __init__(self, *, active: int = 0, step: str = "main", turn: int | None = None,
-                 first_player: int = 0, windows: str = "auto", phase: str = "turn",
-                 case_played: bool | None = None, catalog: Catalog = CAT):
+    def __init__(
+        self,
+        *,
+        active: int = 0,
+        step: str = "main",
+        turn: int | None = None,
+        first_player: int = 0,
+        windows: str = "auto",
+        phase: str = "turn",
+        case_played: bool | None = None,
+        catalog: Catalog = CAT,
+    ):
         self.catalog = catalog
         self.phase = phase
         self.step = "mulligan" if phase == "mulligan" else step
@@ -98,8 +123,7 @@ class Position:
         self.used_: list[dict[str, Any]] = []
         self.kept_ = [phase != "mulligan"] * 2
         self.cards: dict[str, str] = {}
-        self.zones = [{"file": [], "hand": [], "trash": [], "cases": [], "fairies": [], "evidence": []}
-                      for _ in (0, 1)]
+        self.zones = [{"file": [], "hand": [], "trash": [], "cases": [], "fairies": [], "evidence": []} for _ in (0, 1)]
         self.file_sizes: list[int | None] = [None, None]
         self._count = [0, 0]
 
@@ -132,7 +156,7 @@ class Position:
         """Cards on top of ``player``'s file, top first (the filler comes under them)."""
         return self._many(player, "file", cids)
 
-    def file_size(self, player: int, size: int) -> "Position":
+    def file_size(self, player: int, size: int) -> Position:
         """Leave exactly ``size`` cards in the file; the rest of the filler goes to the trash."""
         self.file_sizes[player] = size
         return self
@@ -157,29 +181,35 @@ class Position:
 
     # -- the rest of the state ---------------------------------------------------
 
-    def pending(self, action: Action, *, negated: bool = False, power: int = 0,
-                counters: list[str] | None = None) -> "Position":
+    def pending(
+        self, action: Action, *, negated: bool = False, power: int = 0, counters: list[str] | None = None
+    ) -> Position:
         """An open response window on ``action`` (declared by the active player)."""
-        self.pending_ = {"action": action, "responder": 1 - self.active, "negated": negated,
-                         "power": power, "counters": list(counters or [])}
+        self.pending_ = {
+            "action": action,
+            "responder": 1 - self.active,
+            "negated": negated,
+            "power": power,
+            "counters": list(counters or []),
+        }
         return self
 
-    def modifier(self, card: str, power: int) -> "Position":
+    def modifier(self, card: str, power: int) -> Position:
         """An until-end-of-turn power change."""
         self.modifiers.append({"card": card, "power": power})
         return self
 
-    def used(self, card: str, ability: int = 0) -> "Position":
+    def used(self, card: str, ability: int = 0) -> Position:
         """A once-per-turn ability already used this turn."""
         self.used_.append({"card": card, "ability": ability})
         return self
 
-    def kept(self, player: int) -> "Position":
+    def kept(self, player: int) -> Position:
         """In the mulligan phase: ``player`` has kept."""
         self.kept_[player] = True
         return self
 
-    def over(self, winner: int, reason: str = "concede") -> "Position":
+    def over(self, winner: int, reason: str = "concede") -> Position:
         self.phase = "over"
         self.result = {"winner": winner, "reason": reason}
         return self
@@ -203,18 +233,32 @@ class Position:
                 z["file"] += filler[:room]
             players.append(model.build(model.PlayerState, name=f"Player {i + 1}", **z, kept=self.kept_[i]))
         state = model.build(
-            model.State, schema=SCHEMA, ruleset=RULESET, catalog=self.catalog.ref,
-            options={"response_windows": self.windows}, seed="rules-tests", rng=0,
-            turn=self.turn, phase=self.phase, step=self.step, active=self.active,
-            first_player=self.first_player, case_played=self.case_played,
-            pending=copy.deepcopy(self.pending_), result=copy.deepcopy(self.result),
-            cards=dict(sorted(cards.items())), players=players,
-            modifiers=copy.deepcopy(self.modifiers), used=copy.deepcopy(self.used_))
+            model.State,
+            schema=SCHEMA,
+            ruleset=RULESET,
+            catalog=self.catalog.ref,
+            options={"response_windows": self.windows},
+            seed="rules-tests",
+            rng=0,
+            turn=self.turn,
+            phase=self.phase,
+            step=self.step,
+            active=self.active,
+            first_player=self.first_player,
+            case_played=self.case_played,
+            pending=copy.deepcopy(self.pending_),
+            result=copy.deepcopy(self.result),
+            cards=dict(sorted(cards.items())),
+            players=players,
+            modifiers=copy.deepcopy(self.modifiers),
+            used=copy.deepcopy(self.used_),
+        )
         check_state(self.catalog, state)  # RULES 13.1: a hand-built position must be consistent
         return state
 
 
 # -- given / when / then helpers ----------------------------------------------------
+
 
 def act(kind: str, player: int, **fields: Any) -> Action:
     """An action of docs/api.md §6: ``act("dispatch", 0, fairy=f, case=c)``."""
@@ -298,15 +342,23 @@ def events_of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
 
 # -- decks for seeded games ------------------------------------------------------------
 
+
 def legal_deck() -> list[str]:
     """A legal 40-card deck in a known order (``shuffle: false`` keeps it: the first card is the top).
 
     Top 7 (the opening hand): three cases, two fairies, an evidence, a spell.
     """
     top = ["AF-042", "AF-043", "AF-044", "AF-004", "AF-005", "AF-023", "AF-060"]
-    rest = (["AF-042", "AF-043", "AF-044"] * 2 + ["AF-045", "AF-046", "AF-047"] * 3
-            + ["AF-004", "AF-005"] * 2 + ["AF-002", "AF-003"] * 3 + ["AF-009"]
-            + ["AF-023"] * 2 + ["AF-022"] * 3 + ["AF-060"] * 2)
+    rest = (
+        ["AF-042", "AF-043", "AF-044"] * 2
+        + ["AF-045", "AF-046", "AF-047"] * 3
+        + ["AF-004", "AF-005"] * 2
+        + ["AF-002", "AF-003"] * 3
+        + ["AF-009"]
+        + ["AF-023"] * 2
+        + ["AF-022"] * 3
+        + ["AF-060"] * 2
+    )
     deck = top + rest
     assert len(deck) == DECK
     return deck

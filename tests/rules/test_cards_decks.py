@@ -13,8 +13,8 @@ from referee.engine.catalog import KINDS
 
 from .positions import CAT, Position, act, apply, assert_illegal, assert_violation, legal_deck, new_game, normal, run
 
-
 # -- 1. The game -----------------------------------------------------------------------
+
 
 def test_1_1_a_game_request_with_three_decks_is_refused():
     """RULES 1.1: two players; a NewGame naming three decks is not a game the referee plays."""
@@ -62,6 +62,7 @@ def test_1_2_the_opponent_concedes_so_the_player_wins():
 
 # -- 2. Cards ----------------------------------------------------------------------------
 
+
 def test_2_1_every_catalog_card_has_one_of_the_six_kinds():
     """RULES 2.1: case, fairy, evidence, spell, counter or bonus — and af-ref has each of them."""
     kinds = {card.kind for card in CAT.cards.values()}
@@ -80,8 +81,9 @@ def test_2_1_a_card_sits_only_in_the_field_zone_of_its_kind():
     p = Position()
     p.fairy(0, "AF-004")
     state = p.build()
-    state["players"][0]["cases"].append({"card": state["players"][0]["fairies"][0]["card"],
-                                          "face_up": True, "actioned": False})
+    state["players"][0]["cases"].append(
+        {"card": state["players"][0]["fairies"][0]["card"], "face_up": True, "actioned": False}
+    )
     state["players"][0]["fairies"] = []
     with pytest.raises(InconsistentState) as caught:
         engine.check_state(CAT, state)
@@ -99,8 +101,10 @@ def test_2_2_playing_a_case_costs_nothing_and_it_stays_on_the_field():
 
     expected = normal(state, applied=1)
     expected["players"][0]["hand"] = []
-    expected["players"][0]["cases"] = [{"card": old, "face_up": False, "actioned": True},
-                                       {"card": new, "face_up": False, "actioned": False}]
+    expected["players"][0]["cases"] = [
+        {"card": old, "face_up": False, "actioned": True},
+        {"card": new, "face_up": False, "actioned": False},
+    ]
     expected["case_played"] = True
     expected["step"] = "main"
     assert after == expected
@@ -168,8 +172,10 @@ def test_2_5_a_spell_pays_its_cost_applies_its_effect_and_goes_to_its_owners_tra
     expected = normal(state, applied=1)
     expected["players"][0]["hand"] = []
     expected["players"][0]["trash"].append(spell)
-    expected["players"][0]["cases"] = [{"card": c1, "face_up": False, "actioned": True},
-                                       {"card": c2, "face_up": False, "actioned": True}]
+    expected["players"][0]["cases"] = [
+        {"card": c1, "face_up": False, "actioned": True},
+        {"card": c2, "face_up": False, "actioned": True},
+    ]
     expected["players"][1]["fairies"] = []
     expected["players"][1]["hand"] = [theirs]
     assert after == expected
@@ -229,13 +235,13 @@ def test_2_7_a_bonus_card_never_appears_in_a_game_state():
 
 def test_2_8_sister_title_kinds_are_read_through_the_alias_table():
     """RULES 2.8: character → fairy, deduction/推理 → spell, super_deduction/超推理 → counter, 事件 → case."""
-    assert CAT["AF-011"].kind == "fairy"      # kind: character
-    assert CAT["AF-010"].kind == "fairy"      # kind: キャラクター
-    assert CAT["AF-068"].kind == "spell"      # kind: deduction
-    assert CAT["AF-069"].kind == "spell"      # kind: 推理
-    assert CAT["AF-083"].kind == "counter"    # kind: super_deduction
-    assert CAT["AF-084"].kind == "counter"    # kind: 超推理
-    assert CAT["AF-052"].kind == "case"       # kind: 事件
+    assert CAT["AF-011"].kind == "fairy"  # kind: character
+    assert CAT["AF-010"].kind == "fairy"  # kind: キャラクター
+    assert CAT["AF-068"].kind == "spell"  # kind: deduction
+    assert CAT["AF-069"].kind == "spell"  # kind: 推理
+    assert CAT["AF-083"].kind == "counter"  # kind: super_deduction
+    assert CAT["AF-084"].kind == "counter"  # kind: 超推理
+    assert CAT["AF-052"].kind == "case"  # kind: 事件
 
 
 def test_2_8_a_character_card_plays_as_a_fairy_and_investigates():
@@ -248,8 +254,12 @@ def test_2_8_a_character_card_plays_as_a_fairy_and_investigates():
     boy = p.hand(0, "AF-011")
     state = p.build()
 
-    after, events = run(state, act("play_fairy", 0, card=boy), act("dispatch", 0, fairy=boy, case=target),
-                        act("investigate", 0, case=target))
+    after, events = run(
+        state,
+        act("play_fairy", 0, card=boy),
+        act("dispatch", 0, fairy=boy, case=target),
+        act("investigate", 0, case=target),
+    )
 
     assert {"type": "solved", "case": target, "by": 0, "hit": 1} in events
     assert after["players"][0]["fairies"] == [{"card": boy, "case": None}]
@@ -263,6 +273,7 @@ def test_2_8_a_deck_mixing_every_series_is_legal():
 
 
 # -- 3. Decks ------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("size", [39, 41])
 def test_3_1_a_deck_is_exactly_40_cards(size):
@@ -301,8 +312,10 @@ def test_3_2_the_two_named_cards_are_limited_to_one(cid, name):
 
 def test_3_2_two_printings_of_one_name_count_together():
     """RULES 3.2: by name, not id — 2 + 2 copies of two printings named alike are 4 of one name."""
-    cards = [{"id": "P-1", "name": "同じ妖精", "kind": "fairy", "power": 1},
-             {"id": "P-2", "name": "同じ妖精", "kind": "fairy", "power": 2}]
+    cards = [
+        {"id": "P-1", "name": "同じ妖精", "kind": "fairy", "power": 1},
+        {"id": "P-2", "name": "同じ妖精", "kind": "fairy", "power": 2},
+    ]
     cards += [{"id": f"F-{i:02d}", "name": f"妖精{i}", "kind": "fairy", "power": 1} for i in range(13)]
     catalog = Catalog.from_data({"id": "printings", "cards": cards})
     filler = [f"F-{i:02d}" for i in range(12) for _ in range(3)]
@@ -324,7 +337,8 @@ def test_3_2_a_names_limit_is_the_lowest_of_all_its_printings_even_those_not_in_
     """RULES 3.2 (ruling): P-2 sets deck_limit 1 for the name; a deck of 2 P-1 alone breaks it."""
     catalog, filler = _printings_catalog(
         {"id": "P-1", "name": "同じ妖精", "kind": "fairy", "power": 1},
-        {"id": "P-2", "name": "同じ妖精", "kind": "fairy", "power": 2, "deck_limit": 1})
+        {"id": "P-2", "name": "同じ妖精", "kind": "fairy", "power": 2, "deck_limit": 1},
+    )
     deck = ["P-1", "P-1", "F-12", "F-12"] + filler
     [violation] = engine.validate_deck(catalog, deck)
     assert (violation.rule, violation.code) == ("3.2", "too_many_copies")
@@ -353,10 +367,12 @@ def test_3_2_the_scenario_filler_and_random_decks_keep_the_same_limits():
     from referee.scenarios.build import filler
 
     cards = [{"id": f"F-{i:02d}", "name": f"妖精{i}", "kind": "fairy", "power": 1} for i in range(12)]
-    cards += [{"id": "N-1", "name": "北の妖精", "kind": "fairy", "power": 2},
-              {"id": "P-1", "name": "同じ妖精", "kind": "fairy", "power": 1},
-              {"id": "P-2", "name": "同じ妖精", "kind": "spell", "cost": 1, "effect": [{"draw": 1}], "deck_limit": 2},
-              {"id": "C-1", "name": "事件", "kind": "case", "level": 1, "hit": 1}]
+    cards += [
+        {"id": "N-1", "name": "北の妖精", "kind": "fairy", "power": 2},
+        {"id": "P-1", "name": "同じ妖精", "kind": "fairy", "power": 1},
+        {"id": "P-2", "name": "同じ妖精", "kind": "spell", "cost": 1, "effect": [{"draw": 1}], "deck_limit": 2},
+        {"id": "C-1", "name": "事件", "kind": "case", "level": 1, "hit": 1},
+    ]
     catalog = Catalog.from_data({"id": "limits", "cards": cards})
     filled = filler(catalog, [], 40)
     assert (filled.count("N-1"), filled.count("P-1") + filled.count("P-2"), filled.count("C-1")) == (1, 2, 1)
@@ -387,8 +403,9 @@ def test_3_4_many_unknown_ids_are_listed_up_to_a_bound_then_counted():
 
     deck = [f"NOPE-{i:02d}" for i in range(25)] * 2
     found = engine.validate_deck(CAT, deck)
-    assert [(v.rule, v.code) for v in found[:-1]] == [("3.1", "deck_size")] + [("3.4", "unknown_card")] \
-        * UNKNOWN_CARDS_LISTED
+    assert [(v.rule, v.code) for v in found[:-1]] == [("3.1", "deck_size")] + [
+        ("3.4", "unknown_card")
+    ] * UNKNOWN_CARDS_LISTED
     assert assert_violation(found[-1], "3.4", "more_unknown_cards").params == {"count": 25 - UNKNOWN_CARDS_LISTED}
 
 

@@ -32,8 +32,9 @@ def refused(state: dict, code: str, catalog: Catalog | None = None) -> Inconsist
     return caught.value
 
 
-def investigation(*, negated: bool = False, power: int = 0, counter: str | None = None,
-                  catalog: Catalog = CAT) -> tuple[dict, dict]:
+def investigation(
+    *, negated: bool = False, power: int = 0, counter: str | None = None, catalog: Catalog = CAT
+) -> tuple[dict, dict]:
     """Player 0 investigates player 1's case b01 (face up, 10.2), paid by a01; player 1 may have played
     ``counter`` (now in their trash)."""
     p = Position(catalog=catalog)
@@ -47,6 +48,7 @@ def investigation(*, negated: bool = False, power: int = 0, counter: str | None 
 
 
 # -- a pending action and its counters (RULES 9.3–9.5) ------------------------------------------------
+
 
 def test_13_1_a_negated_pending_action_needs_a_counter_that_negated_it():
     """RULES 13.1, 9.5: a pending investigation marked negated with no counter played against it."""
@@ -88,8 +90,11 @@ def test_13_1_a_counter_played_in_the_window_is_the_responders_and_answers_the_p
     pay = p.case(0, "AF-042", actioned=True)
     case = p.case(1, "AF-045", face_up=True)
     p.fairy(0, "AF-004", on=case)
-    played = {"wrong trigger": lambda: p.trash(1, "AF-073"), "not a counter": lambda: p.trash(1, "AF-004"),
-              "the declarer's": lambda: p.trash(0, "AF-071")}[where]()
+    played = {
+        "wrong trigger": lambda: p.trash(1, "AF-073"),
+        "not a counter": lambda: p.trash(1, "AF-004"),
+        "the declarer's": lambda: p.trash(0, "AF-071"),
+    }[where]()
     p.pending(act("investigate", 0, case=case, pay=[pay]))
     state = p.build()
     state["pending"]["counters"] = [played]
@@ -99,8 +104,12 @@ def test_13_1_a_counter_played_in_the_window_is_the_responders_and_answers_the_p
 def test_13_1_a_pending_action_no_counter_of_the_catalog_answers_opened_no_window():
     """RULES 13.1, 9.4: af-ref has no counter for a redispatch but PLUS has: without one, the window could
     not have opened in either mode."""
-    without = Catalog.from_data({"id": "no-redispatch-counter",
-                                 "cards": [c for c in PLUS.canonical["cards"] if c["id"] not in ("AF-078", "T-02")]})
+    without = Catalog.from_data(
+        {
+            "id": "no-redispatch-counter",
+            "cards": [c for c in PLUS.canonical["cards"] if c["id"] not in ("AF-078", "T-02")],
+        }
+    )
     p = Position(catalog=PLUS)
     pay = p.case(0, "AF-042", actioned=True)
     here = p.case(0, "AF-043")
@@ -116,9 +125,10 @@ def test_13_1_a_pending_action_no_counter_of_the_catalog_answers_opened_no_windo
 
 # -- what the pending action names (RULES 10.2, 8.4–8.7, 9.1, 9.6) ------------------------------------
 
+
 def test_13_1_a_pending_investigation_is_of_a_face_up_case():
     """RULES 13.1, 10.2: the investigated case turned face up when the investigation was declared."""
-    state, names = investigation()
+    state, _names = investigation()
     state["players"][1]["cases"][0]["face_up"] = False
     assert refused(state, "investigated_case_face_down").path == "state.pending.action.case"
 
@@ -176,9 +186,10 @@ def test_13_1_a_pending_once_per_turn_ability_counts_as_used():
 
 # -- the payment of a pending action (RULES 7.1–7.3) --------------------------------------------------
 
+
 def test_13_1_a_case_that_paid_for_a_pending_action_is_actioned():
     """RULES 13.1, 7.1: the paying case turned sideways on declaration."""
-    state, names = investigation()
+    state, _names = investigation()
     state["players"][0]["cases"][0]["actioned"] = False
     assert refused(state, "unactioned_payer").path == "state.pending.action.pay.0"
 
@@ -216,6 +227,7 @@ def _mulligan_phase() -> dict:
 
 
 # -- the result (RULES 11.1, 5.5) -------------------------------------------------------------------
+
 
 def test_13_1_a_deck_out_loser_has_an_empty_file():
     """RULES 13.1, 11.1: player 1 lost by deck-out, so they drew from an empty file."""
@@ -278,6 +290,7 @@ def test_13_1_every_hand_holds_seven_in_the_mulligan_phase():
 
 
 # -- once-per-turn uses (RULES 9.1) --------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("which", ["the opponent's card", "an ability not once per turn"])
 def test_13_1_used_lists_only_once_per_turn_abilities_of_the_active_player(which):

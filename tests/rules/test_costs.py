@@ -78,8 +78,10 @@ def test_7_3_the_player_may_name_the_paying_case():
     new = p.case(0, "AF-043")
     state = p.build()
     after, _ = apply(state, act("draw", 0, pay=[new]))
-    assert after["players"][0]["cases"] == [{"card": old, "face_up": False, "actioned": False},
-                                            {"card": new, "face_up": False, "actioned": True}]
+    assert after["players"][0]["cases"] == [
+        {"card": old, "face_up": False, "actioned": False},
+        {"card": new, "face_up": False, "actioned": True},
+    ]
 
 
 def test_7_3_without_pay_the_cases_controlled_longest_pay():
@@ -192,15 +194,20 @@ def test_7_4_cases_left_unactioned_pay_for_a_counter_in_the_opponents_turn():
     assert after["pending"]["negated"] is True
 
 
-@pytest.mark.parametrize("kind, extra", [
-    ("spell", {}),
-    ("counter", {"trigger": "investigate"}),
-    ("super_deduction", {"trigger": "draw"}),  # a sister title's counter, by its alias (RULES 2.8)
-])
+@pytest.mark.parametrize(
+    "kind, extra",
+    [
+        ("spell", {}),
+        ("counter", {"trigger": "investigate"}),
+        ("super_deduction", {"trigger": "draw"}),  # a sister title's counter, by its alias (RULES 2.8)
+    ],
+)
 def test_7_5_a_catalog_with_a_spell_or_counter_below_one_action_is_refused_at_load(kind, extra):
     """RULES 7.5: a spell or a counter costs at least 1 action; a catalog saying less names the card and field."""
-    data = {"id": "cheap", "cards": [{"id": "C-1", "name": "Free Lunch", "kind": kind, "cost": 0,
-                                      "effect": [{"draw": 1}], **extra}]}
+    data = {
+        "id": "cheap",
+        "cards": [{"id": "C-1", "name": "Free Lunch", "kind": kind, "cost": 0, "effect": [{"draw": 1}], **extra}],
+    }
     with pytest.raises(CatalogError) as caught:
         Catalog.from_data(data)
     assert (caught.value.card, caught.value.field) == ("C-1", "cost")
@@ -209,8 +216,9 @@ def test_7_5_a_catalog_with_a_spell_or_counter_below_one_action_is_refused_at_lo
 
 def test_7_5_a_spell_costing_one_action_loads():
     """RULES 7.5: cost 1 is the least a spell may cost, and it loads."""
-    cat = Catalog.from_data({"id": "ok", "cards": [{"id": "C-1", "name": "Hint", "kind": "spell", "cost": 1,
-                                                    "effect": [{"draw": 1}]}]})
+    cat = Catalog.from_data(
+        {"id": "ok", "cards": [{"id": "C-1", "name": "Hint", "kind": "spell", "cost": 1, "effect": [{"draw": 1}]}]}
+    )
     assert cat["C-1"].cost == 1
 
 
@@ -238,6 +246,6 @@ def test_7_5_an_ability_may_cost_zero_actions():
     p.case(0, "AF-042", actioned=True)
     fairy = p.fairy(0, "AF-008")
     state = p.build()
-    after, events = apply(state, act("use_ability", 0, card=fairy, ability=0, targets=[]))
+    after, _events = apply(state, act("use_ability", 0, card=fairy, ability=0, targets=[]))
     assert after["players"][0]["cases"][0]["actioned"] is True
     assert {"card": fairy, "power": 2} in after["modifiers"]

@@ -5,11 +5,18 @@ from __future__ import annotations
 import pytest
 
 from .positions import (
-    Position, act, apply, assert_illegal, legal, new_game, normal, run,
+    Position,
+    act,
+    apply,
+    assert_illegal,
+    legal,
+    new_game,
+    normal,
+    run,
 )
 
-
 # -- 11.1 -----------------------------------------------------------------------------------
+
 
 def test_11_1_a_required_draw_in_the_draw_step_from_an_empty_file_loses_at_once():
     """RULES 11.1: the draw step (6.3) with an empty file: player 1 loses before the case step."""
@@ -49,6 +56,7 @@ def test_11_1_the_voluntary_draw_action_is_refused_instead_of_losing():
 
 
 # -- 11.2 -----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("who", [0, 1])
 def test_11_2_either_player_may_concede_in_a_turn_and_the_opponent_wins(who):
@@ -97,8 +105,10 @@ def test_11_2_concede_is_open_in_the_case_and_end_steps():
 
 # -- 11.3 -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("action", [act("draw", 0), act("end_turn", 0), act("concede", 0), act("concede", 1),
-                                    act("pass", 1), act("keep", 0)])
+
+@pytest.mark.parametrize(
+    "action", [act("draw", 0), act("end_turn", 0), act("concede", 0), act("concede", 1), act("pass", 1), act("keep", 0)]
+)
 def test_11_3_once_the_game_is_over_no_action_is_legal(action):
     """RULES 11.3: after a concession every action, concede included, is game_over."""
     p = Position()
@@ -115,6 +125,7 @@ def test_11_3_a_finished_game_lists_no_legal_action():
 
 
 # -- 11.4 -----------------------------------------------------------------------------------
+
 
 def test_11_4_trashing_a_whole_file_does_not_end_the_game():
     """RULES 11.4: いたずら (AF-062, mill 2) empties player 1's 2-card file; the game goes on."""

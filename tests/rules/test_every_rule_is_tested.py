@@ -76,16 +76,23 @@ def require_the_whole_rules_run(request) -> None:
 def test_every_violation_code_is_triggered_with_its_rule_id(request):
     """Every code of messages.py was raised, with the rule id it must carry, by a rules test that ran."""
     require_the_whole_rules_run(request)
-    missing = [f"{code} (RULES {rule})" for code, rule in RULE_OF.items()
-               if code not in UNREACHABLE and (rule, code) not in EXERCISED]
+    missing = [
+        f"{code} (RULES {rule})"
+        for code, rule in RULE_OF.items()
+        if code not in UNREACHABLE and (rule, code) not in EXERCISED
+    ]
     assert not missing, f"violation codes no passing rules test raised: {', '.join(missing)}"
 
 
 def test_every_declared_rule_is_exercised(request):
     """Every ``@rule`` declaration had each of its codes raised, with its rule id, by a passing rules test."""
     require_the_whole_rules_run(request)
-    idle = [f"@rule({d.rule!r}) on {d.where}: {code}" for d in DECLARED for code in d.codes
-            if code not in UNREACHABLE and (d.rule, code) not in EXERCISED]
+    idle = [
+        f"@rule({d.rule!r}) on {d.where}: {code}"
+        for d in DECLARED
+        for code in d.codes
+        if code not in UNREACHABLE and (d.rule, code) not in EXERCISED
+    ]
     assert not idle, f"declared rules no passing rules test exercised: {'; '.join(idle)}"
 
 

@@ -13,14 +13,13 @@ import pytest
 
 from referee import engine
 from referee.engine import InconsistentState, InvalidInput
-
 from referee.engine.facts import TURN_MAX
 from referee.engine.state import check_state
 
 from .positions import CAT, FILLER, Position, act, apply, assert_illegal, events_of, legal, legal_deck
 
-
 # -- 13.1 -----------------------------------------------------------------------------------
+
 
 def _base():
     p = Position()
@@ -76,8 +75,10 @@ def _pending_unknown_card(s, *_):
 
 def _pending_play_fairy_of_a_spell(s, *_):
     """A pending play_fairy naming the spell in hand: resolving it would put a spell among the fairies."""
-    s["pending"] = {"action": {"type": "play_fairy", "player": 0, "card": s["players"][0]["hand"][0], "pay": []},
-                    "responder": 1}
+    s["pending"] = {
+        "action": {"type": "play_fairy", "player": 0, "card": s["players"][0]["hand"][0], "pay": []},
+        "responder": 1,
+    }
 
 
 def _pending_cast_of_a_counter(s, *_):
@@ -86,14 +87,18 @@ def _pending_cast_of_a_counter(s, *_):
     s["cards"][counter] = "AF-081"
     s["players"][0]["file"].remove(counter)
     s["players"][0]["hand"].append(counter)
-    s["pending"] = {"action": {"type": "cast_spell", "player": 0, "card": counter, "targets": [], "pay": []},
-                    "responder": 1}
+    s["pending"] = {
+        "action": {"type": "cast_spell", "player": 0, "card": counter, "targets": [], "pay": []},
+        "responder": 1,
+    }
 
 
 def _pending_ability_the_card_lacks(s, case, fairy):
     """A pending use_ability of a plain fairy's ability 0: it has none."""
-    s["pending"] = {"action": {"type": "use_ability", "player": 0, "card": fairy, "ability": 0, "targets": [],
-                               "pay": []}, "responder": 1}
+    s["pending"] = {
+        "action": {"type": "use_ability", "player": 0, "card": fairy, "ability": 0, "targets": [], "pay": []},
+        "responder": 1,
+    }
 
 
 def _two_fairies_on_a_limit_one_case(s, case, fairy):
@@ -113,25 +118,28 @@ def _fairy_in_cases_zone(s, case, fairy):
     s["players"][0]["fairies"] = s["players"][0]["fairies"][1:]
 
 
-@pytest.mark.parametrize("break_it, code", [
-    (_drop_a_card, "card_not_conserved"),
-    (_card_twice, "duplicate_card"),
-    (_fairy_on_missing_case, "dangling_reference"),
-    (_evidence_on_missing_case, "dangling_reference"),
-    (_other_catalog, "catalog_mismatch"),
-    (_result_without_over, "inconsistent_result"),
-    (_wrong_active, "inconsistent_turn"),
-    (_end_step_without_excess, "inconsistent_step"),
-    (_pending_in_wrong_step, "inconsistent_pending"),
-    (_pending_unknown_card, "dangling_reference"),
-    (_pending_play_fairy_of_a_spell, "inconsistent_pending"),
-    (_pending_cast_of_a_counter, "inconsistent_pending"),
-    (_pending_ability_the_card_lacks, "inconsistent_pending"),
-    (_two_fairies_on_a_limit_one_case, "dispatch_limit_exceeded"),
-    (_used_twice, "inconsistent_used"),
-    (_modifier_on_a_card_in_hand, "dangling_reference"),
-    (_fairy_in_cases_zone, "wrong_zone_kind"),
-])
+@pytest.mark.parametrize(
+    "break_it, code",
+    [
+        (_drop_a_card, "card_not_conserved"),
+        (_card_twice, "duplicate_card"),
+        (_fairy_on_missing_case, "dangling_reference"),
+        (_evidence_on_missing_case, "dangling_reference"),
+        (_other_catalog, "catalog_mismatch"),
+        (_result_without_over, "inconsistent_result"),
+        (_wrong_active, "inconsistent_turn"),
+        (_end_step_without_excess, "inconsistent_step"),
+        (_pending_in_wrong_step, "inconsistent_pending"),
+        (_pending_unknown_card, "dangling_reference"),
+        (_pending_play_fairy_of_a_spell, "inconsistent_pending"),
+        (_pending_cast_of_a_counter, "inconsistent_pending"),
+        (_pending_ability_the_card_lacks, "inconsistent_pending"),
+        (_two_fairies_on_a_limit_one_case, "dispatch_limit_exceeded"),
+        (_used_twice, "inconsistent_used"),
+        (_modifier_on_a_card_in_hand, "dangling_reference"),
+        (_fairy_in_cases_zone, "wrong_zone_kind"),
+    ],
+)
 def test_13_1_an_inconsistent_state_is_rejected_and_nothing_is_applied(break_it, code):
     """RULES 13.1: each kind of inconsistency is refused with its own code; apply changes nothing."""
     state, case, fairy = _base()
@@ -169,6 +177,7 @@ def test_13_1_a_hand_built_state_with_only_the_stable_fields_is_complete():
 
 
 # -- 13.2 -----------------------------------------------------------------------------------
+
 
 def _dump(obj) -> str:
     return json.dumps(obj, ensure_ascii=False)
@@ -216,12 +225,14 @@ def test_13_2_results_do_not_depend_on_the_process_or_its_hash_seed():
     )
     repo = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
-    done = subprocess.run([sys.executable, "-c", script], cwd=repo, env=env, capture_output=True, text=True,
-                          timeout=60, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=repo, env=env, capture_output=True, text=True, timeout=60, check=True
+    )
     assert json.loads(done.stdout) == _sample_game()
 
 
 # -- 13.3 -----------------------------------------------------------------------------------
+
 
 def test_13_3_game_over_comes_before_who_may_act():
     """RULES 13.3: the wrong player acting after the end is told 11.3, not 12.2."""
@@ -276,8 +287,10 @@ def test_13_3_a_missing_card_comes_before_the_actions_own_rule():
     assert_illegal(state, act("discard", 0, cards=["nope"]), "12.3", "card_not_available")
 
 
-@pytest.mark.parametrize("rule, code", [("8.9", "one_fairy_per_case"), ("10.1", "no_fairy_on_case"),
-                                        ("9.1", "ability_used"), ("8.6", "same_case")])
+@pytest.mark.parametrize(
+    "rule, code",
+    [("8.9", "one_fairy_per_case"), ("10.1", "no_fairy_on_case"), ("9.1", "ability_used"), ("8.6", "same_case")],
+)
 def test_13_3_the_actions_own_rule_comes_before_the_cost(rule, code):
     """RULES 13.3: with every own case actioned, the action's own rule is still the one reported."""
     p = Position()
@@ -288,10 +301,12 @@ def test_13_3_the_actions_own_rule_comes_before_the_cost(rule, code):
     south = p.fairy(0, "AF-002")
     p.used(south, 0)
     state = p.build()
-    action = {"8.9": act("dispatch", 0, fairy=spare, case=case),
-              "10.1": act("investigate", 0, case=mine),
-              "9.1": act("use_ability", 0, card=south, ability=0, targets=[]),
-              "8.6": act("redispatch", 0, fairy=on, case=case)}[rule]
+    action = {
+        "8.9": act("dispatch", 0, fairy=spare, case=case),
+        "10.1": act("investigate", 0, case=mine),
+        "9.1": act("use_ability", 0, card=south, ability=0, targets=[]),
+        "8.6": act("redispatch", 0, fairy=on, case=case),
+    }[rule]
     assert_illegal(state, action, rule, code)
 
 
@@ -314,6 +329,7 @@ def test_13_3_an_illegal_action_inside_a_sequence_changes_nothing():
 
 
 # -- an answer never leaves the range its input keeps (RULES 13.1) ---------------------------
+
 
 def test_13_1_at_the_last_turn_a_state_may_hold_the_turn_cannot_pass():
     """RULES 13.1: a state's turn is at most TURN_MAX, so ending that turn (which would answer turn

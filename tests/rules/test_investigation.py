@@ -14,6 +14,7 @@ def _outcome(events):
 
 # -- 10.1 ---------------------------------------------------------------------------------------
 
+
 def test_10_1_investigating_needs_an_own_fairy_dispatched_to_the_case():
     """RULES 10.1: no fairy of the investigator on the case → no_fairy_on_case."""
     p = Position()
@@ -59,6 +60,7 @@ def test_10_1_the_case_must_be_in_play():
 
 # -- 10.2 ---------------------------------------------------------------------------------------
 
+
 def test_10_2_a_face_down_case_turns_face_up_on_declaration_before_the_window():
     """RULES 10.2: pay 1, the case is face up while the window is open."""
     p = Position()
@@ -91,6 +93,7 @@ def test_10_2_the_case_stays_face_up_after_a_failed_investigation():
 
 
 # -- 10.2.1 ---------------------------------------------------------------------------------------
+
 
 def test_10_2_1_a_counter_that_removes_the_only_fairy_leaves_nothing_to_resolve():
     """RULES 10.2.1: 落とし穴 (AF-072) trashes the investigator's only fairy in the window; at resolution
@@ -176,13 +179,15 @@ def test_10_2_1_another_own_fairy_still_on_the_case_keeps_the_investigation_goin
     p.case(1, "AF-044")
     pit = p.hand(1, "AF-072")
     state = p.build()
-    after, events = run(state, act("investigate", 0, case=case), act("counter", 1, card=pit, targets=[a]),
-                        act("pass", 1))
+    after, events = run(
+        state, act("investigate", 0, case=case), act("counter", 1, card=pit, targets=[a]), act("pass", 1)
+    )
     assert _outcome(events)["outcome"] == "failed"  # 3 < 7: b worked the case and is trashed
     assert b in after["players"][0]["trash"]
 
 
 # -- 10.3 ---------------------------------------------------------------------------------------
+
 
 def test_10_3_power_is_own_fairies_plus_own_evidence():
     """RULES 10.3: fairy 2 + evidence 2 = 4 solves 理科室の異臭 (AF-047, level 4)."""
@@ -217,8 +222,9 @@ def test_10_3_until_end_of_turn_modifiers_count():
     case = p.case(1, "AF-045")  # level 3
     wise = p.fairy(0, "AF-008", on=case)
     state = p.build()
-    after, events = run(state, act("use_ability", 0, card=wise, ability=0, targets=[]),
-                        act("investigate", 0, case=case))
+    _after, events = run(
+        state, act("use_ability", 0, card=wise, ability=0, targets=[]), act("investigate", 0, case=case)
+    )
     assert (_outcome(events)["power"], _outcome(events)["outcome"]) == (3, "solved")
 
 
@@ -231,13 +237,15 @@ def test_10_3_a_counters_investigation_power_counts():
     p.case(1, "AF-043")
     smoke = p.hand(1, "AF-071")
     state = p.build()
-    after, events = run(state, act("investigate", 0, case=case), act("counter", 1, card=smoke, targets=[]),
-                        act("pass", 1))
+    after, events = run(
+        state, act("investigate", 0, case=case), act("counter", 1, card=smoke, targets=[]), act("pass", 1)
+    )
     assert (_outcome(events)["power"], _outcome(events)["outcome"]) == (1, "failed")
     assert fairy in after["players"][0]["trash"]
 
 
 # -- 10.4 ---------------------------------------------------------------------------------------
+
 
 def test_10_4_a_failed_investigation_trashes_the_investigators_fairies_and_evidence_only():
     """RULES 10.4: power 2 < level 8: player 0's fairy and evidence on the case go to player 0's trash;
@@ -268,12 +276,16 @@ def test_10_4_a_failed_investigation_trashes_the_investigators_fairies_and_evide
 
 # -- 10.5 ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("cid", [
-    "AF-040",  # level 4, needs 1 own evidence: none there
-    "AF-041",  # level 7, needs 2 own fairies: one there
-    "AF-048",  # level 5, needs an own 南の妖精: 妖精天国の使者 there
-    "AF-049",  # level 5, needs an own 手帳: other evidence there
-])
+
+@pytest.mark.parametrize(
+    "cid",
+    [
+        "AF-040",  # level 4, needs 1 own evidence: none there
+        "AF-041",  # level 7, needs 2 own fairies: one there
+        "AF-048",  # level 5, needs an own 南の妖精: 妖精天国の使者 there
+        "AF-049",  # level 5, needs an own 手帳: other evidence there
+    ],
+)
 def test_10_5_enough_power_but_a_failed_requirement_changes_nothing(cid):
     """RULES 10.5: power ≥ level, a requirement fails: the case stays face up, every card stays."""
     p = Position()
@@ -309,13 +321,17 @@ def test_10_5_the_requirement_counts_the_investigators_cards_only():
 
 # -- 10.6 ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("cid, fairies, evidence", [
-    ("AF-040", ["AF-006"], ["AF-022"]),                  # evidence_at_least 1 (level 4)
-    ("AF-041", ["AF-006", "AF-004"], []),                # fairies_at_least 2 (level 7)
-    ("AF-048", ["AF-002"], ["AF-023", "AF-022"]),        # fairy_named 南の妖精 (level 5)
-    ("AF-049", ["AF-006"], ["AF-020"]),                  # evidence_named 手帳 (level 5)
-    ("AF-042", ["AF-005"], []),                          # no requirement (level 1)
-])
+
+@pytest.mark.parametrize(
+    "cid, fairies, evidence",
+    [
+        ("AF-040", ["AF-006"], ["AF-022"]),  # evidence_at_least 1 (level 4)
+        ("AF-041", ["AF-006", "AF-004"], []),  # fairies_at_least 2 (level 7)
+        ("AF-048", ["AF-002"], ["AF-023", "AF-022"]),  # fairy_named 南の妖精 (level 5)
+        ("AF-049", ["AF-006"], ["AF-020"]),  # evidence_named 手帳 (level 5)
+        ("AF-042", ["AF-005"], []),  # no requirement (level 1)
+    ],
+)
 def test_10_6_power_at_least_the_level_and_every_requirement_holds_solves_the_case(cid, fairies, evidence):
     """RULES 10.6: each kind of requirement, met: the case is solved."""
     p = Position()

@@ -16,6 +16,7 @@ def _paid(state, case):
 
 # -- 8.1 --------------------------------------------------------------------------------
 
+
 def test_8_1_main_step_actions_are_not_taken_in_the_case_step():
     """RULES 8.1: draw, play_fairy and dispatch in the case step are refused (not_main_step)."""
     p = Position(step="case")
@@ -41,8 +42,7 @@ def test_8_1_main_step_actions_are_not_taken_while_a_window_is_open():
     state = p.build()
     assert_illegal(state, act("draw", 1), "8.1", "main_action_in_window")
     assert_illegal(state, act("cast_spell", 1, card=spell, targets=[]), "8.1", "main_action_in_window")
-    assert_illegal(state, act("use_ability", 1, card=own_fairy, ability=0, targets=[]), "8.1",
-                   "main_action_in_window")
+    assert_illegal(state, act("use_ability", 1, card=own_fairy, ability=0, targets=[]), "8.1", "main_action_in_window")
 
 
 def test_8_1_main_step_actions_belong_to_the_active_player():
@@ -54,6 +54,7 @@ def test_8_1_main_step_actions_belong_to_the_active_player():
 
 
 # -- 8.2 --------------------------------------------------------------------------------
+
 
 def test_8_2_the_draw_action_draws_the_top_card_for_one_action():
     """RULES 8.2: one case pays; the top card of the file comes to hand."""
@@ -100,6 +101,7 @@ def test_8_2_a_draw_whose_file_a_counter_emptied_draws_nothing_and_does_not_lose
 
 # -- 8.3 --------------------------------------------------------------------------------
 
+
 def test_8_3_a_fairy_is_played_from_hand_standby():
     """RULES 8.3: the fairy leaves the hand and joins the field with case null."""
     p = Position()
@@ -125,6 +127,7 @@ def test_8_3_play_fairy_names_a_fairy():
 
 
 # -- 8.4 --------------------------------------------------------------------------------
+
 
 def test_8_4_an_evidence_is_played_onto_a_case_in_play():
     """RULES 8.4: the evidence leaves the hand and is attached to the named case."""
@@ -164,6 +167,7 @@ def test_8_4_the_evidence_needs_a_case_in_play():
 
 # -- 8.5 --------------------------------------------------------------------------------
 
+
 def test_8_5_a_standby_fairy_is_dispatched_to_a_case_in_play():
     """RULES 8.5: the fairy's case becomes the named case."""
     p = Position()
@@ -190,6 +194,7 @@ def test_8_5_a_dispatched_fairy_is_not_dispatched_again():
 
 
 # -- 8.6 --------------------------------------------------------------------------------
+
 
 def test_8_6_a_dispatched_fairy_is_redispatched_to_a_different_case():
     """RULES 8.6: the fairy moves from one case to the other."""
@@ -226,6 +231,7 @@ def test_8_6_redispatching_to_the_same_case_is_illegal():
 
 # -- 8.7 --------------------------------------------------------------------------------
 
+
 def test_8_7_a_dispatched_fairy_is_recalled_to_standby():
     """RULES 8.7: recall makes the fairy standby, for 1 action."""
     p = Position()
@@ -250,6 +256,7 @@ def test_8_7_a_standby_fairy_is_not_recalled():
 
 
 # -- 8.8 --------------------------------------------------------------------------------
+
 
 def test_8_8_investigating_costs_one_action():
     """RULES 8.8: a failed investigation of a level-8 case still turns one case sideways."""
@@ -279,6 +286,7 @@ def test_8_8_the_same_case_may_be_investigated_again_in_the_same_turn_paying_aga
 
 
 # -- 8.9 --------------------------------------------------------------------------------
+
 
 def test_8_9_at_most_one_own_fairy_per_case():
     """RULES 8.9: a second own fairy dispatched to the same case is refused."""
@@ -330,7 +338,10 @@ def test_8_9_a_case_with_dispatch_limit_two_takes_two_own_fairies_but_not_three(
     state, _ = apply(state, act("dispatch", 0, fairy=second, case=festival))
 
     # The list keeps dispatch order (RULES 4.7): the newly dispatched fairy goes last.
-    assert state["players"][0]["fairies"] == [{"card": first, "case": festival}, {"card": third, "case": None},
-                                              {"card": second, "case": festival}]
+    assert state["players"][0]["fairies"] == [
+        {"card": first, "case": festival},
+        {"card": third, "case": None},
+        {"card": second, "case": festival},
+    ]
     v = assert_illegal(state, act("dispatch", 0, fairy=third, case=festival), "8.9", "one_fairy_per_case")
     assert v.params["limit"] == 2

@@ -6,8 +6,8 @@ import pytest
 
 from .positions import PLUS, Position, act, apply, assert_illegal, assert_legal, events_of, legal, normal, run
 
-
 # -- 9.1 Abilities ------------------------------------------------------------------------------
+
 
 def test_9_1_an_ability_pays_its_cost_and_applies_its_effect():
     """RULES 9.1: 南の妖精 (AF-002): 1 action, once per turn, +1 power to itself until end of turn."""
@@ -89,8 +89,7 @@ def test_9_1_only_the_controllers_abilities():
     in_hand = p.hand(0, "AF-002")
     state = p.build()
     assert_illegal(state, act("use_ability", 0, card=theirs, ability=0, targets=[]), "12.3", "card_not_available")
-    assert_illegal(state, act("use_ability", 0, card=in_hand, ability=0, targets=[]), "12.3",
-                   "card_not_available")
+    assert_illegal(state, act("use_ability", 0, card=in_hand, ability=0, targets=[]), "12.3", "card_not_available")
 
 
 def test_9_1_abilities_are_used_in_the_controllers_main_step_only():
@@ -113,6 +112,7 @@ def test_9_1_a_standby_and_a_dispatched_fairy_both_use_abilities():
 
 
 # -- 9.2 Spells -----------------------------------------------------------------------------------
+
 
 def test_9_2_a_spell_is_cast_from_hand_its_effect_applies_and_it_goes_to_the_trash():
     """RULES 9.2: 閃き (AF-060): 1 action, draw 2; then in the trash."""
@@ -143,6 +143,7 @@ def test_9_2_cast_spell_names_a_spell():
 
 # -- 9.3 Counters -----------------------------------------------------------------------------------
 
+
 def _investigation(counters=("AF-071",), responder_cases=1, windows="auto"):
     """Player 0 investigates player 1's level-3 case with a power-3 fairy; player 1 holds ``counters``
     and ``responder_cases`` unactioned cases (the investigated case is actioned: it pays for nothing)."""
@@ -152,7 +153,7 @@ def _investigation(counters=("AF-071",), responder_cases=1, windows="auto"):
     fairy = p.fairy(0, "AF-004", on=target)  # power 3
     cases = [p.case(1, "AF-043") for _ in range(responder_cases)]
     held = [p.hand(1, c) for c in counters]
-    return p, dict(pay=pay, target=target, fairy=fairy, cases=cases, held=held)
+    return p, {"pay": pay, "target": target, "fairy": fairy, "cases": cases, "held": held}
 
 
 def test_9_3_a_counter_applies_at_once_and_goes_to_the_trash():
@@ -231,6 +232,7 @@ def test_9_3_the_draw_trigger_answers_the_draw_action():
 
 # -- 9.4 Response windows -------------------------------------------------------------------------
 
+
 def test_9_4_auto_no_counter_in_hand_means_no_window():
     """RULES 9.4 auto: the opponent holds no counter; the investigation resolves at once."""
     p, c = _investigation(counters=())
@@ -273,9 +275,13 @@ def test_9_4_auto_a_playable_counter_opens_a_window_before_the_action_takes_effe
     p, c = _investigation()
     state = p.build()
     after, events = apply(state, act("investigate", 0, case=c["target"]))
-    assert after["pending"] == {"action": {"type": "investigate", "player": 0, "case": c["target"],
-                                           "pay": [c["pay"]]},
-                                "responder": 1, "negated": False, "power": 0, "counters": []}
+    assert after["pending"] == {
+        "action": {"type": "investigate", "player": 0, "case": c["target"], "pay": [c["pay"]]},
+        "responder": 1,
+        "negated": False,
+        "power": 0,
+        "counters": [],
+    }
     assert not events_of(events, "investigation")
     assert after["players"][1]["cases"][0]["card"] == c["target"]
 
@@ -319,8 +325,21 @@ def _every_respondable_action():
     return p.build(), actions
 
 
-@pytest.mark.parametrize("kind", ["play_case", "draw", "play_fairy", "play_evidence", "dispatch", "redispatch",
-                                  "recall", "investigate", "use_ability", "cast_spell"])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "play_case",
+        "draw",
+        "play_fairy",
+        "play_evidence",
+        "dispatch",
+        "redispatch",
+        "recall",
+        "investigate",
+        "use_ability",
+        "cast_spell",
+    ],
+)
 def test_9_4_every_respondable_action_opens_a_window_in_strict_mode(kind):
     """RULES 9.4: each action of 6.4, 8.2–8.8, 9.1, 9.2 becomes pending (strict, opponent with a case)."""
     state, actions = _every_respondable_action()
@@ -386,6 +405,7 @@ def test_9_4_after_the_pass_the_pending_action_resolves():
 
 
 # -- 9.5 Negation -------------------------------------------------------------------------------------
+
 
 def _negated(p: Position, action, counter_cid):
     """Player 1 negates ``action`` with ``counter_cid`` and passes: (state before, state after)."""
@@ -502,9 +522,11 @@ def test_9_5_a_negated_redispatch_recall_or_draw_changes_nothing(kind, counter_c
     here = p.case(0, "AF-043", actioned=True)
     there = p.case(1, "AF-047", actioned=True)
     fairy = p.fairy(0, "AF-004", on=here)
-    action = {"redispatch": act("redispatch", 0, fairy=fairy, case=there),
-              "recall": act("recall", 0, fairy=fairy),
-              "draw": act("draw", 0)}[kind]
+    action = {
+        "redispatch": act("redispatch", 0, fairy=fairy, case=there),
+        "recall": act("recall", 0, fairy=fairy),
+        "draw": act("draw", 0),
+    }[kind]
     before, after, counter = _negated(p, action, counter_cid)
     expected = _without_counter(before, after, counter)
     assert after == expected
@@ -523,9 +545,11 @@ def test_9_5_a_window_marked_negated_resolves_to_nothing_on_pass(kind):
     there = p.case(1, "AF-047")
     fairy = p.fairy(0, "AF-004", on=here)
     played = p.trash(1, {"redispatch": "T-02", "recall": "T-03", "draw": "T-04"}[kind])
-    action = {"redispatch": act("redispatch", 0, fairy=fairy, case=there, pay=[pay]),
-              "recall": act("recall", 0, fairy=fairy, pay=[pay]),
-              "draw": act("draw", 0, pay=[pay])}[kind]
+    action = {
+        "redispatch": act("redispatch", 0, fairy=fairy, case=there, pay=[pay]),
+        "recall": act("recall", 0, fairy=fairy, pay=[pay]),
+        "draw": act("draw", 0, pay=[pay]),
+    }[kind]
     p.pending(action, negated=True, counters=[played])
     state = p.build()
 
@@ -538,6 +562,7 @@ def test_9_5_a_window_marked_negated_resolves_to_nothing_on_pass(kind):
 
 
 # -- 9.6 Targets --------------------------------------------------------------------------------------
+
 
 def test_9_6_a_target_must_be_legal_on_declaration():
     """RULES 9.6: 追い払い (bounce a fairy) aimed at a case, or at a fairy in the trash, is refused."""
@@ -553,9 +578,14 @@ def test_9_6_a_target_must_be_legal_on_declaration():
     assert_illegal(state, act("cast_spell", 0, card=spell, targets=[dead]), "9.6", "illegal_target")
 
 
-@pytest.mark.parametrize("cid, why", [("AF-061", "ready: only an own actioned case"),
-                                       ("AF-068", "reveal: only a face-down case"),
-                                       ("AF-066", "recover fairy: only a fairy in one's own trash")])
+@pytest.mark.parametrize(
+    "cid, why",
+    [
+        ("AF-061", "ready: only an own actioned case"),
+        ("AF-068", "reveal: only a face-down case"),
+        ("AF-066", "recover fairy: only a fairy in one's own trash"),
+    ],
+)
 def test_9_6_each_effect_has_its_own_legal_targets(cid, why):
     """RULES 9.6: an unactioned own case is no target of ready; a face-up case none of reveal; a fairy
     in the opponent's trash none of recover."""
@@ -629,11 +659,11 @@ def test_9_6_a_redispatch_whose_fairy_a_counter_bounced_is_skipped():
 
     assert after["players"][0]["fairies"] == [] and after["players"][0]["hand"] == [fairy]
     assert after["players"][0]["cases"][0] == {"card": pay, "face_up": False, "actioned": True}
-    assert events_of(events, "skipped") == [{"type": "skipped", "action": "redispatch",
-                                             "reason": "card_not_available"}]
+    assert events_of(events, "skipped") == [{"type": "skipped", "action": "redispatch", "reason": "card_not_available"}]
 
 
 # -- 9.7 Effect order and required draws -----------------------------------------------------------------
+
 
 def test_9_7_effects_apply_in_the_order_the_card_lists_them():
     """RULES 9.7: 名推理 (AF-068): reveal the target case, then draw 1 — in that order."""

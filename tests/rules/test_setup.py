@@ -21,8 +21,7 @@ def test_5_1_decks_are_checked_before_anything_is_dealt():
 
 def test_5_1_shuffling_makes_each_file_a_permutation_of_its_deck():
     """RULES 5.1: with shuffle on, the dealt cards are the deck's cards in another order."""
-    shuffled, _ = engine.new_game(CAT, {"decks": [legal_deck(), legal_deck()], "seed": "shuffle-me",
-                                        "first_player": 0})
+    shuffled, _ = engine.new_game(CAT, {"decks": [legal_deck(), legal_deck()], "seed": "shuffle-me", "first_player": 0})
     for pl in shuffled["players"]:
         order = [shuffled["cards"][i] for i in pl["hand"] + pl["file"]]
         assert Counter(order) == Counter(legal_deck())
@@ -60,7 +59,9 @@ def test_5_3_each_player_draws_seven():
         assert [state["cards"][i] for i in pl["hand"]] == legal_deck()[:7]
         assert len(pl["file"]) == 33
     assert [e for e in events if e["type"] == "draw"] == [
-        {"type": "draw", "player": 0, "cards": 7}, {"type": "draw", "player": 1, "cards": 7}]
+        {"type": "draw", "player": 0, "cards": 7},
+        {"type": "draw", "player": 1, "cards": 7},
+    ]
     assert state["phase"] == "mulligan" and state["turn"] == 0
 
 

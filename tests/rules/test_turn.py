@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from .positions import (
-    Position, act, apply, assert_illegal, assert_legal, events_of, normal, run, started_game,
+    Position,
+    act,
+    apply,
+    assert_illegal,
+    assert_legal,
+    events_of,
+    normal,
+    run,
+    started_game,
 )
 
 
@@ -78,8 +86,10 @@ def test_6_3_an_empty_file_at_the_draw_step_loses():
 
     assert after["result"] == {"winner": 0, "reason": "deck_out"}
     assert (after["turn"], after["active"]) == (2, 1)
-    assert events[-2:] == [{"type": "draw", "player": 1, "cards": 0},
-                           {"type": "game_over", "winner": 0, "reason": "deck_out"}]
+    assert events[-2:] == [
+        {"type": "draw", "player": 1, "cards": 0},
+        {"type": "game_over", "winner": 0, "reason": "deck_out"},
+    ]
 
 
 def test_6_4_a_case_is_played_face_down_and_unactioned_and_the_main_step_follows():
@@ -145,8 +155,7 @@ def test_6_4_a_negated_case_still_ends_the_case_step():
     butt_in = p.hand(1, "AF-073")
     state = p.build()
 
-    after, _ = run(state, act("play_case", 0, card=case), act("counter", 1, card=butt_in, targets=[]),
-                   act("pass", 1))
+    after, _ = run(state, act("play_case", 0, card=case), act("counter", 1, card=butt_in, targets=[]), act("pass", 1))
 
     assert after["step"] == "main" and after["case_played"]
     assert after["players"][0]["cases"] == [] and after["players"][0]["trash"][-1] == case
@@ -279,8 +288,12 @@ def test_6_8_a_fairy_acts_in_the_turn_it_enters_the_field():
     fairy = p.hand(0, "AF-004")  # power 3
     state = p.build()
 
-    after, events = run(state, act("play_fairy", 0, card=fairy), act("dispatch", 0, fairy=fairy, case=target),
-                        act("investigate", 0, case=target))
+    _after, events = run(
+        state,
+        act("play_fairy", 0, card=fairy),
+        act("dispatch", 0, fairy=fairy, case=target),
+        act("investigate", 0, case=target),
+    )
 
     assert events_of(events, "solved") == [{"type": "solved", "case": target, "by": 0, "hit": 2}]
 

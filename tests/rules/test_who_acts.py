@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from .positions import Position, act, apply, assert_illegal, legal, new_game
 
-
 # -- 12.1 -----------------------------------------------------------------------------------
+
 
 def test_12_1_in_the_mulligan_phase_only_the_deciding_player_acts():
     """RULES 12.1: player 1 may not keep while player 0 decides (12.2's violation)."""
@@ -47,6 +47,7 @@ def test_12_1_concede_is_open_to_both_players():
 
 # -- 12.2 -----------------------------------------------------------------------------------
 
+
 def test_12_2_an_action_from_a_player_who_may_not_act_is_illegal():
     """RULES 12.2: player 1 drawing, skipping or ending player 0's turn is not_your_turn."""
     p = Position()
@@ -75,6 +76,7 @@ def test_12_2_in_the_case_step_of_turn_two_player_zero_waits():
 
 
 # -- 12.3 -----------------------------------------------------------------------------------
+
 
 def test_12_3_a_card_not_in_the_players_hand_is_not_available():
     """RULES 12.3: playing a fairy that is in the file, in the trash, or in the opponent's hand."""

@@ -95,7 +95,11 @@ def test_4_3_a_case_is_face_down_or_up_and_unactioned_or_actioned():
             p.case(0, "AF-045", face_up=face_up, actioned=actioned)
     state = normal(p.build())
     assert [(c["face_up"], c["actioned"]) for c in state["players"][0]["cases"]] == [
-        (False, False), (False, True), (True, False), (True, True)]
+        (False, False),
+        (False, True),
+        (True, False),
+        (True, True),
+    ]
 
 
 def test_4_3_only_cases_have_the_action_state():
@@ -133,8 +137,7 @@ def test_4_4_a_case_that_turns_face_up_stays_face_up():
     negate = p.hand(1, "AF-070")
     state = p.build()
 
-    after, _ = run(state, act("investigate", 0, case=case), act("counter", 1, card=negate, targets=[]),
-                   act("pass", 1))
+    after, _ = run(state, act("investigate", 0, case=case), act("counter", 1, card=negate, targets=[]), act("pass", 1))
 
     # (the case also paid for the counter: it was player 1's longest-held unactioned case)
     assert after["players"][1]["cases"][0] == {"card": case, "face_up": True, "actioned": True}
@@ -235,5 +238,5 @@ def test_4_7_a_failed_investigation_trashes_evidence_in_attach_order_then_fairie
 
     after, events = apply(state, act("investigate", 0, case=case))
 
-    assert [e for e in events if e["type"] == "investigation"][0]["outcome"] == "failed"
+    assert next(e for e in events if e["type"] == "investigation")["outcome"] == "failed"
     assert after["players"][0]["trash"] == trash_before + [ev_a, ev_b, late, early]

@@ -10,8 +10,15 @@ from __future__ import annotations
 from typing import Any, assert_type
 
 from referee.client import (
-    AsyncPrivateGame, AsyncRefereeClient, PrivateDeal, PrivateGame, PrivateStep, RefereeClient,
-    RefereeRuleViolation, Replayed, Step,
+    AsyncPrivateGame,
+    AsyncRefereeClient,
+    PrivateDeal,
+    PrivateGame,
+    PrivateStep,
+    RefereeClient,
+    RefereeRuleViolation,
+    Replayed,
+    Step,
 )
 
 State = dict[str, Any]
