@@ -12,12 +12,16 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # Stamp files so a second `make` does not reinstall.
+# The editable install is a plain path entry (setuptools' compat mode), not setuptools'
+# import-hook finder, which static checkers cannot follow: mypy, like a user's checker,
+# sees `referee` and its py.typed (tests/test_client_types.py; docs/decisions.md).
+EDITABLE := --config-settings editable_mode=compat
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e . $(EDITABLE)
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test]' $(EDITABLE)
 	touch $(VENV)/.installed $@
 
 venv: $(VENV)/.installed
