@@ -30,9 +30,11 @@ serve: $(VENV)/.installed
 	$(BIN)/referee serve --host $(HOST) --port $(PORT)
 
 # The gates first (fast, and a red one says exactly what to fix), then every test.
+# mypy checks, --strict, the packages that `files` in pyproject.toml's [tool.mypy] lists.
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 # Regenerate openapi.yaml from the schemas (tests/test_openapi.py fails when it drifts).
@@ -76,4 +78,4 @@ bench-recheck: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/recheck.py --local-cluster
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache build *.egg-info
