@@ -117,6 +117,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Player {player} already has {count} fairy(ies) dispatched to case {case}; the limit is {limit}.",
         "プレイヤー{player}はすでに事件{case}に妖精を{count}体派遣しています（上限{limit}）。",
     ),
+    "face_down_case_limit": (
+        "Player {player} already has {count} fairy(ies) dispatched to case {case}, which is face down to them: "
+        "until it turns face up the limit is {limit}.",
+        "事件{case}はプレイヤー{player}には裏向きです。表向きになるまで派遣できる妖精は{limit}体です"
+        "（すでに{count}体派遣しています）。",
+    ),
     # 9 Abilities, spells, counters
     "no_such_ability": ("Card {card} has no ability {ability}.", "カード{card}に能力{ability}はありません。"),
     "ability_used": (

@@ -295,7 +295,7 @@ def test_13_3_the_actions_own_rule_comes_before_the_cost(rule, code):
     """RULES 13.3: with every own case actioned, the action's own rule is still the one reported."""
     p = Position()
     mine = p.case(0, "AF-042", actioned=True)
-    case = p.case(1, "AF-047")
+    case = p.case(1, "AF-047", face_up=True)  # known to player 0, so RULES 8.9 and not 8.9.1 applies
     on = p.fairy(0, "AF-004", on=case)
     spare = p.fairy(0, "AF-005")
     south = p.fairy(0, "AF-002")
