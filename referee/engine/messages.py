@@ -12,7 +12,10 @@ from typing import Any
 # code: (English template, Japanese template)
 MESSAGES: dict[str, tuple[str, str]] = {
     # 3 Decks
-    "deck_size": ("Deck has {count} cards; a deck is exactly 40.", "デッキが{count}枚です。デッキはちょうど40枚です。"),
+    "deck_size": (
+        "Deck has {count} card(s); a deck is exactly 40.",
+        "デッキが{count}枚です。デッキはちょうど40枚です。",
+    ),
     "too_many_copies": (
         "Deck has {count} cards named {name}; at most {limit} are allowed.",
         "デッキに「{name}」が{count}枚あります。{limit}枚までです。",
@@ -23,7 +26,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "unknown_card": ("Card {card} is not in the catalog.", "カード{card}はカタログにありません。"),
     "more_unknown_cards": (
-        "And {count} more card ids are not in the catalog.",
+        "And {count} more card id(s) are not in the catalog.",
         "ほかに{count}種類のカードIDがカタログにありません。",
     ),
     # 11.3 / 12 Who may act
