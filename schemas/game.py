@@ -12,8 +12,8 @@ from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
 from referee.engine import effect_types, model, requirements
 from referee.engine.facts import PLAYERS, RULESET, SCHEMA, Phase, Step
-from schemas.derived import ACTION_SCHEMAS, action_field, listed_action_field, schema_for  # noqa: F401  (re-exported)
-from schemas.fields import (
+from referee_schemas.derived import ACTION_SCHEMAS, action_field, listed_action_field, schema_for  # noqa: F401  (re-exported)
+from referee_schemas.fields import (
     Deck,
     Grammars,
     StrictBoolean,

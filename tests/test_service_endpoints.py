@@ -11,7 +11,7 @@ import copy
 import orjson
 import pytest
 
-import schemas as S
+import referee_schemas as S
 from referee.engine.rules_index import load_rules
 
 PROBLEM_TYPE = "https://ace-file-referee.dev/problems/"
