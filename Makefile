@@ -34,7 +34,7 @@ serve: $(VENV)/.installed
 	$(BIN)/referee serve --host $(HOST) --port $(PORT)
 
 # The gates first (fast, and a red one says exactly what to fix), then every test.
-# mypy checks, --strict, the packages that `files` in pyproject.toml's [tool.mypy] lists.
+# mypy checks, --strict, the packages and modules that pyproject.toml's [tool.mypy] lists.
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
