@@ -395,6 +395,7 @@ def test_a_hot_seat_game_survives_a_reload_and_undo_steps_back(table):
     table.keep_both()
     table.offer(table.hand_card("The Graffiti Fuss"), "Play case")
     table.offer(table.hand_card("Fairy of the West"), "Play fairy")
+    expect(page.locator("#undo")).to_be_enabled()  # right after a move
     seq = page.locator("#status .seq").inner_text()
     events = page.locator("#log li").count()
 

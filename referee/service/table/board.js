@@ -72,7 +72,7 @@ export function cardWords(card, lang, opts = {}) {
   const english = card.name_en && card.name_en !== card.name ? ` (${card.name_en})` : "";
   const flags = [opts.faceDown ? t(lang, "face_down") : null, opts.actioned ? t(lang, "actioned") : null].filter(Boolean);
   return [`${KIND[lang]?.[card.kind] || card.kind}: ${card.name}${english}`, stats(card, lang, opts.bonus),
-    ...flags, card.text].filter(Boolean).join(". ");
+    ...flags, card.text].filter(Boolean).join(lang === "ja" ? "。" : ". ");
 }
 
 /** The display name of an instance for `view` (a hidden card: "a card"). */

@@ -162,7 +162,7 @@ function drawSeatBar() {
           onchange: (e) => { S.follow = e.target.checked; } }), " ", t(S.lang, "follow"))
       : null;
     const tools = S.mode === "hot" ? h("div.tools", {},
-      h("button#undo.tool", { onclick: undo, disabled: !S.history.length || S.busy, title: t(S.lang, "undo_hint") },
+      h("button#undo.tool", { onclick: undo, disabled: !S.history.length, title: t(S.lang, "undo_hint") },
         `↶ ${t(S.lang, "undo")}`), h("span.tool-note", {}, t(S.lang, "hot_seat")),
       h("button#download.tool", { onclick: download }, `⤓ ${t(S.lang, "download")}`)) : null;
     bar.replaceChildren(h("span.seat-label", {}, `${t(S.lang, "seat")} (${t(S.lang, S.mode === "hot" ? "hot_seat" : "tab_replay")}):`),
@@ -208,19 +208,22 @@ function actionButton(a) {
 }
 
 /** The card panel: a clicked (or tapped) card's full text, and the listed actions about it. */
-function cardPanel(iid) {
+function cardPanel(iid, withActions = true) {
   const view = S.view;
   const cid = view.cards[iid];
   const card = cid ? catalog.get(cid) : null;
   const name = nameOf(iid);
   const mine = distinct(S.actions.filter((a) => primary(a) === iid));
   const targeted = mine.some((a) => involved(a).length > 1);
+  if (!withActions) {
+    return h("section#card-panel.card-panel", { "aria-live": "polite" }, h("p.cp-text", {}, card ? cardWords(card, S.lang) : name));
+  }
   return h("section#card-panel.card-panel", { "aria-live": "polite" },
     h("p.cp-text", {}, card ? cardWords(card, S.lang) : name),
     h("h3.group-title", {}, mine.length ? t(S.lang, "card_actions", { card: name }) : t(S.lang, "no_card_actions", { card: name })),
     ...mine.map(actionButton),
     targeted ? h("p.hint", {}, t(S.lang, "targets_hint")) : null,
-    h("button.link#all-actions", { type: "button", onclick: () => { S.selected = null; draw(); } }, t(S.lang, "all_actions")));
+    h("button#all-actions.link", { type: "button", onclick: () => { S.selected = null; draw(); } }, t(S.lang, "all_actions")));
 }
 
 function drawActions() {
@@ -229,9 +232,11 @@ function drawActions() {
   if (!view) return;
   if (S.mode === "replay") {
     $("actions-title").hidden = true;
-    box.replaceChildren();
+    box.classList.add("replaying");
+    box.replaceChildren(...(S.selected && view.cards[S.selected] ? [cardPanel(S.selected, false)] : []));
     return;
   }
+  box.classList.remove("replaying");
   $("actions-title").hidden = false;
   $("selection").hidden = true;
   const parts = [];
@@ -240,8 +245,7 @@ function drawActions() {
     const result = view.result ? t(S.lang, "winner", { name: S.names[view.result.winner], reason: t(S.lang, `reasons.${view.result.reason}`) }) : "";
     parts.push(h("div.game-over", {},
       h("p.over-text", {}, t(S.lang, "game_over_note", { result })),
-      h("button#new-game.primary", { type: "button", onclick: newGame }, t(S.lang, "new_game")),
-      S.mode === "hot" ? h("button.tool", { type: "button", onclick: download }, `⤓ ${t(S.lang, "download")}`) : null));
+      h("button#new-game.primary", { type: "button", onclick: newGame }, t(S.lang, "new_game"))));
     box.replaceChildren(...parts);
     return;
   }
@@ -459,7 +463,12 @@ function adopt(state, events) {
 /** What a click (or a tap, or Enter) on a card means: the target of the selected card's listed actions,
  *  or else the card chosen: its full text and the listed actions about it. Only listed actions are sent. */
 async function clickCard(iid) {
-  if (S.mode === "replay" || !S.view || S.busy) return;
+  if (!S.view || S.busy) return;
+  if (S.mode === "replay") { // a replay only shows a card's full text
+    S.selected = S.selected === iid ? null : iid;
+    draw();
+    return;
+  }
   if (S.selected === iid) {
     S.selected = null;
     draw();
