@@ -334,11 +334,30 @@ def test_an_empty_trash_says_so(table):
     expect(page.locator("#trash-dialog")).to_contain_text("The trash is empty.")
 
 
+def _choose_discards(table) -> None:
+    """The end step: pick the cards to discard in the hand (the first ones, not the suggested last ones)."""
+    page = table.page
+    hand = page.locator(".player-zone.me .hand .card")
+    for i in range(hand.count()):
+        if page.locator("#discard-chosen").is_enabled():
+            break
+        table.click(hand.nth(i))
+    expect(page.locator(".player-zone.me .hand .card.chosen")).not_to_have_count(0)
+    chosen = page.locator("#discard-chosen").inner_text()
+    assert chosen.startswith("Discard "), chosen
+    table.click(page.locator("#discard-chosen"))
+    if page.locator("#curtain").is_visible():  # the turn passed: the next player takes the device
+        table.pass_device()
+    expect(page.locator("#log")).to_contain_text(chosen.replace("Discard ", "discards ", 1))
+
+
 def _click_to_the_end(table, limit: int = 900, checks=None) -> int:
-    """Click until the game is over: keep, play a case, draw, discard, pass, end the turn."""
+    """Click until the game is over: keep, play a case, draw, discard (once chosen in the hand), pass,
+    end the turn."""
     page = table.page
     preferred = ["Keep this hand", "Play case", "Play no case", "Draw a card", "Discard", "Pass", "End the turn"]
     grouped = 0
+    chose = False
     for clicks in range(limit):
         seen = table.seen()
         if seen["curtain"]:
@@ -351,6 +370,10 @@ def _click_to_the_end(table, limit: int = 900, checks=None) -> int:
         grouped += len(seen["groups"]) > 1
         if checks:
             checks(clicks)
+        if not chose and page.locator("#discard-panel").count():
+            _choose_discards(table)
+            chose = True
+            continue
         choice = next(
             (i for want in preferred for i, label in enumerate(seen["labels"]) if label.startswith(want)), None
         )

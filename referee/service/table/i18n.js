@@ -40,6 +40,8 @@ const UI = {
     download: "Download this game", final_moves: "Private mode: every move is final (no undo).",
     game_over_note: "The game is over: {result}.", resumed: "Game restored from this browser.",
     first: "First", previous: "Previous", next: "Next", last: "Last", language: "Language",
+    discard_pick: "End of turn: choose {n} card(s) of your hand to discard ({k} chosen), or take the suggestion below.",
+    discard_these: "Discard {cards}", discard_choose: "Choose {n} more in your hand",
     card_text: "Card", opponent_hand: "{name}'s hand", your_hand: "{name}'s hand", board: "Table",
   },
   ja: {
@@ -74,6 +76,8 @@ const UI = {
     download: "このゲームをダウンロード", final_moves: "非公開モード：行動は取り消せません。",
     game_over_note: "ゲームは終了しました：{result}。", resumed: "このブラウザに保存されたゲームを再開しました。",
     first: "最初", previous: "前へ", next: "次へ", last: "最後", language: "言語",
+    discard_pick: "ターン終了：手札から捨てるカードを{n}枚選んでください（{k}枚選択中）。下の候補でもかまいません。",
+    discard_these: "{cards}を捨てる", discard_choose: "手札からあと{n}枚選んでください",
     card_text: "カード", opponent_hand: "{name}の手札", your_hand: "{name}の手札", board: "テーブル",
   },
 };

@@ -36,6 +36,7 @@ const S = {
   /** @type {object[]} */ played: [],
   /** @type {{state: State, events: number, seat: number}[]} */ history: [],
   note: /** @type {string | null} */ (null),
+  /** @type {string[]} */ discarding: [], // the end step: the hand cards chosen to discard (RULES 6.6)
 };
 
 const HOT_KEY = "af-table-hot"; // the hot-seat game in this browser's storage: it survives a reload
@@ -226,6 +227,20 @@ function cardPanel(iid, withActions = true) {
     h("button#all-actions.link", { type: "button", onclick: () => { S.selected = null; draw(); } }, t(S.lang, "all_actions")));
 }
 
+/** The end step: the referee lists one discard (the last cards of the hand) and any set of that many
+ *  hand cards is equally legal (docs/api.md §6), so the player picks the cards in the hand. */
+function discardPanel(owed) {
+  const need = owed.cards.length;
+  const chosen = S.discarding.filter((iid) => S.view.players[S.seat].hand.includes(iid));
+  const ready = chosen.length === need;
+  const names = chosen.map((iid) => nameOf(iid)).join(S.lang === "ja" ? "、" : ", ");
+  return h("section#discard-panel.card-panel", { "aria-live": "polite" },
+    h("p.cp-text", {}, t(S.lang, "discard_pick", { n: need, k: chosen.length })),
+    h("button#discard-chosen.action", { type: "button", disabled: !ready,
+      onclick: () => act({ type: "discard", player: owed.player, cards: chosen }) },
+      ready ? t(S.lang, "discard_these", { cards: names }) : t(S.lang, "discard_choose", { n: need - chosen.length })));
+}
+
 function drawActions() {
   const box = $("actions");
   const view = S.view;
@@ -249,7 +264,9 @@ function drawActions() {
     box.replaceChildren(...parts);
     return;
   }
-  if (S.selected) parts.push(cardPanel(S.selected));
+  const owed = S.actions.find((a) => a.type === "discard");
+  if (owed) parts.push(discardPanel(owed));
+  else if (S.selected) parts.push(cardPanel(S.selected));
   const waiting = !S.actions.some((a) => a.type !== "concede"); // conceding is open to both, always (11.2)
   if (waiting) parts.push(h("p.empty", {}, t(S.lang, "no_actions", { name: S.names[actor(view)] })));
   const groups = new Map();
@@ -302,6 +319,7 @@ function markCards(hovered) {
     el.classList.toggle("selected", S.selected === iid);
     el.classList.toggle("targetable", targets.has(iid));
     el.classList.toggle("lit", lit.has(iid));
+    el.classList.toggle("chosen", S.discarding.includes(iid));
   }
 }
 
@@ -327,6 +345,7 @@ async function act(action) {
     clearProblem();
     S.selected = null;
     S.note = null;
+    S.discarding = [];
     if (S.mode === "hot") {
       S.history.push({ state: before, events: S.events.length, seat: S.seat });
       S.played.push(plain);
@@ -471,6 +490,13 @@ async function clickCard(iid) {
   }
   if (S.selected === iid) {
     S.selected = null;
+    draw();
+    return;
+  }
+  const owed = S.actions.find((a) => a.type === "discard");
+  if (owed && S.view.players[S.seat].hand.includes(iid)) { // choose (or unchoose) a card to discard
+    S.discarding = S.discarding.includes(iid) ? S.discarding.filter((c) => c !== iid)
+      : [...S.discarding, iid].slice(-owed.cards.length);
     draw();
     return;
   }
