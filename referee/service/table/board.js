@@ -75,13 +75,23 @@ export function cardWords(card, lang, opts = {}) {
     ...flags, card.text].filter(Boolean).join(lang === "ja" ? "。" : ". ");
 }
 
+/** 1st, 2nd, 3rd, 4th... 11th, 12th, 13th, 21st. */
+export function ordinal(n) {
+  const suffix = n % 100 >= 10 && n % 100 <= 20 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+  return `${n}${suffix}`;
+}
+
 /** The display name of an instance for `view` (a hidden card: "a card"). */
 export function cardName(view, catalog, iid, lang, cid) {
   const id = cid || (iid ? view.cards[iid] : undefined);
   const card = id ? catalog.get(id) : undefined;
   if (!card) {
-    const inPlay = iid && view.players.some((p) => p.cases.some((c) => c.card === iid));
-    if (inPlay) return lang === "ja" ? "裏向きの事件" : "a face-down case";
+    // An opponent's face-down case by its place, as the referee's labels name it.
+    for (const [p, pl] of view.players.entries()) {
+      const n = iid ? pl.cases.findIndex((c) => c.card === iid) + 1 : 0;
+      if (n > 0 && p !== view.viewer) return t(lang, "place_face_down", { n, nth: ordinal(n) });
+      if (n > 0) return lang === "ja" ? "裏向きの事件" : "a face-down case";
+    }
     return lang === "ja" ? "非公開のカード" : "a hidden card";
   }
   const en = card.name_en || card.name;

@@ -164,7 +164,7 @@ function drawSeatBar() {
       : null;
     const tools = S.mode === "hot" ? h("div.tools", {},
       h("button#undo.tool", { onclick: undo, disabled: !S.history.length, title: t(S.lang, "undo_hint") },
-        `↶ ${t(S.lang, "undo")}`), h("span.tool-note", {}, t(S.lang, "hot_seat")),
+        `↶ ${t(S.lang, "undo")}`), h("span.tool-note", {}, t(S.lang, "undo_note")),
       h("button#download.tool", { onclick: download }, `⤓ ${t(S.lang, "download")}`)) : null;
     bar.replaceChildren(h("span.seat-label", {}, `${t(S.lang, "seat")} (${t(S.lang, S.mode === "hot" ? "hot_seat" : "tab_replay")}):`),
       ...buttons, ...(follow ? [follow] : []), ...(tools ? [tools] : []));
@@ -768,8 +768,16 @@ async function showReplayStep() {
   if (next) {
     const listed = await api.legalActions(S.state, null).catch(() => []);
     const same = listed.find((a) => sameAction(a, next));
-    line.textContent = `▶ ${same ? same.label : JSON.stringify(next)}`;
+    line.textContent = `▶ ${same ? same.label : describeAction(next)}`;
   }
+}
+
+/** An action the referee did not list (a recorded illegal one) in words: its type and the cards it
+ *  names as the seat may see them, never an instance id. */
+function describeAction(action) {
+  const ids = involved(action);
+  const who = typeof action.player === "number" ? `${S.names[action.player] ?? action.player}: ` : "";
+  return `${who}${action.type}${ids.length ? ` (${ids.map((iid) => nameOf(iid)).join(", ")})` : ""}`;
 }
 
 function sameAction(listed, action) {
