@@ -409,6 +409,13 @@ def test_a_seeded_game_is_played_to_the_end_by_clicking(any_table, axe_core):
     table.no_sideways_scroll()
     table.shot(f"game-over-{table.size}")
     table.axe("game over")
+    table.click(page.locator("#replay-this"))  # the game just played, in the replay viewer from the deal
+    expect(page.locator("#rp-pos")).to_have_text(re.compile(r"^the deal \(0/\d+\)$"))
+    table.click(page.locator("#rp-last"))
+    expect(page.locator("#status")).to_contain_text("wins (deck out)")
+    page.reload()  # the finished game is still this browser's: back at its end, New game offered
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("#actions .over-text")).to_contain_text("The game is over:")
     page.click("#new-game")
     expect(page.locator("#deal-form")).to_be_visible()
     page.reload()  # the finished game has left the browser's storage: a reload brings the Deal form

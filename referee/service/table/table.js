@@ -260,7 +260,9 @@ function drawActions() {
     const result = view.result ? t(S.lang, "winner", { name: S.names[view.result.winner], reason: t(S.lang, `reasons.${view.result.reason}`) }) : "";
     parts.push(h("div.game-over", {},
       h("p.over-text", {}, t(S.lang, "game_over_note", { result })),
-      h("button#new-game.primary", { type: "button", onclick: newGame }, t(S.lang, "new_game"))));
+      h("button#new-game.primary", { type: "button", onclick: newGame }, t(S.lang, "new_game")),
+      S.mode === "hot" && S.game ? h("button#replay-this.tool", { type: "button",
+        onclick: () => loadReplay(JSON.stringify({ game: S.game, actions: S.played })) }, t(S.lang, "replay_this")) : null));
     box.replaceChildren(...parts);
     return;
   }
