@@ -29,6 +29,7 @@ from typing import Any
 from referee.scenarios.cli import SUBCOMMANDS as SCENARIO_SUBCOMMANDS
 from referee.scenarios.cli import CommandError, load_catalog, subcommand, write_file, write_output
 from referee.scenarios.cli import positive_int as _positive
+from referee.scenarios.fuzz_cli import add_fuzz
 
 PROG = "referee"
 
@@ -275,6 +276,7 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_serve,
     _add_openapi,
     *SCENARIO_SUBCOMMANDS,
+    add_fuzz,  # referee/scenarios/fuzz_cli.py
     _add_verify_deal,
 ]
 
