@@ -20,7 +20,7 @@ a game still going after ``max_actions`` actions is truncated for both.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -45,7 +45,11 @@ def env(
 
 
 class AceFileEnv(AECEnv):
-    metadata = {"name": "ace_file_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "ace_file_v0",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
