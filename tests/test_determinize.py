@@ -107,3 +107,14 @@ def _all(pl: dict) -> set[str]:
     return set(pl["hand"] + pl["file"] + pl["trash"]) | {
         e["card"] for zone in ("cases", "fairies", "evidence") for e in pl[zone]
     }
+
+
+def test_the_sample_shares_nothing_with_the_view():
+    game, session, memory = position(5, 30, False)
+    view = session.view(0)
+    before = copy.deepcopy(view)
+    sample = determinize(CATALOG, view, game["decks"], "s", memory[0])
+    for pl in sample["players"]:
+        for zone in ("hand", "trash", "cases", "fairies", "evidence"):
+            pl[zone].clear()
+    assert view == before

@@ -24,6 +24,7 @@ all cards left.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import Any
 
@@ -137,10 +138,10 @@ def determinize(
             cards[iid] = cid
             file_ids.append(iid)
         files.append(file_ids)
-    state = {k: v for k, v in view.items() if k not in VIEW_ONLY}
+    state = copy.deepcopy({k: v for k, v in view.items() if k not in VIEW_ONLY})  # a view may share lists
     state["schema"] = STATE_SCHEMA
     state["seed"] = "determinized:" + seed
     state["rng"] = 0
     state["cards"] = cards
-    state["players"] = [{**pl, "file": files[p]} for p, pl in enumerate(view["players"])]
+    state["players"] = [{**pl, "file": files[p]} for p, pl in enumerate(state["players"])]
     return state
