@@ -26,6 +26,7 @@ import tempfile
 from collections.abc import Callable, MutableMapping, Sequence
 from typing import Any
 
+from referee.bots.cli import add_play
 from referee.scenarios.cli import SUBCOMMANDS as SCENARIO_SUBCOMMANDS
 from referee.scenarios.cli import CommandError, load_catalog, subcommand, write_file, write_output
 from referee.scenarios.cli import positive_int as _positive
@@ -277,6 +278,7 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_openapi,
     *SCENARIO_SUBCOMMANDS,
     add_fuzz,  # referee/scenarios/fuzz_cli.py
+    add_play,  # referee/bots/cli.py
     _add_verify_deal,
 ]
 

@@ -144,23 +144,43 @@ class Remote:
     def close(self) -> None:
         self.http.close()
 
+    def catalog(self) -> Catalog:
+        """The service's catalog (``GET /v1/cards``), so the bots sample from the cards it plays with."""
+        import httpx
+
+        try:
+            r = self.http.get("/v1/cards")
+        except httpx.HTTPError as exc:
+            raise RemoteError(f"cannot reach the service: {exc}") from None
+        if r.status_code != 200:
+            raise RemoteError(f"GET /v1/cards: {r.status_code}")
+        body = r.json()
+        return Catalog.from_data({"id": body["catalog"]["id"], "cards": body["cards"]})
+
     def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        r = self.http.post(path, json=body)
+        import httpx
+
+        try:
+            r = self.http.post(path, json=body)
+        except httpx.HTTPError as exc:
+            raise RemoteError(f"POST {path}: {exc}") from None
         if r.status_code >= 400:
-            raise RemoteError(f"POST {path}: {r.status_code} {r.json().get('code', '')}: {r.json().get('detail', '')}")
+            try:
+                problem = r.json()
+            except ValueError:
+                problem = {}
+            raise RemoteError(f"POST {path}: {r.status_code} {problem.get('code', '')}: {problem.get('detail', '')}")
         return r.json()
 
     def play(
         self, bots: list[Bot], game: dict[str, Any], max_actions: int = DEFAULT_MAX_ACTIONS
     ) -> tuple[int | None, int]:
-        r = self.http.post("/v1/games", json=game)
-        if r.status_code == 400 and r.json().get("code") == "not_in_private_mode":
-            r = self.http.post("/v1/games", json={k: v for k, v in game.items() if k != "seed"})
-        if r.status_code >= 400:
-            raise RemoteError(
-                f"POST /v1/games: {r.status_code} {r.json().get('code', '')}: {r.json().get('detail', '')}"
-            )
-        dealt = r.json()
+        try:
+            dealt = self._post("/v1/games", game)
+        except RemoteError as exc:
+            if "not_in_private_mode" not in str(exc):
+                raise
+            dealt = self._post("/v1/games", {k: v for k, v in game.items() if k != "seed"})  # the service deals
         token, seats = dealt["state"], dealt.get("seats")
         for p, bot in enumerate(bots):
             bot.start(p, game["decks"], game.get("seed", "remote"))
