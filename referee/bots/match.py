@@ -155,7 +155,15 @@ class Remote:
         if r.status_code != 200:
             raise RemoteError(f"GET /v1/cards: {r.status_code}")
         body = r.json()
-        return Catalog.from_data({"id": body["catalog"]["id"], "cards": body["cards"]})
+        api_only = ("name_deck_limit",)  # what the API adds to a card of the catalog file (docs/api.md §8)
+        cards = [{k: v for k, v in card.items() if k not in api_only} for card in body["cards"]]
+        try:
+            catalog = Catalog.from_data({"id": body["catalog"]["id"], "cards": cards})
+        except Exception as exc:
+            raise RemoteError(f"GET /v1/cards: the service's catalog does not load here: {exc}") from None
+        if catalog.digest != body["catalog"]["digest"]:
+            raise RemoteError("GET /v1/cards: the cards do not give the service's catalog digest")
+        return catalog
 
     def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         import httpx
