@@ -7,6 +7,7 @@ nothing is drawn, so the output stays byte for byte what it was.
 
 from __future__ import annotations
 
+import shutil
 import sys
 from typing import Any
 
@@ -14,6 +15,9 @@ from typing import Any
 class _Silent:
     def update(self, n: int = 1) -> None:
         pass
+
+    def write(self, line: str, out: Any) -> None:
+        out.write(line + "\n")
 
     def close(self) -> None:
         pass
@@ -39,4 +43,14 @@ def bar(total: int | None, what: str, quiet: bool = False) -> Any:
         return _Silent()
     from tqdm import tqdm
 
-    return tqdm(total=total, unit=" " + what, file=sys.stderr, leave=False, dynamic_ncols=True)
+    class _Bar(tqdm):
+        def write(self, line: str, out: Any) -> None:  # type: ignore[override]
+            """A line of the report, printed above the bar (the bar is drawn again below it)."""
+            with self.external_write_mode(file=out):
+                out.write(line + "\n")
+                out.flush()
+
+    size = shutil.get_terminal_size((80, 24))  # a terminal that reports no size (0 x 0) gets 80 x 24
+    return _Bar(
+        total=total, unit=" " + what, file=sys.stderr, leave=False, ncols=min(size.columns, 120), nrows=size.lines
+    )
