@@ -98,3 +98,29 @@ def test_a_view_that_names_a_hidden_card_is_caught():
     assert "hidden card" in secrets_named(catalog, state, 0, leaky, [])
     event = {"type": "reveal", "case": hidden, "card": state["cards"][hidden]}
     assert "may not know" in secrets_named(catalog, state, 0, view, [event])
+
+
+def test_given_a_game_longer_than_max_actions_then_the_ends_invariant_fails(tmp_path, capsys):
+    rc = main(["fuzz", BUILTIN, "--games", "1", "--max-actions", "10", "--out", str(tmp_path), "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert rc == 1 and doc["failures"][0]["failure"]["invariant"] == "ends"
+    assert doc["failures"][0]["failure"]["step"] == 10
+
+
+def test_given_a_policy_that_does_not_follow_the_seed_then_the_deterministic_invariant_fails(
+    tmp_path, monkeypatch, capsys
+):
+    import random
+
+    from referee.scenarios import fuzz
+
+    unseeded = random.Random()  # the planted bug: a choice not drawn from the game's seed
+
+    def choose(policy, listed, session, stream):
+        playable = [a for a in listed if a["type"] != "concede"] or listed
+        return playable[unseeded.randrange(len(playable))]
+
+    monkeypatch.setattr(fuzz, "choose", choose)
+    rc = main(["fuzz", BUILTIN, "--games", "2", "--out", str(tmp_path), "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert rc == 1 and doc["failures"][0]["failure"]["invariant"] == "deterministic"
