@@ -5,6 +5,8 @@
                   [--metrics-port P] [--catalog FILE]   `referee serve --help` lists every setting
     referee openapi [--output FILE]                     print the OpenAPI document
     referee check | record | replay | recheck ...       scenario files and game archives (docs/scenarios.md)
+    referee fuzz CATALOG [--games N] ...                random games checking every invariant (docs/bots.md)
+    referee play --bots A,B [--games N] ...             bot against bot (docs/bots.md)
     referee verify-deal REVEALED.json [--commitment C]  check a revealed private game's deal
 
 Also ``python -m referee ...``. To add a subcommand, write ``_add_NAME(sub)``

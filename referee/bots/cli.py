@@ -19,7 +19,7 @@ def add_play(sub: argparse._SubParsersAction) -> None:
         sub,
         "play",
         cmd_play,
-        "play bot against bot (random, greedy, ismcts) and print each bot's wins with a 95% interval",
+        "play bot against bot (random, greedy, ismcts) and print each bot's wins with a 95%% interval",
         (
             "Play --games seeded games of bot A against bot B, in-process or through the referee at --url "
             "(in private mode through seats: each bot is told only its own seat's answers). Every deal is "
