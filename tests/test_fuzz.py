@@ -124,3 +124,20 @@ def test_given_a_policy_that_does_not_follow_the_seed_then_the_deterministic_inv
     rc = main(["fuzz", BUILTIN, "--games", "2", "--out", str(tmp_path), "--json"])
     doc = json.loads(capsys.readouterr().out)
     assert rc == 1 and doc["failures"][0]["failure"]["invariant"] == "deterministic"
+
+
+def test_given_a_dask_cluster_the_summary_is_that_of_one_job(tmp_path, capsys):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        worker_dashboard_address=None,
+    ) as cluster:
+        main(["fuzz", BUILTIN, "--games", "2", "--seed", "d", "--json", "--dask", cluster.scheduler_address])
+        dask = json.loads(capsys.readouterr().out)
+    main(["fuzz", BUILTIN, "--games", "2", "--seed", "d", "--json"])
+    one = json.loads(capsys.readouterr().out)
+    assert (dask["games"], dask["actions"], dask["failures"]) == (one["games"], one["actions"], one["failures"])
