@@ -142,7 +142,7 @@ def test_an_illegal_move_on_a_stale_token_is_409_not_422(lc, private_game_body):
     game = Game(lc, private_game_body)
     game.play(3)
     old = game.token
-    player, actions = game.turn(old)
+    player, _ = game.turn(old)
     game.play(1)
     illegal = {"type": "recall", "player": player, "fairy": "no-such-fairy"}
     assert game.apply(illegal).status_code in (400, 422)  # on the latest token: the engine's answer
