@@ -1,4 +1,4 @@
-"""The ledger (docs/api.md §11) and spectators (§12), in-process against a real SQLite file.
+"""The ledger (docs/api.md §11) and spectators (§12), in-process against a real SQLite file and a real Redis.
 
 Each test gets its own database in a temporary directory. The tests hold the
 key, so they can open tokens and compare; a client never can.
@@ -26,8 +26,27 @@ def post(client, path: str, body: dict):
     return client.post(path, data=orjson.dumps(body), content_type="application/json")
 
 
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    from tests.redis_server import RedisServer
+
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def db_url(request, tmp_path) -> str:
+    """Each test of the ledger runs on both stores: a SQLite file of its own, and a real Redis."""
+    if request.param == "redis":
+        return request.getfixturevalue("redis_url")
+    return f"sqlite:///{tmp_path / 'ledger.db'}"
+
+
 @pytest.fixture
-def db_url(tmp_path) -> str:
+def sqlite_url(tmp_path) -> str:
     return f"sqlite:///{tmp_path / 'ledger.db'}"
 
 
@@ -300,7 +319,9 @@ def test_a_plain_view_for_null_is_the_spectator_view(client, new_game_body):
 # -- unreachable: 503, never a move unrecorded ------------------------------------------------
 
 
-def test_a_locked_database_is_503_with_retry_after_and_readyz_503(lc, private_game_body, db_url):
+def test_a_locked_database_is_503_with_retry_after_and_readyz_503(make_app, private_game_body, sqlite_url):
+    lc = make_app(state_key=STATE_KEY, ledger=sqlite_url, ledger_timeout=0.2).test_client()
+    db_url = sqlite_url
     game = Game(lc, private_game_body)
     game.play(2)
     _, actions = game.turn()

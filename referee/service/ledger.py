@@ -311,6 +311,8 @@ class RedisLedger:
 
     def __init__(self, url: str, ttl: float, timeout: float):
         import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
 
         self._errors = (redis.RedisError, OSError)
         self.url = url
@@ -319,6 +321,10 @@ class RedisLedger:
             url,
             socket_timeout=timeout,
             socket_connect_timeout=timeout,
+            # One immediate retry of a failed connection (a pooled one Redis dropped on a restart): a
+            # call takes at most twice the timeout. Retrying a move is safe: the same action at the
+            # same seq is the recorded answer.
+            retry=Retry(NoBackoff(), 1),
             retry_on_timeout=False,
             decode_responses=True,
         )
