@@ -1,6 +1,6 @@
-"""A real ``redis-server`` (Debian's package) for the ledger's tests: a free loopback port, its own
-data directory, the durability the shipped ledger Redis uses (deploy/compose: append-only file,
-``appendfsync always``), started by the test and stopped by its PID."""
+"""A real ``redis-server`` (Debian's package) for the ledger's tests: the shipped configuration
+(deploy/redis/ledger-redis.conf: append-only file, ``appendfsync always``) on a free loopback port
+with its own data directory, started by the test and stopped by its PID."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import free_port
+from tests.conftest import ROOT, free_port
+
+CONFIG = ROOT / "deploy" / "redis" / "ledger-redis.conf"
 
 REDIS_SERVER = shutil.which("redis-server") or (
     "/usr/bin/redis-server" if os.path.exists("/usr/bin/redis-server") else None
@@ -44,18 +46,13 @@ class RedisServer:
         self.proc = subprocess.Popen(
             [
                 self.binary,
+                str(CONFIG),  # the shipped configuration; the lines below only place it on loopback
                 "--bind",
                 "127.0.0.1",
                 "--port",
                 str(self.port),
                 "--dir",
                 str(self.dir),
-                "--appendonly",
-                "yes",
-                "--appendfsync",
-                "always",
-                "--save",
-                "",
                 "--daemonize",
                 "no",
                 "--protected-mode",

@@ -350,6 +350,7 @@ def test_a_locked_database_is_503_with_retry_after_and_readyz_503(make_app, priv
     [
         ({"REFEREE_LEDGER": "sqlite:///tmp/x.db"}, "without REFEREE_STATE_KEY"),
         ({"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": "sqlite://relative.db"}, "absolute"),
+        ({"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": "sqlite:///x.db?mode=ro"}, "synchronous=normal"),
         ({"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": "redis://localhost:notaport/0"}, "redis://host:port/db"),
         ({"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": "mysql://x/y"}, "use sqlite:///"),
         ({"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": "sqlite:///x.db", "REFEREE_LEDGER_TIMEOUT": "0"}, "0.05"),
@@ -364,3 +365,12 @@ def test_bad_ledger_settings_are_one_line_errors(env, message):
 def test_an_unreachable_ledger_is_a_start_up_error(make_app, tmp_path):
     with pytest.raises(ConfigError, match="unreachable at start-up"):
         make_app(state_key=STATE_KEY, ledger=f"sqlite:///{tmp_path}/no/such/dir/ledger.db")
+
+
+def test_the_shipped_redis_config_fsyncs_every_move_and_never_evicts():
+    """docs/ledger.md, "Durability": what the tests' redis-server runs with (tests/redis_server.py)."""
+    from tests.redis_server import CONFIG
+
+    lines = dict(line.split(None, 1) for line in CONFIG.read_text("utf-8").splitlines() if line and line[0] != "#")
+    assert lines["appendonly"] == "yes" and lines["appendfsync"] == "always"
+    assert lines["maxmemory-policy"] == "noeviction"

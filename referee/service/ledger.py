@@ -87,8 +87,10 @@ def check_url(url: str) -> str:
     """``sqlite`` or ``redis``: the store ``url`` names; :class:`LedgerURLError` when it names none."""
     parts = urlsplit(url)
     if parts.scheme == "sqlite":
-        if parts.netloc or not parts.path.startswith("/") or parts.path.endswith("/") or parts.query:
+        if parts.netloc or not parts.path.startswith("/") or parts.path.endswith("/"):
             raise LedgerURLError(f"{url!r}: write sqlite:///absolute/path.db (three slashes, an absolute file path)")
+        if parts.query not in SQLITE_QUERIES:
+            raise LedgerURLError(f"{url!r}: the one option is ?synchronous=normal (docs/ledger.md, Durability)")
         return "sqlite"
     if parts.scheme in ("redis", "rediss"):
         try:
@@ -102,10 +104,16 @@ def check_url(url: str) -> str:
     raise LedgerURLError(f"{url!r}: use sqlite:///absolute/path.db or redis://host:port/db")
 
 
+# synchronous=FULL by default: a move answered is on disk, even through a power cut (as the shipped
+# Redis's appendfsync always); ?synchronous=normal: through any crash of a process, not of the machine.
+SQLITE_QUERIES = {"": "FULL", "synchronous=full": "FULL", "synchronous=normal": "NORMAL"}
+
+
 def open_ledger(url: str, ttl: float, timeout: float) -> Ledger:
     """The store ``url`` names (checked with :func:`check_url`), not yet connected."""
     if check_url(url) == "sqlite":
-        return SqliteLedger(urlsplit(url).path, ttl, timeout)
+        parts = urlsplit(url)
+        return SqliteLedger(parts.path, ttl, timeout, SQLITE_QUERIES[parts.query])
     return RedisLedger(url, ttl, timeout)
 
 
@@ -125,12 +133,15 @@ class SqliteLedger:
     """The ledger in one SQLite file, shared by every process on the machine.
 
     Each process (gunicorn forks its workers after loading the app) and
-    thread opens its own connection on first use. ``synchronous=FULL``: a
-    move answered is on disk, as Redis's ``appendfsync always`` promises.
+    thread opens its own connection on first use. ``synchronous=FULL`` (the
+    default): a move answered is on disk, as Redis's ``appendfsync always``
+    promises; ``NORMAL`` (``?synchronous=normal``): in the kernel, so it
+    survives any crash of a process, not a power cut.
     """
 
-    def __init__(self, path: str, ttl: float, timeout: float):
+    def __init__(self, path: str, ttl: float, timeout: float, synchronous: str = "FULL"):
         self.path = path
+        self.synchronous = synchronous
         self.ttl = ttl
         self.timeout = timeout
         self._local = threading.local()
@@ -143,9 +154,10 @@ class SqliteLedger:
             local.db = None
         if local.db is None:
             try:
-                db = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
+                # No busy handler (timeout 0): the one wait for the lock is _begin's, bounded by the timeout.
+                db = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
                 db.execute("PRAGMA journal_mode=WAL")
-                db.execute("PRAGMA synchronous=FULL")
+                db.execute(f"PRAGMA synchronous={self.synchronous}")
                 db.executescript(_SCHEMA)
             except sqlite3.Error as exc:
                 raise LedgerUnavailable(f"SQLite ledger {self.path}: {exc}") from None
@@ -156,7 +168,7 @@ class SqliteLedger:
         """``work(db)`` in one immediate transaction; any SQLite error is :class:`LedgerUnavailable`."""
         db = self._db()
         try:
-            db.execute("BEGIN IMMEDIATE")
+            self._begin(db)
             try:
                 out = work(db)
             except BaseException:
@@ -172,6 +184,27 @@ class SqliteLedger:
                     pass
             self._local.db = None  # a fresh connection next time (the file may have come back)
             raise LedgerUnavailable(f"SQLite ledger {self.path}: {exc}") from None
+
+    def _begin(self, db: sqlite3.Connection) -> None:
+        """``BEGIN IMMEDIATE`` (the write lock), waiting at most the timeout while another worker holds it.
+
+        SQLite's own busy handler sleeps 1 ms, then 2, 5, 10...: far longer than a move holds the lock
+        (a fraction of a millisecond). Trying again after a short, growing pause keeps two busy workers
+        from waiting on each other's sleeps.
+        """
+        deadline = time.monotonic() + self.timeout
+        pause = 0.00005
+        while True:
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                if time.monotonic() + pause > deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.002)
 
     def start(self, game_id: str, token: str) -> None:
         def work(db: sqlite3.Connection) -> None:
