@@ -1,7 +1,8 @@
-"""The spectator's table (/table/watch.html, docs/api.md §12) in a real browser: Debian's Chromium
-driven by Playwright, against a real ``referee serve`` with a SQLite ledger. Two players play
-through the API; a third browser context, holding only the watch link, follows the game and never
-receives a card either player may not know.
+"""The spectator's table (/table/watch.html, docs/api.md §12) and the two-device table
+(/table/remote.html, docs/ledger.md) in a real browser: Debian's Chromium driven by Playwright,
+against a real ``referee serve`` with a SQLite ledger. Players on separate browser contexts that
+share nothing but the server follow each other's moves by polling /v1/latest; a watcher, holding
+only the watch link, follows the game and never receives a card either player may not know.
 """
 
 from __future__ import annotations
@@ -109,3 +110,56 @@ def test_without_a_ledger_the_watch_page_says_why(browser, tmp_path):
         context.close()
     finally:
         server.stop()
+
+
+def test_two_devices_play_through_the_ledger_while_a_third_watches(ledger_server, browser):
+    """Point 5 of issue 23, in new pages: links that carry only the game id and a seat, each device
+    polling /v1/latest; three browser contexts that share nothing but the server."""
+    from referee.service.private_tokens import Vault
+
+    vault = Vault(bytes.fromhex(STATE_KEY))
+    dealer = browser.new_context()
+    page = dealer.new_page()
+    page.goto(f"{ledger_server.url}/table/remote.html")
+    page.click("#remote-deal-button")
+    expect(page.locator("#watch-link")).to_have_count(1, timeout=15_000)
+    links = [page.locator(f"#seat-link-{p}").get_attribute("href") for p in (0, 1)]
+    watch_link = page.locator("#watch-link").get_attribute("href")
+    dealer.close()
+    assert all(len(link) < 160 for link in links), links  # an id and a seat: short enough to read out
+    assert "afs1." not in "".join(links)  # no token in a link
+
+    contexts = [browser.new_context() for _ in range(3)]
+    players = [contexts[p].new_page() for p in (0, 1)]
+    watcher = contexts[2].new_page()
+    seen: list[dict] = []
+    watcher.on("response", lambda r: seen.append(r.json()) if r.url.endswith("/v1/latest") and r.ok else None)
+    errors: list[str] = []
+    for p in (0, 1):
+        players[p].on("pageerror", lambda exc: errors.append(str(exc)))
+        players[p].goto(links[p])
+        expect(players[p].locator("#remote-seq")).to_have_text("0", timeout=15_000)
+    watcher.goto(watch_link)
+    rng = random.Random("two-devices")
+    moves, idle = 0, 0
+    while moves < 10:
+        idle += 1
+        assert idle < 100, [p.locator("#remote-status").inner_text() for p in players]
+        for p in (0, 1):
+            buttons = players[p].locator(".remote-action:not([data-type=concede])")
+            if buttons.count():
+                buttons.nth(rng.randrange(buttons.count())).click()
+                moves, idle = moves + 1, 0
+                for other in players:  # both devices show the move: the other one by polling
+                    expect(other.locator("#remote-seq")).to_have_text(str(moves), timeout=15_000)
+                break
+        else:
+            players[0].wait_for_timeout(200)  # the page is still drawing its actions
+    expect(watcher.locator("#watch-seq")).to_have_text(str(moves), timeout=15_000)
+    for context in contexts:
+        context.close()
+    assert not errors
+    for answer in seen:  # the watcher never received a card either player may not know
+        state = vault.open(answer["state"])
+        hands = {iid for pl in state["players"] for iid in pl["hand"]}
+        assert answer["view"]["viewer"] is None and not hands & set(answer["view"]["cards"])
