@@ -374,3 +374,22 @@ def test_the_shipped_redis_config_fsyncs_every_move_and_never_evicts():
     lines = dict(line.split(None, 1) for line in CONFIG.read_text("utf-8").splitlines() if line and line[0] != "#")
     assert lines["appendonly"] == "yes" and lines["appendfsync"] == "always"
     assert lines["maxmemory-policy"] == "noeviction"
+
+
+def test_a_peek_by_drawing_on_a_copy_is_the_move_made(lc, private_game_body):
+    """The peek of issue 23: a voluntary draw on a copy shows the next card; with a ledger that draw
+    is the move, and any other move from the original token is refused."""
+    game = Game(lc, private_game_body, seed="peek")
+    for _ in range(200):
+        _, actions = game.turn()
+        draws = [a for a in actions if a["type"] == "draw"]
+        others = [a for a in actions if a["type"] not in ("draw", "concede")]
+        if draws and others:
+            break
+        game.play(1)
+    else:
+        pytest.skip("no position with a voluntary draw beside another move")
+    peek = game.apply(draws[0])
+    assert peek.status_code == 200
+    resp = game.apply(others[0])
+    assert resp.status_code == 409 and resp.get_json()["latest_seq"] == game.seq(peek.get_json()["state"])
