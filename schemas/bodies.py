@@ -214,6 +214,13 @@ class ReadinessSchema(HealthSchema):
             "example": {"current": "3f9a0c1d2b4e5f60"},
         },
     )
+    ledger = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Whether this replica keeps a ledger of private games (docs/api.md §11): "
+            "`POST /v1/latest` then answers, and a game can follow its players' devices."
+        },
+    )
 
 
 class ProblemSchema(Schema):

@@ -1965,6 +1965,8 @@ export interface components {
             keys: {
                 [key: string]: string;
             };
+            /** @description Whether this replica keeps a ledger of private games (docs/api.md §11): `POST /v1/latest` then answers, and a game can follow its players' devices. */
+            ledger: boolean;
         };
     };
     responses: {
