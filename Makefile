@@ -57,7 +57,7 @@ bench-http: $(VENV)/.installed
 
 # The baseline revision of issues 8, 10 and 11 and this code's worker classes, side by side, alternated.
 bench-compare: $(VENV)/.installed
-	$(BIN)/python benchmarks/http_compare.py --baseline 7bc43d9 --worker-classes sync,buffering,gevent --rounds 5
+	$(BIN)/python benchmarks/http_compare.py --baseline 7bc43d9 --worker-classes sync,gevent --rounds 5
 
 # Availability under 40 idle + 40 trickled-header + 2 non-reading sockets (≤ 60 s, loopback).
 bench-slow: $(VENV)/.installed

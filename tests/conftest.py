@@ -196,8 +196,15 @@ def start_server(
     return wait_ready(server)
 
 
-def launch_server(log_dir: Path, workers: int = 1, env: dict[str, str] | None = None, module: bool = False) -> Server:
-    """Start ``referee serve`` on a free loopback port (launch several, then :func:`wait_ready` each)."""
+def launch_server(
+    log_dir: Path,
+    workers: int = 1,
+    env: dict[str, str] | None = None,
+    module: bool = False,
+    preexec_fn: Callable[[], None] | None = None,
+) -> Server:
+    """Start ``referee serve`` on a free loopback port (launch several, then :func:`wait_ready` each);
+    ``preexec_fn`` runs in the child before it starts (a lower ``ulimit -n``, say)."""
     port = free_port()
     log = log_dir / f"server-{port}.log"
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_") and k != "PROMETHEUS_MULTIPROC_DIR"}
@@ -209,7 +216,9 @@ def launch_server(log_dir: Path, workers: int = 1, env: dict[str, str] | None = 
         cmd = [str(Path(sys.executable).with_name("referee"))]
     cmd += ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]
     with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            cmd, cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT, preexec_fn=preexec_fn
+        )
     return Server(proc, f"http://127.0.0.1:{port}", log)
 
 

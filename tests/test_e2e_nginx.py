@@ -109,6 +109,7 @@ def sidecar_config(upstreams: list[str], port: int) -> str:
     text = (ROOT / "deploy/kubernetes/nginx.conf").read_text("utf-8")
     text = text.replace("server 127.0.0.1:8000;", f"server {upstreams[0]};")
     text = re.sub(r"\blisten 8080;", f"listen 127.0.0.1:{port};", text)
+    text = re.sub(r"\blisten 9100;", f"listen 127.0.0.1:{free_port()};", text)  # the metrics port
     text = re.sub(r"^pid .*;$|^error_log .*;$", "", text, flags=re.M)  # given on the command line
     return text.replace("/tmp/nginx-", f"/tmp/referee-test-{port}-nginx-")
 

@@ -268,3 +268,56 @@ def test_metrics_port_setting():
     for bad in ("0", "70000", "http"):
         with pytest.raises(ConfigError, match="REFEREE_METRICS_PORT"):
             Settings.from_env({"REFEREE_METRICS_PORT": bad})
+
+
+# -- gunicorn's settings come from the one settings table ------------------------------
+
+
+def gunicorn_config(monkeypatch, env: dict[str, str]) -> dict:
+    import runpy
+
+    import referee.service.gunicorn_conf as conf
+
+    for name in [k for k in os.environ if k.startswith("REFEREE_")]:
+        monkeypatch.delenv(name)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_path(conf.__file__)
+
+
+def test_gunicorn_reads_its_settings_from_the_settings_table(monkeypatch):
+    """Given no settings, gunicorn gets the table's defaults; given some, exactly those."""
+    from referee.service.config import default
+
+    conf = gunicorn_config(monkeypatch, {})
+    assert conf["worker_class"] == "referee.service.worker.GeventWorker"
+    assert conf["worker_connections"] == int(default("REFEREE_WORKER_CONNECTIONS"))
+    assert conf["workers"] == int(default("REFEREE_WORKERS"))
+    assert conf["timeout"] == int(default("REFEREE_TIMEOUT"))
+    conf = gunicorn_config(
+        monkeypatch,
+        {
+            "REFEREE_WORKER_CLASS": "sync",
+            "REFEREE_WORKER_CONNECTIONS": "4096",
+            "REFEREE_WORKERS": "3",
+            "REFEREE_TIMEOUT": "12",
+            "REFEREE_LOG_LEVEL": "WARNING",
+        },
+    )
+    assert conf["worker_class"] == "referee.service.worker.SyncWorker"
+    assert (conf["worker_connections"], conf["workers"], conf["timeout"], conf["loglevel"]) == (4096, 3, 12, "warning")
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"REFEREE_WORKER_CONNECTIONS": "0"},
+        {"REFEREE_WORKER_CONNECTIONS": "many"},
+        {"REFEREE_WORKER_CLASS": "buffering"},
+        {"REFEREE_TIMEOUT": "-1"},
+        {"REFEREE_LOG_LEVEL": "loud"},
+    ],
+)
+def test_bad_server_settings_raise_config_error(env):
+    with pytest.raises(ConfigError, match=next(iter(env))):
+        Settings.from_env(env)
