@@ -233,8 +233,13 @@ class ProblemSchema(Schema):
     errors = fields.Dict(
         keys=fields.String(),
         values=fields.List(fields.String()),
-        metadata=_doc("400 schema errors: field path (dotted, list indexes as numbers) to messages."),
+        metadata=_doc(
+            "400 schema errors: field path (dotted, list indexes as numbers) to messages. At most the "
+            "first 10 paths in the body's order, each message at most 300 characters; `errors_total` "
+            "counts them all when there are more. No error answer exceeds 64 KiB."
+        ),
     )
+    errors_total = natural(metadata=_doc("400: how many paths had errors, when more than `errors` lists."))
     rule = fields.String(metadata=_doc("422: the rule id of RULES.md that the action or deck breaks."))
     index = natural(metadata=_doc("/v1/replay 422: the 0-based index of the first illegal action."))
     violations = fields.List(

@@ -328,10 +328,12 @@ export interface components {
             code: string;
             detail: string;
             instance: string;
-            /** @description 400 schema errors: field path (dotted, list indexes as numbers) to messages. */
+            /** @description 400 schema errors: field path (dotted, list indexes as numbers) to messages. At most the first 10 paths in the body's order, each message at most 300 characters; `errors_total` counts them all when there are more. No error answer exceeds 64 KiB. */
             errors?: {
                 [key: string]: string[];
             };
+            /** @description 400: how many paths had errors, when more than `errors` lists. */
+            errors_total?: number;
             /** @description 422: the rule id of RULES.md that the action or deck breaks. */
             rule?: string;
             /** @description /v1/replay 422: the 0-based index of the first illegal action. */
