@@ -11,6 +11,7 @@ Bounded: every socket has a timeout, every server is stopped by its PID.
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import resource
@@ -37,6 +38,9 @@ def _body_of(size: int) -> bytes:
     return b'{"a":"' + b"x" * (size - 8) + b'"}'
 
 
+_DEEP = b'{"a":' + b"[" * 300 + b"]" * 300 + b"}"
+_GZIP = gzip.compress(b'{"state": {}, "action": {}}')
+
 # name → the raw request; each is sent and then the connection is left open, as the attacker did.
 ATTACKS = {
     # A negative chunk size: the old worker's scan stood still and spun at 100% CPU.
@@ -53,6 +57,9 @@ ATTACKS = {
     "header_line_over_limit": b"GET /livez HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 10_000 + b"\r\n\r\n",
     "bad_content_length": b"POST /v1/apply HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
     "bad_chunk_size": HEAD + b"Transfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n",
+    # The application's own: JSON nested 300 deep (was a 500), a gzip body (was 400 invalid_json).
+    "deep_json": HEAD + b"Content-Length: %d\r\n\r\n" % len(_DEEP) + _DEEP,
+    "gzip_body": HEAD + b"Content-Encoding: gzip\r\nContent-Length: %d\r\n\r\n" % len(_GZIP) + _GZIP,
 }
 
 
@@ -129,6 +136,13 @@ def test_each_attack_gets_a_4xx_or_a_clean_close_within_2_s(target, attack):
     if status is not None:
         assert end in ("closed", "timeout") and b"100 Continue" not in data
     assert "Traceback" not in target.server.output()
+
+
+def test_3_6_mb_of_one_byte_chunks_is_answered_not_a_killed_worker(target):
+    """600,000 one-byte chunks: gunicorn's parser takes seconds of one worker (linear, measured in
+    docs/performance.md), nginx de-chunks it itself; either way an answer, never a worker timeout."""
+    data, _ = answer_to(target.port, one_byte_chunks(_body_of(600_000)), within=15.0)
+    assert status_of(data) == 400, data[:200]
 
 
 def test_a_header_that_mentions_100_continue_gets_no_interim_answer(target):
