@@ -119,12 +119,19 @@ class ValidateResponseSchema(Schema):
     violation = fields.Nested(ViolationSchema, required=True, allow_none=True)
 
 
+RENEWED_SEAT = (
+    "Private mode, during a key rotation: present when the seat sent was made under the previous "
+    "key; the same seat under the current key, to use from now on (docs/operations.md)."
+)
+
+
 class LegalActionsResponseSchema(Schema):
     class Meta:
         unknown = RAISE
         description = "Every legal action now, without `pay` (docs/api.md §6)."
 
     actions = fields.List(listed_action_field(), required=True)
+    seat = fields.String(metadata={"description": RENEWED_SEAT})
 
 
 class ReplayResponseSchema(Schema):
@@ -142,6 +149,7 @@ class ViewResponseSchema(Schema):
         description = "What one player may see."
 
     view = fields.Nested(ViewSchema, required=True)
+    seat = fields.String(metadata={"description": RENEWED_SEAT})
 
 
 class DeckValidateResponseSchema(Schema):

@@ -301,6 +301,31 @@ def test_key_rotation_accepts_the_previous_key_and_answers_under_the_new(make_ap
     assert again.status_code in (200, 403) and "seat" not in again.get_json()
 
 
+@pytest.mark.parametrize("path", ["/v1/view", "/v1/legal-actions"])
+def test_a_player_who_only_watches_gets_the_seat_renewed_too(make_app, private_game_body, path):
+    """Given a seat made under the old key, when its player only asks (view, legal actions) during the
+    rotation, then the answer carries the seat under the new key, which outlives the old key."""
+    old = make_app(state_key=STATE_KEY).test_client()
+    new = make_app(state_key=OTHER_STATE_KEY, previous_state_key=STATE_KEY).test_client()
+    after = make_app(state_key=OTHER_STATE_KEY).test_client()
+    game = deal(old, private_game_body)
+    game_id = VAULT.open(game["state"])["game_id"]
+    answer = post(new, path, {"state": game["state"], "seat": game["seats"][1]}).get_json()
+    new_vault = Vault(bytes.fromhex(OTHER_STATE_KEY))
+    assert new_vault.seat_player(answer["seat"], game_id) == (1, True)
+    # a current seat is not renewed
+    token = post(new, "/v1/apply", seat_keep(game)).get_json()["state"]
+    again = post(new, path, {"state": token, "seat": answer["seat"]})
+    assert again.status_code == 200 and "seat" not in again.get_json()
+    # and the renewed seat works once the old key is gone
+    assert post(after, path, {"state": token, "seat": answer["seat"]}).status_code == 200
+
+
+def seat_keep(game: dict) -> dict:
+    first = VAULT.open(game["state"])["active"]
+    return {"state": game["state"], "action": {"type": "keep", "player": first}, "seat": game["seats"][first]}
+
+
 # -- replay ------------------------------------------------------------------------
 
 

@@ -1740,6 +1740,8 @@ export interface components {
         /** @description Every legal action now, without `pay` (docs/api.md §6). */
         LegalActionsResponse: {
             actions: (components["schemas"]["ListedMulliganAction"] | components["schemas"]["ListedKeepAction"] | components["schemas"]["ListedPlayCaseAction"] | components["schemas"]["ListedSkipCaseAction"] | components["schemas"]["ListedDrawAction"] | components["schemas"]["ListedPlayFairyAction"] | components["schemas"]["ListedPlayEvidenceAction"] | components["schemas"]["ListedDispatchAction"] | components["schemas"]["ListedRedispatchAction"] | components["schemas"]["ListedRecallAction"] | components["schemas"]["ListedInvestigateAction"] | components["schemas"]["ListedUseAbilityAction"] | components["schemas"]["ListedCastSpellAction"] | components["schemas"]["ListedCounterAction"] | components["schemas"]["ListedPassAction"] | components["schemas"]["ListedEndTurnAction"] | components["schemas"]["ListedDiscardAction"] | components["schemas"]["ListedConcedeAction"])[];
+            /** @description Private mode, during a key rotation: present when the seat sent was made under the previous key; the same seat under the current key, to use from now on (docs/operations.md). */
+            seat?: string;
         };
         /** @description Either `game` (a NewGame) or `state`, and the actions to apply in order. */
         ReplayRequest: {
@@ -1774,6 +1776,8 @@ export interface components {
         /** @description What one player may see. */
         ViewResponse: {
             view: components["schemas"]["View"];
+            /** @description Private mode, during a key rotation: present when the seat sent was made under the previous key; the same seat under the current key, to use from now on (docs/operations.md). */
+            seat?: string;
         };
         /** @description The state token of a finished private game and both its seats: the referee cannot tell a game's last token from a copy someone conceded on to see the cards, so revealing needs both players (at the end, each gives the other their seat). */
         RevealRequest: {

@@ -10,8 +10,9 @@ every answer carries a new token, never a plain state, and only what the
 seat's player may know (their view, their events).
 
 A seat made under the previous key (during a rotation) is answered with
-``seat``, the same seat made under the current key, so clients can replace it
-before the previous key is dropped.
+``seat``, the same seat made under the current key, by every endpoint that
+takes one seat (apply, validate aside, legal-actions, view), so clients can
+replace it before the previous key is dropped.
 """
 
 from __future__ import annotations
@@ -102,15 +103,24 @@ class PrivatePlay:
             self.same_player(player, named, "the action")
         return state, player, current
 
-    def asking(self, body: Body, optional: tuple[str, ...] = ()) -> tuple[dict[str, Any], int]:
-        """state and the seat's player, for a body of ``state``, ``seat`` and an optional ``player``."""
+    def asking(self, body: Body, optional: tuple[str, ...] = ()) -> tuple[dict[str, Any], int, bool]:
+        """state, the seat's player, current-key flag: for a body of ``state``, ``seat`` and an optional
+        ``player``."""
         envelope(body, ("state", "seat"), ("player", *optional))
         named = player_field(body)
         state = self.state_in(body)
-        player, _ = self.seat_in(body, state)
+        player, current = self.seat_in(body, state)
         if named is not None:
             self.same_player(player, named, "the request")
-        return state, player
+        return state, player, current
+
+    def renewed(self, state: dict[str, Any], player: int, current: bool) -> Body:
+        """``{"seat": ...}``, the seat under the current key, when the one sent was under the previous key.
+
+        Every answer to a seat renews it (a move, a view, a question), so a player who only watches
+        during a rotation holds a current seat before the previous key is dropped.
+        """
+        return {} if current else {"seat": self.vault.seat(state["game_id"], player)}
 
     # -- the endpoints ------------------------------------------------------------
 
@@ -140,24 +150,24 @@ class PrivatePlay:
             "events": events_for(events, state, player, known),
             "view": view_of(state, player, known),
         }
-        if not current:
-            out["seat"] = self.vault.seat(state["game_id"], player)
+        out.update(self.renewed(state, player, current))
         return out
 
     def validate(self, body: Body) -> engine.RuleViolation | None:
         state, _, _ = self.acting(body)
         return engine.validate(self.catalog, state, body["action"])
 
-    def legal_actions(self, body: Body) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """The plain state (for labels, which name only what the seat's player may see) and the actions."""
-        state, player = self.asking(body, ("labels",))
+    def legal_actions(self, body: Body) -> tuple[dict[str, Any], list[dict[str, Any]], Body]:
+        """The plain state (for labels, which name only what the seat's player may see), the actions, and
+        the renewed seat if any (:meth:`renewed`)."""
+        state, player, current = self.asking(body, ("labels",))
         if type(body.get("labels", False)) is not bool:
             raise schema_problem({"labels": ["Not a valid boolean."]})
-        return state, engine.legal_actions(self.catalog, state, player)
+        return state, engine.legal_actions(self.catalog, state, player), self.renewed(state, player, current)
 
     def view(self, body: Body) -> Body:
-        state, player = self.asking(body)
-        return {"view": engine.view(self.catalog, state, player)}
+        state, player, current = self.asking(body)
+        return {"view": engine.view(self.catalog, state, player), **self.renewed(state, player, current)}
 
     def replay(self, body: Body) -> Body:
         envelope(body, ("actions",), ("game", "state", "seats"))
