@@ -51,9 +51,10 @@ bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/engine.py --baseline 7bc43d9
 
-# /v1/apply against a parse-and-echo endpoint on the real server (2 workers; wrk if installed).
+# /v1/apply beside a parse-and-echo endpoint under gevent direct, sync direct and nginx -> sync, then
+# slow-client availability (2 workers; wrk if installed). Every endpoint, private mode: benchmarks/http_load.py.
 bench-http: $(VENV)/.installed
-	$(BIN)/python benchmarks/http_load.py
+	$(BIN)/python benchmarks/http_edge.py
 
 # The baseline revision of issues 8, 10 and 11 and this code's worker classes, side by side, alternated.
 bench-compare: $(VENV)/.installed

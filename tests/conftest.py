@@ -202,11 +202,12 @@ def launch_server(
     env: dict[str, str] | None = None,
     module: bool = False,
     preexec_fn: Callable[[], None] | None = None,
+    port: int | None = None,
 ) -> Server:
-    """Start ``referee serve`` on a free loopback port (launch several, then :func:`wait_ready` each);
-    ``preexec_fn`` runs in the child before it starts (a lower ``ulimit -n``, say)."""
-    port = free_port()
-    log = log_dir / f"server-{port}.log"
+    """Start ``referee serve`` on a free loopback port, or ``port`` (launch several, then :func:`wait_ready`
+    each); ``preexec_fn`` runs in the child before it starts (a lower ``ulimit -n``, say)."""
+    port = port or free_port()
+    log = log_dir / f"server-{port}-{time.monotonic_ns()}.log"  # a port may be served again (a restart)
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_") and k != "PROMETHEUS_MULTIPROC_DIR"}
     full_env["REFEREE_DRAIN_SECONDS"] = "0"  # stop at once (the tests of draining set it)
     full_env.update(env or {})

@@ -21,9 +21,9 @@ import time
 
 import pytest
 
+from benchmarks.nginx import NGINX, Nginx, compose_config
 from benchmarks.slow_clients import attacking, probe
 from tests.conftest import launch_server, wait_ready
-from tests.test_e2e_nginx import NGINX, Nginx, compose_config
 
 pytestmark = pytest.mark.e2e
 
