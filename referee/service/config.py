@@ -237,17 +237,45 @@ def parse_size(text: str, name: str, default: int) -> int:
     return size
 
 
+SECRET_HELP = "openssl rand -hex 32"
+# Words of the placeholders that examples and docs put where a secret goes (deploy/kubernetes/
+# secret.example.yaml's among them): a value holding one was copied, not generated.
+PLACEHOLDER_WORDS = (
+    "replace-me",
+    "replace_me",
+    "replaceme",
+    "change-me",
+    "change_me",
+    "changeme",
+    "placeholder",
+    "your-secret",
+    "your_secret",
+    "example",
+    "random-characters",
+    "xxxxxxxx",
+)
+
+
+def refuse_placeholder(value: str, name: str, how: str) -> None:
+    """A value that is a known placeholder is a :class:`ConfigError` that says how to make a real one."""
+    lowered = value.lower()
+    word = next((w for w in PLACEHOLDER_WORDS if w in lowered), None)
+    if word is not None:
+        raise ConfigError(f"{name}: a placeholder ({word!r}), not a secret: make a real one with {how}")
+
+
 def _secret(env: Mapping[str, str], name: str) -> bytes | None:
     value = env.get(name)
     if value is None or value == "":
         return None
+    refuse_placeholder(value, name, SECRET_HELP)
     if len(value) < 16:
         raise ConfigError(f"{name}: a sealing secret must be at least 16 characters")
     bits = secret_bits(value)
     if bits < MIN_SECRET_BITS:
         raise ConfigError(
             f"{name}: too guessable (about {bits:.0f} bits; {MIN_SECRET_BITS} needed): "
-            "use a random value, e.g. openssl rand -hex 32"
+            f"use a random value, e.g. {SECRET_HELP}"
         )
     return value.encode("utf-8")
 
@@ -281,6 +309,7 @@ def parse_state_key(value: str, name: str = "REFEREE_STATE_KEY") -> bytes:
     ``abab…``) is refused too: it is a placeholder, not a random key.
     """
     text = value.strip()
+    refuse_placeholder(text, name, STATE_KEY_HELP)
     key = b""
     if _HEX_KEY.match(text):
         key = bytes.fromhex(text)
