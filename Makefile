@@ -51,10 +51,11 @@ bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/engine.py --baseline 7bc43d9
 
-# /v1/apply beside a parse-and-echo endpoint under gevent direct, sync direct and nginx -> sync, then
-# slow-client availability (2 workers; wrk if installed). Every endpoint, private mode: benchmarks/http_load.py.
+# /v1/apply beside a parse-and-echo endpoint under gevent direct, sync direct and nginx -> sync, and
+# slow-client availability; then every hot endpoint and private mode against the echo (2 workers; wrk if installed).
 bench-http: $(VENV)/.installed
 	$(BIN)/python benchmarks/http_edge.py
+	$(BIN)/python benchmarks/http_load.py
 
 # The baseline revision of issues 8, 10 and 11 and this code's worker classes, side by side, alternated.
 bench-compare: $(VENV)/.installed
