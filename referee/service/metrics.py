@@ -58,7 +58,9 @@ LATENCY = Histogram(
 VIOLATIONS = Counter(
     "referee_violations_total", "Rule violations found (422s and validate answers), by rule id.", ("rule", "code")
 )
-CATALOG = Gauge("referee_catalog_info", "The catalog loaded (value 1).", ("catalog", "digest"), multiprocess_mode="livemax")
+CATALOG = Gauge(
+    "referee_catalog_info", "The catalog loaded (value 1).", ("catalog", "digest"), multiprocess_mode="livemax"
+)
 
 KEYS = Gauge(
     "referee_key_info",
