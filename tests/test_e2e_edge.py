@@ -218,6 +218,19 @@ def lowest_free_fd(pid: int) -> int:
     return next(n for n in range(len(used) + 1) if n not in used)
 
 
+def settled_lowest_free_fd(pid: int) -> int:
+    """:func:`lowest_free_fd` once it has stayed the same for 0.3 s (a socket just answered closes late)."""
+    last = -1
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        now = lowest_free_fd(pid)
+        if now == last:
+            return now
+        last = now
+        time.sleep(0.3)
+    return last
+
+
 @pytest.mark.parametrize("worker_class", ["gevent", "sync"])
 def test_a_worker_out_of_file_descriptors_survives_and_serves_again(tmp_path, worker_class):
     """Given a worker whose open files are at its limit, when clients connect (accept fails with EMFILE),
@@ -226,7 +239,8 @@ def test_a_worker_out_of_file_descriptors_survives_and_serves_again(tmp_path, wo
     try:
         [pid] = worker_pids(server)
         _, hard = resource.prlimit(pid, resource.RLIMIT_NOFILE)
-        resource.prlimit(pid, resource.RLIMIT_NOFILE, (lowest_free_fd(pid), hard))  # the next accept: EMFILE
+        limit = settled_lowest_free_fd(pid)  # once wait_ready's own connection is closed
+        resource.prlimit(pid, resource.RLIMIT_NOFILE, (limit, hard))  # the next accept: EMFILE
         port = int(server.url.rsplit(":", 1)[1])
         sockets = [socket.create_connection(("127.0.0.1", port), timeout=2) for _ in range(20)]
         try:

@@ -28,6 +28,7 @@ if NGINX is None:
     pytest.skip("nginx is not installed (apt-get install nginx-light)", allow_module_level=True)
 
 OLD, NEW = STATE_KEY, OTHER_STATE_KEY
+NGINX_FAIL_TIMEOUT = 5.0  # deploy/compose/nginx.conf: max_fails=1 fail_timeout=5s
 SYNC = {"REFEREE_WORKER_CLASS": "sync"}  # as every shipped deployment runs behind nginx
 STEPS = [
     {**SYNC, "REFEREE_STATE_KEY": OLD, "REFEREE_STATE_KEY_PREVIOUS": NEW},
@@ -112,9 +113,12 @@ def test_a_rolling_two_phase_state_key_rotation_fails_no_game(tmp_path, private_
         time.sleep(1.0)
         for env in STEPS:
             for i, port in enumerate(ports):
+                stopped = time.monotonic()
                 replicas[i].stop()  # SIGTERM: gunicorn finishes its requests; nginx tries the next replica
                 replicas[i] = wait_ready(launch_server(tmp_path, env=env, port=port))
-                time.sleep(0.5)  # games go on across the new and the old replicas
+                # One replica out at a time, as a rolling update waits for the new pod to be ready:
+                # nginx takes a replica back once its fail_timeout (5 s) since the last error is over.
+                time.sleep(max(0.5, NGINX_FAIL_TIMEOUT + 0.5 - (time.monotonic() - stopped)))
         time.sleep(1.0)  # and on the new key alone
     finally:
         for table in tables:
