@@ -32,7 +32,7 @@ from referee.bots.rng import Stream
 from referee.engine import Catalog
 
 STATE_SCHEMA = "ace-file/state@1"
-VIEW_ONLY = ("viewer", "commitment", "schema")
+VIEW_ONLY = ("viewer", "player", "commitment", "schema")
 
 
 class Memory:
