@@ -234,11 +234,11 @@ def test_the_one_pass_field_check_says_what_the_four_careful_checks_say(state):
 
 
 def test_the_hand_of_a_kind_is_the_hand_filtered_card_by_card():
-    from referee.engine.board import Game
+    from referee.engine.board import Board
     from referee.engine.cards import KINDS
 
     for state in POSITIONS:
-        g = Game(CATALOG, state)
+        g = Board(CATALOG, state)
         for player in (0, 1):
             for kind in KINDS:
                 assert g.hand_of_kind(player, kind) == [
@@ -261,12 +261,12 @@ def test_each_rules_legal_actions_are_its_candidates_that_pass_check_and_cost():
     ``ActionRule.legal`` lists (every candidate through ``check`` and ``cost``), in the same order,
     for whoever may act on every position of six random games, with 0 to 4 cases free to pay."""
     from referee.engine.actions import ActionRule
-    from referee.engine.board import Game
-    from referee.engine.game import open_rules
+    from referee.engine.board import Board
+    from referee.engine.pipeline import open_rules
 
     seen = set()
     for state in LISTING_POSITIONS:
-        g = Game(CATALOG, state)
+        g = Board(CATALOG, state)
         if g.over:
             continue
         actor = g.who_acts()

@@ -1,6 +1,6 @@
 """The board: a state together with its catalog, and the moves every rule shares.
 
-:class:`Game` wraps one (already checked) state dict. Queries read it;
+:class:`Board` wraps one (already checked) state dict. Queries read it;
 moves mutate it and record events. Rules modules build on these so that
 "a card goes to the trash" (RULES 4.5–4.7) or "a player must draw"
 (RULES 11.1) is written once.
@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.catalog import Card, Catalog
-from referee.engine.errors import rule
 from referee.engine.facts import Outcome, Phase, Reason, other
+from referee.engine.flow import Edge, advance
+from referee.engine.registry import rule
 
 
-class Game:
+class Board:
     __slots__ = ("catalog", "events", "s")
 
     def __init__(self, catalog: Catalog, state: dict[str, Any]):
@@ -27,7 +28,7 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self.s["phase"] == "over"
+        return self.s["phase"] == Phase.OVER
 
     def player(self, i: int) -> dict[str, Any]:
         return self.s["players"][i]
@@ -97,7 +98,7 @@ class Game:
         """RULES 11.1 / 11.2: the game ends; the opponent wins."""
         s = self.s
         outcome = Outcome(reason, other(loser))
-        s["phase"] = Phase.OVER.value
+        advance(s, Edge.GAME_ENDS)
         s["pending"] = None
         s["result"] = outcome.json()
         self.emit("game_over", **outcome.json())

@@ -18,7 +18,8 @@ from referee.engine.cards import (
     Card,
 )
 from referee.engine.effect_types import Effect, parse_entry
-from referee.engine.errors import CatalogError, rule
+from referee.engine.errors import CatalogError
+from referee.engine.registry import rule
 from referee.engine.requirements import REQUIREMENT_TYPES, Requirement
 
 MIN_SPELL_COST = 1  # RULES 7.5: spells and counters cost at least 1 action; abilities may cost 0

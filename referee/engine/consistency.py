@@ -18,9 +18,10 @@ from typing import Any
 
 from referee.engine.catalog import Catalog
 from referee.engine.errors import InconsistentState as _fail  # (code, detail, path): what each check raises
-from referee.engine.errors import rule
-from referee.engine.facts import DECK_SIZE, HAND_LIMIT, OPENING_HAND, PLAYERS, other
+from referee.engine.facts import DECK_SIZE, HAND_LIMIT, OPENING_HAND, PLAYERS, Phase, Reason, Step, other
+from referee.engine.flow import deciding, turn_player
 from referee.engine.pending_consistency import check_pending
+from referee.engine.registry import rule
 
 
 @rule("13.1")
@@ -191,40 +192,40 @@ def _check_references(catalog: Catalog, s: dict) -> None:
 
 def _check_flow(s: dict) -> None:
     phase, step, active, players = s["phase"], s["step"], s["active"], s["players"]
-    if (phase == "over") != (s["result"] is not None):
+    if (phase == Phase.OVER) != (s["result"] is not None):
         raise _fail("inconsistent_result", "result is set exactly when phase is over", "result")
-    if phase == "mulligan":
-        if step != "mulligan" or s["turn"] != 0:
+    if phase == Phase.MULLIGAN:
+        if step != Step.MULLIGAN or s["turn"] != 0:
             raise _fail("inconsistent_phase", "the mulligan phase has step mulligan and turn 0", "step")
         first = s["first_player"]
-        deciding = first if not players[first]["kept"] else other(first)
-        if players[deciding]["kept"] or active != deciding:
+        decides = deciding(first, players[first]["kept"])
+        if players[decides]["kept"] or active != decides:
             raise _fail(
                 "inconsistent_turn",
-                f"in the mulligan phase player {deciding} decides (first player first, RULES 5.4)",
+                f"in the mulligan phase player {decides} decides (first player first, RULES 5.4)",
                 "active",
             )
         if s["case_played"] or s["pending"] is not None:
             raise _fail("inconsistent_phase", "no case or pending action in the mulligan phase", "phase")
         return
-    if step == "mulligan" and phase == "turn":
+    if step == Step.MULLIGAN and phase == Phase.TURN:
         raise _fail("inconsistent_phase", "step mulligan belongs to the mulligan phase", "step")
-    if phase == "over" and s["turn"] == 0:
+    if phase == Phase.OVER and s["turn"] == 0:
         return  # lost in the mulligan (RULES 5.5)
     if s["turn"] < 1 or not (players[0]["kept"] and players[1]["kept"]):
         raise _fail("inconsistent_turn", "turns start at 1, after both players kept", "turn")
-    expected = s["first_player"] if s["turn"] % 2 == 1 else other(s["first_player"])
+    expected = turn_player(s["turn"], s["first_player"])
     if active != expected:
         raise _fail("inconsistent_turn", f"turn {s['turn']} is player {expected}'s", "active")
-    if phase == "over":
+    if phase == Phase.OVER:
         if s["pending"] is not None:
             raise _fail("inconsistent_pending", "a finished game has no pending action", "pending")
         return
-    if step == "end" and (len(players[active]["hand"]) <= HAND_LIMIT or s["pending"] is not None):
+    if step == Step.END and (len(players[active]["hand"]) <= HAND_LIMIT or s["pending"] is not None):
         raise _fail(
             "inconsistent_step", f"step end means the active player owes discards (hand over {HAND_LIMIT})", "step"
         )
-    if step == "case" and s["case_played"] and not (s["pending"] and s["pending"]["action"]["type"] == "play_case"):
+    if step == Step.CASE and s["case_played"] and not (s["pending"] and s["pending"]["action"]["type"] == "play_case"):
         raise _fail("inconsistent_step", "a case was played this turn, so the case step is over", "case_played")
 
 
@@ -237,7 +238,7 @@ def _check_before_turn_one(s: dict) -> None:
             )
         # RULES 5.3, 5.4: a mulligan draws 7 again (once lost, 5.5, the hand is what the file gave).
         # The trash is left free, so a position may pose any file size to a mulligan.
-        if s["phase"] == "mulligan" and len(pl["hand"]) != OPENING_HAND:
+        if s["phase"] == Phase.MULLIGAN and len(pl["hand"]) != OPENING_HAND:
             raise _fail(
                 "mulligan_hand_size",
                 f"player {i} holds {len(pl['hand'])} cards in the mulligan phase; "
@@ -249,7 +250,7 @@ def _check_before_turn_one(s: dict) -> None:
 def _check_result(s: dict) -> None:
     """RULES 11.1 / 5.5: a game lost by deck-out was lost drawing from an empty file."""
     res = s["result"]
-    if res["reason"] != "deck_out":
+    if res["reason"] != Reason.DECK_OUT:
         return  # a concession (11.2) fits any state
     loser = other(res["winner"])
     pl = s["players"][loser]

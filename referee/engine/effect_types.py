@@ -13,12 +13,33 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from referee.engine.facts import other
 
-if TYPE_CHECKING:
-    from referee.engine.board import Game
+
+class EffectBoard(Protocol):
+    """What an effect reads and moves on the board: ``board.Board`` is one (mypy checks it).
+
+    The effects sit on the catalog's floor (the loader reads their grammar), below the board,
+    so they name the board by what they use of it rather than by importing it.
+    """
+
+    s: dict[str, Any]
+
+    def player(self, i: int) -> dict[str, Any]: ...
+    def kind(self, iid: str) -> str | None: ...
+    def all_cases(self) -> list[str]: ...
+    def case_in_play(self, iid: str) -> tuple[int, dict[str, Any]] | None: ...
+    def fairy_on_field(self, iid: str) -> tuple[int, dict[str, Any]] | None: ...
+    def evidence_on_field(self, iid: str) -> tuple[int, dict[str, Any]] | None: ...
+    def own_entry(self, player: int, zone: str, iid: str) -> dict[str, Any] | None: ...
+    def emit(self, kind: str, **fields: Any) -> None: ...
+    def draw(self, player: int, count: int, required: bool) -> int: ...
+    def mill(self, player: int, count: int) -> list[str]: ...
+    def remove_from_field(self, player: int, zone: str, iid: str) -> None: ...
+    def trash_from_field(self, player: int, zone: str, iid: str) -> None: ...
+
 
 # Where an effect entry appears: a fairy's or evidence's ability, a spell, a counter.
 SOURCES = ("ability", "spell", "counter")
@@ -64,7 +85,7 @@ class Entry:
 class Resolution:
     """What an effect applies within: the game, who uses it, its card, the pending action (9.3–9.5)."""
 
-    g: Game
+    g: EffectBoard
     player: int
     source: str
     pending: dict[str, Any] | None = None
@@ -99,10 +120,10 @@ class EffectType:
         return {self.op: e.kind}
 
     # -- targets (RULES 9.6): only for targeted effects --
-    def pool(self, g: Game, player: int, e: Effect) -> Iterable[str]:
+    def pool(self, g: EffectBoard, player: int, e: Effect) -> Iterable[str]:
         return ()
 
-    def target_ok(self, g: Game, player: int, e: Effect, iid: str) -> bool:
+    def target_ok(self, g: EffectBoard, player: int, e: Effect, iid: str) -> bool:
         return False
 
     # -- application (RULES 9.7) --
@@ -184,11 +205,11 @@ class Targeted(EffectType):
         return Effect(self.op, 0, entry.value, targeted=True)
 
 
-def fairies_on_field(g: Game) -> list[str]:
+def fairies_on_field(g: EffectBoard) -> list[str]:
     return [f["card"] for i in (0, 1) for f in g.player(i)["fairies"]]
 
 
-def evidence_on_field(g: Game) -> list[str]:
+def evidence_on_field(g: EffectBoard) -> list[str]:
     return [e["card"] for i in (0, 1) for e in g.player(i)["evidence"]]
 
 
@@ -238,10 +259,10 @@ class Power(EffectType):
     def to_json(self, e: Effect) -> dict[str, Any]:
         return {"power": e.amount, "target": e.kind}
 
-    def pool(self, g: Game, player: int, e: Effect) -> Iterable[str]:
+    def pool(self, g: EffectBoard, player: int, e: Effect) -> Iterable[str]:
         return fairies_on_field(g)
 
-    def target_ok(self, g: Game, player: int, e: Effect, iid: str) -> bool:
+    def target_ok(self, g: EffectBoard, player: int, e: Effect, iid: str) -> bool:
         return g.fairy_on_field(iid) is not None
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
@@ -268,10 +289,10 @@ class Ready(EffectType):
     def to_json(self, e: Effect) -> dict[str, Any]:
         return {"ready": e.amount}
 
-    def pool(self, g: Game, player: int, e: Effect) -> Iterable[str]:
+    def pool(self, g: EffectBoard, player: int, e: Effect) -> Iterable[str]:
         return g.all_cases()
 
-    def target_ok(self, g: Game, player: int, e: Effect, iid: str) -> bool:
+    def target_ok(self, g: EffectBoard, player: int, e: Effect, iid: str) -> bool:
         entry = g.own_entry(player, "cases", iid)
         return entry is not None and entry["actioned"]
 
@@ -286,10 +307,10 @@ class Bounce(Targeted):
 
     op, kinds = "bounce", ("fairy",)
 
-    def pool(self, g: Game, player: int, e: Effect) -> Iterable[str]:
+    def pool(self, g: EffectBoard, player: int, e: Effect) -> Iterable[str]:
         return fairies_on_field(g)
 
-    def target_ok(self, g: Game, player: int, e: Effect, iid: str) -> bool:
+    def target_ok(self, g: EffectBoard, player: int, e: Effect, iid: str) -> bool:
         return g.fairy_on_field(iid) is not None
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
@@ -306,10 +327,10 @@ class Trash(Targeted):
 
     op, kinds = "trash", ("fairy", "evidence")
 
-    def pool(self, g: Game, player: int, e: Effect) -> Iterable[str]:
+    def pool(self, g: EffectBoard, player: int, e: Effect) -> Iterable[str]:
         return fairies_on_field(g) if e.kind == "fairy" else evidence_on_field(g)
 
-    def target_ok(self, g: Game, player: int, e: Effect, iid: str) -> bool:
+    def target_ok(self, g: EffectBoard, player: int, e: Effect, iid: str) -> bool:
         found = g.fairy_on_field(iid) if e.kind == "fairy" else g.evidence_on_field(iid)
         return found is not None
 
@@ -327,10 +348,10 @@ class Reveal(Targeted):
 
     op, kinds = "reveal", ("case",)
 
-    def pool(self, g: Game, player: int, e: Effect) -> Iterable[str]:
+    def pool(self, g: EffectBoard, player: int, e: Effect) -> Iterable[str]:
         return g.all_cases()
 
-    def target_ok(self, g: Game, player: int, e: Effect, iid: str) -> bool:
+    def target_ok(self, g: EffectBoard, player: int, e: Effect, iid: str) -> bool:
         found = g.case_in_play(iid)
         return found is not None and not found[1]["face_up"]
 
@@ -345,10 +366,10 @@ class Recover(Targeted):
 
     op, kinds = "recover", ("fairy", "evidence", "spell", "any")
 
-    def pool(self, g: Game, player: int, e: Effect) -> Iterable[str]:
+    def pool(self, g: EffectBoard, player: int, e: Effect) -> Iterable[str]:
         return g.player(player)["trash"]
 
-    def target_ok(self, g: Game, player: int, e: Effect, iid: str) -> bool:
+    def target_ok(self, g: EffectBoard, player: int, e: Effect, iid: str) -> bool:
         return iid in g.player(player)["trash"] and (e.kind == "any" or g.kind(iid) == e.kind)
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:

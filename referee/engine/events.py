@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.fair_deal import commitment
+from referee.engine.facts import commitment
 from referee.engine.views import visible_cards
 
 # type: ((catalog-id field, the instance field it belongs to), ...)

@@ -14,6 +14,7 @@ referee.engine.errors.InvalidInput: player: must be 0 or 1
 
 from __future__ import annotations
 
+import hashlib
 from enum import StrEnum
 from typing import Any, NamedTuple
 
@@ -38,6 +39,18 @@ DECK_MAX_VIOLATIONS = 1 + 2 * DECK_MAX_ENTRIES + UNKNOWN_CARDS_LISTED + 1
 TURN_MAX = 1_000_000
 RNG_MAX = 2**53 - 1
 POWER_MAX = 1_000_000  # pending.power and each modifier's power, either sign
+
+
+COMMITMENT_PREFIX = "sha256:"
+
+
+def commitment(seed: str) -> str:
+    """docs/api.md §10: the seed's commitment, ``sha256:`` and the hex SHA-256 of its UTF-8 bytes.
+
+    >>> commitment("s-1")
+    'sha256:6a840baf5d8c3ff241688aeb14546e653774cd5387faf1cb982b0fbbf1fbb810'
+    """
+    return COMMITMENT_PREFIX + hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
 class Phase(StrEnum):

@@ -21,29 +21,17 @@ by catalog id — so the order the decks were sent in does not matter.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from referee.engine.catalog import Catalog
 from referee.engine.errors import InvalidInput, RuleViolation
-from referee.engine.facts import PLAYERS
+from referee.engine.facts import COMMITMENT_PREFIX, PLAYERS, Phase, commitment
 from referee.engine.setup import deck_list, new_game, validate_deck
 from referee.engine.state import check_state
-
-COMMITMENT_PREFIX = "sha256:"
 
 
 class DealMismatch(Exception):
     """The revealed state does not check out; the message says what differs (one line)."""
-
-
-def commitment(seed: str) -> str:
-    """``sha256:`` and the hex SHA-256 of the seed's UTF-8 bytes.
-
-    >>> commitment("s-1")
-    'sha256:6a840baf5d8c3ff241688aeb14546e653774cd5387faf1cb982b0fbbf1fbb810'
-    """
-    return COMMITMENT_PREFIX + hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
 def canonical_deck(deck: Any) -> Any:
@@ -140,7 +128,7 @@ def verify_deal(catalog: Catalog, revealed: Any, expected: str | None = None) ->
     """
     if not isinstance(revealed, dict) or not isinstance(revealed.get("seed"), str):
         raise DealMismatch("not a revealed state: it has no seed")
-    if revealed.get("phase") != "over":
+    if revealed.get("phase") != Phase.OVER:
         raise DealMismatch("the revealed state is not of a finished game (phase is not over)")
     got = commitment(revealed["seed"])
     if expected is not None and got != expected.strip():
@@ -150,4 +138,13 @@ def verify_deal(catalog: Catalog, revealed: Any, expected: str | None = None) ->
     return redeal(catalog, revealed)
 
 
-__all__ = ["DealMismatch", "canonical_deck", "commitment", "new_game_of", "private_deal", "redeal", "verify_deal"]
+__all__ = [
+    "COMMITMENT_PREFIX",
+    "DealMismatch",
+    "canonical_deck",
+    "commitment",
+    "new_game_of",
+    "private_deal",
+    "redeal",
+    "verify_deal",
+]

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.actions import RULEBOOK, Action
-from referee.engine.board import Game
+from referee.engine.actions import Action
+from referee.engine.board import Board
 from referee.engine.catalog import Catalog, Effect
 from referee.engine.facts import OPENING_HAND
+from referee.engine.rulebook import RULEBOOK
 from referee.engine.state import check_state
 from referee.engine.views import visible_cards
 
@@ -91,7 +92,7 @@ def _word(key: str, lang: str, **values: Any) -> str:
 class _Namer:
     """Card names as one player may see them."""
 
-    def __init__(self, g: Game, viewer: int, lang: str):
+    def __init__(self, g: Board, viewer: int, lang: str):
         self.g, self.viewer, self.lang = g, viewer, lang
         self.known = visible_cards(g.s, viewer)
 
@@ -131,7 +132,7 @@ def describe_effects(effects: tuple[Effect, ...], lang: str) -> str:
     return _word("then", lang).join(parts)
 
 
-def label(g: Game, action: Action, lang: str = "en") -> str:
+def label(g: Board, action: Action, lang: str = "en") -> str:
     """The label of one (legal) action on the board ``g``, as its player may read it."""
     lang = lang if lang in LANGUAGES else "en"
     kind = action["type"]
@@ -162,5 +163,5 @@ def label(g: Game, action: Action, lang: str = "en") -> str:
 
 def labelled(catalog: Catalog, state: Any, actions: list[Action], lang: str = "en") -> list[Action]:
     """``actions`` (legal now in ``state``) each with its ``label``."""
-    g = Game(catalog, check_state(catalog, state))
+    g = Board(catalog, check_state(catalog, state))
     return [{**a, "label": label(g, a, lang)} for a in actions]

@@ -7,12 +7,11 @@ raises :class:`InconsistentState` with a specific ``code`` (docs/state.md lists 
 
 from __future__ import annotations
 
-from functools import cache
-
-from referee.engine import actions
+from referee.engine.board import Board
 from referee.engine.catalog import Catalog
 from referee.engine.errors import InconsistentState as _fail  # (code, detail, path): what each check raises
-from referee.engine.facts import other
+from referee.engine.facts import Phase, Step, other
+from referee.engine.rulebook import RULEBOOK
 
 
 def check_pending(catalog: Catalog, s: dict) -> None:
@@ -21,11 +20,11 @@ def check_pending(catalog: Catalog, s: dict) -> None:
     pen = s["pending"]
     act = pen["action"]
     active = s["active"]
-    if s["phase"] != "turn" or not actions.RULEBOOK[act["type"]].respondable:
+    if s["phase"] != Phase.TURN or not RULEBOOK[act["type"]].respondable:
         raise _fail("inconsistent_pending", "only a respondable action of a turn can be pending", "pending.action")
     if act["player"] != active or pen["responder"] != other(active):
         raise _fail("inconsistent_pending", "the active player declares; the opponent responds", "pending")
-    want_step = "case" if act["type"] == "play_case" else "main"
+    want_step = Step.CASE if act["type"] == "play_case" else Step.MAIN
     if s["step"] != want_step:
         raise _fail("inconsistent_pending", f"a pending {act['type']} belongs to the {want_step} step", "step")
     if act["type"] == "play_case" and not s["case_played"]:
@@ -205,8 +204,7 @@ def _check_payment(catalog: Catalog, s: dict, act: dict) -> None:
                 f"pending.action.pay.{j}",
             )
         seen.add(case)
-    rulebook, game = _rules()
-    cost = rulebook[act["type"]].cost(game(catalog, s), act)  # each action's cost, as its rule computes it
+    cost = RULEBOOK[act["type"]].cost(Board(catalog, s), act)  # each action's cost, as its rule computes it
     if len(paid) != cost:
         raise _fail(
             "pay_count_mismatch",
@@ -217,12 +215,3 @@ def _check_payment(catalog: Catalog, s: dict, act: dict) -> None:
 
 # The card a pending action plays, by action type: it must be of this kind.
 _PLAYED_KIND = {"play_case": "case", "play_fairy": "fairy", "play_evidence": "evidence", "cast_spell": "spell"}
-
-
-@cache
-def _rules() -> tuple[dict, type]:
-    """The rulebook and the board: they build on the state, so they are imported when first needed."""
-    from referee.engine.actions import RULEBOOK
-    from referee.engine.board import Game
-
-    return RULEBOOK, Game

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from referee.engine.board import Game
+from referee.engine.actions import passes
+from referee.engine.board import Board
 from referee.engine.catalog import Catalog
 from referee.engine.facts import DECK_SIZE
-from referee.engine.game import candidate_is_legal, open_rules
+from referee.engine.pipeline import open_rules
 from referee.engine.session import Session
 from referee.engine.setup import SeededStream
 
@@ -45,7 +46,7 @@ def choose(actions: list[dict[str, Any]], stream: SeededStream) -> dict[str, Any
     return playable[stream.below(len(playable))]
 
 
-def random_action(g: Game, stream: SeededStream) -> dict[str, Any]:
+def random_action(g: Board, stream: SeededStream) -> dict[str, Any]:
     """A random legal action without listing them all: a random open type, then a random legal candidate.
 
     Not uniform over legal actions (each open type is equally likely), but
@@ -62,7 +63,7 @@ def random_action(g: Game, stream: SeededStream) -> dict[str, Any]:
         candidates = list(rule.candidates(g, actor))
         while candidates:
             a = candidates.pop(stream.below(len(candidates)))
-            if candidate_is_legal(g, rule, a, free):
+            if passes(g, rule, a, free):
                 return a
     return {"type": "concede", "player": actor}
 

@@ -2,7 +2,7 @@
 
 A :class:`Session` holds a working state that passed RULES 13.1 (or was
 dealt by RULES 5) and applies actions to it through the pipeline of
-``game.py``; a refused action changes nothing. Results are immutable
+``pipeline.py``; a refused action changes nothing. Results are immutable
 (:class:`Applied`: the events as a tuple); :meth:`Session.snapshot` gives a
 copy of the state to keep. The service's endpoints, ``referee check``'s
 in-process backend, ``referee record`` and the random player all go through
@@ -23,12 +23,12 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from referee.engine import setup
-from referee.engine.board import Game
+from referee.engine.board import Board
 from referee.engine.catalog import Catalog
-from referee.engine.errors import InvalidInput, RuleViolation
+from referee.engine.errors import InvalidInput, ReplayError, RuleViolation
 from referee.engine.facts import Outcome, Player, Reason
-from referee.engine.game import ReplayError, actions_for, check, step
 from referee.engine.parse import plain_copy
+from referee.engine.pipeline import actions_for, check, step
 from referee.engine.state import check_state, parse_action
 from referee.engine.views import view_of
 
@@ -50,7 +50,7 @@ class Session:
     def __init__(self, catalog: Catalog, checked_state: State):
         """Wrap a state that already passed ``check_state`` (or was just dealt); see :meth:`from_state`."""
         self.catalog = catalog
-        self._board = Game(catalog, checked_state)
+        self._board = Board(catalog, checked_state)
 
     @classmethod
     def from_state(cls, catalog: Catalog, state: Any, path: str = "state") -> Session:
@@ -71,7 +71,7 @@ class Session:
         return self._board.s
 
     @property
-    def board(self) -> Game:
+    def board(self) -> Board:
         """The board the rules act on (for the engine's own tools, e.g. the random player)."""
         return self._board
 
@@ -149,7 +149,7 @@ def apply(catalog: Catalog, state: Any, action: Any) -> tuple[State, list[Event]
     ``Session.from_state(...).apply(action)`` without the session around the one
     action (the same gate, parser and pipeline; no objects the caller does not get).
     """
-    board = Game(catalog, check_state(catalog, state))
+    board = Board(catalog, check_state(catalog, state))
     step(board, parse_action(action))
     return board.s, board.events
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from referee.engine.errors import rule
-from referee.engine.fair_deal import commitment
+from referee.engine.facts import commitment
+from referee.engine.registry import rule
 
 VIEW_SCHEMA = "ace-file/view@1"
 NOT_IN_VIEW = ("seed", "rng", "seal", "cards", "players")  # cards and players are shown filtered
