@@ -63,9 +63,8 @@ class ActionRule:
         """The legal actions of this type for ``player`` (to whom the type is open now), paying with
         ``free`` unactioned cases, in ``candidates`` order.
 
-        This is the careful answer: every candidate through ``check`` and ``cost``. A rule whose
-        candidates pass some checks by construction overrides it to test only the rest (and to skip
-        what cannot be paid); ``tests/test_fast_paths.py`` proves each override gives this list.
+        This is the careful answer: every candidate through ``check`` and ``cost``. A rule overrides
+        it only as a shortcut declared in ``shortcuts.py``, which ``tests/test_shortcuts.py`` holds to this list.
         """
         return [a for a in self.candidates(g, player) if passes(g, self, a, free)]
 
@@ -81,10 +80,6 @@ def passes(g: Board, rule: ActionRule, a: Action, free: int) -> bool:
 
 class MainStepRule(ActionRule):
     """A main-step action (RULES 8.1): respondable (9.4); 1 action unless it says otherwise."""
-
-    def affordable(self, g: Board, player: int, free: int) -> list[Action]:
-        """For a rule costing 1 whose every candidate passes ``check`` by construction: its legal actions."""
-        return list(self.candidates(g, player)) if free >= 1 else []
 
     def allowed(self, g: Board, a: Action) -> None:
         require_main_step(g, a)

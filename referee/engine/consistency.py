@@ -132,10 +132,6 @@ def _check_conservation(s: dict) -> None:
                 f"player {i}'s zones hold {len(ids)} cards; each player has exactly {DECK_SIZE}",
                 f"players.{i}",
             )
-        unique = set(ids)
-        if len(unique) == DECK_SIZE and unique.isdisjoint(seen) and unique <= cards.keys():
-            seen |= unique  # the common case; otherwise find the culprit below
-            continue
         for iid in ids:
             if iid in seen:
                 raise _fail("duplicate_card", f"instance {iid} is in more than one place", f"players.{i}")

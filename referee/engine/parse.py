@@ -1,11 +1,11 @@
-"""Reading a state or an action against the model (``model.py``): fast when it fits, careful when not.
+"""Reading a state or an action against the model (``model.py``).
 
-The fast path is ``msgspec.convert`` (one pass in C) and ``msgspec.to_builtins``,
-which returns the plain-dict working copy the rules mutate. Only when that
-fails does :func:`explain` walk the same model to list *every* problem with
-its field path (``players.0.hand``) and the message the model declares for
-it. Both read the one model, so they accept the same values
-(``tests/test_state_parsers.py`` checks it, error paths included).
+``msgspec.convert`` reads the value against the model and ``msgspec.to_builtins``
+returns the plain-dict working copy the rules mutate. Only when the model
+refuses it does :func:`explain` walk the same model to list *every* problem
+with its field path (``players.0.hand``) and the message the model declares
+for it (``tests/test_state_parsers.py`` checks that the two agree on what
+is well formed, error paths included).
 
 >>> parse_action({"type": "draw", "player": 0})
 {'type': 'draw', 'player': 0}
@@ -20,23 +20,15 @@ from __future__ import annotations
 import enum
 import types
 import typing
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 import msgspec
-import orjson
 from msgspec import Meta, Struct, UnsetType
 
 from referee.engine.errors import InvalidInput
-from referee.engine.facts import PLAYERS
 from referee.engine.model import (
     ACTION_STRUCTS,
-    ACTIONS,
     Action,
-    CaseEntry,
-    EvidenceEntry,
-    FairyEntry,
-    Model,
-    PlayerState,
     State,
 )
 from referee.engine.model import fields as model_fields
@@ -44,24 +36,15 @@ from referee.engine.model import fields as model_fields
 Errors = dict[str, list[str]]
 
 
-# -- the fast path -------------------------------------------------------------------
+# -- reading ------------------------------------------------------------------------
 
 
-def parse_state(raw: Any, *, ids_checked_later: bool = False) -> dict[str, Any]:
-    """A new, normalised copy of a well-formed state; :class:`InvalidInput` listing every problem if not.
-
-    With ``ids_checked_later`` the entries of ``cards`` are copied without reading their types, and
-    the instance ids in the zones are read as any strings (:data:`_IDS_CHECKED_LATER`): for a caller
-    that then checks every key of ``cards`` against the zones, every value against the catalog and
-    every id in the zones against ``cards``, and reads the state again without it before reporting
-    any problem (``check_state``).
-    """
-    state = _plain_state(raw, ids_checked_later)
-    if state is None:
-        try:
-            state = plain_copy(msgspec.convert(raw, State))
-        except msgspec.ValidationError as exc:
-            raise InvalidInput(explain(raw, State) or _as_errors(exc)) from None
+def parse_state(raw: Any) -> dict[str, Any]:
+    """A new, normalised copy of a well-formed state; :class:`InvalidInput` listing every problem if not."""
+    try:
+        state: dict[str, Any] = plain_copy(msgspec.convert(raw, State))
+    except msgspec.ValidationError as exc:
+        raise InvalidInput(explain(raw, State) or _as_errors(exc)) from None
     p0, p1 = players = state["players"]
     if "name" not in p0 or "name" not in p1:  # the default name, first as when given
         for i, p in enumerate(players):
@@ -70,10 +53,6 @@ def parse_state(raw: Any, *, ids_checked_later: bool = False) -> dict[str, Any]:
     if state["pending"] is not None:
         _normalise_action(state["pending"]["action"])
     return state
-
-
-_NO_CARDS: dict[str, str] = {}
-_EXACT_TYPES_ONLY = orjson.OPT_PASSTHROUGH_SUBCLASS  # a subclass of str (or of anything) is refused, not encoded
 
 
 def _plain_str(value: Any) -> str:
@@ -92,81 +71,11 @@ def plain_copy(value: Any) -> Any:
         return msgspec.to_builtins(value, enc_hook=_plain_str)
 
 
-def _plain_state(raw: Any, ids_checked_later: bool = False) -> dict[str, Any] | None:
-    """The state read as the model reads it, with ``cards`` (the bulk of it) checked and copied at C speed; or
-    ``None`` when this shortcut cannot tell (the general path then reads ``raw``, errors and all).
-
-    msgspec spends half of a state's time on the 80 entries of ``cards``: as
-    plain ``str`` to non-empty ``str`` they are exactly what the model accepts,
-    so the rest is converted without them and they are copied by ``dict``.
-    Two passes in C tell "plain str to str": orjson encodes the mapping only
-    when every key is a ``str`` and every value a JSON type, none a subclass,
-    and ``str.join`` takes the values only when all are ``str``. With
-    ``ids_checked_later`` those two passes, and the zones' "non-empty", are
-    left to the caller's own checks (see :func:`parse_state`).
-    ``tests/test_state_parsers.py`` checks this path returns what the general one does.
-    """
-    if type(raw) is not dict:
-        return None
-    cards = raw.get("cards")
-    if type(cards) is not dict or "" in cards:
-        return None
-    if not ids_checked_later:
-        try:
-            orjson.dumps(cards, option=_EXACT_TYPES_ONLY)
-            "".join(cards.values())
-        except TypeError:  # orjson.JSONEncodeError is one
-            return None
-    rest = raw.copy()  # a clone of the table, cheaper than building a dict key by key
-    rest["cards"] = _NO_CARDS
-    try:
-        state = msgspec.to_builtins(msgspec.convert(rest, _IDS_CHECKED_LATER if ids_checked_later else State))
-    except (msgspec.ValidationError, TypeError):  # TypeError: a str subclass, which the general path copies
-        return None
-    state["cards"] = dict(cards)
-    return state
-
-
-def _relaxed(model: type[Struct], **types: Any) -> type[Struct]:
-    """``model`` with the named fields' types replaced; its other fields, defaults and strictness kept."""
-
-    def spec(f: msgspec.structs.FieldInfo) -> tuple:
-        kind = types.get(f.name, f.type)
-        if f.default_factory is not msgspec.NODEFAULT:
-            return f.name, kind, msgspec.field(default_factory=f.default_factory)
-        if f.default is not msgspec.NODEFAULT:
-            return f.name, kind, f.default
-        return f.name, kind
-
-    return msgspec.defstruct(model.__name__, [spec(f) for f in model_fields(model)], bases=(Model,), kw_only=True)
-
-
-# The state as ``check_state`` reads it: the zones' instance ids as any strings, without the model's
-# "non-empty" (msgspec's constrained strings cost a tenth of the read). Its consistency check takes
-# each of them from ``cards``, whose keys are never empty (_plain_state leaves such a state to the
-# model), so a state with an empty one is refused there and read again by the model, which says why.
-# A fairy's ``case`` keeps its check: there the consistency check reads anything empty as standby.
-_PlayerIds = _relaxed(
-    PlayerState,
-    file=list[str],
-    hand=list[str],
-    trash=list[str],
-    cases=list[_relaxed(CaseEntry, card=str)],
-    fairies=list[_relaxed(FairyEntry, card=str)],
-    evidence=list[_relaxed(EvidenceEntry, card=str, case=str)],
-)
-_IDS_CHECKED_LATER = _relaxed(State, players=Annotated[list[_PlayerIds], Meta(min_length=PLAYERS, max_length=PLAYERS)])
-
-
 def parse_action(raw: Any, path: str = "action") -> dict[str, Any]:
     """A normalised copy of a well-formed action (``targets`` defaults to ``[]``); errors under ``path``.
 
     Counts (how many targets, discards or payers) are rule matters, checked later.
     """
-    if type(raw) is dict and len(raw) == 2:  # the commonest actions: a type that takes no field, and who acts
-        kind, player = raw.get("type"), raw.get("player")
-        if type(kind) is str and kind in _BARE_TYPES and type(player) is int and 0 <= player <= 1:
-            return {"type": kind, "player": player}  # what the model reads (tests/test_state_parsers.py)
     try:
         read = msgspec.convert({"action": raw}, _OneAction).action
     except msgspec.ValidationError as exc:
@@ -174,14 +83,12 @@ def parse_action(raw: Any, path: str = "action") -> dict[str, Any]:
         _action(raw, path, errors)
         boxed = {path + where[len("action") :]: msgs for where, msgs in _as_errors(exc).items()}
         raise InvalidInput(errors or boxed) from None
-    return _normalise_action(plain_copy(read))
-
-
-_BARE_TYPES = frozenset(kind for kind, spec in ACTIONS.items() if not spec.fields)  # end_turn, pass, ...
+    action: dict[str, Any] = plain_copy(read)
+    return _normalise_action(action)
 
 
 class _OneAction(Struct):
-    """One action, boxed: msgspec caches a Struct's validator, not a bare Union's (45 µs → 2 µs a call)."""
+    """One action, boxed: msgspec keeps a Struct's validator, where it would build a bare Union's on every call."""
 
     action: Action
 

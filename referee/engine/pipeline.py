@@ -117,13 +117,17 @@ def open_rules(g: Board, actor: int) -> tuple[ActionRule, ...]:
     key = (s["phase"], s["step"], s["pending"] is None)
     rules = _OPEN_CACHE.get(key)
     if rules is None:
-        rules = tuple(
-            RULEBOOK[kind]
-            for kind in ACTION_TYPES
-            if kind != "concede" and _open_now(g, RULEBOOK[kind], {"type": kind, "player": actor})
-        )
-        _OPEN_CACHE[key] = rules
+        rules = _OPEN_CACHE[key] = open_rules_now(g, actor)
     return rules
+
+
+def open_rules_now(g: Board, actor: int) -> tuple[ActionRule, ...]:
+    """:func:`open_rules` asked of every rule now, without the cache."""
+    return tuple(
+        RULEBOOK[kind]
+        for kind in ACTION_TYPES
+        if kind != "concede" and _open_now(g, RULEBOOK[kind], {"type": kind, "player": actor})
+    )
 
 
 def actions_for(g: Board, player: int | None = None) -> list[Action]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from referee.engine.catalog import Catalog
 from referee.engine.consistency import check_consistency
-from referee.engine.errors import InconsistentState, InvalidInput
+from referee.engine.errors import InvalidInput
 from referee.engine.parse import parse_action, parse_state
 
 __all__ = ["check_state", "parse_action", "parse_state"]
@@ -34,14 +34,8 @@ def check_state(catalog: Catalog, raw: Any, path: str = "state") -> dict[str, An
     referee.engine.errors.InvalidInput: state.active: missing; state.cards: missing; ...
     """
     try:
-        try:
-            state = parse_state(raw, ids_checked_later=True)
-            check_consistency(
-                catalog, state
-            )  # zone ids and keys of cards against each other, values against the catalog
-        except (InconsistentState, TypeError):  # TypeError: an unhashable value in cards
-            parse_state(raw)  # a shape error comes first, as it would have without the shortcut
-            raise
+        state = parse_state(raw)
+        check_consistency(catalog, state)
     except InvalidInput as exc:
         raise exc.under(path) from None
     return state
