@@ -23,6 +23,10 @@ from referee.engine.facts import Step
 from referee.engine.model import RESPONDABLE
 from referee.engine.registry import rule
 
+# The enum members this module compares with, bound once: reading one through its class is an
+# attribute lookup of the enum's metaclass on every read.
+_MAIN = Step.MAIN
+
 Action = dict[str, Any]
 
 
@@ -63,8 +67,9 @@ class ActionRule:
         """The legal actions of this type for ``player`` (to whom the type is open now), paying with
         ``free`` unactioned cases, in ``candidates`` order.
 
-        This is the careful answer: every candidate through ``check`` and ``cost``. A rule overrides
-        it only as a shortcut declared in ``shortcuts.py``, which ``tests/test_shortcuts.py`` holds to this list.
+        This is the careful answer: every candidate through ``check`` and ``cost``. A rule whose
+        candidates pass some checks by construction overrides it to test only the rest (and to skip
+        what cannot be paid): a shortcut of ``shortcuts.py``, which ``tests/test_shortcuts.py`` holds to this list.
         """
         return [a for a in self.candidates(g, player) if passes(g, self, a, free)]
 
@@ -81,6 +86,10 @@ def passes(g: Board, rule: ActionRule, a: Action, free: int) -> bool:
 class MainStepRule(ActionRule):
     """A main-step action (RULES 8.1): respondable (9.4); 1 action unless it says otherwise."""
 
+    def affordable(self, g: Board, player: int, free: int) -> list[Action]:
+        """For a rule costing 1 whose every candidate passes ``check`` by construction: its legal actions."""
+        return list(self.candidates(g, player)) if free >= 1 else []
+
     def allowed(self, g: Board, a: Action) -> None:
         require_main_step(g, a)
 
@@ -96,7 +105,7 @@ def require_main_step(g: Board, a: Action) -> None:
     """RULES 8.1: main-step actions are the active player's, in the main step, with no window open."""
     if g.s["pending"] is not None:
         raise RuleViolation("main_action_in_window", action=a["type"])
-    if g.s["step"] != Step.MAIN or a["player"] != g.s["active"]:
+    if g.s["step"] != _MAIN or a["player"] != g.s["active"]:
         raise RuleViolation("not_main_step", action=a["type"])
 
 

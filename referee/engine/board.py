@@ -15,6 +15,11 @@ from referee.engine.facts import Outcome, Phase, Reason, other
 from referee.engine.flow import Edge, advance
 from referee.engine.registry import rule
 
+# The enum members this module compares with, bound once: reading one through its class is an
+# attribute lookup of the enum's metaclass on every read.
+_OVER = Phase.OVER
+_DECK_OUT = Reason.DECK_OUT
+
 
 class Board:
     __slots__ = ("catalog", "events", "s")
@@ -28,7 +33,7 @@ class Board:
 
     @property
     def over(self) -> bool:
-        return self.s["phase"] == Phase.OVER
+        return self.s["phase"] == _OVER
 
     def player(self, i: int) -> dict[str, Any]:
         return self.s["players"][i]
@@ -112,7 +117,7 @@ class Board:
             if not pl["file"]:
                 if required:
                     self.emit("draw", player=player, cards=drawn)
-                    self.lose(player, Reason.DECK_OUT)
+                    self.lose(player, _DECK_OUT)
                     return drawn
                 break
             pl["hand"].append(pl["file"].pop(0))

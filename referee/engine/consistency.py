@@ -23,6 +23,16 @@ from referee.engine.flow import deciding, turn_player
 from referee.engine.pending_consistency import check_pending
 from referee.engine.registry import rule
 
+# The enum members this module compares with, bound once: reading one through its class is an
+# attribute lookup of the enum's metaclass on every read.
+_MULLIGAN_PHASE = Phase.MULLIGAN
+_OVER = Phase.OVER
+_TURN = Phase.TURN
+_DECK_OUT = Reason.DECK_OUT
+_CASE = Step.CASE
+_END = Step.END
+_MULLIGAN_STEP = Step.MULLIGAN
+
 
 @rule("13.1")
 def check_consistency(catalog: Catalog, s: dict[str, Any]) -> None:
@@ -59,7 +69,7 @@ def _cards_and_field_are_sound(catalog: Catalog, s: dict) -> bool:
     find the problem".
 
     Set operations in C over per-catalog tables (``Catalog.game_card_ids``, ``ids_of_kind``)
-    instead of per-card loops; ``tests/test_fast_paths.py`` checks it says what the four say.
+    instead of per-card loops: a shortcut of ``shortcuts.py``, held to the four by ``tests/test_shortcuts.py``.
     """
     cards, (p0, p1) = s["cards"], s["players"]
     cases0, fairies0, evidence0 = p0["cases"], p0["fairies"], p0["evidence"]
@@ -188,10 +198,10 @@ def _check_references(catalog: Catalog, s: dict) -> None:
 
 def _check_flow(s: dict) -> None:
     phase, step, active, players = s["phase"], s["step"], s["active"], s["players"]
-    if (phase == Phase.OVER) != (s["result"] is not None):
+    if (phase == _OVER) != (s["result"] is not None):
         raise _fail("inconsistent_result", "result is set exactly when phase is over", "result")
-    if phase == Phase.MULLIGAN:
-        if step != Step.MULLIGAN or s["turn"] != 0:
+    if phase == _MULLIGAN_PHASE:
+        if step != _MULLIGAN_STEP or s["turn"] != 0:
             raise _fail("inconsistent_phase", "the mulligan phase has step mulligan and turn 0", "step")
         first = s["first_player"]
         decides = deciding(first, players[first]["kept"])
@@ -204,24 +214,24 @@ def _check_flow(s: dict) -> None:
         if s["case_played"] or s["pending"] is not None:
             raise _fail("inconsistent_phase", "no case or pending action in the mulligan phase", "phase")
         return
-    if step == Step.MULLIGAN and phase == Phase.TURN:
+    if step == _MULLIGAN_STEP and phase == _TURN:
         raise _fail("inconsistent_phase", "step mulligan belongs to the mulligan phase", "step")
-    if phase == Phase.OVER and s["turn"] == 0:
+    if phase == _OVER and s["turn"] == 0:
         return  # lost in the mulligan (RULES 5.5)
     if s["turn"] < 1 or not (players[0]["kept"] and players[1]["kept"]):
         raise _fail("inconsistent_turn", "turns start at 1, after both players kept", "turn")
     expected = turn_player(s["turn"], s["first_player"])
     if active != expected:
         raise _fail("inconsistent_turn", f"turn {s['turn']} is player {expected}'s", "active")
-    if phase == Phase.OVER:
+    if phase == _OVER:
         if s["pending"] is not None:
             raise _fail("inconsistent_pending", "a finished game has no pending action", "pending")
         return
-    if step == Step.END and (len(players[active]["hand"]) <= HAND_LIMIT or s["pending"] is not None):
+    if step == _END and (len(players[active]["hand"]) <= HAND_LIMIT or s["pending"] is not None):
         raise _fail(
             "inconsistent_step", f"step end means the active player owes discards (hand over {HAND_LIMIT})", "step"
         )
-    if step == Step.CASE and s["case_played"] and not (s["pending"] and s["pending"]["action"]["type"] == "play_case"):
+    if step == _CASE and s["case_played"] and not (s["pending"] and s["pending"]["action"]["type"] == "play_case"):
         raise _fail("inconsistent_step", "a case was played this turn, so the case step is over", "case_played")
 
 
@@ -234,7 +244,7 @@ def _check_before_turn_one(s: dict) -> None:
             )
         # RULES 5.3, 5.4: a mulligan draws 7 again (once lost, 5.5, the hand is what the file gave).
         # The trash is left free, so a position may pose any file size to a mulligan.
-        if s["phase"] == Phase.MULLIGAN and len(pl["hand"]) != OPENING_HAND:
+        if s["phase"] == _MULLIGAN_PHASE and len(pl["hand"]) != OPENING_HAND:
             raise _fail(
                 "mulligan_hand_size",
                 f"player {i} holds {len(pl['hand'])} cards in the mulligan phase; "
@@ -246,7 +256,7 @@ def _check_before_turn_one(s: dict) -> None:
 def _check_result(s: dict) -> None:
     """RULES 11.1 / 5.5: a game lost by deck-out was lost drawing from an empty file."""
     res = s["result"]
-    if res["reason"] != Reason.DECK_OUT:
+    if res["reason"] != _DECK_OUT:
         return  # a concession (11.2) fits any state
     loser = other(res["winner"])
     pl = s["players"][loser]

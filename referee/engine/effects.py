@@ -45,11 +45,35 @@ def check_targets(g: Board, player: int, card: str, effects: tuple[Effect, ...],
             raise RuleViolation("illegal_target", target=iid, effect=effect.op, card=card)
 
 
-def target_choices(g: Board, player: int, effects: tuple[Effect, ...]) -> Iterator[list[str]]:
-    """Every combination of legal targets (for ``legal_actions``)."""
-    options = [target_options(g, player, e) for e in effects if e.targeted]
+def target_choices(
+    g: Board, player: int, effects: tuple[Effect, ...], known: dict[Effect, list[str]] | None = None
+) -> Iterator[list[str]]:
+    """Every combination of legal targets (for ``legal_actions``); ``known`` keeps each effect's
+    options for the next card of the same listing (the board does not change in between)."""
+    if known is None:
+        known = {}
+    options = []
+    for e in effects:
+        if e.targeted:
+            if e not in known:
+                known[e] = target_options(g, player, e)
+            options.append(known[e])
     for combo in product(*options):
         yield list(combo)
+
+
+def affordable_with_targets(
+    g: Board, rule_type: str, player: int, cards: list[tuple[str, Any, int, dict]], free: int
+) -> list[dict[str, Any]]:
+    """The legal actions of a targeted play: each (card, effects, cost, fields) that ``free`` cases pay
+    for, with every combination of legal targets (RULES 9.6; ``check_targets`` passes by construction)."""
+    known: dict[Effect, list[str]] = {}
+    return [
+        simple(rule_type, player, card=iid, **fields, targets=targets)
+        for iid, effects, cost, fields in cards
+        if cost <= free
+        for targets in target_choices(g, player, effects, known)
+    ]
 
 
 @rule("9.7")
@@ -105,6 +129,18 @@ class UseAbility(MainStepRule):
         effects = g.card(a["card"]).abilities[a["ability"]].effect
         apply_effects(g, a["player"], a["card"], effects, a["targets"])
 
+    def legal(self, g: Board, player: int, free: int) -> list[dict]:
+        # The candidates name an own fairy or evidence, one of its abilities and legal targets: left to
+        # test are once per turn (RULES 9.1) and the cost, before the targets are enumerated.
+        pl, used = g.player(player), g.s["used"]
+        usable = [
+            (iid, ability.effect, ability.cost, {"ability": index})
+            for iid in [e["card"] for e in (*pl["fairies"], *pl["evidence"])]
+            for index, ability in enumerate(g.card(iid).abilities)
+            if not (ability.once_per_turn and {"card": iid, "ability": index} in used)
+        ]
+        return affordable_with_targets(g, self.type, player, usable, free)
+
     def candidates(self, g: Board, player: int) -> Iterator[dict]:
         pl = g.player(player)
         for entry in [*pl["fairies"], *pl["evidence"]]:
@@ -138,6 +174,13 @@ class CastSpell(MainStepRule):
 
     def negated(self, g: Board, a: dict) -> None:  # RULES 9.5
         g.hand_to_trash(a["player"], a["card"])
+
+    def legal(self, g: Board, player: int, free: int) -> list[dict]:
+        # The candidates are spells in hand with legal targets: only the cost is left to test.
+        spells = [
+            (iid, card.effect, card.cost, {}) for iid in g.hand_of_kind(player, "spell") for card in (g.card(iid),)
+        ]
+        return affordable_with_targets(g, self.type, player, spells, free)
 
     def candidates(self, g: Board, player: int) -> Iterator[dict]:
         for iid in g.hand_of_kind(player, "spell"):

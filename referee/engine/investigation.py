@@ -76,6 +76,9 @@ class Investigate(MainStepRule):
         g.case_leaves(case)  # 10.6.2, 10.6.3
         g.emit("solved", case=case, by=player, hit=hit)
 
+    def legal(self, g: Board, player: int, free: int) -> list[dict]:
+        return self.affordable(g, player, free)  # the candidates are cases in play with an own fairy on them
+
     def candidates(self, g: Board, player: int) -> Iterator[dict]:
         for case in g.all_cases():
             if g.fairies_on(player, case):

@@ -34,6 +34,9 @@ class Draw(MainStepRule):
         if not g.player(a["player"])["file"]:
             raise RuleViolation("file_empty", player=a["player"])
 
+    def legal(self, g: Board, player: int, free: int) -> list[dict]:
+        return [simple(self.type, player)] if free >= 1 and g.player(player)["file"] else []
+
     def resolve(self, g: Board, a: dict, pending) -> None:
         # A counter may have milled the file meanwhile: still voluntary, so no loss.
         g.draw(a["player"], 1, required=False)
@@ -55,6 +58,10 @@ class _PlayFromHand(MainStepRule):
 
     def negated(self, g: Board, a: dict) -> None:  # RULES 9.5
         g.hand_to_trash(a["player"], a["card"])
+
+    def legal(self, g: Board, player: int, free: int) -> list[dict]:
+        # The candidates are cards of the kind from the hand (onto a case in play): each passes ``check``.
+        return self.affordable(g, player, free)
 
 
 @rule("8.3", "not_a_fairy")
@@ -149,6 +156,13 @@ class Dispatch(_FairyMove):
             raise RuleViolation("not_standby", fairy=a["fairy"])
         require_dispatch_room(g, a["player"], a["case"])
 
+    def legal(self, g: Board, player: int, free: int) -> list[dict]:
+        # The candidates are own standby fairies and cases in play: the room on the case is left to test.
+        if free < 1:
+            return []
+        has_room = _has_room(g, player)
+        return [a for a in self.candidates(g, player) if has_room(a["case"])]
+
     def candidates(self, g: Board, player: int) -> Iterator[dict]:
         cases = g.all_cases()
         for f in g.player(player)["fairies"]:
@@ -170,13 +184,7 @@ class Redispatch(_FairyMove):
             raise RuleViolation("same_case", fairy=a["fairy"], case=a["case"])
         require_dispatch_room(g, a["player"], a["case"])
 
-    def legal(self, g: Board, player: int, free: int) -> list[dict]:
-        # A shortcut (shortcuts.py): the candidates are own dispatched fairies and other cases in play,
-        # so only the room on the case (RULES 8.9) is left to test, counted once for every case.
-        if free < 1:
-            return []
-        has_room = _has_room(g, player)
-        return [a for a in self.candidates(g, player) if has_room(a["case"])]
+    legal = Dispatch.legal  # own dispatched fairies and other cases in play: the room is left to test
 
     def candidates(self, g: Board, player: int) -> Iterator[dict]:
         cases = g.all_cases()
@@ -196,6 +204,9 @@ class Recall(_FairyMove):
     def own_rule(self, g: Board, a: dict, entry: dict) -> None:
         if entry["case"] is None:
             raise RuleViolation("recall_standby", fairy=a["fairy"])
+
+    def legal(self, g: Board, player: int, free: int) -> list[dict]:
+        return self.affordable(g, player, free)  # the candidates are own dispatched fairies
 
     def candidates(self, g: Board, player: int) -> Iterator[dict]:
         for f in g.player(player)["fairies"]:

@@ -12,11 +12,15 @@ from referee.engine.flow import Edge, advance
 from referee.engine.registry import rule
 from referee.engine.turn import start_turn
 
+# The enum members this module compares with, bound once: reading one through its class is an
+# attribute lookup of the enum's metaclass on every read.
+_MULLIGAN_PHASE = Phase.MULLIGAN
+
 
 class _MulliganPhaseRule(ActionRule):
     @rule("5.4", "not_mulligan_phase")
     def allowed(self, g: Board, a: dict) -> None:
-        if g.s["phase"] != Phase.MULLIGAN:
+        if g.s["phase"] != _MULLIGAN_PHASE:
             raise RuleViolation("not_mulligan_phase")
 
     def candidates(self, g: Board, player: int) -> Iterator[dict]:

@@ -13,6 +13,12 @@ from referee.engine.errors import InconsistentState as _fail  # (code, detail, p
 from referee.engine.facts import Phase, Step, other
 from referee.engine.rulebook import RULEBOOK
 
+# The enum members this module compares with, bound once: reading one through its class is an
+# attribute lookup of the enum's metaclass on every read.
+_TURN = Phase.TURN
+_CASE = Step.CASE
+_MAIN = Step.MAIN
+
 
 def check_pending(catalog: Catalog, s: dict) -> None:
     """RULES 7, 9.3–9.5, 10.2: the open window's pending action could have been declared, paid and
@@ -20,11 +26,11 @@ def check_pending(catalog: Catalog, s: dict) -> None:
     pen = s["pending"]
     act = pen["action"]
     active = s["active"]
-    if s["phase"] != Phase.TURN or not RULEBOOK[act["type"]].respondable:
+    if s["phase"] != _TURN or not RULEBOOK[act["type"]].respondable:
         raise _fail("inconsistent_pending", "only a respondable action of a turn can be pending", "pending.action")
     if act["player"] != active or pen["responder"] != other(active):
         raise _fail("inconsistent_pending", "the active player declares; the opponent responds", "pending")
-    want_step = Step.CASE if act["type"] == "play_case" else Step.MAIN
+    want_step = _CASE if act["type"] == "play_case" else _MAIN
     if s["step"] != want_step:
         raise _fail("inconsistent_pending", f"a pending {act['type']} belongs to the {want_step} step", "step")
     if act["type"] == "play_case" and not s["case_played"]:

@@ -20,6 +20,13 @@ from referee.engine.registry import rule
 from referee.engine.responses import open_or_resolve
 from referee.engine.rulebook import RULEBOOK
 
+# The enum members this module compares with, bound once: reading one through its class is an
+# attribute lookup of the enum's metaclass on every read.
+_MULLIGAN_PHASE = Phase.MULLIGAN
+_OVER = Phase.OVER
+_TURN = Phase.TURN
+_END = Step.END
+
 # -- the checks ------------------------------------------------------------------
 
 
@@ -43,9 +50,9 @@ def _phase_gate(g: Board, a: Action) -> None:
     kind, s = a["type"], g.s
     if kind == "concede":
         return
-    if s["phase"] == Phase.MULLIGAN and kind not in ("mulligan", "keep"):
+    if s["phase"] == _MULLIGAN_PHASE and kind not in ("mulligan", "keep"):
         raise RuleViolation("mulligan_phase")
-    if s["step"] == Step.END and s["phase"] == Phase.TURN and kind != "discard":
+    if s["step"] == _END and s["phase"] == _TURN and kind != "discard":
         excess = len(g.player(s["active"])["hand"]) - HAND_LIMIT
         raise RuleViolation("end_step", player=s["active"], count=excess)
 
@@ -73,7 +80,7 @@ def check(g: Board, a: Action) -> list[str]:
 
 def _checked(g: Board, a: Action) -> tuple[ActionRule, list[str]]:
     """:func:`check`, giving the action's rule too (so that :func:`step` looks it up once)."""
-    if g.s["phase"] == Phase.OVER:  # RULES 11.3
+    if g.s["phase"] == _OVER:  # RULES 11.3
         raise RuleViolation("game_over")
     _who_may_act(g, a)
     _phase_gate(g, a)

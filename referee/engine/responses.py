@@ -6,10 +6,14 @@ from collections.abc import Callable, Iterator
 
 from referee.engine.actions import Action, ActionRule, require_in_hand, simple
 from referee.engine.board import Board
-from referee.engine.effects import apply_effects, check_targets, target_choices, target_options
+from referee.engine.effects import affordable_with_targets, apply_effects, check_targets, target_choices, target_options
 from referee.engine.errors import RuleViolation
 from referee.engine.facts import WindowMode, other
 from referee.engine.registry import rule
+
+# The enum members this module compares with, bound once: reading one through its class is an
+# attribute lookup of the enum's metaclass on every read.
+_STRICT_WINDOWS = WindowMode.STRICT
 
 
 def counter_playable(g: Board, player: int, iid: str, trigger: str) -> bool:
@@ -27,7 +31,7 @@ def window_opens(g: Board, a: Action) -> bool:
     responder = other(a["player"])
     if not g.catalog.counters_by_trigger[a["type"]]:
         return False
-    if g.s["options"]["response_windows"] == WindowMode.STRICT:
+    if g.s["options"]["response_windows"] == _STRICT_WINDOWS:
         return bool(g.unactioned_cases(responder))
     answering, cards, hand = g.catalog.counter_ids_by_trigger[a["type"]], g.s["cards"], g.player(responder)["hand"]
     return any(counter_playable(g, responder, iid, a["type"]) for iid in hand if cards[iid] in answering)
@@ -78,6 +82,17 @@ class Counter(ActionRule):
         g.emit("counter", player=player, card=a["card"])
         apply_effects(g, player, a["card"], g.card(a["card"]).effect, a["targets"], pen)
         g.to_trash(player, a["card"])
+
+    def legal(self, g: Board, player: int, free: int) -> list[dict]:
+        # The candidates are counters in hand with legal targets: left to test are the trigger and the cost.
+        trigger = g.s["pending"]["action"]["type"]
+        answering = [
+            (iid, card.effect, card.cost, {})
+            for iid in g.hand_of_kind(player, "counter")
+            for card in (g.card(iid),)
+            if card.trigger == trigger
+        ]
+        return affordable_with_targets(g, self.type, player, answering, free)
 
     def candidates(self, g: Board, player: int) -> Iterator[dict]:
         for iid in g.hand_of_kind(player, "counter"):

@@ -18,7 +18,10 @@ from typing import Any
 
 from referee.engine import consistency, pipeline
 from referee.engine.actions import ActionRule
-from referee.engine.main_actions import Redispatch
+from referee.engine.effects import CastSpell, UseAbility
+from referee.engine.investigation import Investigate
+from referee.engine.main_actions import Dispatch, Draw, PlayEvidence, PlayFairy, Recall, Redispatch
+from referee.engine.responses import Counter
 
 _ABSENT = object()
 
@@ -62,10 +65,14 @@ SHORTCUTS: tuple[Shortcut, ...] = (
         off=((consistency, "_cards_and_field_are_sound", _not_sure),),
     ),
     Shortcut(
-        name="Redispatch.legal: only the room on each case is tested, counted once per listing",
-        shadows="ActionRule.legal: every candidate redispatch through check and cost",
-        gain="/v1/legal-actions +14% without it",
-        off=((Redispatch, "legal", ActionRule.legal),),
+        name="the rules' own legal(): candidates built to pass some checks are tested only on the rest",
+        shadows="ActionRule.legal: every candidate through check and cost",
+        gain="/v1/legal-actions +17% to +19% without them (each alone 1% to 14%)",
+        off=tuple(
+            (rule, "legal", ActionRule.legal)
+            for rule in (Draw, PlayFairy, PlayEvidence, Dispatch, Redispatch, Recall, Investigate, UseAbility)
+        )
+        + ((CastSpell, "legal", ActionRule.legal), (Counter, "legal", ActionRule.legal)),
     ),
     Shortcut(
         name="pipeline.open_rules: the action types open now, cached per (phase, step, window open)",

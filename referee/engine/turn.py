@@ -11,6 +11,13 @@ from referee.engine.facts import HAND_LIMIT, TURN_MAX, Reason, Step, other
 from referee.engine.flow import Edge, advance
 from referee.engine.registry import rule
 
+# The enum members this module compares with, bound once: reading one through its class is an
+# attribute lookup of the enum's metaclass on every read.
+_CONCEDE = Reason.CONCEDE
+_CASE = Step.CASE
+_END = Step.END
+_MAIN = Step.MAIN
+
 
 @rule("6.2")
 @rule("6.3")
@@ -48,7 +55,7 @@ def require_turn_can_pass(g: Board) -> None:
 class _CaseStepRule(ActionRule):
     @rule("6.4", "not_case_step")
     def allowed(self, g: Board, a: dict) -> None:
-        if g.s["step"] != Step.CASE or g.s["pending"] is not None:
+        if g.s["step"] != _CASE or g.s["pending"] is not None:
             raise RuleViolation("not_case_step")
 
 
@@ -103,7 +110,7 @@ class EndTurn(ActionRule):
     def allowed(self, g: Board, a: dict) -> None:
         if g.s["pending"] is not None:
             raise RuleViolation("window_open")
-        if g.s["step"] != Step.MAIN:
+        if g.s["step"] != _MAIN:
             raise RuleViolation("not_main_step_end")
 
     def check(self, g: Board, a: dict) -> None:
@@ -129,7 +136,7 @@ class Discard(ActionRule):
 
     @rule("6.6", "not_end_step")
     def allowed(self, g: Board, a: dict) -> None:
-        if g.s["step"] != Step.END:
+        if g.s["step"] != _END:
             raise RuleViolation("not_end_step")
 
     @rule("6.6", "duplicate_discard", "wrong_discard_count")
@@ -167,7 +174,7 @@ class Concede(ActionRule):
 
     @rule("11.2")
     def declare(self, g: Board, a: dict) -> None:
-        g.lose(a["player"], Reason.CONCEDE)
+        g.lose(a["player"], _CONCEDE)
 
     def candidates(self, g: Board, player: int) -> Iterator[dict]:
         yield simple(self.type, player)
