@@ -29,6 +29,7 @@ serve: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy --strict referee/engine
 	$(BIN)/python -m pytest -q
 
 # Regenerate openapi.yaml from the schemas (tests/test_openapi.py fails when it drifts).

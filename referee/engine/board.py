@@ -33,10 +33,12 @@ class Board:
 
     @property
     def over(self) -> bool:
-        return self.s["phase"] == _OVER
+        over: bool = self.s["phase"] == _OVER
+        return over
 
     def player(self, i: int) -> dict[str, Any]:
-        return self.s["players"][i]
+        player: dict[str, Any] = self.s["players"][i]
+        return player
 
     def card(self, iid: str) -> Card:
         return self.catalog.cards[self.s["cards"][iid]]
@@ -68,6 +70,7 @@ class Board:
         return [iid for iid in self.s["players"][player]["hand"] if cards.get(iid) in of_kind]
 
     def own_entry(self, player: int, zone: str, iid: str) -> dict[str, Any] | None:
+        e: dict[str, Any]
         for e in self.s["players"][player][zone]:
             if e["card"] == iid:
                 return e
@@ -84,7 +87,8 @@ class Board:
 
     def power(self, iid: str) -> int:
         """Printed power plus every until-end-of-turn modifier (docs/api.md §8 ``power``)."""
-        return self.card(iid).power + sum(m["power"] for m in self.s["modifiers"] if m["card"] == iid)
+        modifiers: int = sum(m["power"] for m in self.s["modifiers"] if m["card"] == iid)
+        return self.card(iid).power + modifiers
 
     def unactioned_cases(self, player: int) -> list[str]:
         return [e["card"] for e in self.s["players"][player]["cases"] if not e["actioned"]]
@@ -92,7 +96,8 @@ class Board:
     def who_acts(self) -> int:
         """RULES 12.1: the responder inside a window, else the active player."""
         pen = self.s["pending"]
-        return pen["responder"] if pen is not None else self.s["active"]
+        actor: int = pen["responder"] if pen is not None else self.s["active"]
+        return actor
 
     # -- moves -------------------------------------------------------------
 
@@ -154,7 +159,7 @@ class Board:
     def mill(self, player: int, count: int) -> list[str]:
         """Trash the top ``count`` cards of a file (RULES 10.6.1, 11.4: never a loss by itself)."""
         pl = self.s["players"][player]
-        taken = pl["file"][:count]
+        taken: list[str] = pl["file"][:count]
         del pl["file"][:count]
         pl["trash"].extend(taken)
         self.emit("mill", player=player, cards=len(taken))

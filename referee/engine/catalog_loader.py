@@ -116,7 +116,8 @@ class _CardParser:
             return None
         if value not in options:
             raise self.fail(name, f"must be one of {', '.join(options)} (got {value!r})")
-        return value
+        chosen: str = value
+        return chosen
 
     def requirements(self) -> tuple[Requirement, ...]:
         raw = self.raw.get("requires", [])

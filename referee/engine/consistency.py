@@ -63,7 +63,7 @@ def check_consistency(catalog: Catalog, s: dict[str, Any]) -> None:
 _card, _case = itemgetter("card"), itemgetter("case")
 
 
-def _cards_and_field_are_sound(catalog: Catalog, s: dict) -> bool:
+def _cards_and_field_are_sound(catalog: Catalog, s: dict[str, Any]) -> bool:
     """The four checks below hold (every card a game card of the catalog, conservation, zone kinds,
     references): ``True`` only when each of them would pass, so ``False`` just means "run them to
     find the problem".
@@ -97,20 +97,20 @@ def _cards_and_field_are_sound(catalog: Catalog, s: dict) -> bool:
     except KeyError:
         return False
     dispatched0, dispatched1 = [*filter(None, map(_case, fairies0))], [*filter(None, map(_case, fairies1))]
-    in_play = {*in_play}  # ids are non-empty, so filter(None) drops exactly the standby fairies' None
-    if not in_play.issuperset([*map(_case, evidence0), *map(_case, evidence1), *dispatched0, *dispatched1]):
+    cases = {*in_play}  # ids are non-empty, so filter(None) drops exactly the standby fairies' None
+    if not cases.issuperset([*map(_case, evidence0), *map(_case, evidence1), *dispatched0, *dispatched1]):
         return False
     if len({*dispatched0}) == len(dispatched0) and len({*dispatched1}) == len(dispatched1):
         return True  # one fairy per case and player, and every case takes one (the catalog refuses a limit below 1)
     return _within_limits(catalog, cards, dispatched0) and _within_limits(catalog, cards, dispatched1)
 
 
-def _within_limits(catalog: Catalog, cards: dict, dispatched: list) -> bool:
+def _within_limits(catalog: Catalog, cards: dict[str, Any], dispatched: list[str]) -> bool:
     """One player's fairies dispatched to each case are within its limit (RULES 8.9)."""
     return all(dispatched.count(case) <= catalog.cards[cards[case]].dispatch_limit for case in {*dispatched})
 
 
-def _check_cards(catalog: Catalog, s: dict) -> None:
+def _check_cards(catalog: Catalog, s: dict[str, Any]) -> None:
     """RULES 3.3, 3.4: every instance is a game card of the catalog."""
     for iid, cid in s["cards"].items():
         card = catalog.get(cid)
@@ -120,7 +120,7 @@ def _check_cards(catalog: Catalog, s: dict) -> None:
             raise _fail("bonus_card_in_game", f"instance {iid} is the bonus card {cid} (RULES 3.3)", f"cards.{iid}")
 
 
-def _check_conservation(s: dict) -> None:
+def _check_conservation(s: dict[str, Any]) -> None:
     cards = s["cards"]
     if len(cards) != PLAYERS * DECK_SIZE:
         raise _fail(
@@ -153,7 +153,7 @@ def _check_conservation(s: dict) -> None:
 _ZONE_KIND = {"cases": "case", "fairies": "fairy", "evidence": "evidence"}
 
 
-def _check_zone_kinds(catalog: Catalog, s: dict) -> None:
+def _check_zone_kinds(catalog: Catalog, s: dict[str, Any]) -> None:
     cards = s["cards"]
     for i, pl in enumerate(s["players"]):
         for zone, kind in _ZONE_KIND.items():
@@ -164,7 +164,7 @@ def _check_zone_kinds(catalog: Catalog, s: dict) -> None:
                     )
 
 
-def _check_references(catalog: Catalog, s: dict) -> None:
+def _check_references(catalog: Catalog, s: dict[str, Any]) -> None:
     in_play = {e["card"] for pl in s["players"] for e in pl["cases"]}
     per_case: dict[tuple[int, str], int] = {}
     for i, pl in enumerate(s["players"]):
@@ -196,7 +196,7 @@ def _check_references(catalog: Catalog, s: dict) -> None:
             )
 
 
-def _check_flow(s: dict) -> None:
+def _check_flow(s: dict[str, Any]) -> None:
     phase, step, active, players = s["phase"], s["step"], s["active"], s["players"]
     if (phase == _OVER) != (s["result"] is not None):
         raise _fail("inconsistent_result", "result is set exactly when phase is over", "result")
@@ -235,7 +235,7 @@ def _check_flow(s: dict) -> None:
         raise _fail("inconsistent_step", "a case was played this turn, so the case step is over", "case_played")
 
 
-def _check_before_turn_one(s: dict) -> None:
+def _check_before_turn_one(s: dict[str, Any]) -> None:
     """RULES 5.3–5.6: nothing is on the field before turn 1; while deciding, each hand holds 7 (turn 0 only)."""
     for i, pl in enumerate(s["players"]):
         if pl["cases"] or pl["fairies"] or pl["evidence"]:  # RULES 5.6: cards are played from turn 1
@@ -253,7 +253,7 @@ def _check_before_turn_one(s: dict) -> None:
             )
 
 
-def _check_result(s: dict) -> None:
+def _check_result(s: dict[str, Any]) -> None:
     """RULES 11.1 / 5.5: a game lost by deck-out was lost drawing from an empty file."""
     res = s["result"]
     if res["reason"] != _DECK_OUT:
@@ -276,7 +276,7 @@ def _check_result(s: dict) -> None:
         )
 
 
-def _check_modifiers(s: dict) -> None:
+def _check_modifiers(s: dict[str, Any]) -> None:
     on_field = {e["card"] for pl in s["players"] for z in ("fairies", "evidence") for e in pl[z]}
     for j, m in enumerate(s["modifiers"]):
         if m["card"] not in on_field:
@@ -287,7 +287,7 @@ def _check_modifiers(s: dict) -> None:
             )
 
 
-def _check_used(catalog: Catalog, s: dict) -> None:
+def _check_used(catalog: Catalog, s: dict[str, Any]) -> None:
     """RULES 9.1: ``used`` lists once-per-turn abilities the active player used this turn."""
     if s["turn"] == 0:
         raise _fail("inconsistent_used", "no ability is used before turn 1", "used")

@@ -267,6 +267,7 @@ class Power(EffectType):
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
         g, card = r.g, r.source if e.kind == "self" else target
+        assert card is not None  # a targeted effect is applied with its target (effects.apply_effects)
         if g.fairy_on_field(card) is None and g.evidence_on_field(card) is None:
             g.emit("skipped", effect="power", target=card)
             return
@@ -297,7 +298,9 @@ class Ready(EffectType):
         return entry is not None and entry["actioned"]
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
-        r.g.own_entry(r.player, "cases", target)["actioned"] = False
+        entry = r.g.own_entry(r.player, "cases", target) if target is not None else None
+        assert entry is not None  # target_ok held just before (effects.apply_effects)
+        entry["actioned"] = False
         r.g.emit("ready", case=target)
 
 
@@ -315,7 +318,9 @@ class Bounce(Targeted):
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
         g = r.g
-        owner, _ = g.fairy_on_field(target)
+        found = g.fairy_on_field(target) if target is not None else None
+        assert target is not None and found is not None  # target_ok held just before (effects.apply_effects)
+        owner = found[0]
         g.remove_from_field(owner, "fairies", target)
         g.player(owner)["hand"].append(target)
         g.emit("bounce", fairy=target, to=owner)
@@ -337,7 +342,9 @@ class Trash(Targeted):
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
         g = r.g
         zone = "fairies" if e.kind == "fairy" else "evidence"
-        owner, _ = (g.fairy_on_field if e.kind == "fairy" else g.evidence_on_field)(target)
+        found = (g.fairy_on_field if e.kind == "fairy" else g.evidence_on_field)(target) if target is not None else None
+        assert target is not None and found is not None  # target_ok held just before (effects.apply_effects)
+        owner = found[0]
         g.trash_from_field(owner, zone, target)
         g.emit("trash", card=target, player=owner)
 
@@ -356,7 +363,9 @@ class Reveal(Targeted):
         return found is not None and not found[1]["face_up"]
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
-        r.g.case_in_play(target)[1]["face_up"] = True
+        found = r.g.case_in_play(target) if target is not None else None
+        assert found is not None  # target_ok held just before (effects.apply_effects)
+        found[1]["face_up"] = True
         r.g.emit("reveal", case=target, card=r.g.s["cards"][target])
 
 
@@ -367,7 +376,8 @@ class Recover(Targeted):
     op, kinds = "recover", ("fairy", "evidence", "spell", "any")
 
     def pool(self, g: EffectBoard, player: int, e: Effect) -> Iterable[str]:
-        return g.player(player)["trash"]
+        trash: list[str] = g.player(player)["trash"]
+        return trash
 
     def target_ok(self, g: EffectBoard, player: int, e: Effect, iid: str) -> bool:
         return iid in g.player(player)["trash"] and (e.kind == "any" or g.kind(iid) == e.kind)
@@ -397,6 +407,7 @@ class Negate(EffectType):
         return {"negate": True}
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
+        assert r.pending is not None  # a counter's effect, inside the window of the action it answers
         r.pending["negated"] = True
         r.g.emit("negated", action=r.pending["action"]["type"], by=r.source)
 
@@ -416,5 +427,6 @@ class InvestigationPower(Amount):
             )
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
+        assert r.pending is not None  # a counter's effect, inside the window of the action it answers
         r.pending["power"] += e.amount
         r.g.emit("investigation_power", amount=e.amount, by=r.source)

@@ -99,7 +99,7 @@ class CatalogError(RefereeError):
     def __init__(self, detail: str, card: str | None = None, field: str | None = None):
         self.card = card
         self.field = field
-        self.path: tuple = (field,) if field else ()
+        self.path: tuple[str | int, ...] = (field,) if field else ()
         self.file: str | None = None
         self.line: int | None = None
         self.column: int | None = None

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import hashlib
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from referee.engine.errors import InvalidInput
 
-SCHEMA = "ace-file/state@1"  # docs/api.md §3: the state's format
-RULESET = "ace-file-99"
+SCHEMA: Final = "ace-file/state@1"  # docs/api.md §3: the state's format
+RULESET: Final = "ace-file-99"
 PLAYERS = 2  # RULES 1.1
 DECK_SIZE = 40  # RULES 3.1
 OPENING_HAND = 7  # RULES 5.3, 5.4
@@ -94,7 +94,8 @@ class Player(int):
         """``value`` if it is 0 or 1 (not ``True``, not ``1.0``), else :class:`InvalidInput` at ``path``."""
         if not Player.is_valid(value):
             raise InvalidInput({path: ["must be 0 or 1"]})
-        return value
+        player: int = value
+        return player
 
 
 def other(player: int) -> int:

@@ -39,7 +39,9 @@ def canonical_deck(deck: Any) -> Any:
     return sorted(deck_list(deck))
 
 
-def private_deal(catalog: Catalog, request: Any, seed: str, game_id: str) -> tuple[dict, list]:
+def private_deal(
+    catalog: Catalog, request: Any, seed: str, game_id: str
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The deal of a private game: ``request``'s decks in canonical order, ``seed`` and ``game_id`` set.
 
     Malformed or illegal decks are left as sent, so ``new_game`` reports them

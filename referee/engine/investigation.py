@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from referee.engine.actions import MainStepRule, require_case_in_play, simple
+from referee.engine.actions import Action, MainStepRule, require_case_in_play, simple
 from referee.engine.board import Board
 from referee.engine.errors import RuleViolation
 from referee.engine.facts import other
@@ -37,15 +37,17 @@ class Investigate(MainStepRule):
     type = "investigate"
 
     @rule("10.1", "no_fairy_on_case")
-    def check(self, g: Board, a: dict) -> None:
+    def check(self, g: Board, a: Action) -> None:
         require_case_in_play(g, a["case"])
         if not g.fairies_on(a["player"], a["case"]):  # RULES 10.1
             raise RuleViolation("no_fairy_on_case", player=a["player"], case=a["case"])
 
     @rule("8.8")
     @rule("10.2")
-    def declare(self, g: Board, a: dict) -> None:
-        _, entry = g.case_in_play(a["case"])
+    def declare(self, g: Board, a: Action) -> None:
+        found = g.case_in_play(a["case"])
+        assert found is not None  # check() found it, and declaring changes no case
+        entry = found[1]
         if not entry["face_up"]:  # RULES 10.2: face up now, and for good (4.4)
             entry["face_up"] = True
             g.emit("reveal", case=a["case"], card=g.s["cards"][a["case"]])
@@ -53,7 +55,7 @@ class Investigate(MainStepRule):
     @rule("10.2.1")
     @rule("10.4")
     @rule("10.6")
-    def resolve(self, g: Board, a: dict, pending: dict[str, Any] | None) -> None:
+    def resolve(self, g: Board, a: Action, pending: dict[str, Any] | None) -> None:
         player, case = a["player"], a["case"]
         if g.case_in_play(case) is None or not g.fairies_on(player, case):  # RULES 10.2.1
             g.emit("investigation", player=player, case=case, outcome="abandoned")
@@ -76,10 +78,10 @@ class Investigate(MainStepRule):
         g.case_leaves(case)  # 10.6.2, 10.6.3
         g.emit("solved", case=case, by=player, hit=hit)
 
-    def legal(self, g: Board, player: int, free: int) -> list[dict]:
+    def legal(self, g: Board, player: int, free: int) -> list[Action]:
         return self.affordable(g, player, free)  # the candidates are cases in play with an own fairy on them
 
-    def candidates(self, g: Board, player: int) -> Iterator[dict]:
+    def candidates(self, g: Board, player: int) -> Iterator[Action]:
         for case in g.all_cases():
             if g.fairies_on(player, case):
                 yield simple(self.type, player, case=case)

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from referee.engine.actions import (
+    Action,
     MainStepRule,
     require_case_in_play,
     require_dispatch_room,
@@ -30,18 +32,18 @@ class Draw(MainStepRule):
     type = "draw"
 
     @rule("8.2", "file_empty")
-    def check(self, g: Board, a: dict) -> None:
+    def check(self, g: Board, a: Action) -> None:
         if not g.player(a["player"])["file"]:
             raise RuleViolation("file_empty", player=a["player"])
 
-    def legal(self, g: Board, player: int, free: int) -> list[dict]:
+    def legal(self, g: Board, player: int, free: int) -> list[Action]:
         return [simple(self.type, player)] if free >= 1 and g.player(player)["file"] else []
 
-    def resolve(self, g: Board, a: dict, pending) -> None:
+    def resolve(self, g: Board, a: Action, pending: dict[str, Any] | None) -> None:
         # A counter may have milled the file meanwhile: still voluntary, so no loss.
         g.draw(a["player"], 1, required=False)
 
-    def candidates(self, g: Board, player: int) -> Iterator[dict]:
+    def candidates(self, g: Board, player: int) -> Iterator[Action]:
         yield simple(self.type, player)
 
 
@@ -49,17 +51,17 @@ class _PlayFromHand(MainStepRule):
     kind = ""
     code = ""
 
-    def check(self, g: Board, a: dict) -> None:
+    def check(self, g: Board, a: Action) -> None:
         require_in_hand(g, a["player"], a["card"])
         if "case" in a:
             require_case_in_play(g, a["case"])
         if g.kind(a["card"]) != self.kind:
             raise RuleViolation(self.code, card=a["card"])
 
-    def negated(self, g: Board, a: dict) -> None:  # RULES 9.5
+    def negated(self, g: Board, a: Action) -> None:  # RULES 9.5
         g.hand_to_trash(a["player"], a["card"])
 
-    def legal(self, g: Board, player: int, free: int) -> list[dict]:
+    def legal(self, g: Board, player: int, free: int) -> list[Action]:
         # The candidates are cards of the kind from the hand (onto a case in play): each passes ``check``.
         return self.affordable(g, player, free)
 
@@ -70,13 +72,13 @@ class PlayFairy(_PlayFromHand):
 
     type, kind, code = "play_fairy", "fairy", "not_a_fairy"
 
-    def resolve(self, g: Board, a: dict, pending) -> None:
+    def resolve(self, g: Board, a: Action, pending: dict[str, Any] | None) -> None:
         pl = g.player(a["player"])
         pl["hand"].remove(a["card"])
         pl["fairies"].append({"card": a["card"], "case": None})
         g.emit("fairy_played", player=a["player"], fairy=a["card"])
 
-    def candidates(self, g: Board, player: int) -> Iterator[dict]:
+    def candidates(self, g: Board, player: int) -> Iterator[Action]:
         for iid in g.hand_of_kind(player, "fairy"):
             yield simple(self.type, player, card=iid)
 
@@ -87,7 +89,7 @@ class PlayEvidence(_PlayFromHand):
 
     type, kind, code = "play_evidence", "evidence", "not_an_evidence"
 
-    def resolve(self, g: Board, a: dict, pending) -> None:
+    def resolve(self, g: Board, a: Action, pending: dict[str, Any] | None) -> None:
         if g.case_in_play(a["case"]) is None:  # RULES 9.6: the case is gone; the card stays in hand
             g.emit("skipped", action=self.type, reason="case no longer in play")
             return
@@ -96,7 +98,7 @@ class PlayEvidence(_PlayFromHand):
         pl["evidence"].append({"card": a["card"], "case": a["case"]})
         g.emit("evidence_played", player=a["player"], evidence=a["card"], case=a["case"])
 
-    def candidates(self, g: Board, player: int) -> Iterator[dict]:
+    def candidates(self, g: Board, player: int) -> Iterator[Action]:
         cases = g.all_cases()
         for iid in g.hand_of_kind(player, "evidence"):
             for case in cases:
@@ -121,16 +123,16 @@ def _has_room(g: Board, player: int) -> Callable[[str], bool]:
 
 
 class _FairyMove(MainStepRule):
-    def check(self, g: Board, a: dict) -> None:
+    def check(self, g: Board, a: Action) -> None:
         entry = require_own_fairy(g, a["player"], a["fairy"])
         if "case" in a:
             require_case_in_play(g, a["case"])
         self.own_rule(g, a, entry)
 
-    def own_rule(self, g: Board, a: dict, entry: dict) -> None:
+    def own_rule(self, g: Board, a: Action, entry: dict[str, Any]) -> None:
         raise NotImplementedError
 
-    def resolve(self, g: Board, a: dict, pending) -> None:
+    def resolve(self, g: Board, a: Action, pending: dict[str, Any] | None) -> None:
         entry = g.own_entry(a["player"], "fairies", a["fairy"])
         try:  # RULES 9.6: re-check what a counter may have changed
             if entry is None:
@@ -151,19 +153,19 @@ class Dispatch(_FairyMove):
     type = "dispatch"
 
     @rule("8.5", "not_standby")
-    def own_rule(self, g: Board, a: dict, entry: dict) -> None:
+    def own_rule(self, g: Board, a: Action, entry: dict[str, Any]) -> None:
         if entry["case"] is not None:
             raise RuleViolation("not_standby", fairy=a["fairy"])
         require_dispatch_room(g, a["player"], a["case"])
 
-    def legal(self, g: Board, player: int, free: int) -> list[dict]:
+    def legal(self, g: Board, player: int, free: int) -> list[Action]:
         # The candidates are own standby fairies and cases in play: the room on the case is left to test.
         if free < 1:
             return []
         has_room = _has_room(g, player)
         return [a for a in self.candidates(g, player) if has_room(a["case"])]
 
-    def candidates(self, g: Board, player: int) -> Iterator[dict]:
+    def candidates(self, g: Board, player: int) -> Iterator[Action]:
         cases = g.all_cases()
         for f in g.player(player)["fairies"]:
             if f["case"] is None:
@@ -177,7 +179,7 @@ class Redispatch(_FairyMove):
     type = "redispatch"
 
     @rule("8.6", "not_dispatched", "same_case")
-    def own_rule(self, g: Board, a: dict, entry: dict) -> None:
+    def own_rule(self, g: Board, a: Action, entry: dict[str, Any]) -> None:
         if entry["case"] is None:
             raise RuleViolation("not_dispatched", fairy=a["fairy"])
         if entry["case"] == a["case"]:
@@ -186,7 +188,7 @@ class Redispatch(_FairyMove):
 
     legal = Dispatch.legal  # own dispatched fairies and other cases in play: the room is left to test
 
-    def candidates(self, g: Board, player: int) -> Iterator[dict]:
+    def candidates(self, g: Board, player: int) -> Iterator[Action]:
         cases = g.all_cases()
         for f in g.player(player)["fairies"]:
             if f["case"] is not None:
@@ -201,14 +203,14 @@ class Recall(_FairyMove):
     type = "recall"
 
     @rule("8.7", "recall_standby")
-    def own_rule(self, g: Board, a: dict, entry: dict) -> None:
+    def own_rule(self, g: Board, a: Action, entry: dict[str, Any]) -> None:
         if entry["case"] is None:
             raise RuleViolation("recall_standby", fairy=a["fairy"])
 
-    def legal(self, g: Board, player: int, free: int) -> list[dict]:
+    def legal(self, g: Board, player: int, free: int) -> list[Action]:
         return self.affordable(g, player, free)  # the candidates are own dispatched fairies
 
-    def candidates(self, g: Board, player: int) -> Iterator[dict]:
+    def candidates(self, g: Board, player: int) -> Iterator[Action]:
         for f in g.player(player)["fairies"]:
             if f["case"] is not None:
                 yield simple(self.type, player, fairy=f["card"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from referee.engine.actions import ActionRule, simple
+from referee.engine.actions import Action, ActionRule, simple
 from referee.engine.board import Board
 from referee.engine.errors import RuleViolation
 from referee.engine.facts import OPENING_HAND, Phase, other
@@ -19,11 +19,11 @@ _MULLIGAN_PHASE = Phase.MULLIGAN
 
 class _MulliganPhaseRule(ActionRule):
     @rule("5.4", "not_mulligan_phase")
-    def allowed(self, g: Board, a: dict) -> None:
+    def allowed(self, g: Board, a: Action) -> None:
         if g.s["phase"] != _MULLIGAN_PHASE:
             raise RuleViolation("not_mulligan_phase")
 
-    def candidates(self, g: Board, player: int) -> Iterator[dict]:
+    def candidates(self, g: Board, player: int) -> Iterator[Action]:
         yield simple(self.type, player)
 
 
@@ -33,7 +33,7 @@ class Mulligan(_MulliganPhaseRule):
     type = "mulligan"
 
     @rule("5.5")
-    def declare(self, g: Board, a: dict) -> None:
+    def declare(self, g: Board, a: Action) -> None:
         pl = g.player(a["player"])
         pl["trash"].extend(pl["hand"])
         g.emit("mulligan", player=a["player"], cards=len(pl["hand"]))
@@ -47,7 +47,7 @@ class Keep(_MulliganPhaseRule):
     type = "keep"
 
     @rule("5.6")
-    def declare(self, g: Board, a: dict) -> None:
+    def declare(self, g: Board, a: Action) -> None:
         s = g.s
         g.player(a["player"])["kept"] = True
         g.emit("keep", player=a["player"])

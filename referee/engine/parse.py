@@ -171,13 +171,13 @@ def _check(value: Any, tp: Any, path: str, errors: Errors, outer: dict[str, Any]
             return
         low, high = _constraint(metas, "min_length"), _constraint(metas, "max_length")
         if (low is not None and len(value) < low) or (high is not None and len(value) > high):
-            _err(errors, path, message)
+            _err(errors, path, message or f"must hold {low} to {high} items")
             return
         for i, item in enumerate(value):
             _check(item, args[0], _join(path, i), errors, {})
     elif typing.get_origin(tp) is dict:
         if type(value) is not dict:
-            _err(errors, path, message)
+            _err(errors, path, message or "must be an object")
             return
         for key, item in value.items():
             if explain(key, args[0]) or explain(item, args[1]):

@@ -7,8 +7,11 @@ raises :class:`InconsistentState` with a specific ``code`` (docs/state.md lists 
 
 from __future__ import annotations
 
+from typing import Any
+
 from referee.engine.board import Board
-from referee.engine.catalog import Catalog
+from referee.engine.catalog import Ability, Catalog
+from referee.engine.effect_types import Effect
 from referee.engine.errors import InconsistentState as _fail  # (code, detail, path): what each check raises
 from referee.engine.facts import Phase, Step, other
 from referee.engine.rulebook import RULEBOOK
@@ -20,7 +23,7 @@ _CASE = Step.CASE
 _MAIN = Step.MAIN
 
 
-def check_pending(catalog: Catalog, s: dict) -> None:
+def check_pending(catalog: Catalog, s: dict[str, Any]) -> None:
     """RULES 7, 9.3–9.5, 10.2: the open window's pending action could have been declared, paid and
     countered as the state says (called only while a window is open)."""
     pen = s["pending"]
@@ -75,7 +78,7 @@ def check_pending(catalog: Catalog, s: dict) -> None:
     _check_payment(catalog, s, act)
 
 
-def _check_pending_names(catalog: Catalog, s: dict, act: dict) -> None:
+def _check_pending_names(catalog: Catalog, s: dict[str, Any], act: dict[str, Any]) -> None:
     """What the declaration named was legal then and, where no counter can change it, still is."""
     kind, cards, players = act["type"], s["cards"], s["players"]
     if "case" in act:  # no effect takes a case off the field inside a window (8.4–8.6, 10.1)
@@ -137,16 +140,17 @@ _NAMED_OWN = {
 }
 
 
-def _declared_effects(catalog: Catalog, cards: dict, act: dict) -> tuple | None:
+def _declared_effects(catalog: Catalog, cards: dict[str, Any], act: dict[str, Any]) -> tuple[Effect, ...] | None:
     """The effects a pending spell or ability will apply (the ones its ``targets`` are for)."""
     if act["type"] == "cast_spell":
         return catalog[cards[act["card"]]].effect
     if act["type"] == "use_ability":
-        return catalog[cards[act["card"]]].abilities[act["ability"]].effect
+        ability: Ability = catalog[cards[act["card"]]].abilities[act["ability"]]
+        return ability.effect
     return None
 
 
-def _check_counters(catalog: Catalog, s: dict, pen: dict) -> None:
+def _check_counters(catalog: Catalog, s: dict[str, Any], pen: dict[str, Any]) -> None:
     """RULES 9.3, 9.5: ``counters``, ``negated`` and ``power`` are what the counters played made them."""
     trigger = pen["action"]["type"]
     responder = s["players"][pen["responder"]]
@@ -189,7 +193,7 @@ def _check_counters(catalog: Catalog, s: dict, pen: dict) -> None:
         )
 
 
-def _check_payment(catalog: Catalog, s: dict, act: dict) -> None:
+def _check_payment(catalog: Catalog, s: dict[str, Any], act: dict[str, Any]) -> None:
     """RULES 7.1–7.3: the cases that paid are the declarer's, turned sideways, as many as the cost."""
     paid = act.get("pay", [])
     own = {e["card"]: e for e in s["players"][act["player"]]["cases"]}

@@ -97,7 +97,7 @@ def play_out(
     game = random_new_game(catalog, seed, **options)
     session, _ = Session.new(catalog, game)
     stream = SeededStream("choices:" + seed)
-    actions = []
+    actions: list[dict[str, Any]] = []
     while not session.over and len(actions) < max_actions:
         action = random_action(session.board, stream)
         actions.append(action)

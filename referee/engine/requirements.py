@@ -81,7 +81,7 @@ class EvidenceAtLeast(AtLeast):
     key = "evidence_at_least"
 
     def holds(self, fairies: list[str], evidence: list[str], value: Any) -> bool:
-        return len(evidence) >= value
+        return len(evidence) >= int(value)
 
 
 @requirement
@@ -96,7 +96,7 @@ class FairiesAtLeast(AtLeast):
             raise fail(f"fairies_at_least {value} exceeds dispatch_limit {case['dispatch_limit']}")
 
     def holds(self, fairies: list[str], evidence: list[str], value: Any) -> bool:
-        return len(fairies) >= value
+        return len(fairies) >= int(value)
 
 
 @requirement

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from referee.engine.actions import Action, ActionRule, require_in_hand, simple
 from referee.engine.board import Board
+from referee.engine.effect_types import Effect
 from referee.engine.effects import affordable_with_targets, apply_effects, check_targets, target_choices, target_options
 from referee.engine.errors import RuleViolation
 from referee.engine.facts import WindowMode, other
@@ -56,13 +58,13 @@ class Counter(ActionRule):
     type = "counter"
 
     @rule("9.3", "no_window")
-    def allowed(self, g: Board, a: dict) -> None:
+    def allowed(self, g: Board, a: Action) -> None:
         pen = g.s["pending"]
         if pen is None or pen["responder"] != a["player"]:
             raise RuleViolation("no_window")
 
     @rule("9.3", "not_a_counter", "wrong_trigger")
-    def check(self, g: Board, a: dict) -> None:
+    def check(self, g: Board, a: Action) -> None:
         require_in_hand(g, a["player"], a["card"])
         card = g.card(a["card"])
         if card.kind != "counter":
@@ -72,10 +74,10 @@ class Counter(ActionRule):
             raise RuleViolation("wrong_trigger", card=a["card"], trigger=card.trigger, pending=pending_type)
         check_targets(g, a["player"], a["card"], card.effect, a["targets"])
 
-    def cost(self, g: Board, a: dict) -> int:
+    def cost(self, g: Board, a: Action) -> int:
         return g.card(a["card"]).cost
 
-    def declare(self, g: Board, a: dict) -> None:
+    def declare(self, g: Board, a: Action) -> None:
         player, pen = a["player"], g.s["pending"]
         g.player(player)["hand"].remove(a["card"])
         pen["counters"].append(a["card"])
@@ -83,10 +85,10 @@ class Counter(ActionRule):
         apply_effects(g, player, a["card"], g.card(a["card"]).effect, a["targets"], pen)
         g.to_trash(player, a["card"])
 
-    def legal(self, g: Board, player: int, free: int) -> list[dict]:
+    def legal(self, g: Board, player: int, free: int) -> list[Action]:
         # The candidates are counters in hand with legal targets: left to test are the trigger and the cost.
         trigger = g.s["pending"]["action"]["type"]
-        answering = [
+        answering: list[tuple[str, tuple[Effect, ...], int, dict[str, Any]]] = [
             (iid, card.effect, card.cost, {})
             for iid in g.hand_of_kind(player, "counter")
             for card in (g.card(iid),)
@@ -94,7 +96,7 @@ class Counter(ActionRule):
         ]
         return affordable_with_targets(g, self.type, player, answering, free)
 
-    def candidates(self, g: Board, player: int) -> Iterator[dict]:
+    def candidates(self, g: Board, player: int) -> Iterator[Action]:
         for iid in g.hand_of_kind(player, "counter"):
             for targets in target_choices(g, player, g.card(iid).effect):
                 yield simple(self.type, player, card=iid, targets=targets)
@@ -111,12 +113,12 @@ class Pass(ActionRule):
         self.rule_of = rule_of
 
     @rule("9.4", "no_window_to_pass")
-    def allowed(self, g: Board, a: dict) -> None:
+    def allowed(self, g: Board, a: Action) -> None:
         if g.s["pending"] is None:
             raise RuleViolation("no_window_to_pass")
 
     @rule("9.5")
-    def declare(self, g: Board, a: dict) -> None:
+    def declare(self, g: Board, a: Action) -> None:
         pen = g.s["pending"]
         g.s["pending"] = None
         g.emit("window_closed", negated=pen["negated"])
@@ -126,5 +128,5 @@ class Pass(ActionRule):
         else:
             rule.resolve(g, pen["action"], pen)
 
-    def candidates(self, g: Board, player: int) -> Iterator[dict]:
+    def candidates(self, g: Board, player: int) -> Iterator[Action]:
         yield simple(self.type, player)

@@ -77,7 +77,8 @@ class Session:
 
     def snapshot(self) -> State:
         """A copy of the state, independent of later actions."""
-        return plain_copy(self._board.s)
+        copy: State = plain_copy(self._board.s)
+        return copy
 
     @property
     def over(self) -> bool:

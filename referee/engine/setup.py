@@ -130,7 +130,7 @@ class SeededStream:
 
 def _instance_ids(stream: SeededStream, prefix: str, count: int, taken: set[str]) -> list[str]:
     """Random-looking ids: they say whose card it is, never which card or where it was."""
-    out = []
+    out: list[str] = []
     while len(out) < count:
         iid = f"{prefix}{stream.next64() & 0xFFFFFF:06x}"
         if iid not in taken:

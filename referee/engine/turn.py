@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
-from referee.engine.actions import ActionRule, require_in_hand, simple
+from referee.engine.actions import Action, ActionRule, require_in_hand, simple
 from referee.engine.board import Board
 from referee.engine.errors import RuleViolation
 from referee.engine.facts import HAND_LIMIT, TURN_MAX, Reason, Step, other
@@ -54,7 +55,7 @@ def require_turn_can_pass(g: Board) -> None:
 
 class _CaseStepRule(ActionRule):
     @rule("6.4", "not_case_step")
-    def allowed(self, g: Board, a: dict) -> None:
+    def allowed(self, g: Board, a: Action) -> None:
         if g.s["step"] != _CASE or g.s["pending"] is not None:
             raise RuleViolation("not_case_step")
 
@@ -65,26 +66,26 @@ class PlayCase(_CaseStepRule):
     type = "play_case"
 
     @rule("6.4", "not_a_case")
-    def check(self, g: Board, a: dict) -> None:
+    def check(self, g: Board, a: Action) -> None:
         require_in_hand(g, a["player"], a["card"])
         if g.kind(a["card"]) != "case":
             raise RuleViolation("not_a_case", card=a["card"])
 
-    def declare(self, g: Board, a: dict) -> None:
+    def declare(self, g: Board, a: Action) -> None:
         g.s["case_played"] = True
 
-    def resolve(self, g: Board, a: dict, pending) -> None:
+    def resolve(self, g: Board, a: Action, pending: dict[str, Any] | None) -> None:
         pl = g.player(a["player"])
         pl["hand"].remove(a["card"])
         pl["cases"].append({"card": a["card"], "face_up": False, "actioned": False})
         g.emit("case_played", player=a["player"], case=a["card"])
         advance(g.s, Edge.CASE_STEP_ENDS)
 
-    def negated(self, g: Board, a: dict) -> None:  # RULES 9.5; the case step still ends (6.4)
+    def negated(self, g: Board, a: Action) -> None:  # RULES 9.5; the case step still ends (6.4)
         g.hand_to_trash(a["player"], a["card"])
         advance(g.s, Edge.CASE_STEP_ENDS)
 
-    def candidates(self, g: Board, player: int) -> Iterator[dict]:
+    def candidates(self, g: Board, player: int) -> Iterator[Action]:
         for iid in g.hand_of_kind(player, "case"):
             yield simple(self.type, player, card=iid)
 
@@ -94,10 +95,10 @@ class SkipCase(_CaseStepRule):
 
     type = "skip_case"
 
-    def declare(self, g: Board, a: dict) -> None:
+    def declare(self, g: Board, a: Action) -> None:
         advance(g.s, Edge.CASE_STEP_ENDS)
 
-    def candidates(self, g: Board, player: int) -> Iterator[dict]:
+    def candidates(self, g: Board, player: int) -> Iterator[Action]:
         yield simple(self.type, player)
 
 
@@ -107,17 +108,17 @@ class EndTurn(ActionRule):
     type = "end_turn"
 
     @rule("6.5", "window_open", "not_main_step_end")
-    def allowed(self, g: Board, a: dict) -> None:
+    def allowed(self, g: Board, a: Action) -> None:
         if g.s["pending"] is not None:
             raise RuleViolation("window_open")
         if g.s["step"] != _MAIN:
             raise RuleViolation("not_main_step_end")
 
-    def check(self, g: Board, a: dict) -> None:
+    def check(self, g: Board, a: Action) -> None:
         if len(g.player(a["player"])["hand"]) <= HAND_LIMIT:  # the turn passes now (6.6)
             require_turn_can_pass(g)
 
-    def declare(self, g: Board, a: dict) -> None:
+    def declare(self, g: Board, a: Action) -> None:
         hand = g.player(a["player"])["hand"]
         if len(hand) > HAND_LIMIT:
             advance(g.s, Edge.DISCARDS_OWED)
@@ -125,7 +126,7 @@ class EndTurn(ActionRule):
             return
         pass_turn(g)
 
-    def candidates(self, g: Board, player: int) -> Iterator[dict]:
+    def candidates(self, g: Board, player: int) -> Iterator[Action]:
         yield simple(self.type, player)
 
 
@@ -135,12 +136,12 @@ class Discard(ActionRule):
     type = "discard"
 
     @rule("6.6", "not_end_step")
-    def allowed(self, g: Board, a: dict) -> None:
+    def allowed(self, g: Board, a: Action) -> None:
         if g.s["step"] != _END:
             raise RuleViolation("not_end_step")
 
     @rule("6.6", "duplicate_discard", "wrong_discard_count")
-    def check(self, g: Board, a: dict) -> None:
+    def check(self, g: Board, a: Action) -> None:
         seen: set[str] = set()
         for iid in a["cards"]:
             require_in_hand(g, a["player"], iid)
@@ -152,7 +153,7 @@ class Discard(ActionRule):
             raise RuleViolation("wrong_discard_count", count=excess, given=len(a["cards"]))
         require_turn_can_pass(g)
 
-    def declare(self, g: Board, a: dict) -> None:
+    def declare(self, g: Board, a: Action) -> None:
         pl = g.player(a["player"])
         for iid in a["cards"]:
             pl["hand"].remove(iid)
@@ -160,7 +161,7 @@ class Discard(ActionRule):
         g.emit("discard", player=a["player"], cards=list(a["cards"]))
         pass_turn(g)
 
-    def candidates(self, g: Board, player: int) -> Iterator[dict]:
+    def candidates(self, g: Board, player: int) -> Iterator[Action]:
         hand = g.player(player)["hand"]
         excess = len(hand) - HAND_LIMIT
         if excess > 0:  # docs/api.md §6: listed once, with the last cards of the hand
@@ -173,8 +174,8 @@ class Concede(ActionRule):
     type = "concede"
 
     @rule("11.2")
-    def declare(self, g: Board, a: dict) -> None:
+    def declare(self, g: Board, a: Action) -> None:
         g.lose(a["player"], _CONCEDE)
 
-    def candidates(self, g: Board, player: int) -> Iterator[dict]:
+    def candidates(self, g: Board, player: int) -> Iterator[Action]:
         yield simple(self.type, player)
