@@ -36,7 +36,7 @@ PROG = "referee"
 # -- serve ---------------------------------------------------------------------
 
 
-def _add_serve(sub: argparse._SubParsersAction) -> None:
+def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from referee.service.config import settings_help
 
     env = os.environ
@@ -188,7 +188,7 @@ def _port(text: str) -> int:
 # -- openapi -------------------------------------------------------------------
 
 
-def _add_openapi(sub: argparse._SubParsersAction) -> None:
+def _add_openapi(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subcommand(
         sub,
         "openapi",
@@ -210,7 +210,7 @@ def cmd_openapi(args: argparse.Namespace) -> int:
 # -- verify-deal ---------------------------------------------------------------
 
 
-def _add_verify_deal(sub: argparse._SubParsersAction) -> None:
+def _add_verify_deal(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subcommand(
         sub,
         "verify-deal",
@@ -271,7 +271,7 @@ def cmd_verify_deal(args: argparse.Namespace) -> int:
 
 # check, record, replay, recheck, expand: scenario files and archives for users' CI
 # (referee/scenarios/cli.py, docs/scenarios.md).
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = [
     _add_serve,
     _add_openapi,
     *SCENARIO_SUBCOMMANDS,
@@ -294,7 +294,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        status: int = args.func(args)
+        return status
     except CommandError as exc:
         print(f"{PROG}: error: {' '.join(str(exc).split())}", file=sys.stderr)  # one line
         return 2

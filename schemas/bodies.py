@@ -27,7 +27,7 @@ from schemas.game import (
 )
 
 
-def _doc(text: str) -> dict:
+def _doc(text: str) -> dict[str, str]:
     return {"description": text}
 
 
@@ -75,7 +75,7 @@ class ReplayRequestSchema(Schema):
     actions = fields.List(action_field(), required=True)
 
     @validates_schema(skip_on_field_errors=False, pass_original=True)
-    def _one_start(self, data: dict, original: Any, **kwargs) -> None:
+    def _one_start(self, data: dict[str, Any], original: Any, **kwargs: Any) -> None:
         """Read from the body's keys, whatever else is wrong with it, as the service does first (docs/api.md §1)."""
         if isinstance(original, dict) and ("game" in original) == ("state" in original):
             raise ValidationError("Give exactly one of game and state.", "_schema")
@@ -247,7 +247,7 @@ class ProblemSchema(Schema):
 # -- private play (docs/api.md §10) ------------------------------------------------------
 
 
-def state_token(**kwargs) -> fields.String:
+def state_token(**kwargs: Any) -> fields.String:
     kwargs.setdefault(
         "metadata",
         _doc(
@@ -258,7 +258,7 @@ def state_token(**kwargs) -> fields.String:
     return fields.String(validate=validate.Regexp(r"^afs1\.[A-Za-z0-9_-]+$"), **kwargs)
 
 
-def seat_field(**kwargs) -> fields.String:
+def seat_field(**kwargs: Any) -> fields.String:
     kwargs.setdefault("metadata", _doc("A seat: the key one player acts and sees with (POST /v1/games gave it)."))
     return fields.String(validate=validate.Regexp(r"^afk1\.[A-Za-z0-9_-]+$"), **kwargs)
 
@@ -369,6 +369,6 @@ class RevealResponseSchema(Schema):
     state = fields.Nested(StateSchema, required=True)
 
 
-def either(plain: type[Schema], private: type[Schema]) -> dict:
+def either(plain: type[Schema], private: type[Schema]) -> dict[str, list[type[Schema]]]:
     """A body that is ``plain`` in plain mode and ``private`` in private mode (docs/api.md §10)."""
     return {"oneOf": [plain, private]}

@@ -38,7 +38,9 @@ def schema_for(struct: type[Struct]) -> type[Schema]:
         if struct.__struct_config__.tag is not None:  # an action: its type first
             tag = struct.__struct_config__.tag
             attrs = {
-                struct.__struct_config__.tag_field: fields.String(required=True, validate=validate.OneOf([tag])),
+                typing.cast(str, struct.__struct_config__.tag_field): fields.String(
+                    required=True, validate=validate.OneOf([tag])
+                ),
                 **attrs,
             }
         name = NAMES.get(struct.__name__, struct.__name__) + ("Action" if struct.__struct_config__.tag else "")
@@ -65,7 +67,7 @@ def _last(metas: list[Meta], name: str) -> Any:
 
 def field_for(
     tp: Any, *, required: bool = True, default: Any = msgspec.NODEFAULT, metas: list[Meta] | None = None
-) -> fields.Field:
+) -> fields.Field[Any]:
     """The strict marshmallow field that accepts what ``tp`` accepts."""
     tp, own = _metas(tp)
     metas = [*(metas or []), *own]
@@ -93,13 +95,13 @@ def field_for(
     return _field(tp, args, metas, kwargs)
 
 
-def _optional(inner: Any, args: tuple, required: bool, default: Any, metas: list[Meta]) -> fields.Field:
+def _optional(inner: Any, args: tuple[Any, ...], required: bool, default: Any, metas: list[Meta]) -> fields.Field[Any]:
     f = field_for(inner, required=required and UnsetType not in args, default=default, metas=metas)
     f.allow_none = type(None) in args
     return f
 
 
-def _field(tp: Any, args: tuple, metas: list[Meta], kwargs: dict[str, Any]) -> fields.Field:
+def _field(tp: Any, args: tuple[Any, ...], metas: list[Meta], kwargs: dict[str, Any]) -> fields.Field[Any]:
     if tp is model.Action:
         return action_field(**kwargs)
     if isinstance(tp, type) and issubclass(tp, Struct):
@@ -123,10 +125,12 @@ def _field(tp: Any, args: tuple, metas: list[Meta], kwargs: dict[str, Any]) -> f
     if tp is int:
         low, high = _last(metas, "ge"), _last(metas, "le")
         bounds = validate.Range(min=low, max=high) if low is not None or high is not None else None
-        return fields.Integer(strict=True, **({"validate": bounds} if bounds else {}), **kwargs)
+        checks: dict[str, Any] = {"validate": bounds} if bounds else {}
+        return fields.Integer(strict=True, **checks, **kwargs)
     if tp is str:
         low = _last(metas, "min_length")
-        return fields.String(**({"validate": validate.Length(min=low)} if low else {}), **kwargs)
+        checks = {"validate": validate.Length(min=low)} if low else {}
+        return fields.String(**checks, **kwargs)
     raise TypeError(f"no marshmallow field for {tp!r}")
 
 
@@ -151,7 +155,11 @@ def _listed_schema(kind: str) -> type[Schema]:
             )
         }
     )
-    meta = type("Meta", (), {"unknown": RAISE, "description": base.Meta.description + " Listed, maybe labelled."})
+    meta = type(
+        "Meta",
+        (),
+        {"unknown": RAISE, "description": _description(model.ACTION_STRUCTS[kind]) + " Listed, maybe labelled."},
+    )
     return type("Listed" + base.__name__, (base,), {"label": label, "Meta": meta, "__module__": __name__})
 
 

@@ -10,6 +10,9 @@ for a card that seat may know. One schema per type, chosen by ``type``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 from schemas.fields import OneOfSchemas, instance_id, instance_ids, natural, player_index, tagged_schema
@@ -17,7 +20,7 @@ from schemas.fields import OneOfSchemas, instance_id, instance_ids, natural, pla
 BOTH = "Both players see it in full."
 
 
-def _doc(text: str) -> dict:
+def _doc(text: str) -> dict[str, str]:
     return {"description": text}
 
 
@@ -25,7 +28,7 @@ def _player(text: str = "The player concerned.") -> fields.Integer:
     return player_index(required=True, metadata=_doc(text))
 
 
-def _id(text: str, **kw) -> fields.String:
+def _id(text: str, **kw: Any) -> fields.String:
     return instance_id(required=True, metadata=_doc(text), **kw)
 
 
@@ -34,7 +37,7 @@ def _count(text: str) -> fields.Integer:
 
 
 # type: (summary, what each side sees, fields)
-EVENTS: dict[str, tuple[str, str, dict]] = {
+EVENTS: dict[str, tuple[str, str, dict[str, Callable[[], fields.Field[Any]]]]] = {
     "game_started": (
         "The decks were shuffled and the game dealt (RULES 5).",
         "Plain mode: `seed`. Private mode: each seat gets `commitment` (SHA-256 of the seed) "
@@ -230,6 +233,6 @@ EVENT_SCHEMAS: dict[str, type[Schema]] = {kind: _event_schema(kind) for kind in 
 _EVENT_INSTANCES = {kind: cls() for kind, cls in EVENT_SCHEMAS.items()}
 
 
-def event_field(**kwargs) -> OneOfSchemas:
+def event_field(**kwargs: Any) -> OneOfSchemas:
     kwargs.setdefault("metadata", _doc("Something that happened, in order; one schema per `type`."))
     return OneOfSchemas(_EVENT_INSTANCES, **kwargs)

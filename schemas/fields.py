@@ -32,7 +32,7 @@ def instance_id(**kwargs: Any) -> fields.String:
     return fields.String(validate=validate.Length(min=1), **kwargs)
 
 
-def instance_ids(**kwargs: Any) -> fields.List:
+def instance_ids(**kwargs: Any) -> fields.List[str]:
     return fields.List(instance_id(), **kwargs)
 
 
@@ -45,7 +45,7 @@ def natural(**kwargs: Any) -> fields.Integer:
     return fields.Integer(strict=True, validate=validate.Range(min=0), **kwargs)
 
 
-class OneOfSchemas(fields.Field):
+class OneOfSchemas(fields.Field[Any]):
     """A JSON object that is one of several schemas, chosen by its ``type``.
 
     ``choices`` maps each ``type`` value to a schema *instance*. Unknown types
@@ -72,7 +72,7 @@ class OneOfSchemas(fields.Field):
         return value
 
 
-class Grammars(fields.Field):
+class Grammars(fields.Field[Any]):
     """A JSON object that fits one of a registry's grammars (JSON schemas), e.g. an effect entry.
 
     Documented once, as the named OpenAPI component ``component`` (its ``oneOf``
@@ -96,7 +96,7 @@ class Grammars(fields.Field):
         return value
 
 
-class Deck(fields.Field):
+class Deck(fields.Field[Any]):
     """A deck: a list of catalog card ids, or an object of counts by card id (at most
     ``DECK_MAX_ENTRIES`` ids either way)."""
 

@@ -8,11 +8,16 @@ unknown fields, and every field takes exactly one JSON type.
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
 from referee.engine import effect_types, model, requirements
 from referee.engine.facts import PLAYERS, RULESET, SCHEMA, Phase, Step
-from schemas.derived import ACTION_SCHEMAS, action_field, listed_action_field, schema_for  # noqa: F401  (re-exported)
+from schemas.derived import ACTION_SCHEMAS as ACTION_SCHEMAS  # re-exported, as are the two below
+from schemas.derived import action_field as action_field
+from schemas.derived import listed_action_field as listed_action_field
+from schemas.derived import schema_for
 from schemas.fields import (
     Deck,
     Grammars,
@@ -28,7 +33,7 @@ STEPS = tuple(s.value for s in Step)
 KINDS = ("case", "fairy", "evidence", "spell", "counter", "bonus")
 
 
-def _doc(text: str) -> dict:
+def _doc(text: str) -> dict[str, str]:
     return {"description": text}
 
 
@@ -62,7 +67,7 @@ class ActionSchema(_Strict):
 # -- new games and decks (docs/api.md §2) ----------------------------------------------
 
 
-def deck_field(**kwargs) -> Deck:
+def deck_field(**kwargs: Any) -> Deck:
     kwargs.setdefault(
         "metadata", _doc("40 catalog card ids, top of the file first, or an object of counts by card id.")
     )
@@ -185,7 +190,7 @@ def requirement_entry() -> Grammars:
     )
 
 
-def effect_entries() -> fields.List:
+def effect_entries() -> fields.List[Any]:
     """A list of effect entries."""
     return fields.List(effect_entry(), metadata=_doc("Effect entries, in order (docs/api.md §8)."))
 

@@ -46,7 +46,7 @@ class ArchiveError(Exception):
         where = file if line is None else f"{file}:{line}"
         super().__init__(f"{where}: {field}: {message}" if field else f"{where}: {message}")
 
-    def __reduce__(self) -> tuple:  # raised in worker processes, reported by the parent
+    def __reduce__(self) -> tuple[Any, ...]:  # raised in worker processes, reported by the parent
         return ArchiveError, (self.file, self.line, self.message, self.field)
 
 

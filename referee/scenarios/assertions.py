@@ -67,7 +67,7 @@ class Matcher:
         if isinstance(expected, str):
             if isinstance(actual, str) and actual in self.cards:
                 return self.same_card(expected, actual)
-            return expected == actual
+            return bool(expected == actual)
         if isinstance(expected, (int, float)):
             return isinstance(actual, (int, float)) and expected == actual
         if isinstance(expected, dict):
@@ -80,7 +80,7 @@ class Matcher:
                 and len(expected) == len(actual)
                 and all(self.match(e, a) for e, a in zip(expected, actual))
             )
-        return expected == actual
+        return bool(expected == actual)
 
     def entry_match(self, expected: Any, entry: Any) -> bool:
         """A zone element: a string names the card; a mapping gives fields of the entry."""
@@ -170,7 +170,12 @@ def check(
 
 
 def _check_one(
-    m: Matcher, key: str, expected: Any, state: dict[str, Any], events: list[dict[str, Any]], legal_actions: Callable
+    m: Matcher,
+    key: str,
+    expected: Any,
+    state: dict[str, Any],
+    events: list[dict[str, Any]],
+    legal_actions: Callable[[dict[str, Any], int | None], list[dict[str, Any]]],
 ) -> Mismatch | None:
     zone = _ZONE_KEY.match(key)
     if zone:
@@ -294,7 +299,10 @@ def _check_events(m: Matcher, expected: Any, events: list[dict[str, Any]]) -> Mi
 
 
 def _check_actions(
-    m: Matcher, expected: dict[str, Any], state: dict[str, Any], legal_actions: Callable
+    m: Matcher,
+    expected: dict[str, Any],
+    state: dict[str, Any],
+    legal_actions: Callable[[dict[str, Any], int | None], list[dict[str, Any]]],
 ) -> Mismatch | None:
     player = expected.get("player")
     actions = legal_actions(state, player)

@@ -7,8 +7,9 @@ status (400, 403, 413 or 422), code, detail, and rule / errors / violations.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from referee.engine import (
     Catalog,
@@ -20,6 +21,9 @@ from referee.engine import (
 )
 from referee.engine.consistency import check_consistency
 from referee.service.problems import problem_for
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
 
 
 class Refusal(Exception):
@@ -152,7 +156,7 @@ class Http:
     def __init__(self, url: str, timeout: float = 30.0, client: Any = None):
         from referee.client import RefereeClient
 
-        self.client = client or RefereeClient(url, timeout=timeout)
+        self.client: RefereeClient = client or RefereeClient(url, timeout=timeout)
         self.label = url
         self.timeout = timeout
         body = self.client.cards()
@@ -162,7 +166,7 @@ class Http:
         except Exception:  # the service's card JSON should load; if not, scenarios still run by id
             self.catalog = Catalog.builtin()
 
-    def _call(self, func: Any, *args: Any, **kw: Any) -> Any:
+    def _call(self, func: Callable[_P, _T], *args: _P.args, **kw: _P.kwargs) -> _T:
         from referee.client import (
             InvalidRequest,
             RefereeHTTPError,

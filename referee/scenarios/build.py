@@ -40,7 +40,7 @@ _POOLS: dict[str, tuple[list[str], dict[str, int], dict[str, str]]] = {}
 class BuildError(Exception):
     """A ``given`` that cannot be built; ``path`` is the field (relative to ``given``)."""
 
-    def __init__(self, path: tuple, message: str):
+    def __init__(self, path: tuple[str | int, ...], message: str):
         self.path = path
         self.message = message
         super().__init__(message)
@@ -137,7 +137,8 @@ def build_position(catalog: Catalog, pos: dict[str, Any], catalog_ref: dict[str,
     kept_default = not in_mulligan
     players: list[dict[str, Any]] = []
     cards: dict[str, str] = {}
-    later: list[tuple[tuple, dict, str]] = []  # (path, entry, key) whose case reference waits for every id
+    # (path, entry, key) whose case reference waits for every id
+    later: list[tuple[tuple[str | int, ...], dict[str, Any], str]] = []
     for p in (0, 1):
         spec = pos.get(f"p{p}") or {}
         base = ("position", f"p{p}")
@@ -257,7 +258,7 @@ def build_position(catalog: Catalog, pos: dict[str, Any], catalog_ref: dict[str,
     return state
 
 
-def _field_card(state: dict[str, Any], value: Any, path: tuple) -> Any:
+def _field_card(state: dict[str, Any], value: Any, path: tuple[str | int, ...]) -> Any:
     """A reference, or a catalog id naming exactly one card on the field, as its instance id.
 
     Anything else is kept as written, so a position can also pose a broken

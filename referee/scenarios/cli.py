@@ -70,7 +70,7 @@ def _backend(args: argparse.Namespace) -> Any:
 
 
 def subcommand(
-    sub: argparse._SubParsersAction,
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
     name: str,
     func: Callable[[argparse.Namespace], int],
     summary: str,
@@ -111,7 +111,7 @@ def _common(p: argparse.ArgumentParser, url: bool = True) -> None:
 # -- check -----------------------------------------------------------------------
 
 
-def add_check(sub: argparse._SubParsersAction) -> None:
+def add_check(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subcommand(
         sub,
         "check",
@@ -161,16 +161,18 @@ def _spread(p: argparse.ArgumentParser, what: str) -> None:
     )
 
 
-def _on_backend(args: argparse.Namespace, work: Callable[[Any], Any], *errors: type) -> tuple[Any, Any]:
+def _on_backend(args: argparse.Namespace, work: Callable[[Any], Any], *errors: type[Exception]) -> tuple[Any, Any]:
     """``(backend, work(backend))`` on the backend the options name, closed after; a :class:`CommandError`
     when it could not be done (a bad option, a lost service or cluster, ``errors``)."""
     from referee.client import RefereeConnectionError
     from referee.scenarios.parallel import PoolError
 
     backend = _backend(args)
+    # a typed tuple: mypy reads no *errors inside an except clause
+    caught: tuple[type[Exception], ...] = (RefereeConnectionError, PoolError, *errors)
     try:
         return backend, work(backend)
-    except (RefereeConnectionError, PoolError, *errors) as exc:
+    except caught as exc:
         raise CommandError(str(exc)) from None
     finally:
         backend.close()
@@ -206,7 +208,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 # -- record ----------------------------------------------------------------------
 
 
-def add_record(sub: argparse._SubParsersAction) -> None:
+def add_record(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subcommand(
         sub,
         "record",
@@ -308,7 +310,7 @@ def write_output(option: str, path: str | None, text: str, what: str | None = No
 # -- replay ----------------------------------------------------------------------
 
 
-def add_replay(sub: argparse._SubParsersAction) -> None:
+def add_replay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subcommand(
         sub,
         "replay",
@@ -367,7 +369,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 # -- recheck ---------------------------------------------------------------------
 
 
-def add_recheck(sub: argparse._SubParsersAction) -> None:
+def add_recheck(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subcommand(
         sub,
         "recheck",
@@ -396,13 +398,14 @@ def cmd_recheck(args: argparse.Namespace) -> int:
     )
     if args.report:
         write_file("--report", args.report, report_json(args.archive, backend, summary))
-    return summary.exit_code()
+    status: int = summary.exit_code()
+    return status
 
 
 # -- expand ----------------------------------------------------------------------
 
 
-def add_expand(sub: argparse._SubParsersAction) -> None:
+def add_expand(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subcommand(
         sub,
         "expand",

@@ -68,4 +68,5 @@ def to_xml(results: Iterable[Result], suite: str = "referee check", seconds: flo
             )
             node.text = "\n".join(r.details)
     ET.indent(root)
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+    xml: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return xml + b"\n"

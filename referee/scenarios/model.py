@@ -30,7 +30,8 @@ Index = int | str  # an action index, "given" or "any"
 def schema() -> dict[str, Any]:
     """The scenario format's JSON Schema (Draft 2020-12)."""
     text = resources.files("referee.data").joinpath("scenario.schema.json").read_text("utf-8")
-    return json.loads(text)
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
 
 
 @lru_cache(maxsize=1)
@@ -152,7 +153,8 @@ def _message(err: Any, data: Any) -> str:
         return "give exactly one of game, state, position"
     if path and path[-1] == "const" and err.instance_path and err.instance_path[-1] == "legal":
         return "legal can only be true (expect a violation with violation: {rule: ...})"
-    return err.message
+    message: str = err.message
+    return message
 
 
 def _schema_node(path: list[Any]) -> Any:

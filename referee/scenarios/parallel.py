@@ -133,7 +133,8 @@ class Pool:
         window: deque[Any] = deque()
         limit = self.workers * IN_FLIGHT_PER_WORKER
         for item in items:
-            window.append(self.executor.submit(guarded, task, *args, item))
+            # one tuple: mypy matches no ParamSpec (submit's) when an argument follows *args
+            window.append(self.executor.submit(guarded, task, *(*args, item)))
             if len(window) >= limit:
                 yield self._answer(window.popleft())
         while window:

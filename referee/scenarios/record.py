@@ -42,7 +42,7 @@ class Recording:
     state: dict[str, Any]
 
     def over(self) -> bool:
-        return self.state["phase"] == "over"
+        return bool(self.state["phase"] == "over")
 
 
 def record(
@@ -173,12 +173,12 @@ def load_replay(path: str) -> Scenario:
     if not isinstance(actions, list):
         raise doc.error(("actions",), "must be a list of actions")
     kind = "game" if "game" in data else "state"
-    lines = {}
-    for path, line in doc.lines.items():  # actions.3.card → when.3.card, game.x → given.game.x
-        if path[:1] == ("actions",):
-            lines[("when",) + path[1:]] = line
-        elif path[:1] == (kind,):
-            lines[("given",) + path] = line
+    lines: dict[tuple[str | int, ...], int] = {}
+    for field_path, line in doc.lines.items():  # actions.3.card → when.3.card, game.x → given.game.x
+        if field_path[:1] == ("actions",):
+            lines[("when",) + field_path[1:]] = line
+        elif field_path[:1] == (kind,):
+            lines[("given",) + field_path] = line
     sc_doc = Document(
         {"given": {kind: data[kind]}, "when": actions, "then": {"legal": True}}, doc.file, 0, lines, doc.line
     )

@@ -82,7 +82,7 @@ def parse_ref(text: str) -> Ref:
 
 def zone_ids(state: dict[str, Any], player: int, zone: str) -> list[str]:
     """The instance ids of one zone, in the state's order."""
-    items = state["players"][player][zone]
+    items: list[Any] = state["players"][player][zone]
     if zone in FIELD_ZONES:
         return [e["card"] for e in items]
     return items
@@ -129,9 +129,9 @@ def resolve_action(state: dict[str, Any], action: Any) -> Any:
     return out
 
 
-def action_refs(action: Any) -> list[tuple[tuple, str]]:
+def action_refs(action: Any) -> list[tuple[tuple[str | int, ...], str]]:
     """Every reference-looking string in an action's id fields, with its field path (for static checks)."""
-    found: list[tuple[tuple, str]] = []
+    found: list[tuple[tuple[str | int, ...], str]] = []
     if not isinstance(action, dict):
         return found
     for name in ID_FIELDS:

@@ -11,7 +11,7 @@ from typing import Any
 
 from referee.scenarios import assertions
 from referee.scenarios.assertions import flow, legend, readable_lines
-from referee.scenarios.backends import BackendGame, Refusal
+from referee.scenarios.backends import BackendGame, Http, InProcess, Refusal
 from referee.scenarios.build import BuildError, build_position, expand_game
 from referee.scenarios.model import Scenario
 from referee.scenarios.refs import RefError, has_refs, resolve_action
@@ -77,7 +77,7 @@ def run(sc: Scenario, backend: Any) -> Result:
     return result
 
 
-def _start(sc: Scenario, backend: Any) -> BackendGame:
+def _start(sc: Scenario, backend: InProcess | Http) -> BackendGame:
     try:
         if sc.given_kind == "game":
             game = sc.given if sc.raw_game else expand_game(backend.catalog, sc.given)

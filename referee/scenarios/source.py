@@ -34,14 +34,14 @@ class ScenarioError(Exception):
         where = file if line is None else f"{file}:{line}"
         super().__init__(f"{where}: {field}: {message}" if field else f"{where}: {message}")
 
-    def __reduce__(self) -> tuple:  # results travel back from worker processes (check --jobs)
+    def __reduce__(self) -> tuple[object, ...]:  # results travel back from worker processes (check --jobs)
         return ScenarioError, (self.file, self.line, self.field, self.message)
 
 
 class Document(YamlDocument):
     """One scenario document: its data, where each field starts, and which file it came from."""
 
-    def error(self, path: tuple, message: str) -> ScenarioError:
+    def error(self, path: tuple[str | int, ...], message: str) -> ScenarioError:
         return ScenarioError(self.file, self.line_of(path), dotted(path), message)
 
 
