@@ -4,7 +4,9 @@
 
 Calls the production app as WSGI in this process (as ``http_inprocess.py`` does:
 log on, multiprocess metrics) with mid-game bodies, on ``/v1/apply``,
-``/v1/validate`` and ``/v1/legal-actions``, once with every shortcut on and once
+``/v1/validate`` and ``/v1/legal-actions``, and the engine's public functions
+``apply``, ``validate`` and ``legal_actions`` (what ``referee check``, ``recheck``
+and bots call in-process) with the same bodies, once with every shortcut on and once
 with each shortcut turned off (its careful twin in its place), in alternating
 rounds, and prints the time per request (each body's fastest call: a shared
 machine only adds time) and how much longer each endpoint takes without each
@@ -19,6 +21,7 @@ import os
 import sys
 import time
 from contextlib import nullcontext
+from functools import partial
 from pathlib import Path
 
 import orjson
@@ -28,6 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from http_inprocess import caller, make_app
 from http_load import midgame_bodies
 
+from referee import engine
+from referee.engine import Catalog
 from referee.engine.shortcuts import SHORTCUTS
 
 
@@ -40,10 +45,15 @@ def main() -> int:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     bodies = midgame_bodies(args.bodies)
     app = make_app()
+    catalog = Catalog.builtin()
     endpoints = {
-        "apply": [caller(app, "/v1/apply", orjson.dumps(b)) for b in bodies],
-        "validate": [caller(app, "/v1/validate", orjson.dumps(b)) for b in bodies],
-        "legal-actions": [caller(app, "/v1/legal-actions", orjson.dumps({"state": b["state"]})) for b in bodies],
+        "/v1/apply": [caller(app, "/v1/apply", orjson.dumps(b)) for b in bodies],
+        "/v1/validate": [caller(app, "/v1/validate", orjson.dumps(b)) for b in bodies],
+        "/v1/legal-actions": [caller(app, "/v1/legal-actions", orjson.dumps({"state": b["state"]})) for b in bodies],
+        # the engine's public functions, as in-process users (referee check, recheck, bots) call them
+        "engine.apply": [partial(engine.apply, catalog, b["state"], b["action"]) for b in bodies],
+        "engine.validate": [partial(engine.validate, catalog, b["state"], b["action"]) for b in bodies],
+        "engine.legal_actions": [partial(engine.legal_actions, catalog, b["state"]) for b in bodies],
     }
     settings = {"all on": None, **{s.name.split(":")[0]: s for s in SHORTCUTS}}
     # best[setting, endpoint][i]: the fastest call seen on body i. A shared machine only ever adds time
@@ -73,19 +83,16 @@ def main() -> int:
     finally:
         os.dup2(saved_stderr, 2)
     mean = {key: sum(v) / len(v) * 1e6 for key, v in best.items()}
-    print(
-        f"µs per request (mean over {len(bodies)} bodies of each body's fastest of {args.rounds} calls), in-process WSGI"
-    )
-    print(f"  {'setting':<44}" + "".join(f"{e:>24}" for e in endpoints))
-    for name in settings:
-        cells = []
-        for e in endpoints:
-            med = mean[name, e]
-            cells.append(
-                f"{med:8.1f}" + ("" if name == "all on" else f" ({med / mean['all on', e] - 1:+6.1%})") + " " * 6
-            )
-        label = name if name == "all on" else f"without {name}"
-        print(f"  {label[:44]:<44}" + "".join(f"{c:>24}" for c in cells))
+    print(f"µs per call (mean over {len(bodies)} bodies of each body's fastest of {args.rounds} calls), in-process")
+    for group in (list(endpoints)[:3], list(endpoints)[3:]):  # HTTP endpoints, then the engine's functions
+        print(f"  {'setting':<44}" + "".join(f"{e:>22}" for e in group))
+        for name in settings:
+            cells = []
+            for e in group:
+                med, base = mean[name, e], mean["all on", e]
+                cells.append(f"{med:6.1f}" + ("" if name == "all on" else f" ({med / base - 1:+6.1%})"))
+            label = name if name == "all on" else f"without {name}"
+            print(f"  {label[:44]:<44}" + "".join(f"{c:>22}" for c in cells))
     return 0
 
 

@@ -28,17 +28,21 @@ POSITIONS = [
     if n % 3 == 0
 ]
 ZONES = ("file", "hand", "trash", "cases", "fairies", "evidence")
-IDS = sorted(POSITIONS[0]["cards"])
 GAME_CARDS = sorted(CATALOG.game_card_ids)
 OTHER_CARDS = sorted({*CATALOG.cards} - CATALOG.game_card_ids) + ["XX-000"]  # bonus cards (RULES 3.3), unknown
+
+
+class _Text(str):
+    """A str subclass (numpy's ``str_`` is one)."""
 
 
 @st.composite
 def positions(draw: Any) -> dict[str, Any]:
     """A real position with up to three cards moved, copied, dropped, twinned, replaced by a stranger (an id
-    not in cards), re-kinded, re-attached or stacked on one case, or a flag of the flow changed."""
+    not in cards), re-kinded, re-attached or stacked on one case; an odd entry of cards or instance id;
+    or a flag of the flow changed."""
     state = copy.deepcopy(draw(st.sampled_from(POSITIONS)))
-    players = state["players"]
+    players, ids = state["players"], sorted(state["cards"])
     for _ in range(draw(st.integers(0, 3))):
         pl = players[draw(st.integers(0, 1))]
         zone = draw(st.sampled_from(ZONES))
@@ -55,7 +59,9 @@ def positions(draw: Any) -> dict[str, Any]:
             state[key] = draw(st.sampled_from(["main", "end", "case", "turn", "over", 0, 1, True, False]))
             continue
         if how == "catalog id":
-            state["cards"][draw(st.sampled_from(IDS))] = draw(
+            if not isinstance(state["cards"], dict):
+                continue
+            state["cards"][draw(st.sampled_from(ids))] = draw(
                 st.sampled_from(GAME_CARDS) | st.sampled_from(OTHER_CARDS)
             )
             continue
@@ -63,14 +69,14 @@ def positions(draw: Any) -> dict[str, Any]:
             entries = [e for p in players for z in ("fairies", "evidence") for e in p[z]]
             if entries:
                 cases = [e["card"] for p in players for e in p["cases"]]
-                draw(st.sampled_from(entries))["case"] = draw(st.sampled_from([None, *IDS[:3], *cases]))
+                draw(st.sampled_from(entries))["case"] = draw(st.sampled_from([None, *ids[:3], *cases]))
             continue
         if not pl[zone]:
             continue
         item = pl[zone][draw(st.integers(0, len(pl[zone]) - 1))]
         iid = item if isinstance(item, str) else item["card"]
         if how == "twin" and zone in ("file", "hand", "trash"):  # another card's id in its place
-            pl[zone][pl[zone].index(item)] = draw(st.sampled_from(IDS))
+            pl[zone][pl[zone].index(item)] = draw(st.sampled_from(ids))
             continue
         if how == "stranger":  # an id the state's cards do not list, in the card's place
             stranger = draw(st.sampled_from(["zz-stranger", "a" * 3, "0"]))
@@ -91,6 +97,28 @@ def positions(draw: Any) -> dict[str, Any]:
                 if target == "cases"
                 else {"card": iid, "case": None}
             )
+    how = draw(st.sampled_from(["none", "cards", "id"]))  # last: what the state's reading reads apart
+    pl, zone = players[draw(st.integers(0, 1))], draw(st.sampled_from(ZONES))
+    if how == "cards":  # an odd entry of cards, or no dict at all
+        odd = st.sampled_from(["", "x", 0, None, True, ["a"], {"a": "b"}])
+        cards = state["cards"]  # a dict still: the field's bends leave it one
+        where = draw(st.sampled_from(["key", "value", "subclass", "not a dict"]))
+        if where == "key":
+            cards[draw(st.sampled_from(["", 0, "new"]))] = "x"
+        elif where == "value":
+            cards[draw(st.sampled_from(ids))] = draw(odd)
+        elif where == "subclass":  # a str subclass reads as the string it spells
+            iid = draw(st.sampled_from(ids))
+            cards[iid] = _Text(cards[iid])
+        else:
+            state["cards"] = draw(odd)
+    if how == "id" and pl[zone]:  # an instance id in a zone made empty or not a string
+        j = draw(st.integers(0, len(pl[zone]) - 1))
+        odd_id = draw(st.sampled_from(["", 0, None, _Text(ids[0])]))
+        if zone in ("file", "hand", "trash"):
+            pl[zone][j] = odd_id
+        else:
+            pl[zone][j]["card"] = odd_id
     return state
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from referee.engine.catalog import Catalog
 from referee.engine.consistency import check_consistency
-from referee.engine.errors import InvalidInput
+from referee.engine.errors import InconsistentState, InvalidInput
 from referee.engine.parse import parse_action, parse_state
 
 __all__ = ["check_state", "parse_action", "parse_state"]
@@ -34,8 +34,14 @@ def check_state(catalog: Catalog, raw: Any, path: str = "state") -> dict[str, An
     referee.engine.errors.InvalidInput: state.active: missing; state.cards: missing; ...
     """
     try:
-        state = parse_state(raw)
-        check_consistency(catalog, state)
+        try:
+            # The zones' ids are read as any strings (a shortcut of shortcuts.py): the consistency
+            # check takes each of them from ``cards``; on any problem the model reads the state again.
+            state = parse_state(raw, ids_checked_later=True)
+            check_consistency(catalog, state)
+        except (InconsistentState, TypeError):  # TypeError: an unhashable value in cards
+            parse_state(raw)  # a shape error comes first, as it would have without the shortcut
+            raise
     except InvalidInput as exc:
         raise exc.under(path) from None
     return state
