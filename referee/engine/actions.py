@@ -22,12 +22,13 @@ from referee.engine.errors import RuleViolation
 from referee.engine.facts import Step
 from referee.engine.model import RESPONDABLE
 from referee.engine.registry import rule
+from referee.engine.state_types import ActionDict, CaseEntryDict, FairyEntryDict, PendingDict
 
 # The enum members this module compares with, bound once: reading one through its class is an
 # attribute lookup of the enum's metaclass on every read.
 _MAIN = Step.MAIN
 
-Action = dict[str, Any]
+Action = ActionDict
 
 
 class ActionRule:
@@ -53,7 +54,7 @@ class ActionRule:
     def declare(self, g: Board, a: Action) -> None:
         """What happens when the action is declared and paid."""
 
-    def resolve(self, g: Board, a: Action, pending: dict[str, Any] | None) -> None:
+    def resolve(self, g: Board, a: Action, pending: PendingDict | None) -> None:
         """A respondable action takes effect (its window closed without negating it)."""
 
     def negated(self, g: Board, a: Action) -> None:
@@ -117,7 +118,7 @@ def require_in_hand(g: Board, player: int, iid: str) -> None:
 
 
 @rule("12.3", "no_such_case")
-def require_case_in_play(g: Board, case: str) -> tuple[int, dict[str, Any]]:
+def require_case_in_play(g: Board, case: str) -> tuple[int, CaseEntryDict]:
     """RULES 12.3: a case the action names must be in play."""
     found = g.case_in_play(case)
     if found is None:
@@ -125,9 +126,9 @@ def require_case_in_play(g: Board, case: str) -> tuple[int, dict[str, Any]]:
     return found
 
 
-def require_own_fairy(g: Board, player: int, fairy: str) -> dict[str, Any]:
+def require_own_fairy(g: Board, player: int, fairy: str) -> FairyEntryDict:
     """RULES 12.3: the fairy must be on the acting player's field."""
-    entry = g.own_entry(player, "fairies", fairy)
+    entry: FairyEntryDict | None = g.own_entry(player, "fairies", fairy)
     if entry is None:
         raise RuleViolation("card_not_available", player=player, card=fairy, where="as a standby or dispatched fairy")
     return entry
@@ -143,4 +144,5 @@ def require_dispatch_room(g: Board, player: int, case: str) -> None:
 
 
 def simple(kind: str, player: int, **fields: Any) -> Action:
-    return {"type": kind, "player": player, **fields}
+    """An action of ``kind`` with the fields its type takes (``model.ACTION_FIELDS``)."""
+    return {"type": kind, "player": player, **fields}  # type: ignore[typeddict-item]

@@ -14,6 +14,14 @@ from referee.engine.catalog import Card, Catalog
 from referee.engine.facts import Outcome, Phase, Reason, other
 from referee.engine.flow import Edge, advance
 from referee.engine.registry import rule
+from referee.engine.state_types import (
+    CaseEntryDict,
+    EvidenceEntryDict,
+    FairyEntryDict,
+    FieldZone,
+    PlayerDict,
+    StateDict,
+)
 
 # The enum members this module compares with, bound once: reading one through its class is an
 # attribute lookup of the enum's metaclass on every read.
@@ -24,7 +32,7 @@ _DECK_OUT = Reason.DECK_OUT
 class Board:
     __slots__ = ("catalog", "events", "s")
 
-    def __init__(self, catalog: Catalog, state: dict[str, Any]):
+    def __init__(self, catalog: Catalog, state: StateDict):
         self.catalog = catalog
         self.s = state
         self.events: list[dict[str, Any]] = []
@@ -36,9 +44,8 @@ class Board:
         over: bool = self.s["phase"] == _OVER
         return over
 
-    def player(self, i: int) -> dict[str, Any]:
-        player: dict[str, Any] = self.s["players"][i]
-        return player
+    def player(self, i: int) -> PlayerDict:
+        return self.s["players"][i]
 
     def card(self, iid: str) -> Card:
         return self.catalog.cards[self.s["cards"][iid]]
@@ -47,21 +54,22 @@ class Board:
         cid = self.s["cards"].get(iid)
         return None if cid is None else self.catalog.cards[cid].kind
 
-    def on_field(self, zone: str, iid: str) -> tuple[int, dict[str, Any]] | None:
-        """(controller, entry) of a card in either player's ``cases``, ``fairies`` or ``evidence``."""
+    def on_field(self, zone: FieldZone, iid: str) -> tuple[int, Any] | None:
+        """(controller, entry) of a card in either player's ``cases``, ``fairies`` or ``evidence``
+        (the entry is of the zone's TypedDict: the typed lookups below say which)."""
         for i in (0, 1):
             for e in self.s["players"][i][zone]:
                 if e["card"] == iid:
                     return i, e
         return None
 
-    def case_in_play(self, iid: str) -> tuple[int, dict[str, Any]] | None:
+    def case_in_play(self, iid: str) -> tuple[int, CaseEntryDict] | None:
         return self.on_field("cases", iid)
 
-    def fairy_on_field(self, iid: str) -> tuple[int, dict[str, Any]] | None:
+    def fairy_on_field(self, iid: str) -> tuple[int, FairyEntryDict] | None:
         return self.on_field("fairies", iid)
 
-    def evidence_on_field(self, iid: str) -> tuple[int, dict[str, Any]] | None:
+    def evidence_on_field(self, iid: str) -> tuple[int, EvidenceEntryDict] | None:
         return self.on_field("evidence", iid)
 
     def hand_of_kind(self, player: int, kind: str) -> list[str]:
@@ -69,8 +77,8 @@ class Board:
         of_kind, cards = self.catalog.ids_of_kind.get(kind, frozenset()), self.s["cards"]
         return [iid for iid in self.s["players"][player]["hand"] if cards.get(iid) in of_kind]
 
-    def own_entry(self, player: int, zone: str, iid: str) -> dict[str, Any] | None:
-        e: dict[str, Any]
+    def own_entry(self, player: int, zone: FieldZone, iid: str) -> Any:
+        """``player``'s entry of ``iid`` in ``zone`` (of the zone's TypedDict), or ``None``."""
         for e in self.s["players"][player][zone]:
             if e["card"] == iid:
                 return e
@@ -140,7 +148,7 @@ class Board:
         """RULES 4.5: a card goes to its owner's trash (here, the player it belongs to)."""
         self.s["players"][player]["trash"].append(iid)
 
-    def remove_from_field(self, player: int, zone: str, iid: str) -> None:
+    def remove_from_field(self, player: int, zone: FieldZone, iid: str) -> None:
         """Take a fairy or evidence off the field; its until-end-of-turn modifiers end with it."""
         entries = self.s["players"][player][zone]
         for j, e in enumerate(entries):
@@ -150,7 +158,7 @@ class Board:
         if self.s["modifiers"]:
             self.s["modifiers"] = [m for m in self.s["modifiers"] if m["card"] != iid]
 
-    def trash_from_field(self, player: int, zone: str, iid: str) -> None:
+    def trash_from_field(self, player: int, zone: FieldZone, iid: str) -> None:
         self.remove_from_field(player, zone, iid)
         self.to_trash(player, iid)
 

@@ -16,6 +16,15 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from referee.engine.facts import other
+from referee.engine.state_types import (
+    CaseEntryDict,
+    EvidenceEntryDict,
+    FairyEntryDict,
+    FieldZone,
+    PendingDict,
+    PlayerDict,
+    StateDict,
+)
 
 
 class EffectBoard(Protocol):
@@ -25,20 +34,20 @@ class EffectBoard(Protocol):
     so they name the board by what they use of it rather than by importing it.
     """
 
-    s: dict[str, Any]
+    s: StateDict
 
-    def player(self, i: int) -> dict[str, Any]: ...
+    def player(self, i: int) -> PlayerDict: ...
     def kind(self, iid: str) -> str | None: ...
     def all_cases(self) -> list[str]: ...
-    def case_in_play(self, iid: str) -> tuple[int, dict[str, Any]] | None: ...
-    def fairy_on_field(self, iid: str) -> tuple[int, dict[str, Any]] | None: ...
-    def evidence_on_field(self, iid: str) -> tuple[int, dict[str, Any]] | None: ...
-    def own_entry(self, player: int, zone: str, iid: str) -> dict[str, Any] | None: ...
+    def case_in_play(self, iid: str) -> tuple[int, CaseEntryDict] | None: ...
+    def fairy_on_field(self, iid: str) -> tuple[int, FairyEntryDict] | None: ...
+    def evidence_on_field(self, iid: str) -> tuple[int, EvidenceEntryDict] | None: ...
+    def own_entry(self, player: int, zone: FieldZone, iid: str) -> Any: ...
     def emit(self, kind: str, **fields: Any) -> None: ...
     def draw(self, player: int, count: int, required: bool) -> int: ...
     def mill(self, player: int, count: int) -> list[str]: ...
-    def remove_from_field(self, player: int, zone: str, iid: str) -> None: ...
-    def trash_from_field(self, player: int, zone: str, iid: str) -> None: ...
+    def remove_from_field(self, player: int, zone: FieldZone, iid: str) -> None: ...
+    def trash_from_field(self, player: int, zone: FieldZone, iid: str) -> None: ...
 
 
 # Where an effect entry appears: a fairy's or evidence's ability, a spell, a counter.
@@ -88,7 +97,7 @@ class Resolution:
     g: EffectBoard
     player: int
     source: str
-    pending: dict[str, Any] | None = None
+    pending: PendingDict | None = None
 
 
 class EffectType:
@@ -341,7 +350,7 @@ class Trash(Targeted):
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
         g = r.g
-        zone = "fairies" if e.kind == "fairy" else "evidence"
+        zone: FieldZone = "fairies" if e.kind == "fairy" else "evidence"
         found = (g.fairy_on_field if e.kind == "fairy" else g.evidence_on_field)(target) if target is not None else None
         assert target is not None and found is not None  # target_ok held just before (effects.apply_effects)
         owner = found[0]
@@ -364,7 +373,7 @@ class Reveal(Targeted):
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
         found = r.g.case_in_play(target) if target is not None else None
-        assert found is not None  # target_ok held just before (effects.apply_effects)
+        assert target is not None and found is not None  # target_ok held just before (effects.apply_effects)
         found[1]["face_up"] = True
         r.g.emit("reveal", case=target, card=r.g.s["cards"][target])
 
@@ -384,6 +393,7 @@ class Recover(Targeted):
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
         pl = r.g.player(r.player)
+        assert target is not None  # a targeted effect is applied with its target (effects.apply_effects)
         pl["trash"].remove(target)
         pl["hand"].append(target)
         r.g.emit("recover", player=r.player, card=target)

@@ -17,6 +17,7 @@ from referee.engine.board import Board
 from referee.engine.effect_types import EFFECTS, Effect, Resolution
 from referee.engine.errors import RuleViolation
 from referee.engine.registry import rule
+from referee.engine.state_types import PendingDict
 
 
 def target_ok(g: Board, player: int, effect: Effect, iid: str) -> bool:
@@ -64,7 +65,7 @@ def target_choices(
 
 def affordable_with_targets(
     g: Board, rule_type: str, player: int, cards: list[tuple[str, tuple[Effect, ...], int, dict[str, Any]]], free: int
-) -> list[dict[str, Any]]:
+) -> list[Action]:
     """The legal actions of a targeted play: each (card, effects, cost, fields) that ``free`` cases pay
     for, with every combination of legal targets (RULES 9.6; ``check_targets`` passes by construction)."""
     known: dict[Effect, list[str]] = {}
@@ -83,7 +84,7 @@ def apply_effects(
     source: str,
     effects: tuple[Effect, ...],
     targets: list[str],
-    pending: dict[str, Any] | None = None,
+    pending: PendingDict | None = None,
 ) -> None:
     """RULES 9.7: apply in order; a required draw from an empty file ends the game (11.1)."""
     queue = iter(targets)
@@ -124,7 +125,7 @@ class UseAbility(MainStepRule):
         if g.card(a["card"]).abilities[a["ability"]].once_per_turn:
             g.s["used"].append({"card": a["card"], "ability": a["ability"]})
 
-    def resolve(self, g: Board, a: Action, pending: dict[str, Any] | None) -> None:
+    def resolve(self, g: Board, a: Action, pending: PendingDict | None) -> None:
         g.emit("ability", player=a["player"], card=a["card"], ability=a["ability"])
         effects = g.card(a["card"]).abilities[a["ability"]].effect
         apply_effects(g, a["player"], a["card"], effects, a["targets"])
@@ -165,7 +166,7 @@ class CastSpell(MainStepRule):
     def cost(self, g: Board, a: Action) -> int:
         return g.card(a["card"]).cost
 
-    def resolve(self, g: Board, a: Action, pending: dict[str, Any] | None) -> None:
+    def resolve(self, g: Board, a: Action, pending: PendingDict | None) -> None:
         player = a["player"]
         g.player(player)["hand"].remove(a["card"])
         g.emit("spell", player=player, card=a["card"])

@@ -19,6 +19,7 @@ from enum import StrEnum
 from typing import Any, Final, NamedTuple
 
 from referee.engine.errors import InvalidInput
+from referee.engine.state_types import ResultDict
 
 SCHEMA: Final = "ace-file/state@1"  # docs/api.md §3: the state's format
 RULESET: Final = "ace-file-99"
@@ -109,5 +110,5 @@ class Outcome(NamedTuple):
     reason: Reason
     winner: int
 
-    def json(self) -> dict[str, Any]:
+    def json(self) -> ResultDict:
         return {"winner": self.winner, "reason": str(self.reason)}

@@ -19,9 +19,10 @@ AssertionError: discards_owed from turn/case
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from referee.engine.facts import Phase, Step, other
+from referee.engine.state_types import StateDict
 
 
 class Edge(StrEnum):
@@ -56,7 +57,7 @@ FLOW: dict[Edge, Transition] = {
 }
 
 
-def advance(state: dict[str, Any], edge: Edge) -> None:
+def advance(state: StateDict, edge: Edge) -> None:
     """Move ``state`` along ``edge`` of :data:`FLOW` (an edge from where the game is not is a bug)."""
     to = FLOW[edge]
     assert to.sources is None or (state["phase"], state["step"]) in to.sources, (

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from referee.engine.actions import Action, MainStepRule, require_case_in_play, simple
 from referee.engine.board import Board
@@ -11,6 +10,7 @@ from referee.engine.errors import RuleViolation
 from referee.engine.facts import other
 from referee.engine.registry import rule
 from referee.engine.requirements import REQUIREMENT_TYPES
+from referee.engine.state_types import PendingDict
 
 
 @rule("10.3")
@@ -55,7 +55,7 @@ class Investigate(MainStepRule):
     @rule("10.2.1")
     @rule("10.4")
     @rule("10.6")
-    def resolve(self, g: Board, a: Action, pending: dict[str, Any] | None) -> None:
+    def resolve(self, g: Board, a: Action, pending: PendingDict | None) -> None:
         player, case = a["player"], a["case"]
         if g.case_in_play(case) is None or not g.fairies_on(player, case):  # RULES 10.2.1
             g.emit("investigation", player=player, case=case, outcome="abandoned")

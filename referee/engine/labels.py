@@ -9,7 +9,7 @@ opponent's face-down case is "a face-down case", never its name.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from referee.engine.actions import Action
 from referee.engine.board import Board
@@ -17,6 +17,7 @@ from referee.engine.catalog import Catalog, Effect
 from referee.engine.facts import OPENING_HAND
 from referee.engine.rulebook import RULEBOOK
 from referee.engine.state import check_state
+from referee.engine.state_types import StateDict
 from referee.engine.views import visible_cards
 
 LANGUAGES = ("en", "ja")
@@ -94,7 +95,7 @@ class _Namer:
 
     def __init__(self, g: Board, viewer: int, lang: str):
         self.g, self.viewer, self.lang = g, viewer, lang
-        self.known = visible_cards(g.s, viewer)
+        self.known = visible_cards(cast(dict[str, Any], g.s), viewer)
 
     def card(self, iid: str) -> str:
         if iid not in self.known:
@@ -161,7 +162,7 @@ def label(g: Board, action: Action, lang: str = "en") -> str:
     return text
 
 
-def labelled(catalog: Catalog, state: Any, actions: list[Action], lang: str = "en") -> list[Action]:
+def labelled(catalog: Catalog, state: Any, actions: list[dict[str, Any]], lang: str = "en") -> list[dict[str, Any]]:
     """``actions`` (legal now in ``state``) each with its ``label``."""
-    g = Board(catalog, check_state(catalog, state))
-    return [{**a, "label": label(g, a, lang)} for a in actions]
+    g = Board(catalog, cast(StateDict, check_state(catalog, state)))
+    return [{**a, "label": label(g, cast(Action, a), lang)} for a in actions]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from referee.engine.actions import (
     Action,
@@ -24,6 +23,7 @@ from referee.engine.actions import (
 from referee.engine.board import Board
 from referee.engine.errors import RuleViolation
 from referee.engine.registry import rule
+from referee.engine.state_types import FairyEntryDict, PendingDict
 
 
 class Draw(MainStepRule):
@@ -39,7 +39,7 @@ class Draw(MainStepRule):
     def legal(self, g: Board, player: int, free: int) -> list[Action]:
         return [simple(self.type, player)] if free >= 1 and g.player(player)["file"] else []
 
-    def resolve(self, g: Board, a: Action, pending: dict[str, Any] | None) -> None:
+    def resolve(self, g: Board, a: Action, pending: PendingDict | None) -> None:
         # A counter may have milled the file meanwhile: still voluntary, so no loss.
         g.draw(a["player"], 1, required=False)
 
@@ -72,7 +72,7 @@ class PlayFairy(_PlayFromHand):
 
     type, kind, code = "play_fairy", "fairy", "not_a_fairy"
 
-    def resolve(self, g: Board, a: Action, pending: dict[str, Any] | None) -> None:
+    def resolve(self, g: Board, a: Action, pending: PendingDict | None) -> None:
         pl = g.player(a["player"])
         pl["hand"].remove(a["card"])
         pl["fairies"].append({"card": a["card"], "case": None})
@@ -89,7 +89,7 @@ class PlayEvidence(_PlayFromHand):
 
     type, kind, code = "play_evidence", "evidence", "not_an_evidence"
 
-    def resolve(self, g: Board, a: Action, pending: dict[str, Any] | None) -> None:
+    def resolve(self, g: Board, a: Action, pending: PendingDict | None) -> None:
         if g.case_in_play(a["case"]) is None:  # RULES 9.6: the case is gone; the card stays in hand
             g.emit("skipped", action=self.type, reason="case no longer in play")
             return
@@ -129,10 +129,10 @@ class _FairyMove(MainStepRule):
             require_case_in_play(g, a["case"])
         self.own_rule(g, a, entry)
 
-    def own_rule(self, g: Board, a: Action, entry: dict[str, Any]) -> None:
+    def own_rule(self, g: Board, a: Action, entry: FairyEntryDict) -> None:
         raise NotImplementedError
 
-    def resolve(self, g: Board, a: Action, pending: dict[str, Any] | None) -> None:
+    def resolve(self, g: Board, a: Action, pending: PendingDict | None) -> None:
         entry = g.own_entry(a["player"], "fairies", a["fairy"])
         try:  # RULES 9.6: re-check what a counter may have changed
             if entry is None:
@@ -153,7 +153,7 @@ class Dispatch(_FairyMove):
     type = "dispatch"
 
     @rule("8.5", "not_standby")
-    def own_rule(self, g: Board, a: Action, entry: dict[str, Any]) -> None:
+    def own_rule(self, g: Board, a: Action, entry: FairyEntryDict) -> None:
         if entry["case"] is not None:
             raise RuleViolation("not_standby", fairy=a["fairy"])
         require_dispatch_room(g, a["player"], a["case"])
@@ -179,7 +179,7 @@ class Redispatch(_FairyMove):
     type = "redispatch"
 
     @rule("8.6", "not_dispatched", "same_case")
-    def own_rule(self, g: Board, a: Action, entry: dict[str, Any]) -> None:
+    def own_rule(self, g: Board, a: Action, entry: FairyEntryDict) -> None:
         if entry["case"] is None:
             raise RuleViolation("not_dispatched", fairy=a["fairy"])
         if entry["case"] == a["case"]:
@@ -203,7 +203,7 @@ class Recall(_FairyMove):
     type = "recall"
 
     @rule("8.7", "recall_standby")
-    def own_rule(self, g: Board, a: Action, entry: dict[str, Any]) -> None:
+    def own_rule(self, g: Board, a: Action, entry: FairyEntryDict) -> None:
         if entry["case"] is None:
             raise RuleViolation("recall_standby", fairy=a["fairy"])
 

@@ -7,7 +7,7 @@ raises :class:`InconsistentState` with a specific ``code`` (docs/state.md lists 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from referee.engine.board import Board
 from referee.engine.catalog import Ability, Catalog
@@ -15,6 +15,7 @@ from referee.engine.effect_types import Effect
 from referee.engine.errors import InconsistentState as _fail  # (code, detail, path): what each check raises
 from referee.engine.facts import Phase, Step, other
 from referee.engine.rulebook import RULEBOOK
+from referee.engine.state_types import ActionDict, StateDict
 
 # The enum members this module compares with, bound once: reading one through its class is an
 # attribute lookup of the enum's metaclass on every read.
@@ -214,7 +215,9 @@ def _check_payment(catalog: Catalog, s: dict[str, Any], act: dict[str, Any]) -> 
                 f"pending.action.pay.{j}",
             )
         seen.add(case)
-    cost = RULEBOOK[act["type"]].cost(Board(catalog, s), act)  # each action's cost, as its rule computes it
+    cost = RULEBOOK[act["type"]].cost(
+        Board(catalog, cast(StateDict, s)), cast(ActionDict, act)
+    )  # read, not moved  # each action's cost, as its rule computes it
     if len(paid) != cost:
         raise _fail(
             "pay_count_mismatch",

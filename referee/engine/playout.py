@@ -8,7 +8,7 @@ Python's ``random``).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 from referee.engine.actions import passes
 from referee.engine.board import Board
@@ -64,7 +64,7 @@ def random_action(g: Board, stream: SeededStream) -> dict[str, Any]:
         while candidates:
             a = candidates.pop(stream.below(len(candidates)))
             if passes(g, rule, a, free):
-                return a
+                return cast(dict[str, Any], a)
     return {"type": "concede", "player": actor}
 
 

@@ -69,7 +69,9 @@ class Counter(ActionRule):
         card = g.card(a["card"])
         if card.kind != "counter":
             raise RuleViolation("not_a_counter", card=a["card"])
-        pending_type = g.s["pending"]["action"]["type"]
+        pen = g.s["pending"]
+        assert pen is not None  # allowed(): a window is open
+        pending_type = pen["action"]["type"]
         if card.trigger != pending_type:
             raise RuleViolation("wrong_trigger", card=a["card"], trigger=card.trigger, pending=pending_type)
         check_targets(g, a["player"], a["card"], card.effect, a["targets"])
@@ -79,6 +81,7 @@ class Counter(ActionRule):
 
     def declare(self, g: Board, a: Action) -> None:
         player, pen = a["player"], g.s["pending"]
+        assert pen is not None  # allowed(): a window is open
         g.player(player)["hand"].remove(a["card"])
         pen["counters"].append(a["card"])
         g.emit("counter", player=player, card=a["card"])
@@ -87,7 +90,9 @@ class Counter(ActionRule):
 
     def legal(self, g: Board, player: int, free: int) -> list[Action]:
         # The candidates are counters in hand with legal targets: left to test are the trigger and the cost.
-        trigger = g.s["pending"]["action"]["type"]
+        pen = g.s["pending"]
+        assert pen is not None  # the type is open: a window is
+        trigger = pen["action"]["type"]
         answering: list[tuple[str, tuple[Effect, ...], int, dict[str, Any]]] = [
             (iid, card.effect, card.cost, {})
             for iid in g.hand_of_kind(player, "counter")
@@ -120,6 +125,7 @@ class Pass(ActionRule):
     @rule("9.5")
     def declare(self, g: Board, a: Action) -> None:
         pen = g.s["pending"]
+        assert pen is not None  # allowed(): a window is open
         g.s["pending"] = None
         g.emit("window_closed", negated=pen["negated"])
         rule = self.rule_of(pen["action"]["type"])

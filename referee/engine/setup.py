@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 from referee.engine.board import Board
 from referee.engine.catalog import Catalog
@@ -30,6 +30,7 @@ from referee.engine.facts import (
 from referee.engine.flow import dealt
 from referee.engine.model import PlayerState, State, build
 from referee.engine.registry import rule
+from referee.engine.state_types import StateDict
 
 _NEW_GAME_KEYS = frozenset(("decks", "seed", "first_player", "shuffle", "players", "options"))
 
@@ -215,7 +216,7 @@ def new_game(
         players=players,
         **({} if game_id is None else {"game_id": game_id}),
     )
-    g = Board(catalog, state)
+    g = Board(catalog, cast(StateDict, state))  # built field by field from the model (model.build)
     g.emit("game_started", first_player=first, seed=req["seed"])
     for i in (0, 1):
         g.draw(i, OPENING_HAND, required=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from referee.engine.actions import Action, ActionRule, require_in_hand, simple
 from referee.engine.board import Board
@@ -11,6 +10,7 @@ from referee.engine.errors import RuleViolation
 from referee.engine.facts import HAND_LIMIT, TURN_MAX, Reason, Step, other
 from referee.engine.flow import Edge, advance
 from referee.engine.registry import rule
+from referee.engine.state_types import PendingDict
 
 # The enum members this module compares with, bound once: reading one through its class is an
 # attribute lookup of the enum's metaclass on every read.
@@ -74,7 +74,7 @@ class PlayCase(_CaseStepRule):
     def declare(self, g: Board, a: Action) -> None:
         g.s["case_played"] = True
 
-    def resolve(self, g: Board, a: Action, pending: dict[str, Any] | None) -> None:
+    def resolve(self, g: Board, a: Action, pending: PendingDict | None) -> None:
         pl = g.player(a["player"])
         pl["hand"].remove(a["card"])
         pl["cases"].append({"card": a["card"], "face_up": False, "actioned": False})
