@@ -26,7 +26,7 @@ import yaml
 
 Path = tuple[str | int, ...]  # where a value is in a document: keys and list indexes from the top
 
-try:  # the C parser: ~10x faster on large files
+try:  # the C parser where PyYAML was built with libyaml (the same documents, read in C)
     _Loader: Any = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - PyYAML built without libyaml
     _Loader = yaml.SafeLoader
