@@ -12,15 +12,19 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # Stamp files so a second `make` does not reinstall.
-# The editable install is a plain path entry (setuptools' compat mode), not setuptools'
-# import-hook finder, which static checkers cannot follow: mypy, like a user's checker,
-# sees `referee` and its py.typed (tests/test_client_types.py; docs/decisions.md).
-EDITABLE := --config-settings editable_mode=compat
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+# The editable install is setuptools' strict mode: a tree of links to the checkout's files,
+# a plain path entry that static checkers can follow (mypy, like a user's checker, sees
+# `referee`, `referee_schemas` and py.typed: tests/test_client_types.py), and the only
+# editable mode that maps the `schemas/` folder to the package `referee_schemas`. The tree
+# holds the files that existed at install time, so adding or removing a module (a change
+# of a package folder's listing, hence its mtime) installs again.
+EDITABLE := --config-settings editable_mode=strict
+PACKAGE_DIRS := $(shell find referee schemas -type d -not -name __pycache__ 2>/dev/null)
+$(VENV)/.installed: pyproject.toml $(PACKAGE_DIRS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e . $(EDITABLE)
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-test: pyproject.toml $(PACKAGE_DIRS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]' $(EDITABLE)
 	touch $(VENV)/.installed $@
 
@@ -30,7 +34,7 @@ serve: $(VENV)/.installed
 	$(BIN)/referee serve --host $(HOST) --port $(PORT)
 
 # The gates first (fast, and a red one says exactly what to fix), then every test.
-# mypy checks, --strict, the packages that `files` in pyproject.toml's [tool.mypy] lists.
+# mypy checks, --strict, the packages and modules that pyproject.toml's [tool.mypy] lists.
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

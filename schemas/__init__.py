@@ -5,7 +5,7 @@ here. The service's hot path does not run them (docs/operations.md); the
 parity tests prove they accept exactly what the engine's strict parser does.
 """
 
-from schemas.bodies import (
+from referee_schemas.bodies import (
     ApplyRequestSchema,
     CardsResponseSchema,
     DeckValidateRequestSchema,
@@ -33,8 +33,8 @@ from schemas.bodies import (
     ViewResponseSchema,
     either,
 )
-from schemas.events import EVENT_SCHEMAS
-from schemas.game import (
+from referee_schemas.events import EVENT_SCHEMAS
+from referee_schemas.game import (
     ACTION_SCHEMAS,
     ActionSchema,
     CardSchema,

@@ -12,9 +12,9 @@ from typing import Any
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from referee.engine.facts import DECK_MAX_VIOLATIONS, PLAYERS, UNKNOWN_CARDS_LISTED
-from schemas.events import event_field
-from schemas.fields import StrictBoolean, natural, player_index
-from schemas.game import (
+from referee_schemas.events import event_field
+from referee_schemas.fields import StrictBoolean, natural, player_index
+from referee_schemas.game import (
     CardSchema,
     CatalogRefSchema,
     NewGameSchema,

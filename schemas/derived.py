@@ -21,7 +21,7 @@ from marshmallow import RAISE, Schema, fields, validate
 from msgspec import Meta, Struct, UnsetType
 
 from referee.engine import model
-from schemas.fields import OneOfSchemas, StrictBoolean
+from referee_schemas.fields import OneOfSchemas, StrictBoolean
 
 # The OpenAPI component names (a schema's name less "Schema") where they differ from the Struct's.
 NAMES = {"PlayerState": "Player"}

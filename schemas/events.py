@@ -15,7 +15,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from schemas.fields import OneOfSchemas, instance_id, instance_ids, natural, player_index, tagged_schema
+from referee_schemas.fields import OneOfSchemas, instance_id, instance_ids, natural, player_index, tagged_schema
 
 BOTH = "Both players see it in full."
 

@@ -14,11 +14,11 @@ from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
 from referee.engine import effect_types, model, requirements
 from referee.engine.facts import PLAYERS, RULESET, SCHEMA, Phase, Step
-from schemas.derived import ACTION_SCHEMAS as ACTION_SCHEMAS  # re-exported, as are the two below
-from schemas.derived import action_field as action_field
-from schemas.derived import listed_action_field as listed_action_field
-from schemas.derived import schema_for
-from schemas.fields import (
+from referee_schemas.derived import ACTION_SCHEMAS as ACTION_SCHEMAS  # re-exported, as are the two below
+from referee_schemas.derived import action_field as action_field
+from referee_schemas.derived import listed_action_field as listed_action_field
+from referee_schemas.derived import schema_for
+from referee_schemas.fields import (
     Deck,
     Grammars,
     StrictBoolean,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -224,3 +225,73 @@ def test_a_file_that_is_not_a_scenario_is_malformed_not_failed(capsys):
     assert code == 2
     assert lines[-1] == "0 passed, 0 failed, 1 malformed"
     assert lines[0].startswith(f"ERROR {ROOT / 'README.md'}")
+
+
+# -- --url reads the service's own catalog ---------------------------------------------------------
+
+
+def _variant_catalog(path: Path) -> Path:
+    """af-ref under another id and without 北の妖精 (AF-001), which the built-in catalog's filler starts with:
+    a catalog the service is started with, whose filler is not the built-in one's."""
+    import json
+
+    from referee.engine import Catalog
+
+    cards = [c for c in Catalog.builtin().canonical["cards"] if c["id"] != "AF-001"]
+    path.write_text(json.dumps({"id": "af-ref-variant", "cards": cards}, ensure_ascii=False), "utf-8")
+    return path
+
+
+@pytest.mark.e2e
+def test_url_against_a_service_with_another_catalog_gives_the_in_process_results_file_for_file(tmp_path, serve, capsys):
+    """Given a real service started with a non-default catalog, ``check --url`` builds its positions and filler
+    from the catalog the service serves (``GET /v1/cards``, with its ``name_deck_limit``): every scenario file
+    reads exactly as ``check --catalog`` with that catalog in this process."""
+    catalog = _variant_catalog(tmp_path / "variant.json")
+    server = serve(env={"REFEREE_CATALOG": str(catalog)})
+    examples = str(ROOT / "examples" / "scenarios")
+
+    in_process = run(capsys, "--catalog", str(catalog), examples)
+    over_http = run(capsys, "--url", server.url, examples)
+
+    assert over_http == in_process
+    summary = re.fullmatch(r"(\d+) passed, (\d+) failed", over_http[1][-1])
+    assert summary and int(summary[1]) > 140, over_http[1][-1]  # the few that name AF-001 or pin a deal fail
+
+
+def test_a_served_catalog_that_loads_as_another_is_an_error_naming_both():
+    """The service's cards must load here as the catalog it names: a digest that does not match stops the
+    run with both catalogs named, never a silent fallback to the built-in one."""
+    from referee.engine import Catalog
+    from referee.scenarios.backends import CatalogMismatch, served_catalog
+
+    builtin = Catalog.builtin()
+    body = {
+        "catalog": {"id": "af-ref", "digest": "sha256:" + "0" * 64},
+        "cards": [builtin.card_json(i) for i in builtin.cards],
+    }
+    with pytest.raises(CatalogMismatch) as caught:
+        served_catalog("http://127.0.0.1:1", body)
+    message = str(caught.value)
+    assert f"af-ref (sha256:{'0' * 64})" in message and f"af-ref ({builtin.digest})" in message
+
+
+def test_a_served_catalog_that_does_not_load_is_an_error_not_a_fallback():
+    from referee.engine import Catalog
+    from referee.scenarios.backends import CatalogMismatch, served_catalog
+
+    builtin = Catalog.builtin()
+    cards = [dict(builtin.card_json(i)) for i in builtin.cards]
+    cards[0]["colour"] = "red"
+    with pytest.raises(CatalogMismatch, match=r"serves catalog af-ref \(sha256:.*\), which does not load here"):
+        served_catalog("http://127.0.0.1:1", {"catalog": builtin.ref, "cards": cards})
+
+
+def test_the_served_catalog_with_its_name_deck_limit_loads_as_the_catalog_itself():
+    from referee.engine import Catalog
+    from referee.scenarios.backends import served_catalog
+
+    builtin = Catalog.builtin()
+    body = {"catalog": builtin.ref, "cards": [builtin.card_json(i) for i in builtin.cards]}
+    assert all("name_deck_limit" in card for card in body["cards"])
+    assert served_catalog("http://127.0.0.1:1", body).digest == builtin.digest

@@ -127,3 +127,40 @@ def test_an_output_that_cannot_be_written_is_named_once(tmp_path, capsys, good, 
     code, err = run(argv_of(WRITERS[command], good, bad), capsys)
     assert_names_it_once(code, err, flag, bad)
     assert "cannot write" in err
+
+
+def test_check_junit_into_a_missing_directory_stops_before_any_scenario_runs(tmp_path, capsys, good):
+    """Given --junit into a folder that does not exist, when checking, then the error comes first: no scenario
+    has run (nothing on stdout), instead of a report lost after the whole run."""
+    bad = str(tmp_path / "nowhere" / "junit.xml")
+    code = referee(["check", good["scenario"], "--junit", bad])
+    out, err = capsys.readouterr()
+    assert_names_it_once(code, err, "--junit", bad)
+    assert "cannot write: No such file or directory" in err
+    assert out == ""
+
+
+@pytest.mark.parametrize(
+    "argv, flag",
+    [
+        (["check", "{bad}"], ""),
+        (["replay", "{bad}"], ""),
+        (["check", "--catalog", "{bad}", "{scenario}"], "--catalog"),
+        (["recheck", "{bad}"], ""),
+    ],
+    ids=["check PATH", "replay FILE", "check --catalog", "recheck ARCHIVE"],
+)
+def test_a_missing_file_is_worded_the_same_everywhere(tmp_path, capsys, good, argv, flag):
+    bad = str(tmp_path / "missing.yaml")
+    code, err = run(argv_of(argv, good, bad), capsys)
+    assert_names_it_once(code, err, flag, bad)
+    assert err.strip().endswith(f"{bad}: cannot read: No such file or directory"), err
+
+
+def test_a_missing_catalog_variable_is_worded_as_every_reader_words_it(tmp_path):
+    from referee.service.config import ConfigError, Settings
+
+    bad = str(tmp_path / "missing.yaml")
+    with pytest.raises(ConfigError) as caught:
+        Settings.from_env({"REFEREE_CATALOG": bad})
+    assert str(caught.value) == f"REFEREE_CATALOG={bad}: cannot read: No such file or directory"

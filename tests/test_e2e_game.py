@@ -10,7 +10,7 @@ import time
 import httpx
 import pytest
 
-import schemas as S
+import referee_schemas as S
 
 pytestmark = pytest.mark.e2e
 

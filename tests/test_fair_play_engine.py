@@ -18,7 +18,7 @@ from referee.engine.events import events_for
 from referee.engine.fair_deal import DealMismatch, commitment, private_deal, redeal, verify_deal
 from referee.engine.playout import play_out
 from referee.engine.views import visible_cards
-from schemas import EVENT_SCHEMAS
+from referee_schemas import EVENT_SCHEMAS
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = settings(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import yaml
 
-import schemas as S
+import referee_schemas as S
 from referee.engine import legal_actions
 from referee.engine.views import visible_cards
 from tests.test_openapi import COMMITTED

@@ -39,11 +39,11 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from test_state_parsers import mutated_states
 
-import schemas as S
+import referee_schemas as S
 from referee import engine
 from referee.engine import InconsistentState, InvalidInput, RuleViolation, model, new_game, validate_deck
 from referee.engine.parse import explain
-from schemas.derived import schema_for
+from referee_schemas.derived import schema_for
 
 SETTINGS = settings(
     max_examples=250,
@@ -256,7 +256,7 @@ def test_the_view_schema_is_the_model_state_less_its_secrets(catalog, positions)
     """docs/api.md §5: a view has the state's fields but ``seed``, ``rng`` and ``seal``, plus ``viewer`` and
     ``commitment``; its players have the Player fields (``file`` as a count). The view schema is written by
     hand, so a field added to the model must appear here too, and every view the engine makes fits it."""
-    from schemas.game import ViewPlayerSchema
+    from referee_schemas.game import ViewPlayerSchema
 
     state_fields = {f.encode_name for f in msgspec.structs.fields(model.State)}
     assert set(S.ViewSchema._declared_fields) == state_fields - {"seed", "rng", "seal"} | {"viewer", "commitment"}

@@ -1,12 +1,19 @@
-"""What a user installs: one version everywhere, the license, the types, the metadata, the changelog."""
+"""What a user installs: one version everywhere, the license, the types, the metadata, the changelog, and what
+the sdist and the wheel hold."""
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
+import tarfile
 import tomllib
+import zipfile
 from importlib.metadata import metadata, version
 from pathlib import Path
 
+import pytest
 import yaml
 
 import referee
@@ -67,3 +74,93 @@ def test_changelog_keeps_an_unreleased_section_and_every_release():
     sections = re.findall(r"^## \[([^\]]+)\]", text, re.MULTILINE)
     assert sections[0] == "Unreleased"
     assert pyproject()["project"]["version"] in sections
+
+
+# -- what the sdist and the wheel hold ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> dict[str, Path]:
+    """The sdist, and the wheel built from it (``python -m build``, as a release does)."""
+    out = tmp_path_factory.mktemp("dist")
+    done = subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    [sdist] = out.glob("*.tar.gz")
+    [wheel] = out.glob("*.whl")
+    return {"sdist": sdist, "wheel": wheel}
+
+
+def wheel_names(wheel: Path) -> list[str]:
+    with zipfile.ZipFile(wheel) as whl:
+        return whl.namelist()
+
+
+def sdist_names(sdist: Path) -> list[str]:
+    with tarfile.open(sdist) as tar:
+        return [name.split("/", 1)[1] for name in tar.getnames() if "/" in name]
+
+
+def test_the_wheel_installs_no_top_level_schemas_package(built):
+    """The repository's schemas/ installs as referee_schemas: ``import schemas`` of the PyPI project of that
+    name is never shadowed by this wheel."""
+    top = {name.split("/", 1)[0] for name in wheel_names(built["wheel"]) if "/" in name}
+    assert "schemas" not in top
+    assert {"referee", "referee_schemas"} <= top
+    assert not [t for t in top if not t.startswith(("referee", "ace_file_referee-"))]
+
+
+def test_the_wheel_holds_every_module_of_the_repository(built):
+    """Every .py of referee/ and schemas/ (as referee_schemas/) is in the wheel, so a subpackage missing from
+    pyproject.toml's package list fails here; the data files and the table page too."""
+    names = set(wheel_names(built["wheel"]))
+    wanted = {p.relative_to(ROOT).as_posix() for p in (ROOT / "referee").rglob("*.py")}
+    wanted |= {
+        "referee_schemas/" + p.relative_to(ROOT / "schemas").as_posix() for p in (ROOT / "schemas").rglob("*.py")
+    }
+    wanted |= {
+        "referee/py.typed",
+        "referee/data/af-ref.yaml",
+        "referee/data/rules.md",
+        "referee/service/table/index.html",
+    }
+    assert not sorted(wanted - names)
+
+
+def test_the_sdist_ships_the_examples_its_tests_read(built):
+    names = set(sdist_names(built["sdist"]))
+    examples = {p.relative_to(ROOT).as_posix() for p in (ROOT / "examples").rglob("*") if p.is_file()}
+    assert examples and not sorted(examples - names)
+    assert {"tests/conftest.py", "tests/test_examples.py", "schemas/__init__.py", "pyproject.toml"} <= names
+    assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
+
+
+def test_the_typescript_client_has_the_projects_version():
+    """One version everywhere: clients/typescript/package.json (and its lock file) say pyproject's version."""
+    written = pyproject()["project"]["version"]
+    client = ROOT / "clients" / "typescript"
+    assert json.loads((client / "package.json").read_text("utf-8"))["version"] == written
+    lock = json.loads((client / "package-lock.json").read_text("utf-8"))
+    assert lock["version"] == lock["packages"][""]["version"] == written
+
+
+def test_the_wheel_imports_on_its_own_outside_the_repository(built, tmp_path):
+    """From a folder that is not the repository, with the wheel first on the path: the service's modules and
+    referee_schemas import from the wheel (no import reaches for a top-level ``schemas``)."""
+    probe = (
+        "import referee_schemas, referee.service.routes, referee.service.openapi\n"
+        "assert referee_schemas.__file__.startswith(WHEEL), referee_schemas.__file__\n"
+        "assert referee.service.routes.__file__.startswith(WHEEL)\n"
+        "import sys; assert 'schemas' not in sys.modules, 'a top-level schemas was imported'\n"
+    )
+    wheel = str(built["wheel"])
+    done = subprocess.run(
+        [sys.executable, "-c", f"WHEEL = {wheel!r}\n" + probe],
+        cwd=tmp_path,
+        env={"PYTHONPATH": wheel, "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]

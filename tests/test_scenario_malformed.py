@@ -143,7 +143,7 @@ def test_one_malformed_document_does_not_hide_the_others(tmp_path, capsys):
 
 def test_missing_path_and_empty_directory(tmp_path, capsys):
     assert referee(["check", str(tmp_path / "nope.yaml")]) == 2
-    assert "no such file or directory" in capsys.readouterr().err
+    assert "cannot read: No such file or directory" in capsys.readouterr().err
     (tmp_path / "empty").mkdir()
     assert referee(["check", str(tmp_path / "empty")]) == 2
     assert "no scenario files" in capsys.readouterr().err

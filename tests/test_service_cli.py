@@ -55,7 +55,7 @@ def test_settings_name_a_catalog_directory_as_one(tmp_path):
     """A server started without the CLI (gunicorn by hand) reads REFEREE_CATALOG through Settings."""
     with pytest.raises(ConfigError, match="a directory, not a catalog file"):
         Settings.from_env({"REFEREE_CATALOG": str(tmp_path)})
-    with pytest.raises(ConfigError, match="no such file"):
+    with pytest.raises(ConfigError, match="cannot read: No such file or directory"):
         Settings.from_env({"REFEREE_CATALOG": str(tmp_path / "missing.yaml")})
 
 

@@ -11,7 +11,7 @@ import copy
 import orjson
 import pytest
 
-import schemas as S
+import referee_schemas as S
 from referee.engine.rules_index import load_rules
 
 PROBLEM_TYPE = "https://ace-file-referee.dev/problems/"
@@ -285,7 +285,7 @@ def test_legal_actions(client, midgame, catalog):
 def test_legal_actions_400_player(client, midgame, player):
     state, _ = midgame
     body = problem(client.post("/v1/legal-actions", json={"state": state, "player": player}), 400, "invalid_schema")
-    assert "player" in body["errors"]
+    assert body["errors"] == {"player": ["must be 0 or 1"]}  # worded as every other message (the engine's)
 
 
 # -- POST /v1/replay --------------------------------------------------------------------------

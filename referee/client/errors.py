@@ -83,7 +83,8 @@ class PayloadTooLarge(RefereeHTTPError):
 class RefereeRuleViolation(RefereeHTTPError):
     """422: a well-formed action (or deck) breaks a rule (docs/api.md §7).
 
-    ``rule`` is the RULES.md id, ``code`` the stable snake_case name,
+    ``rule`` is the RULES.md id (a 422 always carries one, docs/api.md §7; an
+    answer that breaks that reads as ``""``), ``code`` the stable snake_case name,
     ``detail`` the human text, ``index`` the 0-based index of the illegal
     action of a replay (else ``None``), and ``violations`` every problem of an
     illegal deck (else ``[]``).
@@ -93,7 +94,7 @@ class RefereeRuleViolation(RefereeHTTPError):
 
     def __init__(self, detail: str, **kw: Any):
         super().__init__(detail, **kw)
-        self.rule: str | None = self.body.get("rule")
+        self.rule: str = str(self.body.get("rule") or "")
         self.index: int | None = self.body.get("index")
         self.violations: list[dict[str, Any]] = list(self.body.get("violations") or [])
 

@@ -134,11 +134,23 @@ def require_own_fairy(g: Board, player: int, fairy: str) -> FairyEntryDict:
     return entry
 
 
+def knows_case(g: Board, player: int, case: str) -> bool:
+    """RULES 8.9.1 (and 4.4): a case's owner knows it; the opponent only once it is face up."""
+    found = g.case_in_play(case)
+    return found is not None and (found[0] == player or found[1]["face_up"])
+
+
 @rule("8.9", "one_fairy_per_case")
+@rule("8.9.1", "face_down_case_limit")
 def require_dispatch_room(g: Board, player: int, case: str) -> None:
-    """RULES 8.9: at most ``dispatch_limit`` (default 1) of a player's own fairies per case."""
-    limit = g.card(case).dispatch_limit
+    """RULES 8.9: at most ``dispatch_limit`` (default 1) of a player's own fairies per case; RULES 8.9.1:
+    one on an opponent's face-down case, whatever its limit, so the answer never tells which case it is."""
     count = len(g.fairies_on(player, case))
+    if not knows_case(g, player, case):
+        if count >= 1:
+            raise RuleViolation("face_down_case_limit", player=player, case=case, count=count, limit=1)
+        return
+    limit = g.card(case).dispatch_limit
     if count >= limit:
         raise RuleViolation("one_fairy_per_case", player=player, case=case, count=count, limit=limit)
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from referee.engine.actions import (
     Action,
     MainStepRule,
+    knows_case,
     require_case_in_play,
     require_dispatch_room,
     require_in_hand,
@@ -117,9 +118,10 @@ def _move_fairy(g: Board, player: int, fairy: str, case: str | None) -> None:
 
 
 def _has_room(g: Board, player: int) -> Callable[[str], bool]:
-    """Whether ``player`` may dispatch one more fairy to a case (RULES 8.9), counted once for every case."""
+    """Whether ``player`` may dispatch one more fairy to a case (RULES 8.9), counted once for every case;
+    on a case the player does not know, the limit is 1 (RULES 8.9.1)."""
     on_case = Counter(f["case"] for f in g.player(player)["fairies"])
-    return lambda case: on_case[case] < g.card(case).dispatch_limit
+    return lambda case: on_case[case] < (g.card(case).dispatch_limit if knows_case(g, player, case) else 1)
 
 
 class _FairyMove(MainStepRule):

@@ -12,7 +12,10 @@ from typing import Any
 # code: (English template, Japanese template)
 MESSAGES: dict[str, tuple[str, str]] = {
     # 3 Decks
-    "deck_size": ("Deck has {count} cards; a deck is exactly 40.", "デッキが{count}枚です。デッキはちょうど40枚です。"),
+    "deck_size": (
+        "Deck has {count} card(s); a deck is exactly 40.",
+        "デッキが{count}枚です。デッキはちょうど40枚です。",
+    ),
     "too_many_copies": (
         "Deck has {count} cards named {name}; at most {limit} are allowed.",
         "デッキに「{name}」が{count}枚あります。{limit}枚までです。",
@@ -23,7 +26,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "unknown_card": ("Card {card} is not in the catalog.", "カード{card}はカタログにありません。"),
     "more_unknown_cards": (
-        "And {count} more card ids are not in the catalog.",
+        "And {count} more card id(s) are not in the catalog.",
         "ほかに{count}種類のカードIDがカタログにありません。",
     ),
     # 11.3 / 12 Who may act
@@ -116,6 +119,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "one_fairy_per_case": (
         "Player {player} already has {count} fairy(ies) dispatched to case {case}; the limit is {limit}.",
         "プレイヤー{player}はすでに事件{case}に妖精を{count}体派遣しています（上限{limit}）。",
+    ),
+    "face_down_case_limit": (
+        "Player {player} already has {count} fairy(ies) dispatched to case {case}, which is face down to them: "
+        "until it turns face up the limit is {limit}.",
+        "事件{case}はプレイヤー{player}には裏向きです。表向きになるまで派遣できる妖精は{limit}体です"
+        "（すでに{count}体派遣しています）。",
     ),
     # 9 Abilities, spells, counters
     "no_such_ability": ("Card {card} has no ability {ability}.", "カード{card}に能力{ability}はありません。"),

@@ -29,6 +29,13 @@ def check_pending(catalog: Catalog, s: dict[str, Any]) -> None:
     countered as the state says (called only while a window is open)."""
     pen = s["pending"]
     act = pen["action"]
+    if "pay" not in act:  # docs/api.md §3: the cost is paid on declaration, so the referee always fills it in
+        raise _fail(
+            "pending_pay_missing",
+            "pending.action.pay is missing: a pending action's cost is already paid, so pay names the cases "
+            "that paid ([] for a free one; docs/api.md §3)",
+            "pending.action.pay",
+        )
     active = s["active"]
     if s["phase"] != _TURN or not RULEBOOK[act["type"]].respondable:
         raise _fail("inconsistent_pending", "only a respondable action of a turn can be pending", "pending.action")

@@ -158,7 +158,7 @@ def new_game(
     >>> new_game(Catalog.builtin(), {"decks": [deck, deck]})
     Traceback (most recent call last):
     ...
-    referee.engine.errors.IllegalDeck: Deck has 1 cards; a deck is exactly 40.
+    referee.engine.errors.IllegalDeck: Deck has 1 card(s); a deck is exactly 40.
     """
     try:
         req = _parse_new_game(request)

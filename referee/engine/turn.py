@@ -142,9 +142,10 @@ class Discard(ActionRule):
 
     @rule("6.6", "duplicate_discard", "wrong_discard_count")
     def check(self, g: Board, a: Action) -> None:
+        for iid in a["cards"]:  # RULES 13.3: every card named is checked (12.3) before any own rule
+            require_in_hand(g, a["player"], iid)
         seen: set[str] = set()
         for iid in a["cards"]:
-            require_in_hand(g, a["player"], iid)
             if iid in seen:
                 raise RuleViolation("duplicate_discard", card=iid)
             seen.add(iid)

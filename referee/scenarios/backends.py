@@ -148,6 +148,33 @@ class InProcess:
         pass
 
 
+class CatalogMismatch(Exception):
+    """The catalog a service serves (``GET /v1/cards``) does not load here as the catalog it names."""
+
+
+# What ``GET /v1/cards`` adds to each card of the catalog format (docs/api.md §8), computed by the service.
+SERVED_ONLY_FIELDS = ("name_deck_limit",)
+
+
+def served_catalog(url: str, body: dict[str, Any]) -> Catalog:
+    """The catalog a service serves, as this process loads it: the scenarios' filler cards and positions are
+    built from it, so it must be the service's own to the digest, or the run stops with an error naming both
+    (never a fallback to another catalog)."""
+    ref = body["catalog"]
+    named = f"{ref.get('id')} ({ref.get('digest')})"
+    cards = [{k: v for k, v in card.items() if k not in SERVED_ONLY_FIELDS} for card in body["cards"]]
+    try:
+        catalog = Catalog.from_data({"id": ref["id"], "cards": cards})
+    except RefereeError as exc:
+        raise CatalogMismatch(f"the service at {url} serves catalog {named}, which does not load here: {exc}") from None
+    if catalog.ref != {"id": ref["id"], "digest": ref["digest"]}:
+        raise CatalogMismatch(
+            f"the service at {url} serves catalog {named}, but its cards load here as "
+            f"{catalog.id} ({catalog.digest}): is the same version of the referee installed here?"
+        )
+    return catalog
+
+
 class Http:
     """A running referee service, through :class:`referee.client.RefereeClient`."""
 
@@ -161,10 +188,7 @@ class Http:
         self.timeout = timeout
         body = self.client.cards()
         self.ref = dict(body["catalog"])
-        try:
-            self.catalog = Catalog.from_data({"id": self.ref["id"], "cards": body["cards"]})
-        except Exception:  # the service's card JSON should load; if not, scenarios still run by id
-            self.catalog = Catalog.builtin()
+        self.catalog = served_catalog(url, body)
 
     def _call(self, func: Callable[_P, _T], *args: _P.args, **kw: _P.kwargs) -> _T:
         from referee.client import (

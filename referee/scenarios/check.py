@@ -44,7 +44,7 @@ def discover(paths: Iterable[str | Path]) -> list[Path]:
         elif path.is_file():
             found.append(path)
         else:
-            raise NothingToCheck(f"{raw}: no such file or directory")
+            raise NothingToCheck(f"{raw}: cannot read: No such file or directory")  # the words of every reader
     seen: set[Path] = set()
     unique = []
     for p in found:

@@ -38,6 +38,26 @@ def load_catalog(path: str | None, option: str = "--catalog ") -> Any:
         raise CommandError(f"{option}{exc}") from None
 
 
+def check_writable(option: str, path: str) -> None:
+    """Stop before any work if the file of ``option`` could not be written, with :func:`write_file`'s words."""
+    import errno
+    import os
+
+    target = Path(path)
+    folder = target.parent
+    problem = (
+        errno.EISDIR
+        if target.is_dir()
+        else errno.ENOENT
+        if not folder.is_dir()
+        else errno.EACCES
+        if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK))
+        else None
+    )
+    if problem is not None:
+        raise CommandError(f"{option} {path}: cannot write: {os.strerror(problem)}")
+
+
 def write_file(option: str, path: str, data: str | bytes) -> None:
     """Write ``data`` to the file of ``option``; a :class:`CommandError` naming both if it cannot."""
     try:
@@ -55,11 +75,11 @@ def _backend(args: argparse.Namespace) -> Any:
         if args.catalog:
             raise CommandError("--catalog is for in-process runs; the service at --url uses its own catalog")
         from referee.client import RefereeClientError
-        from referee.scenarios.backends import Http
+        from referee.scenarios.backends import CatalogMismatch, Http
 
         try:
             return Http(args.url, timeout=args.timeout)
-        except RefereeClientError as exc:
+        except (RefereeClientError, CatalogMismatch) as exc:
             raise CommandError(f"--url {args.url}: {exc}") from None
     from referee.scenarios.backends import InProcess
 
@@ -195,6 +215,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     from referee.scenarios import junit
     from referee.scenarios.check import NothingToCheck, check, exit_code
 
+    if args.junit:  # before the scenarios run, not after
+        check_writable("--junit", args.junit)
     _, (results, seconds) = _on_backend(
         args,
         lambda backend: check(args.paths, backend, quiet=args.quiet, jobs=args.jobs, dask=args.dask),

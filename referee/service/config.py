@@ -174,7 +174,11 @@ class Settings:
         env = os.environ if env is None else env
         catalog = env.get("REFEREE_CATALOG") or None
         if catalog is not None and not os.path.isfile(catalog):
-            what = "a directory, not a catalog file (YAML or JSON)" if os.path.isdir(catalog) else "no such file"
+            what = (
+                "a directory, not a catalog file (YAML or JSON)"
+                if os.path.isdir(catalog)
+                else "cannot read: No such file or directory"
+            )
             raise ConfigError(f"REFEREE_CATALOG={catalog}: {what}")
         secret = _secret(env, "REFEREE_SECRET")
         previous_secret = _secret(env, "REFEREE_SECRET_PREVIOUS")

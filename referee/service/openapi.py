@@ -19,8 +19,8 @@ from marshmallow import EXCLUDE, INCLUDE
 
 from referee import __version__
 from referee.engine.facts import DECK_MAX_ENTRIES
-from schemas import ProblemSchema
-from schemas.fields import Deck, Grammars, OneOfSchemas
+from referee_schemas import ProblemSchema
+from referee_schemas.fields import Deck, Grammars, OneOfSchemas
 
 OPENAPI_VERSION = "3.0.3"
 

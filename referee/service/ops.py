@@ -9,7 +9,7 @@ import orjson
 from flask import Flask, Response, request, send_from_directory
 from flask_smorest import Blueprint
 
-import schemas as S
+import referee_schemas as S
 from referee import __version__
 from referee.service import metrics
 from referee.service.context import Referee

@@ -200,7 +200,7 @@ def player_field(body: dict[str, Any], key: str = "player") -> int | None:
     if value is None and key not in body:
         return None
     if not Player.is_valid(value):  # the engine's one judgement of a player index
-        raise schema_problem({key: ["Must be 0 or 1."]})
+        raise schema_problem({key: ["must be 0 or 1"]})  # the engine's words (facts.Player.check)
     return value
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from flask import Response, request
 from flask_smorest import Blueprint
 
-import schemas as S
+import referee_schemas as S
 from referee.service.answers import Handler
 from referee.service.context import Referee
 from referee.service.openapi import (

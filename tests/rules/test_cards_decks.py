@@ -284,6 +284,12 @@ def test_3_1_a_deck_is_exactly_40_cards(size):
     assert violation.params["count"] == size
 
 
+def test_3_1_a_deck_of_one_card_is_worded_without_a_wrong_plural():
+    """RULES 3.1: the detail of a one-card deck does not read "1 cards"."""
+    [violation] = engine.validate_deck(CAT, ["AF-051"])
+    assert assert_violation(violation, "3.1", "deck_size").detail("en") == "Deck has 1 card(s); a deck is exactly 40."
+
+
 def test_3_1_forty_cards_as_a_list_or_as_counts_is_legal():
     """RULES 3.1: the same 40 cards are legal in both Deck forms of docs/api.md §2."""
     assert engine.validate_deck(CAT, legal_deck()) == []

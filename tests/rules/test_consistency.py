@@ -221,6 +221,29 @@ def test_13_1_a_pending_action_was_paid_in_full():
     refused(state, "pay_count_mismatch")
 
 
+def test_13_1_a_pending_action_without_pay_is_refused_as_missing_not_as_a_wrong_count():
+    """RULES 13.1, docs/api.md §3: pending.action.pay is required in a state; a hand-typed pending
+    investigation without it gets its own code, and the detail names the missing field."""
+    state, _ = investigation()
+    del state["pending"]["action"]["pay"]
+    err = refused(state, "pending_pay_missing")
+    assert err.path == "state.pending.action.pay"
+    assert "pending.action.pay is missing" in err.detail
+
+
+def test_13_1_a_pending_free_action_needs_pay_too():
+    """RULES 13.1, docs/api.md §3: a pending play_case costs nothing, and still says so with pay: []."""
+    p = Position(step="case")
+    p.case(0, "AF-042")
+    new_case = p.hand(0, "AF-043")
+    p.hand(1, "AF-073")
+    p.case_played = True
+    p.pending(act("play_case", 0, card=new_case, pay=[]))
+    state = p.build()
+    del state["pending"]["action"]["pay"]
+    refused(state, "pending_pay_missing")
+
+
 def _mulligan_phase() -> dict:
     state, _ = engine.new_game(CAT, {"decks": [legal_deck(), legal_deck()], "seed": "mull", "first_player": 0})
     return state

@@ -287,6 +287,17 @@ def test_13_3_a_missing_card_comes_before_the_actions_own_rule():
     assert_illegal(state, act("discard", 0, cards=["nope"]), "12.3", "card_not_available")
 
 
+def test_13_3_each_group_is_checked_whole_a_missing_card_before_a_card_named_twice():
+    """RULES 13.3 (clarified 2026-12-01): a discard naming [a01, a01, a card of the opponent's hand] breaks
+    12.3 (not there), not 6.6's duplicate, though the duplicate comes first in the list."""
+    p = Position()
+    hand = p.hand(0, *["AF-005"] * 10)
+    theirs = p.hand(1, "AF-005")
+    state, _ = apply(p.build(), act("end_turn", 0))
+    v = assert_illegal(state, act("discard", 0, cards=[hand[0], hand[0], theirs]), "12.3", "card_not_available")
+    assert v.params["card"] == theirs
+
+
 @pytest.mark.parametrize(
     "rule, code",
     [("8.9", "one_fairy_per_case"), ("10.1", "no_fairy_on_case"), ("9.1", "ability_used"), ("8.6", "same_case")],
@@ -295,7 +306,7 @@ def test_13_3_the_actions_own_rule_comes_before_the_cost(rule, code):
     """RULES 13.3: with every own case actioned, the action's own rule is still the one reported."""
     p = Position()
     mine = p.case(0, "AF-042", actioned=True)
-    case = p.case(1, "AF-047")
+    case = p.case(1, "AF-047", face_up=True)  # known to player 0, so RULES 8.9 and not 8.9.1 applies
     on = p.fairy(0, "AF-004", on=case)
     spare = p.fairy(0, "AF-005")
     south = p.fairy(0, "AF-002")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .positions import Position, act, apply, assert_illegal, assert_legal, events_of, normal, run
+import pytest
+
+from .positions import Position, act, apply, assert_illegal, assert_legal, events_of, legal, normal, run
 
 
 def _paid(state, case):
@@ -325,11 +327,11 @@ def test_8_9_the_opponents_fairies_on_the_case_do_not_count():
 
 
 def test_8_9_a_case_with_dispatch_limit_two_takes_two_own_fairies_but_not_three():
-    """RULES 8.9: 学園祭の怪 (AF-041) sets dispatch_limit 2."""
+    """RULES 8.9: 学園祭の怪 (AF-041) sets dispatch_limit 2 (face up: known to both players, RULES 8.9.1)."""
     p = Position()
     p.case(0, "AF-042")
     p.case(0, "AF-043")
-    festival = p.case(1, "AF-041")
+    festival = p.case(1, "AF-041", face_up=True)
     first = p.fairy(0, "AF-004", on=festival)
     second = p.fairy(0, "AF-005")
     third = p.fairy(0, "AF-009")
@@ -345,3 +347,66 @@ def test_8_9_a_case_with_dispatch_limit_two_takes_two_own_fairies_but_not_three(
     ]
     v = assert_illegal(state, act("dispatch", 0, fairy=third, case=festival), "8.9", "one_fairy_per_case")
     assert v.params["limit"] == 2
+
+
+# -- 8.9.1 ------------------------------------------------------------------------------
+
+
+def _second_fairy_on(cid: str, *, owner: int, face_up: bool):
+    """Player 0 has one fairy on a case ``cid`` of ``owner`` and a second one standby, two cases to pay."""
+    p = Position()
+    p.case(0, "AF-042")
+    p.case(0, "AF-043")
+    case = p.case(owner, cid, face_up=face_up)
+    p.fairy(0, "AF-004", on=case)
+    second = p.fairy(0, "AF-005")
+    return p.build(), case, second
+
+
+@pytest.mark.parametrize("cid", ["AF-041", "AF-047"])
+def test_8_9_1_the_opponent_is_held_to_one_fairy_on_a_face_down_case_whatever_its_limit(cid):
+    """RULES 8.9.1: 学園祭の怪 (AF-041, dispatch_limit 2) and a limit-1 case, both face down to player 0: the
+    second fairy is refused the same way, so the answer does not tell the two apart."""
+    state, case, second = _second_fairy_on(cid, owner=1, face_up=False)
+    v = assert_illegal(state, act("dispatch", 0, fairy=second, case=case), "8.9.1", "face_down_case_limit")
+    assert v.params == {"player": 0, "case": case, "count": 1, "limit": 1}
+    assert not [a for a in legal(state, 0) if a.get("case") == case and a["type"] in ("dispatch", "redispatch")]
+
+
+def test_8_9_1_the_limit_of_one_holds_for_redispatch_onto_a_face_down_case():
+    """RULES 8.9.1: redispatching a second fairy onto the opponent's face-down 学園祭の怪 is refused too."""
+    p = Position()
+    p.case(0, "AF-042")
+    here = p.case(0, "AF-043")
+    festival = p.case(1, "AF-041")
+    p.fairy(0, "AF-004", on=festival)
+    mover = p.fairy(0, "AF-005", on=here)
+    state = p.build()
+    assert_illegal(state, act("redispatch", 0, fairy=mover, case=festival), "8.9.1", "face_down_case_limit")
+
+
+def test_8_9_1_the_owner_uses_the_printed_limit_on_their_own_face_down_case():
+    """RULES 8.9.1: the owner knows their face-down 学園祭の怪 (RULES 4.4) and may dispatch a second fairy."""
+    state, case, second = _second_fairy_on("AF-041", owner=0, face_up=False)
+    assert_legal(state, act("dispatch", 0, fairy=second, case=case))
+    after, _ = apply(state, act("dispatch", 0, fairy=second, case=case))
+    assert [f["case"] for f in after["players"][0]["fairies"]] == [case, case]
+
+
+def test_8_9_1_from_the_moment_it_turns_face_up_the_printed_limit_applies_to_the_opponent():
+    """RULES 8.9.1: 探偵団のバッジ (AF-027) turns the opponent's 学園祭の怪 face up; from then on player 0 may
+    dispatch a second fairy to it."""
+    p = Position()
+    p.case(0, "AF-042")
+    p.case(0, "AF-043")
+    festival = p.case(1, "AF-041")
+    badge = p.evidence(0, "AF-027", on=festival)
+    p.fairy(0, "AF-004", on=festival)
+    second = p.fairy(0, "AF-005")
+    state = p.build()
+    assert_illegal(state, act("dispatch", 0, fairy=second, case=festival), "8.9.1", "face_down_case_limit")
+
+    state, _ = apply(state, act("use_ability", 0, card=badge, ability=0, targets=[festival]))
+
+    assert state["pending"] is None and state["players"][1]["cases"][0]["face_up"]
+    assert_legal(state, act("dispatch", 0, fairy=second, case=festival))

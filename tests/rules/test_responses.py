@@ -513,6 +513,20 @@ def test_9_5_a_negated_ability_does_nothing_and_its_cost_stays_paid():
     assert after["modifiers"] == [] and after["used"] == [{"card": south, "ability": 0}]
 
 
+def test_9_5_a_negated_once_per_turn_ability_stays_used_for_the_turn():
+    """RULES 9.5 (ruling 2026-12-01): 魔気の渦 (AF-081) negates 南の妖精's once-per-turn +1; using it again the
+    same turn, with a case left to pay, is refused as used (RULES 9.1)."""
+    p = Position()
+    p.case(0, "AF-042")
+    p.case(0, "AF-043")
+    south = p.fairy(0, "AF-002")
+    again = act("use_ability", 0, card=south, ability=0, targets=[])
+    _, after, _ = _negated(p, again, "AF-081")
+    assert after["pending"] is None and after["used"] == [{"card": south, "ability": 0}]
+    assert [c["actioned"] for c in after["players"][0]["cases"]] == [True, False]
+    assert_illegal(after, again, "9.1", "ability_used")
+
+
 @pytest.mark.parametrize("kind, counter_cid", [("redispatch", "T-02"), ("recall", "T-03"), ("draw", "T-04")])
 def test_9_5_a_negated_redispatch_recall_or_draw_changes_nothing(kind, counter_cid):
     """RULES 9.5: af-ref has no counter negating these three, so the test catalog PLUS adds them: a negated

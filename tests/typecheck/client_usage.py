@@ -39,6 +39,10 @@ def blocking(ref: RefereeClient, game: PrivateGame, state: State, action: State)
     assert_type(game.reveal("afk1.seat"), dict[str, Any])
 
 
+def violation(v: RefereeRuleViolation) -> None:
+    assert_type(v.rule, str)  # a 422 always names its rule (docs/api.md §7)
+
+
 async def awaited(ref: AsyncRefereeClient, game: AsyncPrivateGame, state: State, action: State) -> None:
     assert_type(await ref.apply(state, action), Step)
     assert_type(await ref.legal_actions(state), list[dict[str, Any]])
