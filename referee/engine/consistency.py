@@ -14,7 +14,7 @@ open), since every request runs it.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from referee.engine.catalog import Catalog
 from referee.engine.errors import InconsistentState as _fail  # (code, detail, path): what each check raises
@@ -22,6 +22,7 @@ from referee.engine.facts import DECK_SIZE, HAND_LIMIT, OPENING_HAND, PLAYERS, P
 from referee.engine.flow import deciding, turn_player
 from referee.engine.pending_consistency import check_pending
 from referee.engine.registry import rule
+from referee.engine.state_types import FieldZone, StateDict
 
 # The enum members this module compares with, bound once: reading one through its class is an
 # attribute lookup of the enum's metaclass on every read.
@@ -35,7 +36,8 @@ _MULLIGAN_STEP = Step.MULLIGAN
 
 
 @rule("13.1")
-def check_consistency(catalog: Catalog, s: dict[str, Any]) -> None:
+def check_consistency(catalog: Catalog, state: dict[str, Any]) -> None:
+    s = cast(StateDict, state)  # read by the model: its shape is the working state's
     if s["catalog"] != catalog.ref_to_compare:
         raise _fail(
             "catalog_mismatch",
@@ -63,7 +65,7 @@ def check_consistency(catalog: Catalog, s: dict[str, Any]) -> None:
 _card, _case = itemgetter("card"), itemgetter("case")
 
 
-def _cards_and_field_are_sound(catalog: Catalog, s: dict[str, Any]) -> bool:
+def _cards_and_field_are_sound(catalog: Catalog, s: StateDict) -> bool:
     """The four checks below hold (every card a game card of the catalog, conservation, zone kinds,
     references): ``True`` only when each of them would pass, so ``False`` just means "run them to
     find the problem".
@@ -110,7 +112,7 @@ def _within_limits(catalog: Catalog, cards: dict[str, Any], dispatched: list[str
     return all(dispatched.count(case) <= catalog.cards[cards[case]].dispatch_limit for case in {*dispatched})
 
 
-def _check_cards(catalog: Catalog, s: dict[str, Any]) -> None:
+def _check_cards(catalog: Catalog, s: StateDict) -> None:
     """RULES 3.3, 3.4: every instance is a game card of the catalog."""
     for iid, cid in s["cards"].items():
         card = catalog.get(cid)
@@ -120,7 +122,7 @@ def _check_cards(catalog: Catalog, s: dict[str, Any]) -> None:
             raise _fail("bonus_card_in_game", f"instance {iid} is the bonus card {cid} (RULES 3.3)", f"cards.{iid}")
 
 
-def _check_conservation(s: dict[str, Any]) -> None:
+def _check_conservation(s: StateDict) -> None:
     cards = s["cards"]
     if len(cards) != PLAYERS * DECK_SIZE:
         raise _fail(
@@ -150,10 +152,10 @@ def _check_conservation(s: dict[str, Any]) -> None:
             seen.add(iid)
 
 
-_ZONE_KIND = {"cases": "case", "fairies": "fairy", "evidence": "evidence"}
+_ZONE_KIND: dict[FieldZone, str] = {"cases": "case", "fairies": "fairy", "evidence": "evidence"}
 
 
-def _check_zone_kinds(catalog: Catalog, s: dict[str, Any]) -> None:
+def _check_zone_kinds(catalog: Catalog, s: StateDict) -> None:
     cards = s["cards"]
     for i, pl in enumerate(s["players"]):
         for zone, kind in _ZONE_KIND.items():
@@ -164,7 +166,7 @@ def _check_zone_kinds(catalog: Catalog, s: dict[str, Any]) -> None:
                     )
 
 
-def _check_references(catalog: Catalog, s: dict[str, Any]) -> None:
+def _check_references(catalog: Catalog, s: StateDict) -> None:
     in_play = {e["card"] for pl in s["players"] for e in pl["cases"]}
     per_case: dict[tuple[int, str], int] = {}
     for i, pl in enumerate(s["players"]):
@@ -196,7 +198,7 @@ def _check_references(catalog: Catalog, s: dict[str, Any]) -> None:
             )
 
 
-def _check_flow(s: dict[str, Any]) -> None:
+def _check_flow(s: StateDict) -> None:
     phase, step, active, players = s["phase"], s["step"], s["active"], s["players"]
     if (phase == _OVER) != (s["result"] is not None):
         raise _fail("inconsistent_result", "result is set exactly when phase is over", "result")
@@ -235,7 +237,7 @@ def _check_flow(s: dict[str, Any]) -> None:
         raise _fail("inconsistent_step", "a case was played this turn, so the case step is over", "case_played")
 
 
-def _check_before_turn_one(s: dict[str, Any]) -> None:
+def _check_before_turn_one(s: StateDict) -> None:
     """RULES 5.3–5.6: nothing is on the field before turn 1; while deciding, each hand holds 7 (turn 0 only)."""
     for i, pl in enumerate(s["players"]):
         if pl["cases"] or pl["fairies"] or pl["evidence"]:  # RULES 5.6: cards are played from turn 1
@@ -253,9 +255,10 @@ def _check_before_turn_one(s: dict[str, Any]) -> None:
             )
 
 
-def _check_result(s: dict[str, Any]) -> None:
+def _check_result(s: StateDict) -> None:
     """RULES 11.1 / 5.5: a game lost by deck-out was lost drawing from an empty file."""
     res = s["result"]
+    assert res is not None  # called only for a finished game
     if res["reason"] != _DECK_OUT:
         return  # a concession (11.2) fits any state
     loser = other(res["winner"])
@@ -276,7 +279,7 @@ def _check_result(s: dict[str, Any]) -> None:
         )
 
 
-def _check_modifiers(s: dict[str, Any]) -> None:
+def _check_modifiers(s: StateDict) -> None:
     on_field = {e["card"] for pl in s["players"] for z in ("fairies", "evidence") for e in pl[z]}
     for j, m in enumerate(s["modifiers"]):
         if m["card"] not in on_field:
@@ -287,7 +290,7 @@ def _check_modifiers(s: dict[str, Any]) -> None:
             )
 
 
-def _check_used(catalog: Catalog, s: dict[str, Any]) -> None:
+def _check_used(catalog: Catalog, s: StateDict) -> None:
     """RULES 9.1: ``used`` lists once-per-turn abilities the active player used this turn."""
     if s["turn"] == 0:
         raise _fail("inconsistent_used", "no ability is used before turn 1", "used")

@@ -7,7 +7,7 @@ raises :class:`InconsistentState` with a specific ``code`` (docs/state.md lists 
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Literal
 
 from referee.engine.board import Board
 from referee.engine.catalog import Ability, Catalog
@@ -15,7 +15,7 @@ from referee.engine.effect_types import Effect
 from referee.engine.errors import InconsistentState as _fail  # (code, detail, path): what each check raises
 from referee.engine.facts import Phase, Step, other
 from referee.engine.rulebook import RULEBOOK
-from referee.engine.state_types import ActionDict, StateDict
+from referee.engine.state_types import ActionDict, PendingDict, StateDict
 
 # The enum members this module compares with, bound once: reading one through its class is an
 # attribute lookup of the enum's metaclass on every read.
@@ -24,10 +24,11 @@ _CASE = Step.CASE
 _MAIN = Step.MAIN
 
 
-def check_pending(catalog: Catalog, s: dict[str, Any]) -> None:
+def check_pending(catalog: Catalog, s: StateDict) -> None:
     """RULES 7, 9.3–9.5, 10.2: the open window's pending action could have been declared, paid and
     countered as the state says (called only while a window is open)."""
     pen = s["pending"]
+    assert pen is not None  # called only while a window is open
     act = pen["action"]
     if "pay" not in act:  # docs/api.md §3: the cost is paid on declaration, so the referee always fills it in
         raise _fail(
@@ -86,7 +87,7 @@ def check_pending(catalog: Catalog, s: dict[str, Any]) -> None:
     _check_payment(catalog, s, act)
 
 
-def _check_pending_names(catalog: Catalog, s: dict[str, Any], act: dict[str, Any]) -> None:
+def _check_pending_names(catalog: Catalog, s: StateDict, act: ActionDict) -> None:
     """What the declaration named was legal then and, where no counter can change it, still is."""
     kind, cards, players = act["type"], s["cards"], s["players"]
     if "case" in act:  # no effect takes a case off the field inside a window (8.4–8.6, 10.1)
@@ -140,7 +141,7 @@ def _check_pending_names(catalog: Catalog, s: dict[str, Any], act: dict[str, Any
 
 
 # The fairy or evidence a pending action names besides a played card: (field, the kinds it may be).
-_NAMED_OWN = {
+_NAMED_OWN: dict[str, tuple[Literal["fairy", "card"], tuple[str, ...]]] = {
     "dispatch": ("fairy", ("fairy",)),
     "redispatch": ("fairy", ("fairy",)),
     "recall": ("fairy", ("fairy",)),
@@ -148,7 +149,7 @@ _NAMED_OWN = {
 }
 
 
-def _declared_effects(catalog: Catalog, cards: dict[str, Any], act: dict[str, Any]) -> tuple[Effect, ...] | None:
+def _declared_effects(catalog: Catalog, cards: dict[str, Any], act: ActionDict) -> tuple[Effect, ...] | None:
     """The effects a pending spell or ability will apply (the ones its ``targets`` are for)."""
     if act["type"] == "cast_spell":
         return catalog[cards[act["card"]]].effect
@@ -158,7 +159,7 @@ def _declared_effects(catalog: Catalog, cards: dict[str, Any], act: dict[str, An
     return None
 
 
-def _check_counters(catalog: Catalog, s: dict[str, Any], pen: dict[str, Any]) -> None:
+def _check_counters(catalog: Catalog, s: StateDict, pen: PendingDict) -> None:
     """RULES 9.3, 9.5: ``counters``, ``negated`` and ``power`` are what the counters played made them."""
     trigger = pen["action"]["type"]
     responder = s["players"][pen["responder"]]
@@ -201,7 +202,7 @@ def _check_counters(catalog: Catalog, s: dict[str, Any], pen: dict[str, Any]) ->
         )
 
 
-def _check_payment(catalog: Catalog, s: dict[str, Any], act: dict[str, Any]) -> None:
+def _check_payment(catalog: Catalog, s: StateDict, act: ActionDict) -> None:
     """RULES 7.1–7.3: the cases that paid are the declarer's, turned sideways, as many as the cost."""
     paid = act.get("pay", [])
     own = {e["card"]: e for e in s["players"][act["player"]]["cases"]}
@@ -222,9 +223,7 @@ def _check_payment(catalog: Catalog, s: dict[str, Any], act: dict[str, Any]) -> 
                 f"pending.action.pay.{j}",
             )
         seen.add(case)
-    cost = RULEBOOK[act["type"]].cost(
-        Board(catalog, cast(StateDict, s)), cast(ActionDict, act)
-    )  # read, not moved  # each action's cost, as its rule computes it
+    cost = RULEBOOK[act["type"]].cost(Board(catalog, s), act)  # each action's cost, as its rule computes it
     if len(paid) != cost:
         raise _fail(
             "pay_count_mismatch",
