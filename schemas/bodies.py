@@ -237,6 +237,8 @@ class ProblemSchema(Schema):
     )
     rule = fields.String(metadata=_doc("422: the rule id of RULES.md that the action or deck breaks."))
     index = natural(metadata=_doc("/v1/replay 422: the 0-based index of the first illegal action."))
+    player = natural(metadata=_doc("422: the player `detail` names as the one acting (0 or 1), by index."))
+    actor = natural(metadata=_doc("422: the player who may act now, where `detail` names them (0 or 1)."))
     violations = fields.List(
         fields.Nested(ViolationSchema),
         validate=validate.Length(max=2 * DECK_MAX_VIOLATIONS),

@@ -255,3 +255,7 @@ class ViolationSchema(Schema):
     code = fields.String(required=True, metadata={"example": "one_fairy_per_case"})
     detail = fields.String(required=True)
     deck = fields.Integer(metadata={"description": "In a NewGame's deck violations: which deck (0 or 1)."})
+    player = fields.Integer(
+        metadata={"description": "The player `detail` names as the one acting (0 or 1); `detail` says their name."}
+    )
+    actor = fields.Integer(metadata={"description": "The player who may act now, where `detail` names them (0 or 1)."})

@@ -31,7 +31,8 @@ def test_a_legal_game(tmp_path, capsys, recorded):
     final = tmp_path / "final.json"
     code, out = replay(capsys, str(path), "--out", str(final))
     assert code == 0
-    assert f"all {len(actions)} action(s) legal; game over: player {state['result']['winner']} wins" in out
+    winner = state["players"][state["result"]["winner"]]["name"]  # named as the table names the players
+    assert f"all {len(actions)} action(s) legal; game over: {winner} wins" in out
     assert json.loads(final.read_text()) == state
 
 

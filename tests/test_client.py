@@ -88,7 +88,8 @@ def test_rule_violation_on_422(ref):
         ref.apply(state, {"type": "draw", "player": 0})
     v = info.value
     assert (v.status, v.rule, v.code, v.index) == (422, "8.2", "file_empty", None)
-    assert v.detail == "Player 0's file is empty; a voluntary draw is illegal."
+    assert v.detail == "Player 1's file is empty; a voluntary draw is illegal."  # the state's name for player 0
+    assert v.body["player"] == 0  # the index kept in the problem's own field
     assert v.body["title"] == "Rule violation"
 
 

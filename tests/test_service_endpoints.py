@@ -128,12 +128,40 @@ def test_apply_422_in_japanese(client, midgame):
     for header in ("ja", "ja-JP,ja;q=0.9,en;q=0.5"):
         resp = client.post("/v1/apply", json={"state": state, "action": action}, headers={"Accept-Language": header})
         body = problem(resp, 422, "not_your_turn")
-        assert "プレイヤー" in body["detail"]
+        assert "今は行動できません" in body["detail"]
         assert resp.headers["Content-Language"] == "ja"
     resp = client.post(
         "/v1/apply", json={"state": state, "action": action}, headers={"Accept-Language": "en-GB,ja;q=0.1"}
     )
-    assert "Player" in problem(resp, 422)["detail"]
+    assert "may not act now" in problem(resp, 422)["detail"]
+
+
+def test_a_refusal_names_the_players_by_the_names_in_the_state(client, midgame):
+    """The detail says "Aoi", as the table does; the problem's own fields keep the indexes."""
+    state = copy.deepcopy(midgame[0])
+    state["players"][0]["name"], state["players"][1]["name"] = "Aoi", "Ren"
+    mover = 1 - state["active"]
+    action = {"type": "draw", "player": mover}
+    for lang, words in (("en", "{} may not act now; {} acts."), ("ja", "{}は今は行動できません。行動するのは{}です。")):
+        resp = client.post("/v1/apply", json={"state": state, "action": action}, headers={"Accept-Language": lang})
+        body = problem(resp, 422, "not_your_turn")
+        names = [state["players"][mover]["name"], state["players"][1 - mover]["name"]]
+        assert body["detail"] == words.format(*names)
+        assert (body["player"], body["actor"]) == (mover, 1 - mover)
+        verdict = client.post(
+            "/v1/validate", json={"state": state, "action": action}, headers={"Accept-Language": lang}
+        )
+        assert verdict.get_json()["violation"]["detail"] == body["detail"]
+
+
+def test_a_refusal_names_a_card_not_its_instance_id(client, catalog, midgame):
+    state, _ = midgame
+    me = state["active"]
+    card = state["players"][me]["hand"][0]
+    action = {"type": "investigate", "player": me, "case": card}
+    detail = problem(client.post("/v1/apply", json={"state": state, "action": action}), 422)["detail"]
+    name = catalog.cards[state["cards"][card]]
+    assert card not in detail and (name.name_en or name.name) in detail, detail
 
 
 def test_apply_400_unknown_action_type(client, midgame):
@@ -257,7 +285,7 @@ def test_validate_illegal_is_200_with_the_violation(client, midgame):
     assert body["legal"] is False
     v = body["violation"]
     assert (v["rule"], v["code"], v["status"]) == ("12.2", "not_your_turn", 422)
-    assert "プレイヤー" in v["detail"]
+    assert "今は行動できません" in v["detail"]
 
 
 def test_validate_400(client, midgame):

@@ -1,9 +1,11 @@
 """The table page (/table) in a real browser: Debian's Chromium driven by Playwright, against a
 real ``referee serve`` on a loopback port. Every assertion reads what the page shows.
 
-Every test also checks that the page logged no console error and sent no request
-outside the referee's origin. A screenshot of the table mid-game is saved to
-``tests/artifacts/table.png`` (git-ignored) for a person to look at.
+Every test also checks that the page logged no console error, sent no request outside the
+referee's origin and never had an action refused by /v1/apply (it sends only listed actions).
+Screenshots of each screen go to ``tests/artifacts/`` (git-ignored) for a person to look at;
+each time one is taken, no text of the event log may be clipped. axe-core (npm, pinned in
+``tests/axe/package-lock.json``) checks the deal, play, replay and game-over screens.
 """
 
 from __future__ import annotations
@@ -87,6 +89,36 @@ def names(cards: dict[str, dict], ids) -> set[str]:
     return {n for cid in ids for n in (cards[cid]["name"], cards[cid].get("name_en")) if n}
 
 
+AXE = ROOT / "tests" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+
+# What the page shows, read in one round trip.
+READ_PAGE = """() => ({
+  curtain: !document.getElementById("curtain").hidden,
+  status: document.getElementById("status").innerText,
+  labels: [...document.querySelectorAll("#actions .action")].map((b) => b.innerText),
+  groups: [...document.querySelectorAll("#actions .group")].map((g) => g.dataset.group),
+  over: !!document.querySelector("#actions .game-over"),
+})"""
+
+# Every piece of log text that does not fit its box, or sits outside the log: none may.
+CLIPPED_IN_LOG = """() => {
+  const log = document.getElementById("log");
+  const box = log.getBoundingClientRect();
+  const bad = [];
+  for (const el of log.querySelectorAll("li, li .n, li .ev")) {
+    const r = el.getBoundingClientRect();
+    if (el.scrollWidth > el.clientWidth + 1 || r.left < box.left - 0.5 || r.right > box.right + 0.5) {
+      bad.push(el.textContent);
+    }
+  }
+  if (log.scrollWidth > log.clientWidth + 1) bad.push("the log scrolls sideways");
+  return bad;
+}"""
+
+AXE_RUN = """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+  .map((v) => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" "))}))"""
+
+
 class Table:
     """The page, with the few moves the tests make."""
 
@@ -129,6 +161,12 @@ class Table:
     def field_card(self, name: str):
         return self.page.locator(".player-zone.me .field .card", has_text=name).first
 
+    def offer(self, card, text: str) -> None:
+        """Click a card, then the one of its listed actions (in the card panel) that says ``text``."""
+        self.click(card)
+        expect(self.page.locator("#card-panel")).to_be_visible()
+        self.click(self.page.locator("#card-panel .action", has_text=text).first)
+
     def pass_device(self) -> None:
         expect(self.page.locator("#curtain")).to_be_visible()
         self.click(self.page.locator("#curtain-go"))
@@ -142,20 +180,76 @@ class Table:
     def text(self) -> str:
         return self.page.content()
 
+    def seen(self) -> dict:
+        return self.page.evaluate(READ_PAGE)
+
+    def shot(self, name: str) -> None:
+        """A screenshot for a person to look at; the log's text must be whole in every one."""
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+        assert self.page.evaluate(CLIPPED_IN_LOG) == [], name
+
+    def axe(self, screen: str) -> None:
+        """axe-core on the page as it is: no serious or critical violation."""
+        self.page.add_script_tag(path=str(AXE))
+        found = self.page.evaluate(AXE_RUN)
+        assert [v for v in found if v["impact"] in ("serious", "critical")] == [], (screen, found)
+
+    def no_sideways_scroll(self) -> None:
+        width = self.page.viewport_size["width"]
+        assert self.page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@pytest.fixture(scope="session")
+def axe_core() -> Path:
+    """axe-core from npm, pinned by tests/axe/package-lock.json (installed on first use)."""
+    if not AXE.exists():
+        subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund", "--prefix", str(AXE.parents[2])], check=True, capture_output=True
+        )
+    return AXE
+
+
+def _watch(page, server_url: str) -> tuple[list[str], list[str], list[str]]:
+    """Console errors, requests outside the referee's origin, and refused /v1/apply calls."""
+    errors: list[str] = []
+    foreign: list[str] = []
+    refused: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "422" not in m.text else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("request", lambda r: foreign.append(r.url) if not r.url.startswith((server_url + "/", "blob:")) else None)
+    page.on("response", lambda r: refused.append(r.url) if r.url.endswith("/v1/apply") and r.status >= 400 else None)
+    return errors, foreign, refused
+
+
+@pytest.fixture(params=["desktop", "phone"])
+def any_table(request, browser, server):
+    """The page at 1400×900 and at a phone's 390×844."""
+    size = {"desktop": (1400, 900), "phone": (390, 844)}[request.param]
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]}, is_mobile=request.param == "phone", has_touch=True
+    )
+    page = context.new_page()
+    errors, foreign, refused = _watch(page, server.url)
+    table = Table(page, server.url)
+    table.size = request.param
+    yield table
+    context.close()
+    assert errors == [], "console errors"
+    assert foreign == [], "requests outside the referee's origin"
+    assert refused == [], "the page sent an action the referee did not list"
+
 
 @pytest.fixture
 def table(browser, server):
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
-    errors: list[str] = []
-    foreign: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("request", lambda r: foreign.append(r.url) if not r.url.startswith(server.url + "/") else None)
+    errors, foreign, refused = _watch(page, server.url)
     yield Table(page, server.url)
     context.close()
     assert errors == [], "console errors"
     assert foreign == [], "requests outside the referee's origin"
+    assert refused == [], "the page sent an action the referee did not list"
 
 
 def test_deal_keep_play_dispatch_and_solve_a_case(table, cards):
@@ -176,26 +270,26 @@ def test_deal_keep_play_dispatch_and_solve_a_case(table, cards):
     table.click(table.action("Keep this hand"))
     table.pass_device()
 
-    # Turn 1, Aoi: a case from hand (one click), then a fairy, paid by turning the case sideways.
+    # Turn 1, Aoi: a case from hand (its card panel offers it), then a fairy, paid by turning the case sideways.
     expect(page.locator("#status")).to_contain_text("case step")
-    table.click(table.hand_card("The Graffiti Fuss"))
+    table.offer(table.hand_card("The Graffiti Fuss"), "Play case The Graffiti Fuss face down")
     expect(page.locator(".player-zone.me .cases")).to_contain_text("The Graffiti Fuss")
     expect(page.locator("#status")).to_contain_text("main step")
-    table.click(table.hand_card("Fairy of the West"))
+    table.offer(table.hand_card("Fairy of the West"), "Play fairy Fairy of the West")
     expect(page.locator(".player-zone.me .standby")).to_contain_text("Fairy of the West")
     expect(page.locator(".player-zone.me .case-wrap.sideways")).to_have_count(1)
     table.click(table.action("End the turn"))
 
-    # Turn 2, Ren: the face-down case of Aoi is a card back for Ren.
+    # Turn 2, Ren: the face-down case of Aoi is a card back for Ren, and its label says whose it is and where.
     table.pass_device()
     assert "The Graffiti Fuss" not in table.text() and "落書き騒ぎ" not in table.text()
     expect(page.locator(".player-zone.opp .cases .card.back")).to_have_count(1)
-    table.click(table.hand_card("Strange Noises in the Library"))
+    table.offer(table.hand_card("Strange Noises in the Library"), "Play case")
     table.click(table.action("End the turn"))
     table.pass_device()
 
-    # Turn 3, Aoi: a second case; dispatch by clicking the fairy, then the case; investigate.
-    table.click(table.hand_card("The Vanished Chalk"))
+    # Turn 3, Aoi: a second case; dispatch by clicking the fairy, then the case (a listed target); investigate.
+    table.offer(table.hand_card("The Vanished Chalk"), "Play case")
     table.click(table.field_card("Fairy of the West"))
     expect(page.locator(".card.targetable")).not_to_have_count(0)
     graffiti = page.locator(".player-zone.me .case-slot", has_text="The Graffiti Fuss")
@@ -203,54 +297,83 @@ def test_deal_keep_play_dispatch_and_solve_a_case(table, cards):
     expect(graffiti.locator(".attached")).to_contain_text("Fairy of the West")
     ren_file = page.locator(".player-zone.opp .file-count")
     before = int(re.search(r"\d+", ren_file.inner_text()).group())
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "table.png"))
-    table.click(graffiti.locator(".case-wrap .card"))
+    table.shot("table")
+    table.offer(graffiti.locator(".case-wrap .card"), "Investigate The Graffiti Fuss")
     expect(page.locator("#log")).to_contain_text("The Graffiti Fuss is solved by Aoi: 1 card(s) hit.")
     expect(ren_file).to_have_text(f"File {before - 1}")
     expect(page.locator(".player-zone.me .cases")).not_to_contain_text("The Graffiti Fuss")
 
 
-def test_an_illegal_click_shows_the_rule_in_either_language(table):
+def test_a_card_with_nothing_listed_says_so_and_sends_nothing(table):
+    """A click offers only the referee's listed actions: a fairy in the case step has none (RULES 8.1),
+    and the page says so in either language instead of sending a guess."""
     page = table.open()
     table.deal("table-illegal", (AOI_DECK, REN_DECK))
     table.keep_both()
-    # A fairy in the case step: RULES 8.1.
-    table.hand_card("Fairy of the West").click()
-    problem = page.locator("#problem")
-    expect(problem).to_contain_text("Rule 8.1")
-    expect(problem).to_contain_text("not_main_step")
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.url.endswith(("/v1/apply", "/v1/validate")) else None)
+    table.click(table.hand_card("Fairy of the West"))
+    panel = page.locator("#card-panel")
+    expect(panel).to_contain_text("Nothing to do with Fairy of the West now.")
+    expect(panel).to_contain_text("Power 3. A plain, strong investigator.")  # its full text, on any screen
+    assert sent == []
     page.click("#lang-ja")
-    expect(problem).to_contain_text("ルール 8.1")
-    expect(problem).to_contain_text("メインステップ")
     expect(page.locator("#status")).to_contain_text("ターン 1")
     expect(page.locator("#actions")).to_contain_text("事件「落書き騒ぎ」を裏向きで出す")
     expect(page.locator(".player-zone.me .hand")).to_contain_text("落書き騒ぎ")
     expect(page.locator(".player-zone.me .hand")).to_contain_text("The Graffiti Fuss")  # English beside
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "table-ja.png"))
+    table.shot("table-ja")
     page.click("#lang-en")
     expect(page.locator("#actions")).to_contain_text("Play case The Graffiti Fuss face down")
 
 
-READ_PAGE = """() => ({
-  curtain: !document.getElementById("curtain").hidden,
-  status: document.getElementById("status").innerText,
-  labels: [...document.querySelectorAll("#actions .action")].map((b) => b.innerText),
-})"""
+def test_an_empty_trash_says_so(table):
+    page = table.open()
+    table.deal("table-trash", (AOI_DECK, REN_DECK))
+    page.locator(".player-zone.me .trash-count").click()
+    expect(page.locator("#trash-dialog")).to_contain_text("The trash is empty.")
 
 
-def _click_to_the_end(table, limit: int = 800) -> int:
-    """Click until the game is over: keep, play a case, draw, discard, pass, end the turn."""
+def _choose_discards(table) -> None:
+    """The end step: pick the cards to discard in the hand (the first ones, not the suggested last ones)."""
+    page = table.page
+    hand = page.locator(".player-zone.me .hand .card")
+    for i in range(hand.count()):
+        if page.locator("#discard-chosen").is_enabled():
+            break
+        table.click(hand.nth(i))
+    expect(page.locator(".player-zone.me .hand .card.chosen")).not_to_have_count(0)
+    chosen = page.locator("#discard-chosen").inner_text()
+    assert chosen.startswith("Discard "), chosen
+    table.click(page.locator("#discard-chosen"))
+    if page.locator("#curtain").is_visible():  # the turn passed: the next player takes the device
+        table.pass_device()
+    expect(page.locator("#log")).to_contain_text(chosen.replace("Discard ", "discards ", 1))
+
+
+def _click_to_the_end(table, limit: int = 900, checks=None) -> int:
+    """Click until the game is over: keep, play a case, draw, discard (once chosen in the hand), pass,
+    end the turn."""
     page = table.page
     preferred = ["Keep this hand", "Play case", "Play no case", "Draw a card", "Discard", "Pass", "End the turn"]
+    grouped = 0
+    chose = False
     for clicks in range(limit):
-        seen = page.evaluate(READ_PAGE)  # one round trip to read what the page shows
+        seen = table.seen()
         if seen["curtain"]:
             table.click(page.locator("#curtain-go"))
             continue
-        if "wins" in seen["status"]:
+        if seen["over"]:
+            assert grouped > 0, "the actions were never grouped"
             return clicks
+        assert len(seen["labels"]) == len(set(seen["labels"])), seen["labels"]  # identical moves: one button
+        grouped += len(seen["groups"]) > 1
+        if checks:
+            checks(clicks)
+        if not chose and page.locator("#discard-panel").count():
+            _choose_discards(table)
+            chose = True
+            continue
         choice = next(
             (i for want in preferred for i, label in enumerate(seen["labels"]) if label.startswith(want)), None
         )
@@ -259,14 +382,128 @@ def _click_to_the_end(table, limit: int = 800) -> int:
     raise AssertionError("the game did not end")
 
 
-def test_a_seeded_game_is_played_to_the_end_by_clicking(table):
+def test_a_seeded_game_is_played_to_the_end_by_clicking(any_table, axe_core):
+    """At both sizes: a whole game by clicking, no sideways scrolling, the log whole, game over with its
+    result and a New game button; axe finds nothing serious on the deal, play and game-over screens."""
+    table = any_table
     page = table.open()
-    table.deal("table-end-30")  # a short game: 99 clicks to a deck-out
-    clicks = _click_to_the_end(table)
-    assert clicks > 20
+    table.shot(f"deal-{table.size}")
+    table.axe("deal")
+    table.deal("table-end-30")  # a short game: a deck-out in about a hundred clicks
+
+    shots: list[int] = []
+
+    def checks(clicks):
+        if clicks >= 40 and not shots:
+            shots.append(clicks)
+            table.no_sideways_scroll()
+            table.shot(f"play-{table.size}")
+            table.axe("play")
+
+    clicks = _click_to_the_end(table, checks=checks)
+    assert clicks > 20 and shots, "no screenshot of play"
     expect(page.locator("#status")).to_contain_text("wins (deck out)")
-    expect(page.locator("#actions")).to_contain_text("The game is over.")
+    expect(page.locator("#actions .over-text")).to_contain_text("The game is over:")
     expect(page.locator("#log")).to_contain_text("Game over:")
+    assert page.locator("#log li").count() >= 100  # three-digit numbers in the log
+    table.no_sideways_scroll()
+    table.shot(f"game-over-{table.size}")
+    table.axe("game over")
+    table.click(page.locator("#replay-this"))  # the game just played, in the replay viewer from the deal
+    expect(page.locator("#rp-pos")).to_have_text(re.compile(r"^the deal \(0/\d+\)$"))
+    table.click(page.locator("#rp-last"))
+    expect(page.locator("#status")).to_contain_text("wins (deck out)")
+    page.reload()  # the finished game is still this browser's: back at its end, New game offered
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("#actions .over-text")).to_contain_text("The game is over:")
+    page.click("#new-game")
+    expect(page.locator("#deal-form")).to_be_visible()
+    page.reload()  # the finished game has left the browser's storage: a reload brings the Deal form
+    expect(page.locator("#deal-form")).to_be_visible()
+
+
+def test_a_hot_seat_game_survives_a_reload_and_undo_steps_back(table):
+    page = table.open()
+    table.deal("table-reload", (AOI_DECK, REN_DECK))
+    table.keep_both()
+    table.offer(table.hand_card("The Graffiti Fuss"), "Play case")
+    table.offer(table.hand_card("Fairy of the West"), "Play fairy")
+    expect(page.locator("#undo")).to_be_enabled()  # right after a move
+    seq = page.locator("#status .seq").inner_text()
+    events = page.locator("#log li").count()
+
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    table.pass_device()  # back behind the curtain: no hand is shown to whoever holds the device
+    expect(page.locator("#status .seq")).to_have_text(seq)
+    expect(page.locator("#log li")).to_have_count(events)
+    expect(page.locator(".player-zone.me .standby")).to_contain_text("Fairy of the West")
+
+    # Undo (hot-seat only, marked): the fairy goes back to the hand, the case stays; once more, the case too.
+    table.click(page.locator("#undo"))
+    expect(page.locator("#actions .note")).to_have_text("Move undone.")
+    expect(page.locator(".player-zone.me .hand")).to_contain_text("Fairy of the West")
+    expect(page.locator(".player-zone.me .cases")).to_contain_text("The Graffiti Fuss")
+    table.click(page.locator("#undo"))
+    expect(page.locator(".player-zone.me .hand")).to_contain_text("The Graffiti Fuss")
+    expect(page.locator("#status")).to_contain_text("case step")
+    table.offer(table.hand_card("The Vanished Chalk"), "Play case")  # play goes on from the earlier position
+    expect(page.locator(".player-zone.me .cases")).to_contain_text("The Vanished Chalk")
+
+
+def test_download_this_game_gives_a_replay_body_and_a_scenario_that_passes(table, server, tmp_path):
+    page = table.open()
+    table.deal("table-export", (AOI_DECK, REN_DECK))
+    table.keep_both()
+    table.offer(table.hand_card("The Graffiti Fuss"), "Play case")
+    table.offer(table.hand_card("Fairy of the West"), "Play fairy")
+    downloads: list = []
+    page.on("download", lambda d: downloads.append(d))
+    page.click("#download")
+    page.wait_for_function("() => true")
+    for _ in range(50):  # both files come from the one click
+        if len(downloads) == 2:
+            break
+        page.wait_for_timeout(100)
+    files = {d.suggested_filename: tmp_path / d.suggested_filename for d in downloads}
+    for d in downloads:
+        d.save_as(files[d.suggested_filename])
+    assert len(files) == 2, files
+    replay_name = next(n for n in files if n.endswith(".replay.json"))
+    scenario_name = next(n for n in files if n.endswith(".scenario.yaml"))
+    body = json.loads((tmp_path / replay_name).read_text("utf-8"))
+    assert len(body["actions"]) == 4
+    replayed = httpx.post(server.url + "/v1/replay", json=body).json()
+    assert replayed["applied"] == 4 and replayed["state"]["seq"] == 4
+    scenario = tmp_path / scenario_name
+    checked = subprocess.run(
+        [sys.executable, "-m", "referee", "check", str(scenario)], cwd=ROOT, capture_output=True, text=True
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_every_card_and_action_is_reachable_by_keyboard_with_a_visible_focus(table):
+    page = table.open()
+    table.deal("table-keys", (AOI_DECK, REN_DECK))
+    table.keep_both()
+    cards = page.locator("#board .card[data-iid]:not([data-iid=''])")
+    assert cards.count() >= 8
+    assert cards.evaluate_all("els => els.every((e) => e.tabIndex === 0 && e.getAttribute('role') === 'button')")
+    graffiti = table.hand_card("The Graffiti Fuss")
+    graffiti.focus()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Shift+Tab")  # focus by the keyboard: :focus-visible draws the outline
+    outline = graffiti.evaluate("e => getComputedStyle(e).outlineStyle + ' ' + getComputedStyle(e).outlineWidth")
+    assert outline.startswith("solid") and not outline.endswith(" 0px"), outline
+    before = table.gen
+    page.keyboard.press("Enter")
+    page.wait_for_function("n => Number(document.body.dataset.gen || 0) > n", arg=before)
+    play = page.locator("#card-panel .action", has_text="Play case The Graffiti Fuss")
+    play.focus()
+    before = table.gen
+    page.keyboard.press("Enter")
+    page.wait_for_function("n => Number(document.body.dataset.gen || 0) > n", arg=before)
+    expect(page.locator(".player-zone.me .cases")).to_contain_text("The Graffiti Fuss")
 
 
 def _expand(path: Path, out: Path) -> dict:
@@ -279,11 +516,7 @@ def _expand(path: Path, out: Path) -> dict:
     return json.loads(out.read_text("utf-8"))
 
 
-def _numbers(text: str) -> list[int]:
-    return [int(n) for n in re.findall(r"\d+", text)]
-
-
-def test_the_replay_viewer_ends_on_the_position_of_v1_replay(table, server, tmp_path):
+def test_the_replay_viewer_opens_at_the_deal_and_ends_on_the_position_of_v1_replay(table, server, tmp_path, axe_core):
     record = tmp_path / "game.yaml"
     subprocess.run(
         [
@@ -310,6 +543,13 @@ def test_the_replay_viewer_ends_on_the_position_of_v1_replay(table, server, tmp_
     page = table.open()
     page.click("#tab-replay")
     page.set_input_files("#replay-file", str(tmp_path / "game.json"))
+    expect(page.locator("#rp-pos")).to_have_text("the deal (0/80)")
+    expect(page.locator("#status")).to_contain_text("Turn 0")
+    table.shot("replay")
+    table.axe("replay")
+    table.click(page.locator("#rp-next"))
+    expect(page.locator("#rp-pos")).to_have_text("action 1 of 80")
+    table.click(page.locator("#rp-last"))
     expect(page.locator("#rp-pos")).to_have_text("action 80 of 80")
     expect(page.locator("#status")).to_contain_text(f"Turn {view['turn']}")
     for p in (0, 1):
@@ -321,15 +561,10 @@ def test_the_replay_viewer_ends_on_the_position_of_v1_replay(table, server, tmp_
     hand = page.locator(".player-zone.me .hand .card .c-en").all_inner_texts()
     cards = {c["id"]: c for c in httpx.get(server.url + "/v1/cards").json()["cards"]}
     assert sorted(hand) == sorted(cards[view["cards"][i]]["name_en"] for i in view["players"][0]["hand"])
-
-    table.click(page.locator("#rp-first"))
-    expect(page.locator("#rp-pos")).to_have_text("the deal (0/80)")
-    expect(page.locator("#status")).to_contain_text("Turn 0")
-    table.click(page.locator("#rp-next"))
-    expect(page.locator("#rp-pos")).to_have_text("action 1 of 80")
-    table.click(page.locator("#rp-last"))
     table.click(page.locator("#rp-prev"))
     expect(page.locator("#rp-pos")).to_have_text("action 79 of 80")
+    table.click(page.locator("#rp-first"))
+    expect(page.locator("#rp-pos")).to_have_text("the deal (0/80)")
 
 
 SCENARIO = """\
@@ -351,15 +586,18 @@ def test_the_replay_viewer_jumps_to_a_scenarios_failing_action(table, tmp_path):
     page.click("#tab-replay")
     page.fill("#replay-text", json.dumps(expansion))
     page.click("#replay-load")
+    expect(page.locator("#rp-pos")).to_have_text("the deal (0/2)")
     problem = page.locator("#problem")
-    expect(problem).to_contain_text("Rule 8.9")
-    expect(problem).to_contain_text("one_fairy_per_case")
-    expect(page.locator("#rp-pos")).to_have_text("action 1 of 2")
-    table.click(page.locator("#rp-first"))
     expect(problem).to_be_hidden()
     expect(page.locator("#rp-action")).to_contain_text("Dispatch Fairy of the West to The Graffiti Fuss")
     table.click(page.locator("#rp-fail"))
+    expect(page.locator("#rp-pos")).to_have_text("action 1 of 2")
     expect(problem).to_contain_text("Rule 8.9")
+    expect(problem).to_contain_text("one_fairy_per_case")
+    # The refusal names the players as the page does ("Player 1"), and no instance id.
+    expect(problem).to_contain_text("Player 1 already has 1 fairy(ies) dispatched to The Graffiti Fuss")
+    page.click("#lang-ja")
+    expect(problem).to_contain_text("ルール 8.9")
 
 
 PRIVATE_KEY = "5f0c1e9a4b7d2c8e3f6a1b0d9c8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e"  # docs/api.md §10, tests only
@@ -391,6 +629,8 @@ def test_private_mode_one_seat_per_tab(request, private_server):
     page.select_option("#first-player", "0")
     aoi.click(page.locator("#deal-button"))
     expect(page.locator("#seat-bar")).to_contain_text("you hold Aoi's seat only")
+    expect(page.locator("#seat-bar")).to_contain_text("every move is final")
+    expect(page.locator("#undo")).to_have_count(0)
     link = page.locator("#invite-link").get_attribute("href")
     assert link.startswith(private_server.url + "/table#join=")
     ren = Table(context.new_page(), private_server.url)
@@ -414,15 +654,22 @@ def test_private_mode_one_seat_per_tab(request, private_server):
     assert errors == []
 
 
-def test_the_page_fits_a_phone(browser, server):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+def test_the_page_fits_a_phone_and_a_tap_shows_a_cards_full_text(browser, server, cards):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
     table = Table(page, server.url)
     table.open()
     table.deal("table-phone", (AOI_DECK, REN_DECK))
     table.keep_both()
     expect(page.locator(".player-zone.me .hand .card")).to_have_count(8)
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "table-phone.png"), full_page=True)
+    table.no_sideways_scroll()
+    card = table.hand_card("The Graffiti Fuss")
+    before = table.gen
+    card.tap()
+    page.wait_for_function("n => Number(document.body.dataset.gen || 0) > n", arg=before)
+    text = next(c["text"] for c in cards.values() if c.get("name_en") == "The Graffiti Fuss" and c.get("text"))
+    expect(page.locator("#card-panel .cp-text")).to_contain_text(text)
+    expect(page.locator("#card-panel .cp-text")).to_be_in_viewport()
+    table.no_sideways_scroll()
+    table.shot("table-phone")
     context.close()

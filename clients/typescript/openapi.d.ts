@@ -316,6 +316,10 @@ export interface components {
             detail: string;
             /** @description In a NewGame's deck violations: which deck (0 or 1). */
             deck?: number;
+            /** @description The player `detail` names as the one acting (0 or 1); `detail` says their name. */
+            player?: number;
+            /** @description The player who may act now, where `detail` names them (0 or 1). */
+            actor?: number;
         } & {
             [key: string]: unknown;
         };
@@ -336,6 +340,10 @@ export interface components {
             rule?: string;
             /** @description /v1/replay 422: the 0-based index of the first illegal action. */
             index?: number;
+            /** @description 422: the player `detail` names as the one acting (0 or 1), by index. */
+            player?: number;
+            /** @description 422: the player who may act now, where `detail` names them (0 or 1). */
+            actor?: number;
             /** @description Deck 422s: every violation (RULES 3). Bounded: per deck, RULES 3.1 once, 3.2 and 3.3 at most once per id, and the first 10 distinct unknown ids (3.4) followed by one `more_unknown_cards` violation with their count: at most 212 per deck. */
             violations?: components["schemas"]["Violation"][];
         } & {

@@ -7,7 +7,7 @@ languages (a test checks both templates take the same parameters).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 # code: (English template, Japanese template)
 MESSAGES: dict[str, tuple[str, str]] = {
@@ -32,16 +32,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # 11.3 / 12 Who may act
     "game_over": ("The game is over; no action is legal.", "ゲームは終了しています。行動はできません。"),
     "not_your_turn": (
-        "Player {player} may not act now; player {actor} acts.",
-        "プレイヤー{player}は今は行動できません。行動するのはプレイヤー{actor}です。",
+        "{player} may not act now; {actor} acts.",
+        "{player}は今は行動できません。行動するのは{actor}です。",
     ),
     "responder_acts": (
-        "A response window is open; only player {actor} acts now.",
-        "対応ウィンドウが開いています。今はプレイヤー{actor}だけが行動できます。",
+        "A response window is open; only {actor} acts now.",
+        "対応ウィンドウが開いています。今は{actor}だけが行動できます。",
     ),
     "card_not_available": (
-        "Player {player} has no card {card} {where}.",
-        "プレイヤー{player}の{where_ja}にカード{card}はありません。",
+        "{player} has no {card} {where}.",
+        "{player}の{where_ja}に{card}はありません。",
     ),
     # 5 Setup
     "not_mulligan_phase": (
@@ -57,22 +57,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "A case is played (or skipped) only in the case step.",
         "事件カードは事件ステップでのみ出せます（またはスキップできます）。",
     ),
-    "not_a_case": ("Card {card} is not a case.", "カード{card}は事件カードではありません。"),
+    "not_a_case": ("{card} is not a case.", "{card}は事件カードではありません。"),
     "not_end_step": (
         "Discards are made only in the end step, when the hand is over 7.",
         "手札の調整はエンドステップで手札が7枚を超えるときにのみ行います。",
     ),
     "end_step": (
-        "Player {player} must discard {count} card(s) to end the turn.",
-        "ターンを終えるにはプレイヤー{player}は{count}枚捨てる必要があります。",
+        "{player} must discard {count} card(s) to end the turn.",
+        "ターンを終えるには{player}は{count}枚捨てる必要があります。",
     ),
     "wrong_discard_count": (
         "Discard exactly {count} card(s), not {given}.",
         "ちょうど{count}枚捨ててください（{given}枚ではなく）。",
     ),
     "duplicate_discard": (
-        "Card {card} is named twice in the discard.",
-        "カード{card}が捨てる札に2回指定されています。",
+        "{card} is named twice in the discard.",
+        "{card}が捨てる札に2回指定されています。",
     ),
     "window_open": (
         "A response window is open; the turn cannot end now.",
@@ -97,28 +97,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "対応ウィンドウが開いている間は{action}を行えません。",
     ),
     "file_empty": (
-        "Player {player}'s file is empty; a voluntary draw is illegal.",
-        "プレイヤー{player}のファイルは空です。任意のドローはできません。",
+        "{player}'s file is empty; a voluntary draw is illegal.",
+        "{player}のファイルは空です。任意のドローはできません。",
     ),
-    "not_a_fairy": ("Card {card} is not a fairy.", "カード{card}は妖精カードではありません。"),
-    "not_an_evidence": ("Card {card} is not an evidence.", "カード{card}は証拠カードではありません。"),
-    "no_such_case": ("There is no case {case} in play.", "場に事件{case}はありません。"),
+    "not_a_fairy": ("{card} is not a fairy.", "{card}は妖精カードではありません。"),
+    "not_an_evidence": ("{card} is not an evidence.", "{card}は証拠カードではありません。"),
+    "no_such_case": ("There is no {case} in play.", "場に{case}はありません。"),
     "not_standby": (
-        "Fairy {fairy} is already dispatched; redispatch it instead.",
-        "妖精{fairy}はすでに派遣されています。派遣しなおしてください。",
+        "{fairy} is already dispatched; redispatch it instead.",
+        "{fairy}はすでに派遣されています。派遣しなおしてください。",
     ),
-    "not_dispatched": ("Fairy {fairy} is not dispatched.", "妖精{fairy}は派遣されていません。"),
+    "not_dispatched": ("{fairy} is not dispatched.", "{fairy}は派遣されていません。"),
     "same_case": (
-        "Fairy {fairy} is already dispatched to case {case}.",
-        "妖精{fairy}はすでに事件{case}に派遣されています。",
+        "{fairy} is already dispatched to {case}.",
+        "{fairy}はすでに{case}に派遣されています。",
     ),
     "recall_standby": (
-        "Fairy {fairy} is standby; only a dispatched fairy is recalled.",
-        "妖精{fairy}は派遣されていません。派遣中の妖精だけを外せます。",
+        "{fairy} is standby; only a dispatched fairy is recalled.",
+        "{fairy}は派遣されていません。派遣中の妖精だけを外せます。",
     ),
     "one_fairy_per_case": (
-        "Player {player} already has {count} fairy(ies) dispatched to case {case}; the limit is {limit}.",
-        "プレイヤー{player}はすでに事件{case}に妖精を{count}体派遣しています（上限{limit}）。",
+        "{player} already has {count} fairy(ies) dispatched to {case}; the limit is {limit}.",
+        "{player}はすでに{case}に妖精を{count}体派遣しています（上限{limit}）。",
     ),
     "face_down_case_limit": (
         "Player {player} already has {count} fairy(ies) dispatched to case {case}, which is face down to them: "
@@ -127,45 +127,45 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "（すでに{count}体派遣しています）。",
     ),
     # 9 Abilities, spells, counters
-    "no_such_ability": ("Card {card} has no ability {ability}.", "カード{card}に能力{ability}はありません。"),
+    "no_such_ability": ("{card} has no ability {ability}.", "{card}に能力{ability}はありません。"),
     "ability_used": (
-        "Ability {ability} of card {card} is once per turn and was used this turn.",
-        "カード{card}の能力{ability}は1ターンに1回で、このターンすでに使用されています。",
+        "Ability {ability} of {card} is once per turn and was used this turn.",
+        "{card}の能力{ability}は1ターンに1回で、このターンすでに使用されています。",
     ),
-    "not_a_spell": ("Card {card} is not a spell.", "カード{card}は妖力カードではありません。"),
-    "not_a_counter": ("Card {card} is not a counter.", "カード{card}は魔気カードではありません。"),
+    "not_a_spell": ("{card} is not a spell.", "{card}は妖力カードではありません。"),
+    "not_a_counter": ("{card} is not a counter.", "{card}は魔気カードではありません。"),
     "no_window": (
         "A counter is played only in a response window during the opponent's turn.",
         "魔気カードは相手のターンの対応ウィンドウでのみ使用できます。",
     ),
     "wrong_trigger": (
-        "Counter {card} answers {trigger}, but the pending action is {pending}.",
-        "魔気カード{card}のトリガーは{trigger}ですが、保留中の行動は{pending}です。",
+        "{card} answers {trigger}, but the pending action is {pending}.",
+        "{card}のトリガーは{trigger}ですが、保留中の行動は{pending}です。",
     ),
     "no_window_to_pass": ("There is no response window to pass in.", "パスできる対応ウィンドウはありません。"),
     "wrong_target_count": (
-        "Card {card} takes {count} target(s), {given} given.",
-        "カード{card}の対象は{count}個ですが、{given}個指定されています。",
+        "{card} takes {count} target(s), {given} given.",
+        "{card}の対象は{count}個ですが、{given}個指定されています。",
     ),
     "illegal_target": (
-        "{target} is not a legal target for effect {effect} of card {card}.",
-        "{target}はカード{card}の効果{effect}の対象として不適正です。",
+        "{target} is not a legal target for effect {effect} of {card}.",
+        "{target}は{card}の効果{effect}の対象として不適正です。",
     ),
     # 10 Investigation
     "no_fairy_on_case": (
-        "Player {player} has no fairy dispatched to case {case}.",
-        "プレイヤー{player}の妖精は事件{case}に派遣されていません。",
+        "{player} has no fairy dispatched to {case}.",
+        "{player}の妖精は{case}に派遣されていません。",
     ),
     # 7 Costs
     "cannot_pay": (
-        "The cost is {cost} action(s); player {player} has {available} unactioned case(s).",
-        "コストは{cost}アクションですが、プレイヤー{player}の未アクションの事件は{available}枚です。",
+        "The cost is {cost} action(s); {player} has {available} unactioned case(s).",
+        "コストは{cost}アクションですが、{player}の未アクションの事件は{available}枚です。",
     ),
     "wrong_pay_count": (
         "The cost is {cost} action(s), but {given} case(s) are named to pay.",
         "コストは{cost}アクションですが、支払いに{given}枚の事件が指定されています。",
     ),
-    "bad_payer": ("Case {case} cannot pay: {why}.", "事件{case}では支払えません：{why_ja}。"),
+    "bad_payer": ("{case} cannot pay: {why}.", "{case}では支払えません：{why_ja}。"),
 }
 
 _WHERE_JA = {
@@ -183,14 +183,56 @@ _WHY_JA = {
 }
 
 
-def render(code: str, lang: str, params: dict[str, Any]) -> str:
-    """The detail text of a violation code, in English or Japanese (``lang="ja"``)."""
+# The codes about decks name catalog ids (AF-001), never instances: their texts stay as given.
+DECK_CODES = frozenset({"deck_size", "too_many_copies", "bonus_card", "unknown_card", "more_unknown_cards"})
+PLAYER_KEYS = ("player", "actor")
+CARD_KEYS = ("card", "fairy", "case", "target")
+# Without a state to read names from: players as the default names of a NewGame, cards by instance id.
+_NO_NAMES = {
+    "player": ("Player {n}", "プレイヤー{n}"),
+    "card": ("card {id}", "カード{id}"),
+    "fairy": ("fairy {id}", "妖精{id}"),
+    "case": ("case {id}", "事件{id}"),
+    "target": ("{id}", "{id}"),
+}
+
+
+class Names(Protocol):
+    """Who and what a detail names, as the player it is for may see them (``labels.Namer``)."""
+
+    def player(self, i: int) -> str: ...
+    def given(self, iid: str) -> str: ...
+
+
+def _unnamed(key: str, lang: str, value: Any) -> str:
+    en, ja = _NO_NAMES["player" if key in PLAYER_KEYS else key]
+    template = ja if lang == "ja" else en
+    return template.format(n=value + 1, id=value) if key in PLAYER_KEYS else template.format(id=value)
+
+
+def render(code: str, lang: str, params: dict[str, Any], names: Names | None = None) -> str:
+    """The detail text of a violation code, in English or Japanese (``lang="ja"``).
+
+    Players are named by their names in the state and cards as the acting player may see them when
+    ``names`` is given (the service passes them: "Aoi's file is empty"); without it, players by the
+    default names of a NewGame ("Player 1") and cards by instance id.
+    """
     en, ja = MESSAGES[code]
+    if names is None and callable(params.get("_names")):
+        names = params["_names"](lang)  # the service's namers for this refusal (labels.names_for)
     values = dict(params)
     values.setdefault("where_ja", _WHERE_JA.get(str(params.get("where", "")), str(params.get("where", ""))))
     values.setdefault("why_ja", _WHY_JA.get(str(params.get("why", "")), str(params.get("why", ""))))
+    if code not in DECK_CODES:
+        for key in PLAYER_KEYS:
+            if type(values.get(key)) is int:
+                values[key] = names.player(values[key]) if names else _unnamed(key, lang, values[key])
+        for key in CARD_KEYS:
+            if isinstance(values.get(key), str):
+                values[key] = names.given(values[key]) if names else _unnamed(key, lang, values[key])
     template = ja if lang == "ja" else en
     try:
-        return template.format(**values)
+        text = template.format(**values)
     except (KeyError, IndexError):
         return template
+    return text[:1].upper() + text[1:]

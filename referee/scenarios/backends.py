@@ -20,6 +20,7 @@ from referee.engine import (
     legal_actions,
 )
 from referee.engine.consistency import check_consistency
+from referee.engine.labels import names_for
 from referee.service.problems import problem_for
 
 _P = ParamSpec("_P")
@@ -129,7 +130,11 @@ class InProcess:
             self.refuse_inconsistent(engine.state)
         try:
             events = list(engine.apply(action).events)
-        except (RuleViolation, InvalidInput) as exc:
+        except RuleViolation as exc:  # named as the service names them: players and cards as the actor sees them
+            player = action.get("player") if isinstance(action, dict) else None
+            exc.params.setdefault("_names", names_for(self.catalog, engine.state, player))
+            raise _from_engine(exc) from None
+        except InvalidInput as exc:
             raise _from_engine(exc) from None
         session.events.extend(events)
         return events

@@ -349,6 +349,14 @@ def add_replay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     _common(p)
 
 
+def _player_name(state: dict[str, Any], i: Any) -> str:
+    """A player by the name in the state, as the table and the referee's details name them."""
+    try:
+        return str(state["players"][i]["name"])
+    except (KeyError, IndexError, TypeError):
+        return f"Player {i + 1}" if isinstance(i, int) else str(i)
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from referee.scenarios.assertions import flow, legend
     from referee.scenarios.record import load_replay
@@ -378,9 +386,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     state = ex.state or {}
     res = state.get("result")
     end = (
-        f"game over: player {res['winner']} wins ({res['reason']})"
+        f"game over: {_player_name(state, res['winner'])} wins ({res['reason']})"
         if res
-        else f"game not over: turn {state.get('turn')}, {state.get('step')} step, player {state.get('active')} to act"
+        else f"game not over: turn {state.get('turn')}, {state.get('step')} step, "
+        f"{_player_name(state, state.get('active'))} to act"
     )
     print(f"{args.file}: all {n} action(s) legal; {end}")
     if args.out:

@@ -18,7 +18,8 @@ from typing import Any
 import orjson
 
 from referee import engine
-from referee.engine.labels import labelled
+from referee.engine.errors import RuleViolation
+from referee.engine.labels import labelled, names_for
 from referee.service.context import Referee
 from referee.service.problems import Problem, violation_json
 from referee.service.reading import envelope, language, player_field, read_body, schema_problem
@@ -59,6 +60,14 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         state.pop("seal", None)
         return state
 
+    def named(violation: RuleViolation, state: Any, action: Any) -> RuleViolation:
+        """The refusal, its detail to name players and cards from ``state`` as the acting player sees them."""
+        player = action.get("player") if isinstance(action, dict) else None
+        namers = names_for(catalog, state, player)
+        if namers is not None:
+            violation.params["_names"] = namers
+        return violation
+
     def new_game(environ: Environ) -> Answer:
         body = read_body(environ, limit)
         if private is not None:
@@ -72,7 +81,10 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
             return 200, dumps(private.apply(body)), None
         envelope(body, ("state", "action"))
         state = state_in(body)
-        state, events = engine.apply(catalog, state, body["action"])
+        try:
+            state, events = engine.apply(catalog, state, body["action"])
+        except RuleViolation as exc:
+            raise named(exc, state, body["action"]) from None
         return 200, dumps({"state": state_out(state), "events": events}), None
 
     def validate(environ: Environ) -> Answer:
@@ -81,7 +93,10 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
             violation = private.validate(body)
         else:
             envelope(body, ("state", "action"))
-            violation = engine.validate(catalog, state_in(body), body["action"])
+            state = state_in(body)
+            violation = engine.validate(catalog, state, body["action"])
+            if violation is not None:
+                named(violation, state, body["action"])
         if violation is None:
             return 200, b'{"legal":true,"violation":null}', None
         lang = language(environ)
@@ -115,7 +130,15 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         if body[key] is None:
             raise schema_problem({key: ["Field may not be null."]})
         start = state_in(body) if key == "state" else body["game"]
-        state, applied = engine.replay(catalog, body["actions"], **{key: start})
+        try:
+            state, applied = engine.replay(catalog, body["actions"], **{key: start})
+        except RuleViolation as exc:
+            index = getattr(exc, "index", None)
+            if type(index) is int:  # name the players and cards as they were when the action was refused
+                at, _ = engine.replay(catalog, body["actions"][:index], **{key: start})
+                named(exc, at, body["actions"][index])
+            raise
+        return 200, dumps({"state": state_out(state), "applied": applied}), None
         return 200, dumps({"state": state_out(state), "applied": applied}), None
 
     def view(environ: Environ) -> Answer:

@@ -77,6 +77,15 @@ class Problem(Exception):
         }
 
 
+# The players a detail names by name, kept as indexes in the problem's own fields.
+PLAYER_FIELDS = ("player", "actor")
+
+
+def players_of(v: RuleViolation) -> dict[str, int]:
+    """``{"player": 0}`` (and ``actor``): the player indexes behind the names in ``detail``."""
+    return {k: v.params[k] for k in PLAYER_FIELDS if type(v.params.get(k)) is int}
+
+
 def violation_json(v: RuleViolation, lang: str) -> dict[str, Any]:
     """A violation in docs/api.md §7's shape (also the body of a 422)."""
     return {
@@ -84,6 +93,7 @@ def violation_json(v: RuleViolation, lang: str) -> dict[str, Any]:
         "title": TITLES["rule-violation"],
         "status": 422,
         **v.to_dict(lang),  # rule, code, detail (and deck: which deck of a NewGame)
+        **players_of(v),
     }
 
 
@@ -101,7 +111,7 @@ def problem_for(exc: RefereeError, lang: str = "en") -> Problem:
         return schema_problem(exc.errors, exc.detail)
     if not isinstance(exc, RuleViolation):
         raise TypeError(f"no problem for {exc!r}")  # CatalogError: a start-up or command-line matter
-    extra: dict[str, Any] = {"rule": exc.rule}
+    extra: dict[str, Any] = {"rule": exc.rule, **players_of(exc)}
     slug = "rule-violation"
     if isinstance(exc, IllegalDeck):
         slug = "illegal-deck"

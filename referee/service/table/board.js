@@ -48,14 +48,17 @@ export function cardFrame(iid, card, lang, opts = {}) {
   if (opts.actioned) classes.push("actioned");
   if (opts.owner !== undefined) classes.push(`owner-${opts.owner}`);
   if (!card) {
-    return h(`div.${[...classes, "back"].join(".")}`, { dataset: { iid: iid || "" }, title: t(lang, "face_down") },
+    const operable = iid ? { tabindex: "0", role: "button", "aria-label": t(lang, "face_down") } : { role: "img", "aria-label": t(lang, "face_down") };
+    return h(`div.${[...classes, "back"].join(".")}`, { dataset: { iid: iid || "" }, title: t(lang, "face_down"), ...operable },
       h("div.back-mark", {}, "AF"));
   }
   classes.push(`kind-${card.kind}`);
   if (opts.faceDown) classes.push("face-down");
   const english = card.name_en && card.name_en !== card.name ? card.name_en : null;
   const title = [card.name, english, stats(card, lang, opts.bonus), card.text].filter(Boolean).join("\n");
-  return h(`div.${classes.join(".")}`, { dataset: { iid: iid || "", cid: card.id }, title },
+  // A card on the table is a button: reachable with Tab, operated with Enter or Space (table.js).
+  const operable = iid ? { tabindex: "0", role: "button", "aria-label": cardWords(card, lang, opts) } : {};
+  return h(`div.${classes.join(".")}`, { dataset: { iid: iid || "", cid: card.id }, title, ...operable },
     h("div.c-head", {}, h("span.c-kind", {}, KIND[lang]?.[card.kind] || card.kind),
       opts.faceDown ? h("span.c-flag", {}, t(lang, "face_down")) : null),
     h("div.c-name", { lang: "ja" }, card.name),
@@ -64,13 +67,31 @@ export function cardFrame(iid, card, lang, opts = {}) {
     card.text ? h("div.c-text", {}, card.text) : null);
 }
 
+/** A card in words, for a screen reader and the card panel: kind, names, stats, state and text. */
+export function cardWords(card, lang, opts = {}) {
+  const english = card.name_en && card.name_en !== card.name ? ` (${card.name_en})` : "";
+  const flags = [opts.faceDown ? t(lang, "face_down") : null, opts.actioned ? t(lang, "actioned") : null].filter(Boolean);
+  return [`${KIND[lang]?.[card.kind] || card.kind}: ${card.name}${english}`, stats(card, lang, opts.bonus),
+    ...flags, card.text].filter(Boolean).join(lang === "ja" ? "。" : ". ");
+}
+
+/** 1st, 2nd, 3rd, 4th... 11th, 12th, 13th, 21st. */
+export function ordinal(n) {
+  const suffix = n % 100 >= 10 && n % 100 <= 20 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+  return `${n}${suffix}`;
+}
+
 /** The display name of an instance for `view` (a hidden card: "a card"). */
 export function cardName(view, catalog, iid, lang, cid) {
   const id = cid || (iid ? view.cards[iid] : undefined);
   const card = id ? catalog.get(id) : undefined;
   if (!card) {
-    const inPlay = iid && view.players.some((p) => p.cases.some((c) => c.card === iid));
-    if (inPlay) return lang === "ja" ? "裏向きの事件" : "a face-down case";
+    // An opponent's face-down case by its place, as the referee's labels name it.
+    for (const [p, pl] of view.players.entries()) {
+      const n = iid ? pl.cases.findIndex((c) => c.card === iid) + 1 : 0;
+      if (n > 0 && p !== view.viewer) return t(lang, "place_face_down", { n, nth: ordinal(n) });
+      if (n > 0) return lang === "ja" ? "裏向きの事件" : "a face-down case";
+    }
     return lang === "ja" ? "非公開のカード" : "a hidden card";
   }
   const en = card.name_en || card.name;
@@ -118,8 +139,9 @@ function playerZone(view, catalog, p, lang, names, onTrash) {
   const field = h("div.field", {},
     h("div.cases", {}, slots.length ? slots : h("p.empty", {}, t(lang, "no_cases"))),
     standby.length ? h("div.standby", {}, h("span.zone-label", {}, t(lang, "standby")), standby) : null);
-  const handRow = h("div.hand" + (me ? ".mine" : ".theirs"), { dataset: { player: String(p) } }, hand);
-  return h(`section.player-zone.${me ? "me" : "opp"}`, { dataset: { player: String(p) } },
+  const handRow = h("div.hand" + (me ? ".mine" : ".theirs"),
+    { dataset: { player: String(p) }, role: "group", "aria-label": t(lang, "your_hand", { name: names[p] }) }, hand);
+  return h(`section.player-zone.${me ? "me" : "opp"}`, { dataset: { player: String(p) }, "aria-label": names[p] },
     me ? [head, field, handRow] : [head, handRow, field]);
 }
 

@@ -4,7 +4,7 @@
 // and the actions offered are /v1/legal-actions for that seat, labelled by the referee.
 
 import { RefereeError, createClient } from "./api.js";
-import { cardFrame, cardName, drawBoard, drawStatus, h } from "./board.js";
+import { cardFrame, cardName, cardWords, drawBoard, drawStatus, h } from "./board.js";
 import { actionName, eventText, t } from "./i18n.js";
 
 /** @typedef {import("./api.js").State} State */
@@ -30,7 +30,17 @@ const S = {
   gameKey: "",
   busy: false,
   replay: /** @type {any} */ (null),
+  // Hot-seat: the NewGame dealt (its seed filled in), the actions applied since, and the positions
+  // before each of them (undo steps back through these; a plain state is a value).
+  game: /** @type {any} */ (null),
+  /** @type {object[]} */ played: [],
+  /** @type {{state: State, events: number, seat: number}[]} */ history: [],
+  note: /** @type {string | null} */ (null),
+  /** @type {string[]} */ discarding: [], // the end step: the hand cards chosen to discard (RULES 6.6)
 };
+
+const HOT_KEY = "af-table-hot"; // the hot-seat game in this browser's storage: it survives a reload
+const HISTORY_KEPT = 60; // positions kept for undo across a reload (storage is a few MiB)
 
 const api = createClient({ language: () => S.lang });
 const catalog = new Map();
@@ -128,7 +138,15 @@ function draw() {
   drawBoard(board, view, catalog, S.lang, S.names, openTrash);
   for (const el of board.querySelectorAll(".card[data-iid]")) {
     const iid = /** @type {HTMLElement} */ (el).dataset.iid;
-    if (iid) el.addEventListener("click", () => clickCard(iid));
+    if (!iid) continue;
+    el.addEventListener("click", () => clickCard(iid));
+    el.addEventListener("keydown", (e) => {
+      const key = /** @type {KeyboardEvent} */ (e).key;
+      if (key === "Enter" || key === " ") {
+        e.preventDefault();
+        clickCard(iid);
+      }
+    });
   }
   drawActions();
   drawLog();
@@ -144,11 +162,15 @@ function drawSeatBar() {
       ? h("label.follow", {}, h("input", { type: "checkbox", id: "follow", checked: S.follow,
           onchange: (e) => { S.follow = e.target.checked; } }), " ", t(S.lang, "follow"))
       : null;
+    const tools = S.mode === "hot" ? h("div.tools", {},
+      h("button#undo.tool", { onclick: undo, disabled: !S.history.length, title: t(S.lang, "undo_hint") },
+        `↶ ${t(S.lang, "undo")}`), h("span.tool-note", {}, t(S.lang, "undo_note")),
+      h("button#download.tool", { onclick: download }, `⤓ ${t(S.lang, "download")}`)) : null;
     bar.replaceChildren(h("span.seat-label", {}, `${t(S.lang, "seat")} (${t(S.lang, S.mode === "hot" ? "hot_seat" : "tab_replay")}):`),
-      ...buttons, ...(follow ? [follow] : []));
+      ...buttons, ...(follow ? [follow] : []), ...(tools ? [tools] : []));
     return;
   }
-  const parts = [h("p.private-note", {}, t(S.lang, "private_mode", { name: S.names[S.seat] }))];
+  const parts = [h("p.private-note", {}, t(S.lang, "private_mode", { name: S.names[S.seat] }), " ", t(S.lang, "final_moves"))];
   if (S.seats && S.seats.length === 2 && S.seats[1 - S.seat]) {
     const link = `${location.origin}/table#join=${encodeJoin(S.state, S.seats[1 - S.seat])}`;
     parts.push(h("p.invite", {}, t(S.lang, "invite", { name: S.names[1 - S.seat] }), " ",
@@ -157,40 +179,122 @@ function drawSeatBar() {
   bar.replaceChildren(...parts);
 }
 
+// The groups of the actions list, in the order a turn goes.
+const GROUPS = {
+  mulligan: "setup", keep: "setup", play_case: "case", skip_case: "case",
+  play_fairy: "play", play_evidence: "play", dispatch: "dispatch", redispatch: "dispatch", recall: "dispatch",
+  investigate: "investigate", cast_spell: "spells", use_ability: "spells", counter: "spells",
+  draw: "turn", pass: "turn", end_turn: "turn", discard: "turn",
+};
+const GROUP_ORDER = ["setup", "case", "play", "dispatch", "investigate", "spells", "turn", "other"];
+
+/** One button per move: listed actions with one label are the same move for this player (the referee
+ *  words two different moves differently), so the first of them stands for all. */
+function distinct(actions) {
+  const seen = new Map();
+  for (const a of actions) if (!seen.has(a.label || JSON.stringify(a))) seen.set(a.label || JSON.stringify(a), a);
+  return [...seen.values()];
+}
+
+function actionButton(a) {
+  return h("button.action" + (a.type === "concede" ? ".concede" : ""), {
+    type: "button",
+    dataset: { type: a.type },
+    onclick: () => act(a),
+    onmouseenter: () => markCards(a),
+    onmouseleave: () => markCards(),
+    onfocus: () => markCards(a),
+    onblur: () => markCards(),
+  }, a.label || a.type);
+}
+
+/** The card panel: a clicked (or tapped) card's full text, and the listed actions about it. */
+function cardPanel(iid, withActions = true) {
+  const view = S.view;
+  const cid = view.cards[iid];
+  const card = cid ? catalog.get(cid) : null;
+  const name = nameOf(iid);
+  const mine = distinct(S.actions.filter((a) => primary(a) === iid));
+  const targeted = mine.some((a) => involved(a).length > 1);
+  if (!withActions) {
+    return h("section#card-panel.card-panel", { "aria-live": "polite" }, h("p.cp-text", {}, card ? cardWords(card, S.lang) : name));
+  }
+  return h("section#card-panel.card-panel", { "aria-live": "polite" },
+    h("p.cp-text", {}, card ? cardWords(card, S.lang) : name),
+    h("h3.group-title", {}, mine.length ? t(S.lang, "card_actions", { card: name }) : t(S.lang, "no_card_actions", { card: name })),
+    ...mine.map(actionButton),
+    targeted ? h("p.hint", {}, t(S.lang, "targets_hint")) : null,
+    h("button#all-actions.link", { type: "button", onclick: () => { S.selected = null; draw(); } }, t(S.lang, "all_actions")));
+}
+
+/** The end step: the referee lists one discard (the last cards of the hand) and any set of that many
+ *  hand cards is equally legal (docs/api.md §6), so the player picks the cards in the hand. */
+function discardPanel(owed) {
+  const need = owed.cards.length;
+  const chosen = S.discarding.filter((iid) => S.view.players[S.seat].hand.includes(iid));
+  const ready = chosen.length === need;
+  const names = chosen.map((iid) => nameOf(iid)).join(S.lang === "ja" ? "、" : ", ");
+  return h("section#discard-panel.card-panel", { "aria-live": "polite" },
+    h("p.cp-text", {}, t(S.lang, "discard_pick", { n: need, k: chosen.length })),
+    h("button#discard-chosen.action", { type: "button", disabled: !ready,
+      onclick: () => act({ type: "discard", player: owed.player, cards: chosen }) },
+      ready ? t(S.lang, "discard_these", { cards: names }) : t(S.lang, "discard_choose", { n: need - chosen.length })));
+}
+
 function drawActions() {
   const box = $("actions");
   const view = S.view;
   if (!view) return;
   if (S.mode === "replay") {
     $("actions-title").hidden = true;
-    box.replaceChildren();
+    box.classList.add("replaying");
+    box.replaceChildren(...(S.selected && view.cards[S.selected] ? [cardPanel(S.selected, false)] : []));
     return;
   }
+  box.classList.remove("replaying");
   $("actions-title").hidden = false;
-  const shown = S.selected ? S.actions.filter((a) => involves(a, S.selected)) : S.actions;
-  const sel = $("selection");
-  if (S.selected) {
-    sel.replaceChildren(t(S.lang, "pick_target", { card: nameOf(S.selected) }), " ",
-      h("button.link", { onclick: () => { S.selected = null; draw(); } }, t(S.lang, "clear")));
-    sel.hidden = false;
-  } else sel.hidden = true;
+  $("selection").hidden = true;
+  const parts = [];
+  if (S.note) parts.push(h("p.note", { role: "status" }, S.note));
+  if (view.phase === "over") {
+    const result = view.result ? t(S.lang, "winner", { name: S.names[view.result.winner], reason: t(S.lang, `reasons.${view.result.reason}`) }) : "";
+    parts.push(h("div.game-over", {},
+      h("p.over-text", {}, t(S.lang, "game_over_note", { result })),
+      h("button#new-game.primary", { type: "button", onclick: newGame }, t(S.lang, "new_game")),
+      S.mode === "hot" && S.game ? h("button#replay-this.tool", { type: "button",
+        onclick: () => loadReplay(JSON.stringify({ game: S.game, actions: S.played })) }, t(S.lang, "replay_this")) : null));
+    box.replaceChildren(...parts);
+    return;
+  }
+  const owed = S.actions.find((a) => a.type === "discard");
+  if (owed) parts.push(discardPanel(owed));
+  else if (S.selected) parts.push(cardPanel(S.selected));
   const waiting = !S.actions.some((a) => a.type !== "concede"); // conceding is open to both, always (11.2)
-  const note = waiting ? h("p.empty", {}, view.phase === "over" ? t(S.lang, "over_actions")
-    : t(S.lang, "no_actions", { name: S.names[actor(view)] })) : null;
-  box.replaceChildren(...(note ? [note] : []), ...shown.map((a) => h("button.action" + (a.type === "concede" ? ".concede" : ""), {
-    dataset: { type: a.type },
-    onclick: () => act(a),
-    onmouseenter: () => markCards(a),
-    onmouseleave: () => markCards(),
-  }, a.label || a.type)));
+  if (waiting) parts.push(h("p.empty", {}, t(S.lang, "no_actions", { name: S.names[actor(view)] })));
+  const groups = new Map();
+  for (const a of distinct(S.actions)) {
+    if (a.type === "concede") continue;
+    const g = GROUPS[a.type] || "other";
+    if (!groups.has(g)) groups.set(g, []);
+    groups.get(g).push(a);
+  }
+  for (const g of GROUP_ORDER) {
+    const list = groups.get(g);
+    if (!list) continue;
+    parts.push(h("section.group", { dataset: { group: g }, "aria-label": t(S.lang, `groups.${g}`) },
+      h("h3.group-title", {}, `${t(S.lang, `groups.${g}`)} (${list.length})`), ...list.map(actionButton)));
+  }
+  parts.push(...distinct(S.actions.filter((a) => a.type === "concede")).map(actionButton));
+  box.replaceChildren(...parts);
 }
 
 function drawLog() {
   const view = S.view;
   if (!view) return;
   const who = (p) => S.names[p] ?? String(p);
-  const items = S.events.map((ev) => h("li", { dataset: { type: ev.type } },
-    eventText(S.lang, ev, nameOf, who, (type) => actionName(S.lang, type))));
+  const items = S.events.map((ev, i) => h("li", { dataset: { type: ev.type } },
+    h("span.n", { "aria-hidden": "true" }, `${i + 1}.`), " ",
+    h("span.ev", {}, eventText(S.lang, ev, nameOf, who, (type) => actionName(S.lang, type)))));
   const log = $("log");
   log.replaceChildren(...items);
   log.scrollTop = log.scrollHeight;
@@ -217,6 +321,7 @@ function markCards(hovered) {
     el.classList.toggle("selected", S.selected === iid);
     el.classList.toggle("targetable", targets.has(iid));
     el.classList.toggle("lit", lit.has(iid));
+    el.classList.toggle("chosen", S.discarding.includes(iid));
   }
 }
 
@@ -224,8 +329,9 @@ function openTrash(p) {
   const view = S.view;
   if (!view) return;
   $("trash-title").textContent = t(S.lang, "of_trash", { name: S.names[p] });
-  $("trash-cards").replaceChildren(...view.players[p].trash.map((iid) =>
-    cardFrame(iid, catalog.get(view.cards[iid]) || null, S.lang)));
+  const trash = view.players[p].trash;
+  $("trash-cards").replaceChildren(...(trash.length ? trash.map((iid) =>
+    cardFrame(iid, catalog.get(view.cards[iid]) || null, S.lang)) : [h("p.trash-empty", {}, t(S.lang, "trash_empty"))]));
   /** @type {HTMLDialogElement} */ ($("trash-dialog")).showModal();
 }
 
@@ -236,9 +342,16 @@ async function act(action) {
   const { label, ...plain } = action;
   S.busy = true;
   try {
+    const before = S.state;
     const step = await api.apply(S.state, plain, seatKey());
     clearProblem();
     S.selected = null;
+    S.note = null;
+    S.discarding = [];
+    if (S.mode === "hot") {
+      S.history.push({ state: before, events: S.events.length, seat: S.seat });
+      S.played.push(plain);
+    }
     adopt(step.state, step.events);
     await refresh();
   } catch (err) {
@@ -250,6 +363,114 @@ async function act(action) {
   }
 }
 
+/** Hot-seat undo: back to the position before the last move (the page's own history; no server call
+ *  changes anything: a plain state is a value). Off in private mode, where a move is final. */
+async function undo() {
+  if (S.mode !== "hot" || S.busy || !S.history.length) return;
+  const last = /** @type {{state: State, events: number, seat: number}} */ (S.history.pop());
+  S.played.pop();
+  S.state = last.state;
+  S.events.length = last.events;
+  S.selected = null;
+  S.note = t(S.lang, "undone");
+  clearProblem();
+  S.curtain = null;
+  S.seat = last.seat;
+  saveHot();
+  await refresh();
+}
+
+/** The hot-seat game in the browser's storage, so that a reload brings it back. */
+function saveHot() {
+  if (S.mode !== "hot" || !S.game) return;
+  const keep = (n) => ({ game: S.game, names: S.names, played: S.played, state: S.state, events: S.events,
+    history: S.history.slice(-n), follow: S.follow });
+  for (const n of [HISTORY_KEPT, 10, 0]) {
+    try {
+      localStorage.setItem(HOT_KEY, JSON.stringify(keep(n)));
+      return;
+    } catch { /* over the storage quota: keep fewer positions for undo */ }
+  }
+}
+
+/** A hot-seat game kept by `saveHot`, back on the table behind the curtain (neither hand shown). */
+async function restoreHot() {
+  const text = localStorage.getItem(HOT_KEY);
+  if (!text) return false;
+  let saved;
+  try {
+    saved = JSON.parse(text);
+  } catch {
+    localStorage.removeItem(HOT_KEY);
+    return false;
+  }
+  if (!saved || !saved.state || !saved.game) return false;
+  S.mode = "hot";
+  S.seats = null;
+  S.game = saved.game;
+  S.names = saved.names;
+  S.played = saved.played || [];
+  S.history = saved.history || [];
+  S.events = saved.events || [];
+  S.follow = saved.follow !== false;
+  S.state = saved.state;
+  S.note = t(S.lang, "resumed");
+  let view;
+  try {
+    view = await api.view(S.state, 0, null);
+  } catch {
+    localStorage.removeItem(HOT_KEY); // a state this referee no longer takes (another catalog or secret)
+    S.state = null;
+    return false;
+  }
+  S.seat = view.phase === "over" ? 0 : actor(view);
+  S.curtain = view.phase === "over" ? null : S.seat;
+  $("tab-play").removeAttribute("disabled");
+  showTab("play");
+  await refresh();
+  return true;
+}
+
+/** Back to the Deal form; the finished game leaves the browser's storage. */
+function newGame() {
+  localStorage.removeItem(HOT_KEY);
+  S.state = null;
+  S.view = null;
+  S.game = null;
+  S.history = [];
+  S.played = [];
+  S.note = null;
+  $("tab-play").setAttribute("disabled", "");
+  showTab("deal");
+  $("deal-button").focus();
+}
+
+/** "Download this game": the replay body (POST /v1/replay, the Replay tab) and a `referee check`
+ *  scenario of the game so far, its `then` the position reached. */
+function download() {
+  if (!S.game || !S.view) return;
+  const view = S.view;
+  const stem = `ace-file-${String(S.game.seed || "game").replace(/[^\w.-]+/g, "_")}-${S.played.length}`;
+  const body = { game: S.game, actions: S.played };
+  const then = { legal: true, phase: view.phase, turn: view.turn, step: view.step, active: view.active,
+    result: view.result ?? null, "p0.file": view.players[0].file, "p1.file": view.players[1].file,
+    "p0.hand": view.players[0].hand.length, "p1.hand": view.players[1].hand.length };
+  const scenario = { name: `a table game (seed ${S.game.seed}), ${S.played.length} action(s)`,
+    given: { game: S.game }, when: S.played, then };
+  save(`${stem}.replay.json`, JSON.stringify(body, null, 1));
+  save(`${stem}.scenario.yaml`, "# referee check FILE: this game so far, as a scenario (JSON is YAML)\n"
+    + JSON.stringify(scenario, null, 1) + "\n");
+}
+
+function save(filename, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const a = h("a", { href: url, download: filename, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 /** A new state (and its events): kept, and shared with this game's other tabs. */
 function adopt(state, events) {
   S.state = state;
@@ -257,79 +478,53 @@ function adopt(state, events) {
   if (S.mode === "private" && S.gameKey) {
     localStorage.setItem(S.gameKey, JSON.stringify({ state, at: Date.now() }));
   }
+  saveHot();
 }
 
-/** What a click on a card means: an action about it, a target of the selected card, or a try. */
+/** What a click (or a tap, or Enter) on a card means: the target of the selected card's listed actions,
+ *  or else the card chosen: its full text and the listed actions about it. Only listed actions are sent. */
 async function clickCard(iid) {
-  if (S.mode === "replay" || !S.view || S.busy) return;
+  if (!S.view || S.busy) return;
+  if (S.mode === "replay") { // a replay only shows a card's full text
+    S.selected = S.selected === iid ? null : iid;
+    draw();
+    return;
+  }
   if (S.selected === iid) {
     S.selected = null;
     draw();
     return;
   }
-  if (S.selected) {
-    const source = S.selected;
-    const matches = S.actions.filter((a) => primary(a) === source && involved(a).slice(1).includes(iid));
-    if (matches.length === 1) return act(matches[0]);
-    if (matches.length > 1) {
-      $("actions").replaceChildren(...matches.map((a) => h("button.action", { onclick: () => act(a) }, a.label || a.type)));
-      return;
-    }
-    return attempt(tryAction(source, iid));
-  }
-  const about = S.actions.filter((a) => primary(a) === iid);
-  const needsMore = about.some((a) => involved(a).length > 1);
-  if (about.length === 1 && !needsMore) return act(about[0]);
-  if (about.length || selectableAnyway(iid)) {
-    S.selected = iid;
-    clearProblem();
+  const owed = S.actions.find((a) => a.type === "discard");
+  if (owed && S.view.players[S.seat].hand.includes(iid)) { // choose (or unchoose) a card to discard
+    S.discarding = S.discarding.includes(iid) ? S.discarding.filter((c) => c !== iid)
+      : [...S.discarding, iid].slice(-owed.cards.length);
     draw();
     return;
   }
-  return attempt(tryAction(iid, null));
-}
-
-/** A field fairy or evidence may be picked even with nothing legal: its target click is then tried. */
-function selectableAnyway(iid) {
-  const pl = S.view.players[S.seat];
-  return pl.fairies.some((f) => f.card === iid) || kindOf(iid) === "evidence" && pl.hand.includes(iid);
-}
-
-const kindOf = (iid) => catalog.get(S.view.cards[iid])?.kind;
-
-/** The action a player most likely meant by clicking `source` (then `target`). */
-function tryAction(source, target) {
-  const view = S.view;
-  const player = S.seat;
-  const pl = view.players[player];
-  const kind = kindOf(source);
-  const inHand = pl.hand.includes(source);
-  const fairy = pl.fairies.find((f) => f.card === source);
-  if (target) {
-    if (kind === "evidence" && inHand) return { type: "play_evidence", player, card: source, case: target };
-    if (fairy) return fairy.case ? { type: "redispatch", player, fairy: source, case: target }
-      : { type: "dispatch", player, fairy: source, case: target };
-    if (kind === "spell") return { type: "cast_spell", player, card: source, targets: [target] };
-    if (kind === "counter") return { type: "counter", player, card: source, targets: [target] };
-    return { type: "use_ability", player, card: source, ability: 0, targets: [target] };
+  if (S.selected) {
+    const source = S.selected;
+    const matches = distinct(S.actions.filter((a) => primary(a) === source && involved(a).slice(1).includes(iid)));
+    if (matches.length === 1) return act(matches[0]);
+    if (matches.length > 1) {
+      $("actions").replaceChildren(h("section.card-panel", {},
+        h("h3.group-title", {}, t(S.lang, "card_actions", { card: nameOf(source) })), ...matches.map(actionButton)));
+      return;
+    }
   }
-  if (inHand) {
-    const type = { fairy: "play_fairy", case: "play_case", spell: "cast_spell", counter: "counter" }[kind || ""];
-    if (type) return { type, player, card: source, ...(type === "cast_spell" || type === "counter" ? { targets: [] } : {}) };
-  }
-  if (view.players.some((p) => p.cases.some((c) => c.card === source))) return { type: "investigate", player, case: source };
-  if (fairy) return { type: "recall", player, fairy: source };
-  return null;
-}
-
-/** Check a tried action with /v1/validate and show why it is refused (or apply it if legal). */
-async function attempt(action) {
-  S.selected = null;
+  S.selected = iid;
+  clearProblem();
   draw();
+  const panel = document.getElementById("card-panel");
+  if (panel && window.matchMedia("(max-width: 760px)").matches) panel.scrollIntoView({ block: "nearest" });
+}
+
+/** Ask /v1/validate about an action that was refused, to word it again (in another language). */
+async function attempt(action) {
   if (!action || S.state === null) return;
   try {
     const res = await api.validate(S.state, action, seatKey());
-    if (res.legal) return act(action);
+    if (res.legal) return;
     S.problem = { action, state: S.state };
     const v = res.violation;
     showProblem(`${v.code}: ${v.detail}`, v.rule);
@@ -391,6 +586,7 @@ async function deal(event) {
       .../** @type {HTMLInputElement} */ ($("no-shuffle")).checked ? { shuffle: false } : {},
     };
     const step = await api.newGame(/** @type {any} */ (game));
+    S.game = step.seats ? null : { ...game, seed: typeof step.state === "object" ? step.state.seed : undefined };
     startGame(step, names, step.seats ? 0 : null);
   } catch (err) {
     const { rule, text } = describeError(err);
@@ -411,6 +607,9 @@ function startGame(step, names, mySeat) {
   S.replay = null;
   S.curtain = null;
   S.selected = null;
+  S.history = [];
+  S.played = [];
+  S.note = null;
   clearProblem();
   $("replay-bar").hidden = true;
   if (S.mode === "private") {
@@ -546,8 +745,7 @@ async function loadReplay(text) {
   S.seat = 0;
   S.curtain = null;
   clearProblem();
-  R.index = R.failAt ?? R.focus ?? R.states.length - 1;
-  R.index = Math.min(R.index, R.states.length - 1);
+  R.index = 0; // a replay opens at the deal; Last and Failing action jump
   $("replay-bar").hidden = false;
   $("rp-fail").hidden = R.failAt === null && R.focus === null;
   showTab("replay-board");
@@ -572,8 +770,16 @@ async function showReplayStep() {
   if (next) {
     const listed = await api.legalActions(S.state, null).catch(() => []);
     const same = listed.find((a) => sameAction(a, next));
-    line.textContent = `▶ ${same ? same.label : JSON.stringify(next)}`;
+    line.textContent = `▶ ${same ? same.label : describeAction(next)}`;
   }
+}
+
+/** An action the referee did not list (a recorded illegal one) in words: its type and the cards it
+ *  names as the seat may see them, never an instance id. */
+function describeAction(action) {
+  const ids = involved(action);
+  const who = typeof action.player === "number" ? `${S.names[action.player] ?? action.player}: ` : "";
+  return `${who}${action.type}${ids.length ? ` (${ids.map((iid) => nameOf(iid)).join(", ")})` : ""}`;
 }
 
 function sameAction(listed, action) {
@@ -632,6 +838,11 @@ async function main() {
   $("rp-fail").addEventListener("click", () => stepReplay(S.replay.failAt ?? S.replay.focus ?? 0));
   // Replay with the keyboard, as in a chess viewer: ← → step, Home / End jump.
   document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && S.selected) {
+      S.selected = null;
+      draw();
+      return;
+    }
     if (S.mode !== "replay" || !S.replay || /** @type {HTMLElement} */ (e.target).closest("textarea, input")) return;
     const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
     if (!(e.key in moves)) return;
@@ -641,7 +852,7 @@ async function main() {
   const cards = await api.cards();
   for (const c of cards.cards) catalog.set(c.id, c);
   await loadDecks();
-  if (!(await joinFromHash())) showTab("deal");
+  if (!(await joinFromHash()) && !(await restoreHot())) showTab("deal");
   document.body.dataset.ready = "1";
 }
 
