@@ -36,7 +36,7 @@ _MULLIGAN_STEP = Step.MULLIGAN
 
 
 @rule("13.1")
-def check_consistency(catalog: Catalog, state: dict[str, Any]) -> None:
+def check_consistency(catalog: Catalog, state: dict[str, Any] | StateDict) -> None:
     s = cast(StateDict, state)  # read by the model: its shape is the working state's
     if s["catalog"] != catalog.ref_to_compare:
         raise _fail(

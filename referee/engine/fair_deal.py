@@ -28,6 +28,7 @@ from referee.engine.errors import InvalidInput, RuleViolation
 from referee.engine.facts import COMMITMENT_PREFIX, PLAYERS, Phase, commitment
 from referee.engine.setup import deck_list, new_game, validate_deck
 from referee.engine.state import check_state
+from referee.engine.state_types import StateDict
 
 
 class DealMismatch(Exception):
@@ -64,21 +65,23 @@ def _legal_decks(catalog: Catalog, decks: Any) -> bool:
         return False
 
 
-def owned_cards(state: dict[str, Any], player: int) -> list[str]:
+def owned_cards(state: StateDict, player: int) -> list[str]:
     """Every instance id in ``player``'s zones (a player's 40 cards stay theirs all game)."""
     pl = state["players"][player]
     return [
         *pl["file"],
         *pl["hand"],
         *pl["trash"],
-        *(e["card"] for zone in ("cases", "fairies", "evidence") for e in pl[zone]),
+        *(e["card"] for e in pl["cases"]),
+        *(e["card"] for e in pl["fairies"]),
+        *(e["card"] for e in pl["evidence"]),
     ]
 
 
-def new_game_of(state: dict[str, Any], *, seeded_first_player: bool) -> dict[str, Any]:
+def new_game_of(state: StateDict, *, seeded_first_player: bool) -> dict[str, Any]:
     """The NewGame that dealt ``state``'s game (with the first player given, or left to the seed)."""
     cards = state["cards"]
-    game = {
+    game: dict[str, Any] = {
         "decks": [sorted(cards[iid] for iid in owned_cards(state, i)) for i in (0, 1)],
         "seed": state["seed"],
         "players": [pl["name"] for pl in state["players"]],

@@ -18,7 +18,7 @@ from referee.engine.catalog import Catalog, Effect
 from referee.engine.facts import OPENING_HAND
 from referee.engine.rulebook import RULEBOOK
 from referee.engine.state import check_state
-from referee.engine.state_types import FieldZone, StateDict
+from referee.engine.state_types import FieldZone
 from referee.engine.views import visible_cards
 
 LANGUAGES = ("en", "ja")
@@ -245,7 +245,7 @@ def names_for(catalog: Catalog, state: Any, viewer: Any) -> Callable[[str], Name
     """Namers (by language) for the details of a refusal in ``state``, as ``viewer`` may see it;
     None when the state cannot be read (its own problem is reported instead)."""
     try:
-        g = Board(catalog, cast(StateDict, check_state(catalog, state)))
+        g = Board(catalog, check_state(catalog, state))
     except Exception:
         return None
     who = viewer if viewer in (0, 1) and type(viewer) is int else g.who_acts()
@@ -254,5 +254,5 @@ def names_for(catalog: Catalog, state: Any, viewer: Any) -> Callable[[str], Name
 
 def labelled(catalog: Catalog, state: Any, actions: list[dict[str, Any]], lang: str = "en") -> list[dict[str, Any]]:
     """``actions`` (legal now in ``state``) each with its ``label``."""
-    g = Board(catalog, cast(StateDict, check_state(catalog, state)))
+    g = Board(catalog, check_state(catalog, state))
     return [{**a, "label": label(g, cast(Action, a), lang)} for a in actions]

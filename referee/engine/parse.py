@@ -21,7 +21,7 @@ from __future__ import annotations
 import enum
 import types
 import typing
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar, cast
 
 import msgspec
 import orjson
@@ -40,14 +40,16 @@ from referee.engine.model import (
     State,
 )
 from referee.engine.model import fields as model_fields
+from referee.engine.state_types import ActionDict, PlayerDict, StateDict
 
 Errors = dict[str, list[str]]
+_Action = TypeVar("_Action", dict[str, Any], ActionDict)  # an action read by the model, typed or not
 
 
 # -- reading ------------------------------------------------------------------------
 
 
-def parse_state(raw: Any, *, ids_checked_later: bool = False) -> dict[str, Any]:
+def parse_state(raw: Any, *, ids_checked_later: bool = False) -> StateDict:
     """A new, normalised copy of a well-formed state; :class:`InvalidInput` listing every problem if not.
 
     With ``ids_checked_later`` the entries of ``cards`` are copied without reading their types, and
@@ -66,7 +68,7 @@ def parse_state(raw: Any, *, ids_checked_later: bool = False) -> dict[str, Any]:
     if "name" not in p0 or "name" not in p1:  # the default name, first as when given
         for i, p in enumerate(players):
             if "name" not in p:
-                players[i] = {"name": f"Player {i + 1}", **p}
+                players[i] = cast(PlayerDict, {"name": f"Player {i + 1}", **p})
     if state["pending"] is not None:
         _normalise_action(state["pending"]["action"])
     return state
@@ -92,7 +94,7 @@ def plain_copy(value: Any) -> Any:
         return msgspec.to_builtins(value, enc_hook=_plain_str)
 
 
-def _plain_state(raw: Any, ids_checked_later: bool = False) -> dict[str, Any] | None:
+def _plain_state(raw: Any, ids_checked_later: bool = False) -> StateDict | None:
     """The state read as the model reads it, with ``cards`` (the bulk of it) checked and copied at C speed; or
     ``None`` when this shortcut cannot tell (the general path then reads ``raw``, errors and all).
 
@@ -120,7 +122,7 @@ def _plain_state(raw: Any, ids_checked_later: bool = False) -> dict[str, Any] | 
     rest = raw.copy()  # a clone of the table, cheaper than building a dict key by key
     rest["cards"] = _NO_CARDS
     try:
-        state: dict[str, Any] = msgspec.to_builtins(
+        state: StateDict = msgspec.to_builtins(
             msgspec.convert(rest, _IDS_CHECKED_LATER if ids_checked_later else State)
         )
     except (msgspec.ValidationError, TypeError):  # TypeError: a str subclass, which the general path copies
@@ -189,7 +191,7 @@ class _OneAction(Struct):
     action: Action
 
 
-def _normalise_action(action: dict[str, Any]) -> dict[str, Any]:
+def _normalise_action(action: _Action) -> _Action:
     if "targets" in action and action["targets"] is None:
         action["targets"] = []
     return action

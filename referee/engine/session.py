@@ -48,7 +48,7 @@ class Session:
 
     __slots__ = ("_board", "catalog")
 
-    def __init__(self, catalog: Catalog, checked_state: State):
+    def __init__(self, catalog: Catalog, checked_state: State | StateDict):
         """Wrap a state that already passed ``check_state`` (or was just dealt); see :meth:`from_state`."""
         self.catalog = catalog
         self._board = Board(catalog, cast(StateDict, checked_state))  # RULES 13.1 held: the model's shape
@@ -151,7 +151,7 @@ def apply(catalog: Catalog, state: Any, action: Any) -> tuple[State, list[Event]
     ``Session.from_state(...).apply(action)`` without the session around the one
     action (the same gate, parser and pipeline; no objects the caller does not get).
     """
-    board = Board(catalog, cast(StateDict, check_state(catalog, state)))
+    board = Board(catalog, check_state(catalog, state))
     step(board, cast(ActionDict, parse_action(action)))
     return cast(State, board.s), board.events
 

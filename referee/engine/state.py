@@ -18,11 +18,12 @@ from referee.engine.catalog import Catalog
 from referee.engine.consistency import check_consistency
 from referee.engine.errors import InconsistentState, InvalidInput
 from referee.engine.parse import parse_action, parse_state
+from referee.engine.state_types import StateDict
 
 __all__ = ["check_state", "parse_action", "parse_state"]
 
 
-def check_state(catalog: Catalog, raw: Any, path: str = "state") -> dict[str, Any]:
+def check_state(catalog: Catalog, raw: Any, path: str = "state") -> StateDict:
     """RULES 13.1: the shape, then the consistency of a state; a normalised copy.
 
     Error paths start with ``path`` (the body field the state came in).
