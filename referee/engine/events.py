@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.facts import commitment
+from referee.engine.state_types import StateDict
 from referee.engine.views import visible_cards
 
 # type: ((catalog-id field, the instance field it belongs to), ...)
@@ -28,13 +29,13 @@ CATALOG_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
-def public_cards(state: dict[str, Any]) -> set[str]:
+def public_cards(state: StateDict) -> set[str]:
     """The instances both players may know (what an onlooker may know)."""
     return visible_cards(state, 0) & visible_cards(state, 1)
 
 
 def events_for(
-    events: list[dict[str, Any]], state: dict[str, Any], viewer: int | None, known: set[str] | None = None
+    events: list[dict[str, Any]], state: StateDict, viewer: int | None, known: set[str] | None = None
 ) -> list[dict[str, Any]]:
     """``events`` (which led to ``state``) as ``viewer`` may know them; ``None``: as both may.
 

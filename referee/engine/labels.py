@@ -118,7 +118,7 @@ class Namer:
 
     def __init__(self, g: Board, viewer: int, lang: str):
         self.g, self.viewer, self.lang = g, viewer, lang
-        self.known = visible_cards(cast(dict[str, Any], g.s), viewer)
+        self.known = visible_cards(g.s, viewer)
         # instance -> (owner, zone, 1-based place among that owner's zone) for every card in play
         self.place: dict[str, tuple[int, FieldZone, int]] = {}
         for owner, pl in enumerate(g.s["players"]):

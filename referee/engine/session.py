@@ -106,7 +106,7 @@ class Session:
 
     def view(self, player: Any) -> State:
         """The state as ``player`` may see it (docs/api.md §5)."""
-        return view_of(cast(State, self._board.s), Player.check(player))
+        return view_of(self._board.s, Player.check(player))
 
     # -- commands --------------------------------------------------------------------
 
