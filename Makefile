@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: serve test venv openapi types state-doc state-types golden bench bench-http bench-compare bench-slow bench-check bench-recheck clean
+.PHONY: serve test venv openapi types state-doc state-types golden bench bench-http bench-compare bench-slow bench-check bench-recheck bench-ledger clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -85,6 +85,11 @@ bench-check: $(VENV)/.installed
 # `referee recheck` on an archive of random games: games per second with 1, 2 and N workers, and a LocalCluster.
 bench-recheck: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/recheck.py --local-cluster
+
+# Private /v1/apply without a ledger, with SQLite and with Redis on loopback (each at two durabilities),
+# the same rounds; then the ledger's size per game (docs/performance.md, "Ledger").
+bench-ledger: $(VENV)/.installed
+	$(BIN)/python benchmarks/ledger_load.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache build *.egg-info

@@ -5,6 +5,8 @@
                   [--metrics-port P] [--catalog FILE]   `referee serve --help` lists every setting
     referee openapi [--output FILE]                     print the OpenAPI document
     referee check | record | replay | recheck ...       scenario files and game archives (docs/scenarios.md)
+    referee fuzz CATALOG [--games N] ...                random games checking every invariant (docs/bots.md)
+    referee play --bots A,B [--games N] ...             bot against bot (docs/bots.md)
     referee verify-deal REVEALED.json [--commitment C]  check a revealed private game's deal
 
 Also ``python -m referee ...``. To add a subcommand, write ``_add_NAME(sub)``
@@ -26,9 +28,11 @@ import tempfile
 from collections.abc import Callable, MutableMapping, Sequence
 from typing import Any
 
+from referee.bots.cli import add_play
 from referee.scenarios.cli import SUBCOMMANDS as SCENARIO_SUBCOMMANDS
 from referee.scenarios.cli import CommandError, load_catalog, subcommand, write_file, write_output
 from referee.scenarios.cli import positive_int as _positive
+from referee.scenarios.fuzz_cli import add_fuzz
 
 PROG = "referee"
 
@@ -275,6 +279,8 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]]
     _add_serve,
     _add_openapi,
     *SCENARIO_SUBCOMMANDS,
+    add_fuzz,  # referee/scenarios/fuzz_cli.py
+    add_play,  # referee/bots/cli.py
     _add_verify_deal,
 ]
 

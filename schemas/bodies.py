@@ -84,10 +84,10 @@ class ReplayRequestSchema(Schema):
 class ViewRequestSchema(Schema):
     class Meta:
         unknown = RAISE
-        description = "A state and the player whose view is wanted."
+        description = "A state and the player whose view is wanted (`null`: a spectator's, docs/api.md §12)."
 
     state = fields.Nested(StateSchema, required=True)
-    player = player_index(required=True)
+    player = player_index(required=True, allow_none=True)
 
 
 class DeckValidateRequestSchema(Schema):
@@ -244,6 +244,7 @@ class ProblemSchema(Schema):
         validate=validate.Length(max=2 * DECK_MAX_VIOLATIONS),
         metadata=_doc("Deck 422s: every violation (RULES 3). " + VIOLATIONS_BOUND),
     )
+    latest_seq = natural(metadata=_doc("409 `stale_state` (a ledger, docs/api.md §11): the game's latest seq."))
 
 
 # -- private play (docs/api.md §10) ------------------------------------------------------
@@ -287,8 +288,10 @@ class PrivateAskRequestSchema(Schema):
         )
 
     state = state_token(required=True)
-    seat = seat_field(required=True)
-    player = player_index(metadata=_doc("If sent, the seat's player."))
+    seat = seat_field(required=True, metadata=_doc("A seat, or on /v1/view the game's spectator key (`watch`)."))
+    player = player_index(
+        allow_none=True, metadata=_doc("If sent, the seat's player (`null` with the spectator key, on /v1/view).")
+    )
 
 
 class PrivateReplayRequestSchema(Schema):
@@ -329,6 +332,13 @@ class PrivateGameResponseSchema(Schema):
         validate=validate.Length(equal=PLAYERS),
         metadata=_doc("Player 0's seat, then player 1's."),
     )
+    watch = seat_field(
+        required=True,
+        metadata=_doc(
+            "The game's spectator key (docs/api.md §12): good for /v1/view and /v1/latest, "
+            "refused (403 `not_your_seat`) wherever a player acts."
+        ),
+    )
     commitment = fields.String(
         required=True,
         metadata=_doc("`sha256:` and the SHA-256 of the seed, which POST /v1/reveal shows once the game is over."),
@@ -361,6 +371,27 @@ class PrivateReplayResponseSchema(Schema):
 
     state = state_token(required=True)
     applied = natural(required=True)
+
+
+class LatestRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = "With a ledger (docs/api.md §11): a game id (every private view carries it) and a seat of that game, or its spectator key."
+
+    game_id = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    seat = seat_field(required=True)
+
+
+class LatestResponseSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = (
+            "The game's latest token, its seq, and the seat's view of it (the spectator view for the watch key)."
+        )
+
+    state = state_token(required=True)
+    seq = natural(required=True)
+    view = fields.Nested(ViewSchema, required=True)
 
 
 class RevealResponseSchema(Schema):

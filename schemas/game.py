@@ -132,7 +132,9 @@ class ViewSchema(_Strict):
         )
 
     schema = fields.String(required=True, validate=validate.OneOf([VIEW_SCHEMA]))
-    viewer = player_index(required=True, metadata=_doc("Whose view this is."))
+    viewer = player_index(
+        required=True, allow_none=True, metadata=_doc("Whose view this is; `null`: a spectator's (docs/api.md §12).")
+    )
     ruleset = fields.String(required=True, validate=validate.OneOf([RULESET]))
     catalog = fields.Nested(CatalogRefSchema, required=True)
     options = fields.Nested(OptionsSchema, required=True)

@@ -134,7 +134,8 @@ ALLOWED = {
     "referee_schemas": ("referee.engine",),
     "referee.client": (),
     "referee.service": ("referee.engine", "referee_schemas", "referee.__version__"),
-    "referee.scenarios": ("referee.engine", "referee.client", "referee.service"),
+    "referee.scenarios": ("referee.engine", "referee.client", "referee.service", "referee.bots"),
+    "referee.bots": ("referee.engine", "referee.scenarios"),
 }
 FOLDER = {"referee_schemas": "schemas"}  # the one package whose folder is not its import name
 FIRST_PARTY = ("referee", "referee_schemas")

@@ -49,9 +49,13 @@ def test_a_player_that_is_not_0_or_1_is_refused_by_every_query(query, bad, fresh
     assert caught.value.errors == {"player": ["must be 0 or 1"]}
 
 
-def test_view_with_no_player_is_refused(fresh_state):
-    with pytest.raises(InvalidInput):
-        view(CATALOG, fresh_state, None)
+def test_view_with_no_player_is_the_spectators(fresh_state):
+    """docs/api.md §12: None is a spectator, who sees only what both players may know."""
+    spectator = view(CATALOG, fresh_state, None)
+    assert spectator["viewer"] is None
+    assert set(spectator["cards"]) == set(view(CATALOG, fresh_state, 0)["cards"]) & set(
+        view(CATALOG, fresh_state, 1)["cards"]
+    )
 
 
 def test_an_action_by_a_float_player_is_a_schema_error(fresh_state):

@@ -94,7 +94,7 @@ def names_a_hidden_card(answer: dict, plain: dict, seat_player: int) -> list[str
 
 def test_a_new_private_game_is_a_token_two_seats_and_a_commitment(private_client, private_game_body):
     game = deal(private_client, private_game_body)
-    assert set(game) == {"state", "seats", "commitment", "events"}
+    assert set(game) == {"state", "seats", "watch", "commitment", "events"}
     assert game["state"].startswith("afs1.") and all(s.startswith("afk1.") for s in game["seats"])
     plain = VAULT.open(game["state"])
     assert game["commitment"] == commitment(plain["seed"]) and plain["seq"] == 0 and plain["game_id"]

@@ -149,6 +149,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * With a ledger only (docs/api.md §11): a private game's latest token.
+         * @description A device that lost its token, or a second device, catches up this way.
+         *     Unknown game: 404 (`unknown_game`); without a ledger: 400 (`no_ledger`).
+         */
+        post: operations["latestState"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/decks/validate": {
         parameters: {
             query?: never;
@@ -244,7 +265,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: 503 once the replica is shutting down (SIGTERM), so load balancers drain it.
+         * Readiness: 503 once the replica is shutting down (SIGTERM), so load balancers drain it,
+         *     and, with a ledger (docs/api.md §11), while the ledger cannot be reached (`ledger_unavailable`).
          * @description A reload (SIGHUP) never turns it to 503. The answer names the catalog
          *     and the fingerprints of the keys, so replicas that disagree show.
          */
@@ -346,6 +368,8 @@ export interface components {
             actor?: number;
             /** @description Deck 422s: every violation (RULES 3). Bounded: per deck, RULES 3.1 once, 3.2 and 3.3 at most once per id, and the first 10 distinct unknown ids (3.4) followed by one `more_unknown_cards` violation with their count: at most 212 per deck. */
             violations?: components["schemas"]["Violation"][];
+            /** @description 409 `stale_state` (a ledger, docs/api.md §11): the game's latest seq. */
+            latest_seq?: number;
         } & {
             [key: string]: unknown;
         };
@@ -1289,6 +1313,8 @@ export interface components {
             state: string;
             /** @description Player 0's seat, then player 1's. */
             seats: string[];
+            /** @description The game's spectator key (docs/api.md §12): good for /v1/view and /v1/latest, refused (403 `not_your_seat`) wherever a player acts. */
+            watch: string;
             /** @description `sha256:` and the SHA-256 of the seed, which POST /v1/reveal shows once the game is over. */
             commitment: string;
             events: (components["schemas"]["GameStartedEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["MulliganEvent"] | components["schemas"]["KeepEvent"] | components["schemas"]["TurnStartedEvent"] | components["schemas"]["CasePlayedEvent"] | components["schemas"]["DiscardOwedEvent"] | components["schemas"]["DiscardEvent"] | components["schemas"]["PaidEvent"] | components["schemas"]["WindowOpenedEvent"] | components["schemas"]["CounterEvent"] | components["schemas"]["WindowClosedEvent"] | components["schemas"]["NegatedEvent"] | components["schemas"]["InvestigationPowerEvent"] | components["schemas"]["GameOverEvent"] | components["schemas"]["MillEvent"] | components["schemas"]["SkippedEvent"] | components["schemas"]["PowerEvent"] | components["schemas"]["ReadyEvent"] | components["schemas"]["BounceEvent"] | components["schemas"]["TrashEvent"] | components["schemas"]["RevealEvent"] | components["schemas"]["RecoverEvent"] | components["schemas"]["AbilityEvent"] | components["schemas"]["SpellEvent"] | components["schemas"]["InvestigationEvent"] | components["schemas"]["SolvedEvent"] | components["schemas"]["FairyPlayedEvent"] | components["schemas"]["EvidencePlayedEvent"] | components["schemas"]["DispatchEvent"] | components["schemas"]["RedispatchEvent"] | components["schemas"]["RecallEvent"])[];
@@ -1326,10 +1352,10 @@ export interface components {
             /** @enum {string} */
             schema: "ace-file/view@1";
             /**
-             * @description Whose view this is.
-             * @enum {integer}
+             * @description Whose view this is; `null`: a spectator's (docs/api.md §12).
+             * @enum {integer|null}
              */
-            viewer: 0 | 1;
+            viewer: 0 | 1 | null;
             /** @enum {string} */
             ruleset: "ace-file-99";
             catalog: components["schemas"]["CatalogRef"];
@@ -1393,13 +1419,13 @@ export interface components {
         PrivateAskRequest: {
             /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
             state: string;
-            /** @description A seat: the key one player acts and sees with (POST /v1/games gave it). */
+            /** @description A seat, or on /v1/view the game's spectator key (`watch`). */
             seat: string;
             /**
-             * @description If sent, the seat's player.
-             * @enum {integer}
+             * @description If sent, the seat's player (`null` with the spectator key, on /v1/view).
+             * @enum {integer|null}
              */
-            player?: 0 | 1;
+            player?: 0 | 1 | null;
         };
         /** @description Trash the whole hand and draw 7 (mulligan phase). (RULES 5.4) Listed, maybe labelled. */
         ListedMulliganAction: {
@@ -1771,11 +1797,11 @@ export interface components {
             state: string;
             applied: number;
         };
-        /** @description A state and the player whose view is wanted. */
+        /** @description A state and the player whose view is wanted (`null`: a spectator's, docs/api.md §12). */
         ViewRequest: {
             state: components["schemas"]["State"];
-            /** @enum {integer} */
-            player: 0 | 1;
+            /** @enum {integer|null} */
+            player: 0 | 1 | null;
         };
         /** @description What one player may see. */
         ViewResponse: {
@@ -1790,6 +1816,19 @@ export interface components {
         /** @description The whole plain state of a finished private game, seed included. */
         RevealResponse: {
             state: components["schemas"]["State"];
+        };
+        /** @description With a ledger (docs/api.md §11): a game id (every private view carries it) and a seat of that game, or its spectator key. */
+        LatestRequest: {
+            game_id: string;
+            /** @description A seat: the key one player acts and sees with (POST /v1/games gave it). */
+            seat: string;
+        };
+        /** @description The game's latest token, its seq, and the seat's view of it (the spectator view for the watch key). */
+        LatestResponse: {
+            /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
+            state: string;
+            seq: number;
+            view: components["schemas"]["View"];
         };
         /** @description One deck to check against RULES 3. */
         DeckValidateRequest: {
@@ -1992,7 +2031,25 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The replica is shutting down (`shutting_down`). */
+        /** @description With a ledger (docs/api.md §11): the token is not the game's latest (`stale_state`, with `latest_seq`); nothing was applied. */
+        StaleState: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description With a ledger: it cannot be reached now (`ledger_unavailable`, with `Retry-After`); nothing was applied. */
+        LedgerUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The replica is shutting down (`shutting_down`), or its ledger cannot be reached (`ledger_unavailable`). */
         ServiceUnavailable: {
             headers: {
                 [name: string]: unknown;
@@ -2089,6 +2146,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["RuleViolation"];
+            503: components["responses"]["LedgerUnavailable"];
             default: components["responses"]["Error"];
         };
     };
@@ -2337,9 +2395,11 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["SealRefused"];
+            409: components["responses"]["StaleState"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["RuleViolation"];
+            503: components["responses"]["LedgerUnavailable"];
             default: components["responses"]["Error"];
         };
     };
@@ -2709,6 +2769,38 @@ export interface operations {
             403: components["responses"]["PrivateRefused"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Error"];
+        };
+    };
+    latestState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A private game's id and a seat of it (or its spectator key). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LatestRequest"];
+            };
+        };
+        responses: {
+            /** @description The game's latest token and the seat's view. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LatestResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["PrivateRefused"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["LedgerUnavailable"];
             default: components["responses"]["Error"];
         };
     };

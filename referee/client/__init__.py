@@ -35,8 +35,12 @@ A refusal raises:
 | 403 ``bad_seat``, ``not_your_seat`` | :class:`SeatRejected` | ``code`` |
 | 403 ``game_not_over`` | :class:`GameNotOver` | ``code`` |
 | 404 | :class:`NotFound` | ``code`` |
+| 400 ``no_ledger`` | :class:`NoLedger` (an ``InvalidRequest``) | ``code`` |
+| 404 ``unknown_game`` | :class:`UnknownGame` (a ``NotFound``) | ``code`` |
+| 409 ``stale_state`` | :class:`StaleState` | ``latest_seq``; from a private game ``latest``, ``view`` |
 | 413 | :class:`PayloadTooLarge` | |
 | 422 | :class:`RefereeRuleViolation` (alias ``RuleViolation``) | ``rule``, ``code``, ``detail``, ``index`` (replay), ``violations`` (decks) |
+| 503 ``ledger_unavailable`` | :class:`LedgerUnavailable` (after the retries) | ``code`` |
 | other | :class:`RefereeHTTPError` | ``status``, ``body`` |
 | no answer | :class:`RefereeConnectionError` | the transport error as ``__cause__`` |
 
@@ -56,6 +60,12 @@ seen (``seq`` went back):
 >>> aoi.apply({"type": "keep", "player": aoi.player}).view      # doctest: +SKIP
 >>> ren = await AsyncPrivateGame.join(aref, deal.state, deal.seats[1])  # doctest: +SKIP
 
+**With a ledger** (docs/api.md §11), a move on a token that is not the game's latest raises
+:class:`StaleState`; a :class:`PrivateGame` first fetches the latest token (``/v1/latest``),
+takes it, and puts it on the error (``err.view``), so the player acts again on the latest state.
+``game.latest()`` catches up a second device. A spectator polls with :class:`Spectator`
+(:class:`AsyncSpectator`) and the game's ``watch`` key.
+
 How it is built: each endpoint is written once (:mod:`referee.client.calls`), as a function that
 returns a :class:`~referee.client.calls.Call` (what to send, and how to read the answer);
 :class:`~referee.client.calls.Endpoint` makes it a method of both clients (:mod:`referee.client.clients`), which differ only in how they send
@@ -67,11 +77,13 @@ holds: one copy of that logic for both.
 
 from __future__ import annotations
 
-from referee.client.calls import PrivateDeal, PrivateStep, Replayed, Step
+from referee.client.calls import Latest, PrivateDeal, PrivateStep, Replayed, Step
 from referee.client.clients import AsyncRefereeClient, RefereeClient
 from referee.client.errors import (
     GameNotOver,
     InvalidRequest,
+    LedgerUnavailable,
+    NoLedger,
     NotFound,
     NotInPrivateMode,
     PayloadTooLarge,
@@ -84,15 +96,21 @@ from referee.client.errors import (
     RuleViolation,
     SealRejected,
     SeatRejected,
+    StaleState,
     TokenRejected,
+    UnknownGame,
 )
-from referee.client.private_game import AsyncPrivateGame, PrivateGame
+from referee.client.private_game import AsyncPrivateGame, AsyncSpectator, PrivateGame, Spectator
 
 __all__ = [
     "AsyncPrivateGame",
     "AsyncRefereeClient",
+    "AsyncSpectator",
     "GameNotOver",
     "InvalidRequest",
+    "Latest",
+    "LedgerUnavailable",
+    "NoLedger",
     "NotFound",
     "NotInPrivateMode",
     "PayloadTooLarge",
@@ -110,6 +128,9 @@ __all__ = [
     "RuleViolation",
     "SealRejected",
     "SeatRejected",
+    "Spectator",
+    "StaleState",
     "Step",
     "TokenRejected",
+    "UnknownGame",
 ]

@@ -43,7 +43,7 @@ P = ParamSpec("P")
 class Call(Generic[T]):
     """One request: ``method`` and ``path``, the JSON ``body`` (``None``: none), ``read`` (the
     answer's JSON → the method's result), whether it may be ``retry``-ed, and ``when_refused``
-    (an error → a result, instead of raising it)."""
+    (an error → a result, instead of raising it), and ``follow`` (an error → another Call to send)."""
 
     method: str
     path: str
@@ -51,6 +51,9 @@ class Call(Generic[T]):
     body: Any = None
     retry: bool = True
     when_refused: Callable[[RefereeClientError], T] | None = None
+    # an error → a second request to send in its place (None: raise the error), e.g. a stale
+    # move's latest state, fetched so that the error raised carries it
+    follow: Callable[[RefereeClientError], Call[T] | None] | None = None
 
 
 def _step(out: Any) -> Step:
@@ -135,6 +138,7 @@ class PrivateDeal(NamedTuple):
     seats: list[str]
     commitment: str
     events: list[dict[str, Any]]
+    watch: str | None = None  # the spectator key (docs/api.md §12)
 
 
 class PrivateStep(NamedTuple):
@@ -146,12 +150,22 @@ class PrivateStep(NamedTuple):
     seat: str | None
 
 
+class Latest(NamedTuple):
+    """What ``latest`` returns: a game's latest token, its seq, and the view of it for the key sent."""
+
+    state: str
+    seq: int
+    view: dict[str, Any]
+
+
 def new_private_game(game: dict[str, Any]) -> Call[PrivateDeal]:
     """``POST /v1/games`` on a private referee: a token, both seats and the seed's commitment."""
     return Call(
         "POST",
         "/v1/games",
-        lambda out: PrivateDeal(out["state"], list(out["seats"]), out["commitment"], out.get("events", [])),
+        lambda out: PrivateDeal(
+            out["state"], list(out["seats"]), out["commitment"], out.get("events", []), out.get("watch")
+        ),
         game,
     )
 
@@ -196,6 +210,17 @@ def reveal(token: str, seats: list[str]) -> Call[dict[str, Any]]:
     """``POST /v1/reveal`` with both seats: the whole plain state of a finished private game
     (:class:`GameNotOver` before)."""
     return Call("POST", "/v1/reveal", lambda out: out["state"], {"state": token, "seats": seats})
+
+
+def latest(game_id: str, seat: str) -> Call[Latest]:
+    """``POST /v1/latest`` (a referee with a ledger, docs/api.md §11): the game's latest token, its seq,
+    and the seat's view of it (the spectator view for the watch key)."""
+    return Call(
+        "POST",
+        "/v1/latest",
+        lambda out: Latest(out["state"], out["seq"], out["view"]),
+        {"game_id": game_id, "seat": seat},
+    )
 
 
 def ready() -> Call[bool]:

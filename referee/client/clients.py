@@ -110,6 +110,7 @@ class _ClientBase:
     private_view = Endpoint(calls.private_view)
     private_replay = Endpoint(calls.private_replay)
     reveal = Endpoint(calls.reveal)
+    latest = Endpoint(calls.latest)
 
     def _conclude(self, call: Call[T], outcome: Outcome) -> T:
         """The result of ``call`` from its last ``outcome``, or the error it raises."""
@@ -163,7 +164,13 @@ class RefereeClient(_ClientBase):
         tries = _Tries(call, self._retry)
         while (wait := tries.again(self._try(call))) is not None:
             time.sleep(wait)
-        return self._conclude(call, tries.last)
+        try:
+            return self._conclude(call, tries.last)
+        except RefereeClientError as err:
+            follow = call.follow(err) if call.follow is not None else None
+            if follow is None:
+                raise
+            return self._send(follow)
 
     def _try(self, call: Call[Any]) -> Outcome:
         try:
@@ -194,7 +201,13 @@ class AsyncRefereeClient(_ClientBase):
         tries = _Tries(call, self._retry)
         while (wait := tries.again(await self._try(call))) is not None:
             await asyncio.sleep(wait)
-        return self._conclude(call, tries.last)
+        try:
+            return self._conclude(call, tries.last)
+        except RefereeClientError as err:
+            follow = call.follow(err) if call.follow is not None else None
+            if follow is None:
+                raise
+            return await self._send(follow)
 
     async def _try(self, call: Call[Any]) -> Outcome:
         try:

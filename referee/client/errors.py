@@ -8,14 +8,19 @@
     └── RefereeHTTPError               an error status with no more specific class
         ├── InvalidRequest             400; errors (field path → messages)
         │   ├── NotInPrivateMode       400 not_in_private_mode
-        │   └── PrivateModeOff         400 private_mode_off
+        │   ├── PrivateModeOff         400 private_mode_off
+        │   └── NoLedger               400 no_ledger
         ├── SealRejected               403 (sealing)
         ├── TokenRejected              403 bad_token, private_mode
         ├── SeatRejected               403 bad_seat, not_your_seat
         ├── GameNotOver                403 game_not_over
         ├── NotFound                   404
+        │   └── UnknownGame            404 unknown_game
+        ├── StaleState                 409 stale_state; latest_seq, and from a private game the latest
+        │                              token and view (latest)
         ├── PayloadTooLarge            413
-        └── RefereeRuleViolation       422; rule, index, violations (alias RuleViolation)
+        ├── RefereeRuleViolation       422; rule, index, violations (alias RuleViolation)
+        └── LedgerUnavailable          503 ledger_unavailable (retried first, as every 503)
 """
 
 from __future__ import annotations
@@ -136,6 +141,41 @@ class PrivateModeOff(InvalidRequest):
     """400: ``/v1/reveal`` asked of a referee in plain mode (``private_mode_off``)."""
 
 
+class NoLedger(InvalidRequest):
+    """400: ``/v1/latest`` asked of a referee without a ledger (``no_ledger``)."""
+
+
+class UnknownGame(NotFound):
+    """404: the ledger holds no such game (``unknown_game``: never recorded, or expired)."""
+
+
+class StaleState(RefereeHTTPError):
+    """409 (a referee with a ledger, docs/api.md §11): the token is not the game's latest; nothing was applied.
+
+    ``latest_seq`` is the game's latest seq. Raised by a private game's ``apply``, it also carries
+    ``latest`` (:class:`~referee.client.calls.Latest`: the latest token, seq and this seat's view),
+    which the game has taken: act again on it.
+    """
+
+    status = 409
+
+    def __init__(self, detail: str, **kw: Any):
+        super().__init__(detail, **kw)
+        self.latest_seq: int | None = self.body.get("latest_seq")
+        self.latest: Any = None
+
+    @property
+    def view(self) -> dict[str, Any] | None:
+        """The seat's view of the game's latest state (from a private game), else None."""
+        return self.latest.view if self.latest is not None else None
+
+
+class LedgerUnavailable(RefereeHTTPError):
+    """503: the referee's ledger cannot be reached now (``ledger_unavailable``); nothing was applied."""
+
+    status = 503
+
+
 class RollbackDetected(RefereeClientError):
     """A :class:`PrivateGame` was handed a token older than one it has seen (``seq`` went back)."""
 
@@ -155,6 +195,10 @@ BY_CODE: dict[tuple[int, str | None], type[RefereeHTTPError]] = {
     (403, "game_not_over"): GameNotOver,
     (400, "not_in_private_mode"): NotInPrivateMode,
     (400, "private_mode_off"): PrivateModeOff,
+    (400, "no_ledger"): NoLedger,
+    (404, "unknown_game"): UnknownGame,
+    (409, "stale_state"): StaleState,
+    (503, "ledger_unavailable"): LedgerUnavailable,
 }
 
 

@@ -7,9 +7,9 @@ from dataclasses import replace
 from typing import Any, Concatenate, Generic, overload
 
 from referee.client import calls
-from referee.client.calls import Call, Method, P, PrivateStep, T, sending
+from referee.client.calls import Call, Latest, Method, P, PrivateStep, T, sending
 from referee.client.clients import AsyncRefereeClient, RefereeClient
-from referee.client.errors import RefereeRuleViolation, RollbackDetected
+from referee.client.errors import RefereeClientError, RefereeRuleViolation, RollbackDetected, StaleState
 
 
 class _GameEndpoint(Method[Callable[Concatenate[Any, P], Call[T]]], Generic[P, T]):
@@ -23,6 +23,10 @@ class _GameEndpoint(Method[Callable[Concatenate[Any, P], Call[T]]], Generic[P, T
     def __get__(self, game: PrivateGame, owner: type) -> Callable[P, T]: ...
     @overload
     def __get__(self, game: AsyncPrivateGame, owner: type) -> Callable[P, Awaitable[T]]: ...
+    @overload
+    def __get__(self, game: Spectator, owner: type) -> Callable[P, T]: ...
+    @overload
+    def __get__(self, game: AsyncSpectator, owner: type) -> Callable[P, Awaitable[T]]: ...
 
     def __get__(self, game: Any, owner: type) -> Any:
         if game is None:
@@ -78,8 +82,18 @@ class _PrivateSide:
 
         return replace(call, read=read)
 
+    @property
+    def game_id(self) -> str | None:
+        """The game's id, which every private view carries (``/v1/latest`` takes it)."""
+        return self.view.get("game_id")
+
     def _apply(self, action: dict[str, Any]) -> Call[PrivateStep]:
-        """Act as this player: the next token is kept; returns the step (its events and view are this player's)."""
+        """Act as this player: the next token is kept; returns the step (its events and view are this player's).
+
+        With a ledger (docs/api.md §11), a move on a token that is not the game's latest raises
+        :class:`StaleState`, after fetching the latest token, which the game takes (its view is
+        ``err.view``): act again on it. Sending the same action again is safe (the recorded answer).
+        """
         call = calls.private_apply(self.token, self.seat, action)
 
         def read(out: Any) -> PrivateStep:
@@ -89,6 +103,30 @@ class _PrivateSide:
             if step.seat is not None:  # made under the referee's new key (rotation)
                 self.seat = step.seat
             return step
+
+        def follow(err: RefereeClientError) -> Call[PrivateStep] | None:
+            if not isinstance(err, StaleState) or self.game_id is None:
+                return None
+            latest = calls.latest(self.game_id, self.seat)
+            return Call(latest.method, latest.path, lambda out: self._stale(err, out), latest.body, latest.retry)
+
+        return replace(call, read=read, follow=follow)
+
+    def _stale(self, err: StaleState, out: Any) -> PrivateStep:
+        err.latest = latest = Latest(out["state"], out["seq"], out["view"])
+        self._see(latest.view)
+        self.token = latest.state
+        raise err
+
+    def _latest(self) -> Call[Latest]:
+        """Catch up (a referee with a ledger): the game's latest token, which the game takes."""
+        call = calls.latest(self.game_id or "", self.seat)
+
+        def read(out: Any) -> Latest:
+            latest = call.read(out)
+            self._see(latest.view)
+            self.token = latest.state
+            return latest
 
         return replace(call, read=read)
 
@@ -110,6 +148,7 @@ class _PrivateSide:
     legal_actions = _GameEndpoint(_legal_actions)
     validate = _GameEndpoint(_validate)
     reveal = _GameEndpoint(_reveal)
+    latest = _GameEndpoint(_latest)
 
 
 class PrivateGame(_PrivateSide):
@@ -151,3 +190,56 @@ class AsyncPrivateGame(_PrivateSide):
         game = cls(client, token, seat)
         await game.receive(token)
         return game
+
+
+class _SpectatorSide:
+    """What :class:`Spectator` and :class:`AsyncSpectator` share: a game id and its watch key."""
+
+    def __init__(self, client: Any, game_id: str, watch: str):
+        self.client = client
+        self.game_id = game_id
+        self.watch = watch
+        self.seq = -1
+        self.view: dict[str, Any] = {}
+
+    def _send(self, call: Call[T]) -> Any:
+        return self.client._send(call)
+
+    def _latest(self) -> Call[Latest]:
+        """The game's latest token, seq and spectator view (``seq`` never goes back: :class:`RollbackDetected`)."""
+        call = calls.latest(self.game_id, self.watch)
+
+        def read(out: Any) -> Latest:
+            latest = call.read(out)
+            if latest.seq < self.seq:
+                raise RollbackDetected(f"the game went back from seq {self.seq} to {latest.seq}")
+            self.seq, self.view = latest.seq, latest.view
+            return latest
+
+        return replace(call, read=read)
+
+    latest = _GameEndpoint(_latest)
+
+
+class Spectator(_SpectatorSide):
+    """A spectator of a private game (docs/api.md §12), with the ``watch`` key its NewGame gave:
+    :meth:`latest` polls the ledger's latest state (a referee with a ledger) and keeps its view,
+    which names only the cards both players may know. It can never act.
+
+    >>> watcher = Spectator(ref, game_id, deal.watch)    # doctest: +SKIP
+    >>> watcher.latest().view["seq"]                     # doctest: +SKIP
+    """
+
+    def __init__(self, client: RefereeClient, game_id: str, watch: str):
+        if not isinstance(client, RefereeClient):
+            raise TypeError("Spectator works with a RefereeClient; with an AsyncRefereeClient, use AsyncSpectator")
+        super().__init__(client, game_id, watch)
+
+
+class AsyncSpectator(_SpectatorSide):
+    """:class:`Spectator` on :class:`AsyncRefereeClient`: ``await watcher.latest()``."""
+
+    def __init__(self, client: AsyncRefereeClient, game_id: str, watch: str):
+        if not isinstance(client, AsyncRefereeClient):
+            raise TypeError("AsyncSpectator works with an AsyncRefereeClient; with a RefereeClient, use Spectator")
+        super().__init__(client, game_id, watch)

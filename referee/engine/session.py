@@ -105,8 +105,8 @@ class Session:
         return None
 
     def view(self, player: Any) -> State:
-        """The state as ``player`` may see it (docs/api.md §5)."""
-        return view_of(self._board.s, Player.check(player))
+        """The state as ``player`` may see it (docs/api.md §5); ``None``: a spectator (§12)."""
+        return view_of(self._board.s, None if player is None else Player.check(player))
 
     # -- commands --------------------------------------------------------------------
 
@@ -169,8 +169,9 @@ def legal_actions(catalog: Catalog, state: Any, player: Any = None) -> list[dict
 
 
 def view(catalog: Catalog, state: Any, player: Any) -> State:
-    """The state as ``player`` may see it (docs/api.md §5)."""
-    Player.check(player)
+    """The state as ``player`` may see it (docs/api.md §5); ``None``: a spectator (§12)."""
+    if player is not None:
+        Player.check(player)
     return Session.from_state(catalog, state).view(player)
 
 

@@ -25,8 +25,13 @@ _card = itemgetter("card")  # map() with it reads a zone's entries in C: every p
 
 
 @rule("4.4")
-def visible_cards(state: StateDict, viewer: int) -> set[str]:
-    """The instance ids whose catalog identity ``viewer`` may know: a face-down case only to its owner (RULES 4.4)."""
+def visible_cards(state: StateDict, viewer: int | None) -> set[str]:
+    """The instance ids whose catalog identity ``viewer`` may know: a face-down case only to its owner (RULES 4.4).
+
+    ``None`` is a spectator (docs/api.md §12): exactly what both players may know, from this same predicate.
+    """
+    if viewer is None:
+        return visible_cards(state, 0) & visible_cards(state, 1)
     players = state["players"]
     known: set[str] = set(players[viewer]["hand"])
     for i, pl in enumerate(players):
@@ -41,8 +46,8 @@ def visible_cards(state: StateDict, viewer: int) -> set[str]:
     return known
 
 
-def view_of(s: StateDict, player: int, known: set[str] | None = None) -> dict[str, Any]:
-    """The view of a checked state for ``player`` (0 or 1), docs/api.md §5.
+def view_of(s: StateDict, player: int | None, known: set[str] | None = None) -> dict[str, Any]:
+    """The view of a checked state for ``player`` (0 or 1, or None for a spectator), docs/api.md §5 and §12.
 
     ``known`` is ``visible_cards(s, player)`` when the caller has it already.
     """

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 from referee.scenarios.expand import hint
 from referee.scenarios.model import parse
 from referee.scenarios.parallel import BackendSpec, Pool, open_pool
+from referee.scenarios.progress import bar
 from referee.scenarios.runner import Result, run
 from referee.scenarios.source import ScenarioError, load_documents, read_text
 
@@ -146,8 +147,16 @@ def check(
         raise NothingToCheck("no scenario files (*.yaml, *.yml) under " + " ".join(map(str, paths)))
     start = time.perf_counter()
     results: list[Result] = []
-    with open_pool(jobs, dask, items=len(files)) as pool:
+    # a bar for the parallel path (--jobs N, --dask) on a terminal; silent under --quiet and in CI logs
+    with (
+        open_pool(jobs, dask, items=len(files)) as pool,
+        bar(len(files), "files", quiet or pool.executor is None) as progress,
+    ):
+        done = None
         for r in _results(files, backend, pool):
+            if r.file != done:
+                done = r.file
+                progress.update(1)
             results.append(r)
             if on_result:
                 on_result(r)

@@ -416,6 +416,7 @@ def add_recheck(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     p.add_argument("archive", metavar="ARCHIVE", help="the archive: .jsonl, or gzip (.jsonl.gz)")
     p.add_argument("--report", metavar="FILE", help="also write the report as JSON to FILE")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar on a terminal")
     _common(p)
     _spread(p, "games")
 
@@ -425,7 +426,9 @@ def cmd_recheck(args: argparse.Namespace) -> int:
     from referee.scenarios.recheck import recheck, report_json
 
     backend, summary = _on_backend(
-        args, lambda backend: recheck(args.archive, backend, jobs=args.jobs, dask=args.dask), ArchiveError
+        args,
+        lambda backend: recheck(args.archive, backend, jobs=args.jobs, dask=args.dask, quiet=args.quiet),
+        ArchiveError,
     )
     if args.report:
         write_file("--report", args.report, report_json(args.archive, backend, summary))

@@ -167,7 +167,12 @@ def report_line(source: str, v: Verdict) -> str:
 
 
 def recheck(
-    archive: str | Path, backend: Any, out: TextIO | None = None, jobs: int | None = 1, dask: str | None = None
+    archive: str | Path,
+    backend: Any,
+    out: TextIO | None = None,
+    jobs: int | None = 1,
+    dask: str | None = None,
+    quiet: bool = False,
 ) -> Summary:
     """Re-check every game of ``archive``, printing each changed or malformed one and the summary last.
 
@@ -176,12 +181,16 @@ def recheck(
     out = out or sys.stdout
     source = str(archive)
     summary = Summary()
-    with open_pool(jobs, dask) as pool:
+    from referee.scenarios.progress import bar, on_terminal
+
+    total = sum(1 for _ in read_lines(archive)) if on_terminal() and not quiet else None  # for the time left
+    with open_pool(jobs, dask) as pool, bar(total, "games", quiet) as progress:
         for batch in pool.map(recheck_batch, _batches(read_lines(archive)), BackendSpec.of(backend), source):
+            progress.update(len(batch))
             for v in batch:
                 summary.add(v)
                 if v.status != "unchanged":
-                    out.write(report_line(source, v) + "\n")
+                    progress.write(report_line(source, v), out)
     if not summary.games:
         raise ArchiveError(source, None, "holds no game (one JSON object per line)")
     out.write(summary.line() + "\n")

@@ -21,6 +21,7 @@ from referee import engine
 from referee.engine.errors import RuleViolation
 from referee.engine.labels import labelled, names_for
 from referee.service.context import Referee
+from referee.service.private import no_ledger
 from referee.service.problems import Problem, violation_json
 from referee.service.reading import envelope, language, player_field, read_body, schema_problem
 from referee.service.sealing import SealError
@@ -146,7 +147,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         if private is not None:
             return 200, dumps(private.view(body)), None
         envelope(body, ("state", "player"))
-        player = player_field(body)
+        player = None if body["player"] is None else player_field(body)  # None: a spectator (docs/api.md §12)
         state = state_in(body)
         return 200, dumps({"view": engine.view(catalog, state, player)}), None
 
@@ -161,6 +162,12 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
                 "runs in plain mode, where every state is plain already.",
             )
         return 200, dumps(private.reveal(body)), None
+
+    def latest(environ: Environ) -> Answer:
+        body = read_body(environ, limit)
+        if private is None:
+            raise no_ledger()
+        return 200, dumps(private.latest(body)), None
 
     def validate_deck(environ: Environ) -> Answer:
         body = read_body(environ, limit)
@@ -178,5 +185,6 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         "replay": replay,
         "view": view,
         "reveal": reveal,
+        "latest": latest,
         "validate_deck": validate_deck,
     }

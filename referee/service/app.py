@@ -35,9 +35,10 @@ from flask.sessions import NullSession, SessionInterface
 from referee import engine
 from referee.service import hot_path, logs, metrics
 from referee.service.answers import game_answers
-from referee.service.config import Settings
+from referee.service.config import ConfigError, Settings
 from referee.service.context import Referee
 from referee.service.hooks import register_hooks
+from referee.service.ledger import Ledger, LedgerUnavailable, open_ledger
 from referee.service.openapi import (
     make_api,
     render_yaml,
@@ -79,6 +80,19 @@ def load_catalog(settings: Settings) -> engine.Catalog:
     return engine.Catalog.builtin()
 
 
+def ledger_of(settings: Settings) -> Ledger | None:
+    """The ledger ``settings`` name (docs/api.md §11), reached once now: unreachable is a start-up error."""
+    if settings.ledger is None:
+        return None
+    ledger = open_ledger(settings.ledger, settings.ledger_ttl, settings.ledger_timeout)
+    try:
+        ledger.ping()
+    except LedgerUnavailable as exc:
+        raise ConfigError(f"REFEREE_LEDGER={settings.ledger}: unreachable at start-up ({exc})") from None
+    ledger.close()  # each worker opens its own connection
+    return ledger
+
+
 def create_app(settings: Settings | None = None, catalog: engine.Catalog | None = None) -> Flask:
     """A WSGI app for one catalog and one sealing secret.
 
@@ -90,7 +104,7 @@ def create_app(settings: Settings | None = None, catalog: engine.Catalog | None 
     sealer = Sealer(settings.secret, settings.previous_secret) if settings.secret else None
     ref = Referee(settings, catalog, sealer)
     if settings.state_key is not None:
-        ref.private = PrivatePlay(catalog, Vault(settings.state_key, settings.previous_state_key))
+        ref.private = PrivatePlay(catalog, Vault(settings.state_key, settings.previous_state_key), ledger_of(settings))
     ref.cards_body = orjson.dumps({"catalog": catalog.ref, "cards": [catalog.card_json(cid) for cid in catalog.cards]})
     ref.card_bodies = {cid: orjson.dumps(catalog.card_json(cid)) for cid in catalog.cards}
     from referee.engine.rules_index import load_rules

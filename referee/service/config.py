@@ -28,6 +28,8 @@ DEFAULT_DRAIN = 5.0
 DEFAULT_CLIENT_TIMEOUT = 10.0
 WORKER_CLASSES = ("buffering", "gevent", "sync")
 MIN_SECRET_BITS = 64
+DEFAULT_LEDGER_TTL = 30 * 86400.0
+DEFAULT_LEDGER_TIMEOUT = 2.0
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,23 @@ ENVIRONMENT: tuple[EnvSetting, ...] = (
         "REFEREE_STATE_KEY_PREVIOUS",
         "unset",
         "an old state key still accepted while rotating (never used to make tokens or seats)",
+    ),
+    EnvSetting(
+        "REFEREE_LEDGER",
+        "unset (no ledger)",
+        "private mode only (docs/ledger.md): sqlite:///absolute/path.db (one machine) or redis://host:port/db "
+        "(shared by every replica) keeps each game's one line of play: a move on an older token is 409 stale_state",
+    ),
+    EnvSetting(
+        "REFEREE_LEDGER_TTL",
+        "2592000 (30 days)",
+        "seconds a game stays in the ledger after its last move",
+    ),
+    EnvSetting(
+        "REFEREE_LEDGER_TIMEOUT",
+        "2",
+        "seconds the ledger may take to answer (connect, read, wait for SQLite's lock) before the request "
+        "is a 503 ledger_unavailable; 0.05 to 30",
     ),
     EnvSetting("REFEREE_MAX_BODY", "1MiB", "largest request body (bytes, or 512KiB, 2MiB); 413 over it"),
     EnvSetting(
@@ -163,6 +182,9 @@ class Settings:
     client_timeout: float = DEFAULT_CLIENT_TIMEOUT
     state_key: bytes | None = None
     previous_state_key: bytes | None = None
+    ledger: str | None = None
+    ledger_ttl: float = DEFAULT_LEDGER_TTL
+    ledger_timeout: float = DEFAULT_LEDGER_TIMEOUT
 
     @property
     def private(self) -> bool:
@@ -191,7 +213,23 @@ class Settings:
                 "REFEREE_STATE_KEY and REFEREE_SECRET are both set: private play "
                 "(state tokens) and sealing are two modes, choose one"
             )
+        ledger = env.get("REFEREE_LEDGER", "").strip() or None
+        if ledger is not None and state_key is None:
+            raise ConfigError(
+                "REFEREE_LEDGER is set without REFEREE_STATE_KEY: the ledger keeps private games' "
+                "tokens (docs/ledger.md); plain states have no game id to keep"
+            )
+        if ledger is not None:
+            from referee.service.ledger import LedgerURLError, check_url
+
+            try:
+                check_url(ledger)
+            except LedgerURLError as exc:
+                raise ConfigError(f"REFEREE_LEDGER={exc}") from None
         return cls(
+            ledger=ledger,
+            ledger_ttl=_number(env, "REFEREE_LEDGER_TTL", DEFAULT_LEDGER_TTL, high=10 * 365 * 86400.0, low=1.0),
+            ledger_timeout=_number(env, "REFEREE_LEDGER_TIMEOUT", DEFAULT_LEDGER_TIMEOUT, high=30.0, low=0.05),
             catalog_path=catalog,
             secret=secret,
             previous_secret=previous_secret,

@@ -120,6 +120,7 @@ def error_answer(exc: Exception, environ: dict[str, Any], max_body: int) -> tupl
     headers: list[tuple[str, str]] = []
     if isinstance(exc, Problem):
         problem = exc
+        headers = list(exc.headers)
     elif isinstance(exc, RuleViolation):
         lang = language(environ)
         environ[VIOLATION_KEY] = (exc.rule, exc.code)

@@ -145,7 +145,19 @@ ERROR_RESPONSES = {
         "rule broken (RULES 13.3), `code` its stable name, `detail` human text.",
         422,
     ),
-    "ServiceUnavailable": ("The replica is shutting down (`shutting_down`).", 503),
+    "StaleState": (
+        "With a ledger (docs/api.md §11): the token is not the game's latest (`stale_state`, with "
+        "`latest_seq`); nothing was applied.",
+        409,
+    ),
+    "LedgerUnavailable": (
+        "With a ledger: it cannot be reached now (`ledger_unavailable`, with `Retry-After`); nothing was applied.",
+        503,
+    ),
+    "ServiceUnavailable": (
+        "The replica is shutting down (`shutting_down`), or its ledger cannot be reached (`ledger_unavailable`).",
+        503,
+    ),
     "Error": ("Any other error (e.g. 405 with `Allow`, 500), as problem details.", None),
 }
 

@@ -13,12 +13,14 @@ import referee_schemas as S
 from referee import __version__
 from referee.service import metrics
 from referee.service.context import Referee
+from referee.service.ledger import LedgerUnavailable
 from referee.service.openapi import (
     DOCS_ASSETS,
     DOCS_HTML,
     DOCS_INIT_JS,
     docs_assets_dir,
 )
+from referee.service.private import ledger_unavailable
 from referee.service.problems import Problem
 from referee.service.reading import JSON
 
@@ -40,13 +42,20 @@ def ops_blueprint(ref: Referee, openapi: Callable[[], str]) -> Blueprint:
     @blp.response(200, S.ReadinessSchema, description="Ready for traffic.", content_type=JSON)
     @blp.alt_response(503, response="ServiceUnavailable")
     def readyz() -> Response:
-        """Readiness: 503 once the replica is shutting down (SIGTERM), so load balancers drain it.
+        """Readiness: 503 once the replica is shutting down (SIGTERM), so load balancers drain it,
+        and, with a ledger (docs/api.md §11), while the ledger cannot be reached (`ledger_unavailable`).
 
         A reload (SIGHUP) never turns it to 503. The answer names the catalog
         and the fingerprints of the keys, so replicas that disagree show.
         """
         if ref.draining:
             raise Problem(503, "service-unavailable", "shutting_down", "This replica is shutting down.")
+        ledger = ref.private.ledger if ref.private is not None else None
+        if ledger is not None:
+            try:
+                ledger.ping()
+            except LedgerUnavailable as exc:
+                raise ledger_unavailable(exc) from None
         return Response(ready_body, mimetype=JSON)
 
     @blp.route("/metrics", methods=["GET"])

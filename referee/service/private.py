@@ -16,15 +16,19 @@ before the previous key is dropped.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from typing import Any
+
+import orjson
 
 from referee import engine
 from referee.engine.events import events_for
 from referee.engine.facts import Player
 from referee.engine.fair_deal import commitment, private_deal
 from referee.engine.views import view_of, visible_cards
-from referee.service.private_tokens import TokenError, Vault
+from referee.service.ledger import REPEATED, STALE, Ledger, LedgerUnavailable
+from referee.service.private_tokens import WATCH, TokenError, Vault
 from referee.service.problems import Problem
 from referee.service.reading import envelope, player_field, schema_problem
 
@@ -45,12 +49,59 @@ def not_in_private_mode(field: str, why: str) -> Problem:
     )
 
 
+MAX_GAME_ID = 64  # game ids are "g-" and 22 characters; anything much longer is not one
+
+
+def ledger_unavailable(exc: LedgerUnavailable) -> Problem:
+    problem = Problem(
+        503,
+        "ledger-unavailable",
+        "ledger_unavailable",
+        "The ledger of private games cannot be reached now; nothing was applied. Try again shortly.",
+    )
+    problem.headers = [("Retry-After", "1")]
+    return problem
+
+
+def not_your_seat(detail: str) -> Problem:
+    return Problem(403, "not-your-seat", "not_your_seat", detail)
+
+
+WATCH_CANNOT_ACT = "This is the game's spectator key (watch): it views the game (/v1/view, /v1/latest), it never acts."
+
+
+def action_digest(action: Any) -> str:
+    """The digest the ledger keeps of an action: the same action, however its keys are ordered, gives one digest."""
+    return "sha256:" + hashlib.sha256(orjson.dumps(action, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+def stale_state(seq: int, latest: int) -> Problem:
+    return Problem(
+        409,
+        "stale-state",
+        "stale_state",
+        f"The token is at seq {seq}, but this game's line of play is at seq {latest}: nothing was "
+        "applied. Fetch the latest token (POST /v1/latest) and act on it.",
+        latest_seq=latest,
+    )
+
+
+def no_ledger() -> Problem:
+    return Problem(
+        400,
+        "no-ledger",
+        "no_ledger",
+        "POST /v1/latest needs a ledger (REFEREE_LEDGER, private mode); this referee keeps no games.",
+    )
+
+
 class PrivatePlay:
     """The game endpoints' private-mode answers, as plain JSON-able dicts."""
 
-    def __init__(self, catalog: engine.Catalog, vault: Vault):
+    def __init__(self, catalog: engine.Catalog, vault: Vault, ledger: Ledger | None = None):
         self.catalog = catalog
         self.vault = vault
+        self.ledger = ledger  # docs/api.md §11, when REFEREE_LEDGER is set
 
     # -- reading -------------------------------------------------------------------
 
@@ -96,19 +147,32 @@ class PrivatePlay:
         envelope(body, ("state", "action", "seat"))
         state = self.state_in(body)
         player, current = self.seat_in(body, state)
+        if player == WATCH:
+            raise not_your_seat(WATCH_CANNOT_ACT)
         action = body["action"]
         named = action.get("player") if isinstance(action, dict) else None
         if Player.is_valid(named):  # a malformed player is the engine's 400
             self.same_player(player, named, "the action")
         return state, player, current
 
-    def asking(self, body: Body, optional: tuple[str, ...] = ()) -> tuple[dict[str, Any], int]:
-        """state and the seat's player, for a body of ``state``, ``seat`` and an optional ``player``."""
+    def asking(
+        self, body: Body, optional: tuple[str, ...] = (), watch: bool = False
+    ) -> tuple[dict[str, Any], int | None]:
+        """state and the seat's player, for a body of ``state``, ``seat`` and an optional ``player``.
+
+        With ``watch``, the game's spectator key is good too: its player is None (docs/api.md §12).
+        """
         envelope(body, ("state", "seat"), ("player", *optional))
-        named = player_field(body)
+        named = None if watch and body.get("player", 0) is None else player_field(body)
         state = self.state_in(body)
         player, _ = self.seat_in(body, state)
-        if named is not None:
+        if player == WATCH:
+            if not watch:
+                raise not_your_seat(WATCH_CANNOT_ACT)
+            if named is not None:
+                raise not_your_seat(f"The key is the game's spectator key; the request names player {named}.")
+            return state, None
+        if named is not None or "player" in body:  # a spectator's null from a seat is not its player either
             self.same_player(player, named, "the request")
         return state, player
 
@@ -124,25 +188,101 @@ class PrivatePlay:
         seed = "p-" + secrets.token_urlsafe(32)
         game_id = "g-" + secrets.token_urlsafe(16)
         state, events = private_deal(self.catalog, body, seed, game_id)
+        token = self.vault.token(state)
+        if self.ledger is not None:
+            try:
+                self.ledger.start(game_id, token)
+            except LedgerUnavailable as exc:
+                raise ledger_unavailable(exc) from None
         return {
-            "state": self.vault.token(state),
+            "state": token,
             "seats": [self.vault.seat(game_id, p) for p in (0, 1)],
+            "watch": self.vault.seat(game_id, WATCH),
             "commitment": commitment(seed),
             "events": events_for(events, state, None),
         }
 
     def apply(self, body: Body) -> Body:
         state, player, current = self.acting(body)
-        state, events = engine.apply(self.catalog, state, body["action"])
+        before = state
+        try:
+            state, events = engine.apply(self.catalog, state, body["action"])
+        except engine.RuleViolation:
+            if self.ledger is not None:  # a stale token is a 409 whatever its action (docs/api.md §11)
+                self.refuse_if_stale(before, body["action"])
+            raise
+        token = self.vault.token(state)
+        if self.ledger is not None:
+            token = self.record(before, body, token)
         known = visible_cards(state, player)  # once, for the view and the events
         out = {
-            "state": self.vault.token(state),
+            "state": token,
             "events": events_for(events, state, player, known),
             "view": view_of(state, player, known),
         }
         if not current:
             out["seat"] = self.vault.seat(state["game_id"], player)
         return out
+
+    # -- the ledger (docs/api.md §11) -------------------------------------------------
+
+    def record(self, before: dict[str, Any], body: Body, token: str) -> str:
+        """The token to answer with: ``token``, recorded as the game's next; the recorded one for a retry."""
+        assert self.ledger is not None
+        seq = before.get("seq", 0)
+        try:
+            outcome = self.ledger.record(before["game_id"], seq, action_digest(body["action"]), token, body["state"])
+        except LedgerUnavailable as exc:
+            raise ledger_unavailable(exc) from None
+        if outcome.kind == STALE:
+            raise stale_state(seq, outcome.latest)
+        if outcome.kind == REPEATED:
+            assert outcome.token is not None
+            return outcome.token  # the engine is deterministic: the events and view are the recorded answer's
+        return token
+
+    def refuse_if_stale(self, before: dict[str, Any], action: Any) -> None:
+        assert self.ledger is not None
+        seq = before.get("seq", 0)
+        try:
+            latest = self.ledger.stale(before["game_id"], seq, action_digest(action))
+        except LedgerUnavailable as exc:
+            raise ledger_unavailable(exc) from None
+        if latest is not None:
+            raise stale_state(seq, latest)
+
+    def latest(self, body: Body) -> Body:
+        """The game's latest token and the seat's (or the spectator's) view of it."""
+        if self.ledger is None:
+            raise no_ledger()
+        envelope(body, ("game_id", "seat"))
+        game_id = body["game_id"]
+        if not isinstance(game_id, str) or not 0 < len(game_id) <= MAX_GAME_ID:
+            raise schema_problem({"game_id": [f"Must be a game id (a string of at most {MAX_GAME_ID} characters)."]})
+        seat = body["seat"]
+        if not isinstance(seat, str):
+            raise schema_problem({"seat": ["Must be a seat or the game's watch key (a string afk1.…)."]})
+        try:
+            player, _ = self.vault.seat_player(seat, game_id)
+        except TokenError as exc:
+            raise refused(exc) from None
+        try:
+            found = self.ledger.latest(game_id)
+        except LedgerUnavailable as exc:
+            raise ledger_unavailable(exc) from None
+        if found is None:
+            raise Problem(
+                404,
+                "unknown-game",
+                "unknown_game",
+                f"The ledger holds no game {game_id!r} (never recorded, or expired after REFEREE_LEDGER_TTL).",
+            )
+        seq, token = found
+        state = self.vault.open(token)
+        viewer = None if player == WATCH else player
+        return {"state": token, "seq": seq, "view": view_of(state, viewer)}
+
+    # -- the other endpoints ----------------------------------------------------------
 
     def validate(self, body: Body) -> engine.RuleViolation | None:
         state, _, _ = self.acting(body)
@@ -156,7 +296,7 @@ class PrivatePlay:
         return state, engine.legal_actions(self.catalog, state, player)
 
     def view(self, body: Body) -> Body:
-        state, player = self.asking(body)
+        state, player = self.asking(body, watch=True)
         return {"view": engine.view(self.catalog, state, player)}
 
     def replay(self, body: Body) -> Body:

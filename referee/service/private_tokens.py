@@ -14,6 +14,7 @@ each with its own ``info``, so a key is never used for two purposes:
   tenth of making a token.
 - **seats**: ``afk1.`` + base64url(player ‖ HMAC-SHA256(seat key,
   ``afk1`` ‖ game id ‖ 0x00 ‖ player)); valid for that game and player only.
+  The spectator key (``watch``) is the same with the role 2 in the player's place.
 
 A previous key (``REFEREE_STATE_KEY_PREVIOUS``) is tried after the current
 one when opening and checking, never used to make anything. Base64url is
@@ -40,6 +41,8 @@ SEAT_PREFIX = "afk1."
 _AAD = b"afs1"
 _NONCE = 12
 _TAG = 16
+WATCH = 2  # the spectator's role in a seat's MAC (docs/api.md §12): a key of the same form, never a player's
+ROLES = (0, 1, WATCH)
 
 
 class TokenError(Exception):
@@ -142,15 +145,17 @@ class Vault:
     # -- seats -------------------------------------------------------------------
 
     def seat(self, game_id: str, player: int) -> str:
+        """Player ``player``'s seat of the game, or with :data:`WATCH` its spectator key (docs/api.md §12)."""
         return SEAT_PREFIX + b64url(bytes((player,)) + self._keys[0].seat_mac(game_id, player))
 
     def seat_player(self, seat: Any, game_id: str | None) -> tuple[int, bool]:
         """The player ``seat`` is for in game ``game_id``, and whether it was made under the current key.
 
-        :class:`TokenError` ``bad_seat`` unless it is a seat of this game.
+        :class:`TokenError` ``bad_seat`` unless it is a seat of this game. The game's spectator key
+        gives :data:`WATCH`, which callers refuse wherever a player must act.
         """
         data = unb64url(seat[len(SEAT_PREFIX) :]) if isinstance(seat, str) and seat.startswith(SEAT_PREFIX) else None
-        if data is not None and len(data) == 33 and data[0] in (0, 1) and game_id is not None:
+        if data is not None and len(data) == 33 and data[0] in ROLES and game_id is not None:
             player, mac = data[0], data[1:]
             for index, keys in enumerate(self._keys):
                 if hmac.compare_digest(mac, keys.seat_mac(game_id, player)):

@@ -33,6 +33,10 @@ TITLES = {
     "not-in-private-mode": "Not allowed in private mode",
     "game-not-over": "Game not over",
     "private-mode-off": "Private play is off",
+    "stale-state": "Not the game's latest state",
+    "unknown-game": "Unknown game",
+    "no-ledger": "No ledger",
+    "ledger-unavailable": "Ledger unavailable",
     "not-found": "Not found",
     "method-not-allowed": "Method not allowed",
     "payload-too-large": "Request body too large",
@@ -63,6 +67,7 @@ class Problem(Exception):
         self.code = code
         self.detail = detail
         self.extra = extra
+        self.headers: list[tuple[str, str]] = []  # extra answer headers (a 503's Retry-After)
         super().__init__(detail)
 
     def body(self, instance: str) -> dict[str, Any]:

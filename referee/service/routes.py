@@ -62,7 +62,7 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:
         description="The new game, in the mulligan phase (private mode: its token and seats).",
         **common,
     )
-    @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
+    @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation", "LedgerUnavailable")
     def new_game() -> Response:
         """Start a game: check both decks, shuffle, deal.
 
@@ -85,6 +85,7 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:
         **common,
     )
     @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
+    @errors("StaleState", "LedgerUnavailable")
     def apply() -> Response:
         """Apply one action.
 
@@ -173,6 +174,20 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:
         are plain already.
         """
         return response_of(answers["reveal"])
+
+    @blp.route("/v1/latest", methods=["POST"])
+    @blp.doc(operationId="latestState")
+    @request_body(S.LatestRequestSchema, "A private game's id and a seat of it (or its spectator key).")
+    @blp.response(200, S.LatestResponseSchema, description="The game's latest token and the seat's view.", **common)
+    @errors("BadRequest", "PrivateRefused", "NotFound", "PayloadTooLarge", "UnsupportedMediaType")
+    @errors("LedgerUnavailable")
+    def latest() -> Response:
+        """With a ledger only (docs/api.md §11): a private game's latest token.
+
+        A device that lost its token, or a second device, catches up this way.
+        Unknown game: 404 (`unknown_game`); without a ledger: 400 (`no_ledger`).
+        """
+        return response_of(answers["latest"])
 
     @blp.route("/v1/decks/validate", methods=["POST"])
     @blp.doc(operationId="validateDeck")

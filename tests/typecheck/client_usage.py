@@ -12,12 +12,15 @@ from typing import Any, assert_type
 from referee.client import (
     AsyncPrivateGame,
     AsyncRefereeClient,
+    AsyncSpectator,
+    Latest,
     PrivateDeal,
     PrivateGame,
     PrivateStep,
     RefereeClient,
     RefereeRuleViolation,
     Replayed,
+    Spectator,
     Step,
 )
 
@@ -37,6 +40,9 @@ def blocking(ref: RefereeClient, game: PrivateGame, state: State, action: State)
     assert_type(game.legal_actions(), list[dict[str, Any]])
     assert_type(game.validate(action), RefereeRuleViolation | None)
     assert_type(game.reveal("afk1.seat"), dict[str, Any])
+    assert_type(game.latest(), Latest)
+    assert_type(ref.latest("g-1", "afk1.seat"), Latest)
+    assert_type(Spectator(ref, "g-1", "afk1.watch").latest(), Latest)
 
 
 def violation(v: RefereeRuleViolation) -> None:
@@ -50,3 +56,5 @@ async def awaited(ref: AsyncRefereeClient, game: AsyncPrivateGame, state: State,
     assert_type(await game.apply(action), PrivateStep)
     assert_type(await game.receive("afs1.token"), dict[str, Any])
     assert_type(await AsyncPrivateGame.join(ref, "afs1.token", "afk1.seat"), AsyncPrivateGame)
+    assert_type(await game.latest(), Latest)
+    assert_type(await AsyncSpectator(ref, "g-1", "afk1.watch").latest(), Latest)

@@ -1,0 +1,236 @@
+"""What the ledger (docs/ledger.md) costs a private ``/v1/apply`` on the real server, and its size per game.
+
+    .venv/bin/python benchmarks/ledger_load.py            # make bench-ledger
+
+Five ``referee serve`` servers in private mode with the same key and 2
+workers each: without a ledger; with a SQLite ledger (a file in a temporary
+directory), at the default ``synchronous=FULL`` and at ``?synchronous=normal``;
+and with a Redis ledger (a ``redis-server`` on loopback, started here, with an
+append-only file), at the shipped ``appendfsync always`` and at ``everysec``.
+Each gets the 64 mid-game positions of ``make bench-http`` as private bodies,
+every body a game of its own (a fresh game id) that the ledger holds at the
+token's seq (written before the clock starts), so each request is an ordinary
+move: one record (one transaction or one script), never the cheaper retry
+answer. Rounds alternate the servers, so a
+busy machine slows all three alike; the figures are requests per second and
+the ratio to the server without a ledger in the same round.
+
+Then the size: whole random games played through each ledger in-process, and
+the bytes each game takes (SQLite: the file and its WAL over the games;
+Redis: ``MEMORY USAGE`` of a game's hash), with the moves per game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.http_load import free_port, midgame_bodies, run_python, start_server, stop_server  # noqa: E402
+
+
+def fresh_bodies(
+    bodies: list[dict[str, Any]], key: bytes, prefix: str, count: int, ledger_url: str | None
+) -> list[bytes]:
+    """``count`` private bodies cycling over the positions, each with a game id of its own, and each
+    game already in the ledger at its token's seq (written here, before the clock starts), so that
+    every timed request is an ordinary move: one record, not an adoption."""
+    from referee.service.ledger import open_ledger
+    from referee.service.private_tokens import Vault
+
+    vault = Vault(key)
+    ledger = open_ledger(ledger_url, 86400, 5) if ledger_url else None
+    out = []
+    for n in range(count):
+        body = bodies[n % len(bodies)]
+        game_id = f"g-{prefix}-{n}"
+        state = {k: v for k, v in body["state"].items() if k != "seal"}
+        token = vault.token({**state, "game_id": game_id})
+        if ledger is not None:  # adopted at seq - 1 with this very token recorded as seq
+            ledger.record(game_id, state["seq"] - 1, "sha256:before", token, token)
+        out.append(
+            orjson.dumps(
+                {"state": token, "action": body["action"], "seat": vault.seat(game_id, body["action"]["player"])}
+            )
+        )
+    if ledger is not None:
+        ledger.close()
+    return out
+
+
+def start_redis(workdir: Path, fsync: str) -> tuple[subprocess.Popen, str]:
+    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+    port = free_port()
+    workdir.mkdir()
+    proc = subprocess.Popen(
+        [binary, "--bind", "127.0.0.1", "--port", str(port), "--dir", str(workdir), "--appendonly", "yes"]
+        + ["--appendfsync", fsync, "--save", "", "--logfile", str(workdir / "redis.log")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
+    import redis
+
+    client = redis.Redis(port=port, socket_timeout=1)
+    for _ in range(200):
+        try:
+            client.ping()
+            return proc, f"redis://127.0.0.1:{port}/0"
+        except redis.RedisError:
+            time.sleep(0.05)
+    proc.kill()
+    raise SystemExit("redis-server did not start")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of one process (the Redis server), in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def size_per_game(key: bytes, url: str, games: int) -> dict[str, float]:
+    """Whole random games through a ledger in-process: moves and ledger bytes per game."""
+    from referee.engine import Catalog
+    from referee.engine.playout import random_new_game
+    from referee.service.app import create_app
+    from referee.service.config import Settings
+
+    catalog = Catalog.builtin()
+    app = create_app(Settings(log_requests=False, state_key=key, ledger=url), catalog)
+    ledger = app.extensions["referee"].private.ledger
+    client = app.test_client()
+    rng = random.Random("size")
+    moves, sizes = 0, []
+    before = ledger.size() if hasattr(ledger, "path") else 0
+    for g in range(games):
+        body = random_new_game(catalog, f"size-{g}")
+        body.pop("seed")
+        deal = client.post("/v1/games", json=body).get_json()
+        token, seats = deal["state"], deal["seats"]
+        for _ in range(2000):
+            acted = False
+            for player in (0, 1):
+                actions = client.post("/v1/legal-actions", json={"state": token, "seat": seats[player]}).get_json()
+                actions = [a for a in actions["actions"] if a["type"] != "concede"]
+                if actions:
+                    keep = [a for a in actions if a["type"] == "keep"]
+                    action = keep[0] if keep else rng.choice(actions)
+                    resp = client.post("/v1/apply", json={"state": token, "action": action, "seat": seats[player]})
+                    token = resp.get_json()["state"]
+                    moves += 1
+                    acted = True
+                    break
+            if not acted:
+                break
+        if not hasattr(ledger, "path"):
+            sizes.append(
+                ledger.size(
+                    client.post("/v1/view", json={"state": token, "seat": seats[0]}).get_json()["view"]["game_id"]
+                )
+            )
+    if hasattr(ledger, "path"):
+        ledger.close()
+        sizes = [(ledger.size() - before) / games]
+    return {"games": games, "moves_per_game": moves / games, "bytes_per_game": sum(sizes) / len(sizes)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--duration", type=float, default=8.0, help="seconds per server and round (default 8)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds over the three servers (default 3)")
+    parser.add_argument("--connections", type=int, default=4, help="concurrent connections (default 4)")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
+    parser.add_argument("--bodies", type=int, default=8000, help="distinct games per server and round (default 8000)")
+    parser.add_argument("--size-games", type=int, default=5, help="whole games for the size per game (default 5)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+
+    key = os.urandom(32)
+    hexkey = key.hex()
+    work = Path(tempfile.mkdtemp(prefix="referee-ledger-bench-"))
+    redis_proc, redis_url = start_redis(work / "redis", "always")
+    lax_proc, lax_url = start_redis(work / "redis-everysec", "everysec")
+    stores = {  # the shipped durability first, then the faster setting each store has (docs/ledger.md)
+        "none": {},
+        "sqlite": {"REFEREE_LEDGER": f"sqlite:///{work / 'ledger.db'}"},
+        "sqlite-normal": {"REFEREE_LEDGER": f"sqlite:///{work / 'ledger-normal.db'}?synchronous=normal"},
+        "redis": {"REFEREE_LEDGER": redis_url},
+        "redis-everysec": {"REFEREE_LEDGER": lax_url},
+    }
+    servers: dict[str, tuple[subprocess.Popen, str]] = {}
+    results: dict[str, list[dict[str, Any]]] = {name: [] for name in stores}
+    try:
+        for name, env in stores.items():
+            servers[name] = start_server(args.workers, work / f"{name}.log", {"REFEREE_STATE_KEY": hexkey, **env})
+        positions = midgame_bodies(64)
+        for r in range(args.rounds):
+            order = list(stores) if r % 2 == 0 else list(reversed(stores))
+            for name in order:
+                bodies = fresh_bodies(positions, key, f"{name}-{r}", args.bodies, stores[name].get("REFEREE_LEDGER"))
+                run_python(servers[name][1], "/v1/apply", bodies[:200], 1.0, args.connections)  # warm-up
+                redis_pid = {"redis": redis_proc.pid, "redis-everysec": lax_proc.pid}.get(name)
+                cpu = cpu_seconds(redis_pid) if redis_pid else 0.0
+                out = run_python(servers[name][1], "/v1/apply", bodies[200:], args.duration, args.connections)
+                if redis_pid:  # moves a second per Redis core: moves over the CPU time Redis spent on them
+                    out["moves_per_redis_cpu_second"] = out["requests"] / max(cpu_seconds(redis_pid) - cpu, 1e-9)
+                if out["requests"] >= len(bodies) - 200:
+                    print(f"warning: {name} cycled its bodies (raise --bodies)", file=sys.stderr)
+                results[name].append(out)
+    finally:
+        for proc, _ in servers.values():
+            stop_server(proc)
+    try:
+        sizes = {
+            "sqlite": size_per_game(key, f"sqlite:///{work / 'size.db'}", args.size_games),
+            "redis": size_per_game(key, redis_url, args.size_games),
+        }
+    finally:
+        for proc in (redis_proc, lax_proc):
+            proc.terminate()
+            proc.wait(10)
+        shutil.rmtree(work, ignore_errors=True)
+
+    summary: dict[str, Any] = {"rounds": []}
+    for r in range(args.rounds):
+        base = results["none"][r]["rps"]
+        summary["rounds"].append(
+            {name: {**results[name][r], "ratio": results[name][r]["rps"] / base} for name in stores}
+        )
+    summary["size"] = sizes
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    print(f"private /v1/apply, {args.workers} workers, {args.connections} connections, {args.duration:g} s a run")
+    print(f"{'round':>5}  {'ledger':<14} {'req/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'failed':>6} {'ratio':>6}")
+    for r, row in enumerate(summary["rounds"]):
+        for name, out in row.items():
+            print(
+                f"{r + 1:>5}  {name:<14} {out['rps']:>8.0f} {out['p50_ms']:>7.2f} {out['p99_ms']:>7.2f}"
+                f" {out['failed']:>6} {out['ratio']:>6.2f}"
+            )
+    for name in ("redis", "redis-everysec"):
+        per_core = [row[name]["moves_per_redis_cpu_second"] for row in summary["rounds"]]
+        print(f"{name}: {min(per_core):.0f}-{max(per_core):.0f} moves per second of Redis CPU")
+    for name, size in sizes.items():
+        print(
+            f"size, {name}: {size['bytes_per_game'] / 1024:.0f} KiB per game "
+            f"({size['moves_per_game']:.0f} moves a game, {size['games']} games)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,147 @@
+"""Determinization: a full State consistent with everything one seat knows (for search bots).
+
+OpenSpiel calls it ``resample_from_infostate``. Given one seat's view
+(docs/api.md §5), the cards that seat has seen earlier (:class:`Memory`: a
+fairy bounced back to the opponent's hand stays known) and both deck lists,
+:func:`determinize` deals the cards the seat cannot see — the opponent's
+hand, the opponent's face-down cases, and both files in their order — from
+what the decks hold minus every card the seat knows. Guarantees
+(tests/test_determinize.py checks them with hypothesis):
+
+- the sample's view for that seat is the given view (bar ``commitment``, the
+  hash of the sample's own seed: a view never shows the seed it hides);
+- the sample reads nothing hidden: it is a function of the view, the memory,
+  the decks and the seed alone, so permuting the true state's hidden cards
+  leaves it unchanged;
+- the sample is a consistent state (RULES 13.1): the engine accepts it as input.
+
+A face-down case and a pending ``play_case``'s card are drawn from the case
+cards left, the fairy a pending move names (a counter may have bounced it to
+a hand since) from the fairies left (a face-down case with two of one player's fairies on it, from
+those whose ``dispatch_limit`` allows two: RULES 8.9); everything else from
+all cards left.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from typing import Any
+
+from referee.bots.rng import Stream
+from referee.engine import Catalog
+
+STATE_SCHEMA = "ace-file/state@1"
+VIEW_ONLY = ("viewer", "commitment", "schema")
+
+
+class Memory:
+    """The instance → card identities one seat has seen so far (every view it was shown)."""
+
+    __slots__ = ("seen",)
+
+    def __init__(self) -> None:
+        self.seen: dict[str, str] = {}
+
+    def observe(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
+        self.seen.update(view.get("cards", {}))
+        for event in events or ():
+            if event.get("type") == "reveal" and isinstance(event.get("card"), str):
+                self.seen[event["case"]] = event["card"]
+
+
+def deck_counts(deck: Any) -> Counter[str]:
+    """A deck list (40 ids) or an object of counts, as a multiset."""
+    return Counter(deck) if isinstance(deck, list) else Counter({k: int(v) for k, v in dict(deck).items()})
+
+
+class CannotDeal(ValueError):
+    """The decks cannot have made the view (a card seen that the deck lacks, or too few cards)."""
+
+
+def _zones(pl: dict[str, Any]) -> list[str]:
+    return (
+        list(pl["hand"])
+        + [e["card"] for e in pl["cases"]]
+        + [e["card"] for e in pl["fairies"]]
+        + [e["card"] for e in pl["evidence"]]
+        + list(pl["trash"])
+    )
+
+
+def _fits(card: Any, kind: str, fairies: int) -> bool:
+    """A card of ``kind``; a case that may hold ``fairies`` of one player's fairies (RULES 8.9)."""
+    return card.kind == kind and (kind != "case" or card.dispatch_limit >= fairies)
+
+
+def determinize(
+    catalog: Catalog,
+    view: dict[str, Any],
+    decks: list[Any],
+    seed: str,
+    memory: Memory | dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """A full State consistent with ``view`` (one seat's), ``memory`` and both ``decks``, drawn from ``seed``."""
+    seen = dict(memory.seen if isinstance(memory, Memory) else memory or {})
+    seen.update(view["cards"])
+    stream = Stream("determinize:" + seed)
+    pending = view.get("pending") or {}
+    kind_of = {e["card"]: "case" for pl in view["players"] for e in pl["cases"]}  # what a hidden instance must be
+    if pending and pending["action"]["type"] == "play_case":
+        kind_of[pending["action"]["card"]] = "case"
+    if pending and isinstance(pending["action"].get("fairy"), str):  # bounced to a hand by a counter since
+        kind_of[pending["action"]["fairy"]] = "fairy"
+    cards: dict[str, str] = {}
+    files: list[list[str]] = []
+    room: Counter[tuple[str, int]] = Counter(
+        (e["case"], p) for p, pl in enumerate(view["players"]) for e in pl["fairies"] if e["case"] is not None
+    )
+    need = {case: n for (case, _), n in room.items()}  # the largest count of one player's fairies on each case
+    for (case, _), n in room.items():
+        need[case] = max(need[case], n)
+    taken = {iid for pl in view["players"] for iid in _zones(pl)}
+    for p, pl in enumerate(view["players"]):
+        present = _zones(pl)
+        pool = deck_counts(decks[p])
+        hidden = []
+        for iid in present:
+            cid = seen.get(iid)
+            if cid is None:
+                hidden.append(iid)
+                continue
+            cards[iid] = cid
+            pool[cid] -= 1
+            if pool[cid] < 0:
+                raise CannotDeal(f"player {p}'s deck holds fewer {cid} than the view shows")
+        left = sorted(pool.elements())  # the multiset alone decides the draw, never how it was stored
+        if len(left) != len(hidden) + pl["file"]:
+            raise CannotDeal(f"player {p}'s deck leaves {len(left)} unseen cards for {len(hidden) + pl['file']} places")
+        stream.shuffle(left)
+        # The instances of a known kind first, the most constrained (fairies on a face-down case) first of all.
+        for iid in sorted((i for i in hidden if i in kind_of), key=lambda i: -need.get(i, 0)):
+            if iid in kind_of:
+                kind = kind_of[iid]
+                at = next((i for i, cid in enumerate(left) if _fits(catalog[cid], kind, need.get(iid, 0))), None)
+                if at is None:
+                    raise CannotDeal(f"player {p}'s deck has no {kind} left for {iid}")
+                cards[iid] = left.pop(at)
+        for iid in hidden:
+            if iid not in kind_of:
+                cards[iid] = left.pop()
+        file_ids = []
+        n = 0
+        for cid in left:
+            while f"{'ab'[p]}~{n:02d}" in taken:
+                n += 1
+            iid = f"{'ab'[p]}~{n:02d}"
+            taken.add(iid)
+            cards[iid] = cid
+            file_ids.append(iid)
+        files.append(file_ids)
+    state = copy.deepcopy({k: v for k, v in view.items() if k not in VIEW_ONLY})  # a view may share lists
+    state["schema"] = STATE_SCHEMA
+    state["seed"] = "determinized:" + seed
+    state["rng"] = 0
+    state["cards"] = cards
+    state["players"] = [{**pl, "file": files[p]} for p, pl in enumerate(state["players"])]
+    return state

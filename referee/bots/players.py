@@ -1,0 +1,263 @@
+"""Bots that see only their seat: ``random``, ``greedy`` and ``ismcts`` (docs/bots.md).
+
+A bot is told, at each decision, its seat's view (docs/api.md §5), the
+events its seat may know since its last decision, and its legal actions; it
+answers one of those actions. It never gets the state: what it does not see
+it samples (:func:`referee.bots.determinize.determinize`), from the two deck
+lists given at :meth:`Bot.start`.
+
+- ``random``: a uniform legal action (it keeps its opening hand 3 times in 4
+  and concedes only when nothing else is legal).
+- ``greedy``: one ply on one determinization. Each legal action is applied to
+  the sample, any response window it opens is closed by passes, and the state
+  reached is scored by :func:`score`; the best wins (ties: the first listed).
+- ``ismcts``: single-observer information-set Monte Carlo tree search over
+  the seat's own decisions of this turn (or window). Each iteration deals a
+  new determinization, walks the tree by UCB1 over the actions legal in that
+  sample (availability counts, as Cowling et al. 2012; the opponent's
+  windows on them close with a pass), adds one node, ends the turn there
+  (``end_turn``, the discard owed) and scores the state reached, the
+  opponent's draw step included, with ``tanh(score / 4)``: every leaf is
+  scored at the same point of the game. Budget: ``iterations`` per decision
+  (at least one per legal action), or ``seconds`` when given. The most
+  visited legal action is played, the best on average among equals.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from typing import Any
+
+from referee.bots.determinize import Memory, determinize
+from referee.bots.rng import Stream
+from referee.engine import Catalog, RuleViolation, Session
+
+Action = dict[str, Any]
+
+
+def score(state: dict[str, Any], me: int) -> float:
+    """How good ``state`` is for ``me``: a win 100, a loss -100; else, for each side, minus the cards in its
+    trash (a card there is one the player has lost: milled by a solved case, worked a failed investigation,
+    discarded, spent), plus 0.5 for each fairy on the field, 0.4 more for each one dispatched, 0.3 for each
+    evidence, 0.2 for each case, 0.25 for each card in the file (an empty file loses) and 0.05 for each card in
+    hand; mine minus the opponent's. A draw moves a card from the file to the hand and costs 0.2: a voluntary
+    draw must buy more than that, and whose draw step came last counts little."""
+    result = state.get("result")
+    if result is not None:
+        return 100.0 if result["winner"] == me else -100.0
+
+    def side(pl: dict[str, Any]) -> float:
+        fairies = pl["fairies"]
+        return (
+            -len(pl["trash"])
+            + 0.5 * len(fairies)
+            + 0.4 * sum(1 for f in fairies if f["case"] is not None)
+            + 0.3 * len(pl["evidence"])
+            + 0.2 * len(pl["cases"])
+            + 0.25 * len(pl["file"])
+            + 0.05 * len(pl["hand"])
+        )
+
+    players = state["players"]
+    return side(players[me]) - side(players[1 - me])
+
+
+def _key(action: Action) -> str:
+    return json.dumps({k: v for k, v in action.items() if k != "pay"}, sort_keys=True)
+
+
+def _actor(state: dict[str, Any]) -> int:
+    actor: int = state["pending"]["responder"] if state["pending"] is not None else state["active"]
+    return actor
+
+
+def settle(session: Session) -> None:
+    """Close an open response window by passing (the responder plays no counter)."""
+    for _ in range(4):
+        s = session.state
+        if s["pending"] is None or session.over:
+            return
+        session.apply({"type": "pass", "player": s["pending"]["responder"]})
+
+
+class Bot:
+    """The interface: :meth:`start` once per game, then :meth:`act` at each of the seat's decisions."""
+
+    name = "bot"
+
+    def __init__(self, catalog: Catalog | None = None, seed: str = "bot"):
+        self.catalog = catalog or Catalog.builtin()
+        self.seed = seed
+
+    def start(self, seat: int, decks: list[Any], game_seed: str) -> None:
+        self.seat = seat
+        self.decks = decks
+        self.memory = Memory()
+        self.stream = Stream(f"{self.name}:{self.seed}:{game_seed}:{seat}")
+        self.decisions = 0
+
+    def act(self, view: dict[str, Any], events: list[dict[str, Any]], legal: list[Action]) -> Action:
+        self.memory.observe(view, events)
+        self.decisions += 1
+        playable = [a for a in legal if a["type"] != "concede"]
+        if not playable:
+            return legal[0]
+        if len(playable) == 1:
+            return playable[0]
+        return self.choose(view, playable)
+
+    def choose(self, view: dict[str, Any], playable: list[Action]) -> Action:
+        raise NotImplementedError
+
+    def sample(self, view: dict[str, Any], salt: str) -> Session:
+        state = determinize(self.catalog, view, self.decks, f"{self.seed}:{self.decisions}:{salt}", self.memory)
+        return Session(self.catalog, state)  # consistent by construction (tests/test_determinize.py)
+
+
+class RandomBot(Bot):
+    name = "random"
+
+    def choose(self, view: dict[str, Any], playable: list[Action]) -> Action:
+        if playable[0]["type"] in ("mulligan", "keep") and self.stream.below(4):
+            return next(a for a in playable if a["type"] == "keep")
+        return playable[self.stream.below(len(playable))]
+
+
+class GreedyBot(Bot):
+    name = "greedy"
+
+    def choose(self, view: dict[str, Any], playable: list[Action]) -> Action:
+        if playable[0]["type"] in ("mulligan", "keep"):
+            return next(a for a in playable if a["type"] == "keep")
+        base = self.sample(view, "greedy")
+        best, best_value = playable[0], -math.inf
+        for a in playable:
+            trial = Session(self.catalog, base.snapshot())
+            try:
+                trial.apply(a)
+                settle(trial)
+            except RuleViolation:
+                continue
+            value = score(trial.state, self.seat)
+            if value > best_value:
+                best, best_value = a, value
+        return best
+
+
+class _Node:
+    __slots__ = ("actor", "available", "children", "value", "visits")
+
+    def __init__(self, actor: int):
+        self.actor = actor  # who chose the action that leads here
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.value = 0.0  # summed from ``actor``'s side
+        self.available = 0
+
+
+class ISMCTSBot(Bot):
+    name = "ismcts"
+
+    def __init__(
+        self,
+        catalog: Catalog | None = None,
+        seed: str = "bot",
+        iterations: int = 64,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+    ):
+        super().__init__(catalog, seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+
+    def choose(self, view: dict[str, Any], playable: list[Action]) -> Action:
+        root = _Node(self.seat)
+        wanted = {_key(a): a for a in playable}
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        i = 0
+        budget = max(self.iterations, len(playable))  # at least one iteration for each legal action
+        while (i < budget) if deadline is None else (time.perf_counter() < deadline or i < len(playable)):
+            session = self.sample(view, f"it{i}")
+            i += 1
+            node, path = root, [root]
+            while True:
+                self._opponent_passes(session)
+                if session.over or _actor(session.state) != self.seat:
+                    break
+                options = {_key(a): a for a in session.legal_actions(self.seat) if a["type"] != "concede"}
+                if node is root:
+                    options = {k: a for k, a in options.items() if k in wanted} or options
+                if not options:
+                    break
+                for k in options:
+                    child = node.children.get(k)
+                    if child is not None:
+                        child.available += 1
+                untried = [k for k in options if k not in node.children]
+                if untried:
+                    k = untried[self.stream.below(len(untried))]
+                    child = node.children[k] = _Node(self.seat)
+                    child.available = 1
+                    session.apply(options[k])
+                    path.append(child)
+                    break
+                k = max(options, key=lambda k: self._ucb(node.children[k]))
+                session.apply(options[k])
+                node = node.children[k]
+                path.append(node)
+            self._finish_turn(session)
+            value = math.tanh(score(session.state, self.seat) / 4)
+            for n in path[1:]:
+                n.visits += 1
+                n.value += value
+        best = max(wanted, key=lambda k: self._rank(root.children.get(k)))
+        return wanted[best]
+
+    @staticmethod
+    def _rank(n: _Node | None) -> tuple[int, float]:
+        """The most visited, then the best on average (every legal action is tried once before any twice)."""
+        return (-1, 0.0) if n is None else (n.visits, n.value / n.visits)
+
+    def _opponent_passes(self, session: Session) -> None:
+        """The opponent's response windows on my actions close with a pass (the sample's counters unplayed)."""
+        while not session.over and session.state["pending"] is not None:
+            responder = session.state["pending"]["responder"]
+            if responder == self.seat:
+                return
+            session.apply({"type": "pass", "player": responder})
+
+    def _finish_turn(self, session: Session) -> None:
+        """End the turn from where the search stopped (end_turn, the discard owed, pass): every leaf is scored
+        at the same point, the opponent's draw step included."""
+        for _ in range(8):
+            self._opponent_passes(session)
+            if session.over or _actor(session.state) != self.seat:
+                return
+            legal = {a["type"]: a for a in session.legal_actions(self.seat)}
+            for kind in ("end_turn", "discard", "skip_case", "pass", "keep"):
+                if kind in legal:
+                    session.apply(legal[kind])
+                    break
+            else:
+                return
+
+    def _ucb(self, n: _Node) -> float:
+        return n.value / n.visits + self.exploration * math.sqrt(math.log(max(n.available, 1)) / n.visits)
+
+
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot}
+
+
+def make_bot(name: str, catalog: Catalog | None = None, seed: str = "bot", **options: Any) -> Bot:
+    """A bot by name (``random``, ``greedy``, ``ismcts``; ``ismcts:200`` for 200 iterations per decision)."""
+    base, _, budget = name.partition(":")
+    if base not in BOTS:
+        raise ValueError(f"unknown bot {name!r}: one of {', '.join(BOTS)}")
+    if budget:
+        if base != "ismcts" or not budget.isdigit() or int(budget) < 1:
+            raise ValueError(f"bot {name!r}: only ismcts takes a budget, ismcts:N with N >= 1 iterations")
+        options["iterations"] = int(budget)
+    return BOTS[base](catalog, seed, **options)

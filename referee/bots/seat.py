@@ -1,0 +1,17 @@
+"""What one seat is told: its view of the state and its share of the events (docs/api.md §5, §10).
+
+A bot is handed these and nothing else. The view comes from the engine's
+package face (``Session.view``); the events go through the same filter
+private mode applies to every seat's answers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def seat_events(events: Any, state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    """``events`` (which led to ``state``) as ``seat`` may know them: no seed, no card it may not know."""
+    from referee.engine.events import events_for  # the filter of private mode's answers
+
+    return events_for(list(events), state, seat)

@@ -1,0 +1,412 @@
+"""The ledger of private games (docs/api.md §11, docs/ledger.md): one line of play per game.
+
+A stateless referee cannot tell a game's latest token from an older copy; the
+ledger can. Per game id it keeps the latest ``seq`` and, for each seq, the
+digest of the action that produced it and the token it produced — nothing
+readable (no plain state, no seat, no key: tokens are encrypted).
+
+One small interface, :class:`Ledger`, with two stores:
+
+- :class:`SqliteLedger` (``sqlite:///absolute/path.db``): one machine; WAL
+  mode and one ``BEGIN IMMEDIATE`` transaction per move, so gunicorn's
+  workers (separate processes) see one order of moves;
+- :class:`RedisLedger` (``redis://host:port/db``): every replica shares one
+  Redis; a move's compare-and-set is one Lua script (atomic on the server),
+  and all of a game's data is one hash under a key with the game id as its
+  hash tag (``af:{g-…}``), so the same code runs on Redis Cluster.
+
+Every failure of the store (refused connection, timeout, a read-only or full
+disk, a Redis that cannot persist) is :class:`LedgerUnavailable`: the service
+answers 503 and applies nothing; nothing is ever accepted unrecorded.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from typing import Literal, Protocol
+from urllib.parse import urlsplit
+
+APPLIED: Literal["applied"] = "applied"
+REPEATED: Literal["repeated"] = "repeated"
+STALE: Literal["stale"] = "stale"
+
+
+class LedgerUnavailable(Exception):
+    """The store cannot be reached or written now (HTTP 503 ``ledger_unavailable``)."""
+
+
+class LedgerURLError(ValueError):
+    """A ``REFEREE_LEDGER`` value that names no store this referee can use."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What :meth:`Ledger.record` did.
+
+    ``kind``: ``applied`` (recorded as ``seq + 1``), ``repeated`` (that very
+    action was recorded at ``seq + 1`` already: ``token`` is the recorded
+    answer) or ``stale`` (refused; ``latest`` is the game's latest seq).
+    """
+
+    kind: str
+    latest: int
+    token: str | None = None
+
+
+class Ledger(Protocol):
+    """The one interface both stores give the service."""
+
+    def start(self, game_id: str, token: str) -> None:
+        """Record a new game at seq 0."""
+
+    def record(self, game_id: str, seq: int, digest: str, token: str, sent: str) -> Outcome:
+        """Atomically: record ``token`` as seq ``seq + 1`` if ``seq`` is the game's latest.
+
+        ``sent`` is the token the move was made on: a game the ledger does not
+        hold is adopted at ``seq`` with it first (docs/api.md §11).
+        """
+
+    def stale(self, game_id: str, seq: int, digest: str) -> int | None:
+        """The game's latest seq if a move by ``digest`` on seq ``seq`` would be refused, else None."""
+
+    def latest(self, game_id: str) -> tuple[int, str] | None:
+        """The game's latest seq and token, or None for a game it does not hold."""
+
+    def ping(self) -> None:
+        """Raise :class:`LedgerUnavailable` unless the store answers (and, for SQLite, is writable)."""
+
+    def close(self) -> None:
+        """Drop this process's connections (the app is loaded before gunicorn forks its workers)."""
+
+
+def check_url(url: str) -> str:
+    """``sqlite`` or ``redis``: the store ``url`` names; :class:`LedgerURLError` when it names none."""
+    parts = urlsplit(url)
+    if parts.scheme == "sqlite":
+        if parts.netloc or not parts.path.startswith("/") or parts.path.endswith("/"):
+            raise LedgerURLError(f"{url!r}: write sqlite:///absolute/path.db (three slashes, an absolute file path)")
+        if parts.query not in SQLITE_QUERIES:
+            raise LedgerURLError(f"{url!r}: the one option is ?synchronous=normal (docs/ledger.md, Durability)")
+        return "sqlite"
+    if parts.scheme in ("redis", "rediss"):
+        try:
+            port = parts.port
+        except ValueError:
+            port = -1
+        db = parts.path.strip("/")
+        if not parts.hostname or port == -1 or (db and not db.isdigit()) or parts.query:
+            raise LedgerURLError(f"{url!r}: write redis://host:port/db (db a number)")
+        return "redis"
+    raise LedgerURLError(f"{url!r}: use sqlite:///absolute/path.db or redis://host:port/db")
+
+
+# synchronous=FULL by default: a move answered is on disk, even through a power cut (as the shipped
+# Redis's appendfsync always); ?synchronous=normal: through any crash of a process, not of the machine.
+SQLITE_QUERIES = {"": "FULL", "synchronous=full": "FULL", "synchronous=normal": "NORMAL"}
+
+
+def open_ledger(url: str, ttl: float, timeout: float) -> Ledger:
+    """The store ``url`` names (checked with :func:`check_url`), not yet connected."""
+    if check_url(url) == "sqlite":
+        parts = urlsplit(url)
+        return SqliteLedger(parts.path, ttl, timeout, SQLITE_QUERIES[parts.query])
+    return RedisLedger(url, ttl, timeout)
+
+
+# -- SQLite ----------------------------------------------------------------------------------
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (game_id TEXT PRIMARY KEY, latest INTEGER NOT NULL, touched REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id TEXT NOT NULL, seq INTEGER NOT NULL, digest TEXT, token TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS games_touched ON games (touched);
+"""
+_EXPIRE_EVERY = 1000  # new games between two sweeps of expired ones
+
+
+class SqliteLedger:
+    """The ledger in one SQLite file, shared by every process on the machine.
+
+    Each process (gunicorn forks its workers after loading the app) and
+    thread opens its own connection on first use. ``synchronous=FULL`` (the
+    default): a move answered is on disk, as Redis's ``appendfsync always``
+    promises; ``NORMAL`` (``?synchronous=normal``): in the kernel, so it
+    survives any crash of a process, not a power cut.
+    """
+
+    def __init__(self, path: str, ttl: float, timeout: float, synchronous: str = "FULL"):
+        self.path = path
+        self.synchronous = synchronous
+        self.ttl = ttl
+        self.timeout = timeout
+        self._local = threading.local()
+        self._games = 0
+
+    def _db(self) -> sqlite3.Connection:
+        local = self._local
+        if getattr(local, "pid", None) != os.getpid():
+            local.pid = os.getpid()
+            local.db = None
+        if local.db is None:
+            try:
+                # No busy handler (timeout 0): the one wait for the lock is _begin's, bounded by the timeout.
+                db = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute(f"PRAGMA synchronous={self.synchronous}")
+                db.executescript(_SCHEMA)
+            except sqlite3.Error as exc:
+                raise LedgerUnavailable(f"SQLite ledger {self.path}: {exc}") from None
+            local.db = db
+        return local.db
+
+    def _run(self, work):  # type: ignore[no-untyped-def]
+        """``work(db)`` in one immediate transaction; any SQLite error is :class:`LedgerUnavailable`."""
+        db = self._db()
+        try:
+            self._begin(db)
+            try:
+                out = work(db)
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+            return out
+        except sqlite3.Error as exc:
+            if db.in_transaction:
+                try:
+                    db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            self._local.db = None  # a fresh connection next time (the file may have come back)
+            raise LedgerUnavailable(f"SQLite ledger {self.path}: {exc}") from None
+
+    def _begin(self, db: sqlite3.Connection) -> None:
+        """``BEGIN IMMEDIATE`` (the write lock), waiting at most the timeout while another worker holds it.
+
+        SQLite's own busy handler sleeps 1 ms, then 2, 5, 10...: far longer than a move holds the lock
+        (a fraction of a millisecond). Trying again after a short, growing pause keeps two busy workers
+        from waiting on each other's sleeps.
+        """
+        deadline = time.monotonic() + self.timeout
+        pause = 0.00005
+        while True:
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                if time.monotonic() + pause > deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.002)
+
+    def start(self, game_id: str, token: str) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("INSERT OR REPLACE INTO games VALUES (?, 0, ?)", (game_id, time.time()))
+            db.execute("INSERT OR REPLACE INTO moves VALUES (?, 0, NULL, ?)", (game_id, token))
+
+        self._run(work)
+        self._games += 1
+        if self._games % _EXPIRE_EVERY == 0:
+            self._run(self._expire)
+
+    def _expire(self, db: sqlite3.Connection) -> None:
+        cutoff = time.time() - self.ttl
+        db.execute("DELETE FROM moves WHERE game_id IN (SELECT game_id FROM games WHERE touched < ?)", (cutoff,))
+        db.execute("DELETE FROM games WHERE touched < ?", (cutoff,))
+
+    def _latest(self, db: sqlite3.Connection, game_id: str) -> int | None:
+        row = db.execute("SELECT latest, touched FROM games WHERE game_id = ?", (game_id,)).fetchone()
+        if row is None or row[1] < time.time() - self.ttl:
+            return None
+        return row[0]
+
+    def record(self, game_id: str, seq: int, digest: str, token: str, sent: str) -> Outcome:
+        def work(db: sqlite3.Connection) -> Outcome:
+            latest = self._latest(db, game_id)
+            now = time.time()
+            if latest is None:  # adopted at the token's seq
+                db.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
+                db.execute("INSERT OR REPLACE INTO moves VALUES (?, ?, NULL, ?)", (game_id, seq, sent))
+                latest = seq
+            if latest == seq:
+                db.execute("INSERT OR REPLACE INTO moves VALUES (?, ?, ?, ?)", (game_id, seq + 1, digest, token))
+                db.execute("INSERT OR REPLACE INTO games VALUES (?, ?, ?)", (game_id, seq + 1, now))
+                return Outcome(APPLIED, seq + 1, token)
+            if latest > seq:
+                row = db.execute(
+                    "SELECT digest, token FROM moves WHERE game_id = ? AND seq = ?", (game_id, seq + 1)
+                ).fetchone()
+                if row is not None and row[0] == digest:
+                    return Outcome(REPEATED, latest, row[1])
+            return Outcome(STALE, latest)
+
+        return self._run(work)
+
+    def stale(self, game_id: str, seq: int, digest: str) -> int | None:
+        def work(db: sqlite3.Connection) -> int | None:
+            latest = self._latest(db, game_id)
+            if latest is None or latest == seq:
+                return None
+            if latest > seq:
+                row = db.execute(
+                    "SELECT digest FROM moves WHERE game_id = ? AND seq = ?", (game_id, seq + 1)
+                ).fetchone()
+                if row is not None and row[0] == digest:
+                    return None
+            return latest
+
+        return self._run(work)
+
+    def latest(self, game_id: str) -> tuple[int, str] | None:
+        def work(db: sqlite3.Connection) -> tuple[int, str] | None:
+            latest = self._latest(db, game_id)
+            if latest is None:
+                return None
+            row = db.execute("SELECT token FROM moves WHERE game_id = ? AND seq = ?", (game_id, latest)).fetchone()
+            return (latest, row[0]) if row is not None else None
+
+        return self._run(work)
+
+    def ping(self) -> None:
+        # A write, so that a read-only file or a full disk shows as unreachable, not only a missing one.
+        self._run(lambda db: db.execute("UPDATE games SET touched = touched WHERE game_id = ''"))
+
+    def close(self) -> None:
+        db = getattr(self._local, "db", None)
+        self._local.db = None
+        if db is not None:
+            db.close()
+
+    def size(self) -> int:
+        """Bytes of the database file and its WAL (the benchmark's ledger size)."""
+        return sum(os.path.getsize(p) for p in (self.path, self.path + "-wal") if os.path.exists(p))
+
+
+# -- Redis -----------------------------------------------------------------------------------
+
+# KEYS[1] the game's hash; ARGV: seq, digest, token, ttl (s), the token sent (for adoption).
+# Answers {kind, latest, token}: kind 1 applied, 2 repeated (token: the recorded one), 0 stale.
+_RECORD = """
+local key = KEYS[1]
+local seq = tonumber(ARGV[1])
+local latest = redis.call('HGET', key, 'latest')
+if not latest then
+  redis.call('DEL', key)
+  redis.call('HSET', key, 'latest', seq, 't:' .. seq, ARGV[5])
+  latest = seq
+else
+  latest = tonumber(latest)
+end
+if latest == seq then
+  redis.call('HSET', key, 'latest', seq + 1, 'd:' .. (seq + 1), ARGV[2], 't:' .. (seq + 1), ARGV[3])
+  redis.call('EXPIRE', key, ARGV[4])
+  return {1, seq + 1, ''}
+end
+if latest > seq and redis.call('HGET', key, 'd:' .. (seq + 1)) == ARGV[2] then
+  return {2, latest, redis.call('HGET', key, 't:' .. (seq + 1))}
+end
+return {0, latest, ''}
+"""
+
+# KEYS[1] the game's hash; ARGV: seq, digest. Answers the latest seq if refused, else -1.
+_STALE = """
+local latest = redis.call('HGET', KEYS[1], 'latest')
+if not latest then return -1 end
+latest = tonumber(latest)
+local seq = tonumber(ARGV[1])
+if latest == seq then return -1 end
+if latest > seq and redis.call('HGET', KEYS[1], 'd:' .. (seq + 1)) == ARGV[2] then return -1 end
+return latest
+"""
+
+# KEYS[1] the game's hash. Answers {latest, token} or nil.
+_LATEST = """
+local latest = redis.call('HGET', KEYS[1], 'latest')
+if not latest then return false end
+return {tonumber(latest), redis.call('HGET', KEYS[1], 't:' .. latest)}
+"""
+
+
+def game_key(game_id: str) -> str:
+    """The hash of one game: its id as the hash tag, so a cluster keeps it on one node."""
+    return "af:{" + game_id + "}"
+
+
+class RedisLedger:
+    """The ledger on Redis, shared by every replica (the ``redis`` client; its pool is fork-safe)."""
+
+    def __init__(self, url: str, ttl: float, timeout: float):
+        import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        self._errors = (redis.RedisError, OSError)
+        self.url = url
+        self.ttl = max(1, int(ttl))
+        self._redis = redis.Redis.from_url(
+            url,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+            # One immediate retry of a failed connection (a pooled one Redis dropped on a restart): a
+            # call takes at most twice the timeout. Retrying a move is safe: the same action at the
+            # same seq is the recorded answer.
+            retry=Retry(NoBackoff(), 1),
+            retry_on_timeout=False,
+            decode_responses=True,
+        )
+        self._record = self._redis.register_script(_RECORD)
+        self._stale = self._redis.register_script(_STALE)
+        self._latest = self._redis.register_script(_LATEST)
+
+    def _call(self, work):  # type: ignore[no-untyped-def]
+        try:
+            return work()
+        except self._errors as exc:
+            raise LedgerUnavailable(f"Redis ledger: {type(exc).__name__}: {exc}") from None
+
+    def start(self, game_id: str, token: str) -> None:
+        key = game_key(game_id)
+
+        def work() -> None:
+            pipe = self._redis.pipeline(transaction=True)
+            pipe.delete(key)
+            pipe.hset(key, mapping={"latest": 0, "t:0": token})
+            pipe.expire(key, self.ttl)
+            pipe.execute()
+
+        self._call(work)
+
+    def record(self, game_id: str, seq: int, digest: str, token: str, sent: str) -> Outcome:
+        kind, latest, recorded = self._call(
+            lambda: self._record(keys=[game_key(game_id)], args=[seq, digest, token, self.ttl, sent])
+        )
+        if kind == 1:
+            return Outcome(APPLIED, latest, token)
+        if kind == 2:
+            return Outcome(REPEATED, latest, recorded)
+        return Outcome(STALE, latest)
+
+    def stale(self, game_id: str, seq: int, digest: str) -> int | None:
+        latest = self._call(lambda: self._stale(keys=[game_key(game_id)], args=[seq, digest]))
+        return None if latest < 0 else latest
+
+    def latest(self, game_id: str) -> tuple[int, str] | None:
+        out = self._call(lambda: self._latest(keys=[game_key(game_id)]))
+        return None if not out else (int(out[0]), out[1])
+
+    def ping(self) -> None:
+        self._call(self._redis.ping)
+
+    def close(self) -> None:
+        self._redis.connection_pool.disconnect()
+
+    def size(self, game_id: str) -> int:
+        """Bytes Redis uses for one game (the benchmark's ledger size)."""
+        return int(self._call(lambda: self._redis.memory_usage(game_key(game_id), samples=0)) or 0)

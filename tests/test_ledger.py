@@ -1,0 +1,395 @@
+"""The ledger (docs/api.md §11) and spectators (§12), in-process against a real SQLite file and a real Redis.
+
+Each test gets its own database in a temporary directory. The tests hold the
+key, so they can open tokens and compare; a client never can.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import threading
+
+import orjson
+import pytest
+from conftest import STATE_KEY, keep_or_random
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.service.config import ConfigError, Settings
+from referee.service.private_tokens import Vault
+
+VAULT = Vault(bytes.fromhex(STATE_KEY))
+
+
+def post(client, path: str, body: dict):
+    return client.post(path, data=orjson.dumps(body), content_type="application/json")
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    from tests.redis_server import RedisServer
+
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def db_url(request, tmp_path) -> str:
+    """Each test of the ledger runs on both stores: a SQLite file of its own, and a real Redis."""
+    if request.param == "redis":
+        return request.getfixturevalue("redis_url")
+    return f"sqlite:///{tmp_path / 'ledger.db'}"
+
+
+@pytest.fixture
+def sqlite_url(tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'ledger.db'}"
+
+
+@pytest.fixture
+def ledger_app(make_app, db_url):
+    return make_app(state_key=STATE_KEY, ledger=db_url, ledger_timeout=0.2)
+
+
+@pytest.fixture
+def lc(ledger_app):
+    return ledger_app.test_client()
+
+
+class Game:
+    """A private game through a client: its token, seats, watch key, and a policy for the next move."""
+
+    def __init__(self, client, body: dict, seed: str = "ledger"):
+        resp = post(client, "/v1/games", body)
+        assert resp.status_code == 201, resp.get_json()
+        answer = resp.get_json()
+        self.client = client
+        self.token, self.seats, self.watch = answer["state"], answer["seats"], answer["watch"]
+        self.game_id = VAULT.open(self.token)["game_id"]
+        self.rng = random.Random(seed)
+        self.played: list[dict] = []  # the action of each seq after the deal (from play)
+
+    def turn(self, token: str | None = None) -> tuple[int, list[dict]]:
+        token = token or self.token
+        for player in (0, 1):
+            actions = post(self.client, "/v1/legal-actions", {"state": token, "seat": self.seats[player]}).get_json()[
+                "actions"
+            ]
+            if any(a["type"] != "concede" for a in actions):
+                return player, actions
+        raise AssertionError("nobody may act")
+
+    def apply(self, action: dict, token: str | None = None):
+        token = token or self.token
+        return post(self.client, "/v1/apply", {"state": token, "action": action, "seat": self.seats[action["player"]]})
+
+    def play(self, steps: int) -> None:
+        for _ in range(steps):
+            _, actions = self.turn()
+            action = keep_or_random(actions, self.rng)
+            resp = self.apply(action)
+            assert resp.status_code == 200, resp.get_json()
+            self.token = resp.get_json()["state"]
+            self.played.append(action)
+
+    def seq(self, token: str | None = None) -> int:
+        return VAULT.open(token or self.token)["seq"]
+
+
+def two_actions(game: Game) -> tuple[dict, dict]:
+    """Two different legal actions of whoever acts now (play on until there are two)."""
+    while True:
+        _, actions = game.turn()
+        if len(actions) >= 2:
+            return actions[0], actions[1]
+        game.play(1)
+
+
+# -- §11: the outcomes of /v1/apply ---------------------------------------------------------
+
+
+def test_a_move_on_the_latest_token_is_applied_and_recorded(lc, private_game_body):
+    game = Game(lc, private_game_body)
+    game.play(3)
+    latest = post(lc, "/v1/latest", {"game_id": game.game_id, "seat": game.seats[0]}).get_json()
+    assert latest["state"] == game.token and latest["seq"] == 3 == latest["view"]["seq"]
+
+
+def test_the_same_action_again_gives_the_recorded_answer(lc, private_game_body):
+    game = Game(lc, private_game_body)
+    game.play(2)
+    action, _ = two_actions(game)
+    first = game.apply(action)
+    again = game.apply({k: action[k] for k in reversed(list(action))})  # the same action, keys in another order
+    assert first.status_code == again.status_code == 200
+    assert again.get_json() == first.get_json()  # the same token, events and view
+
+
+def test_a_fork_is_refused_with_the_latest_seq(lc, private_game_body):
+    """The fork of issue 23: a move tried on a copy of the token is made; another from the original is 409."""
+    game = Game(lc, private_game_body)
+    game.play(4)
+    tried, published = two_actions(game)
+    assert game.apply(tried).status_code == 200
+    resp = game.apply(published)
+    assert resp.status_code == 409
+    problem = resp.get_json()
+    assert problem["code"] == "stale_state" and problem["latest_seq"] == game.seq() + 1
+
+
+def test_a_rollback_to_an_older_token_is_refused(lc, private_game_body):
+    """A cheater replays from seq 6 while the game is at seq 8: any move but the recorded one is refused."""
+    game = Game(lc, private_game_body)
+    game.play(6)
+    old = game.token
+    game.play(2)
+    _, actions = game.turn(old)
+    others = [a for a in actions if a != game.played[6]]
+    assert others
+    for action in others[:3]:
+        resp = game.apply(action, old)
+        assert resp.status_code == 409 and resp.get_json()["latest_seq"] == 8
+    recorded = game.apply(game.played[6], old)  # the recorded move: seq 7's recorded answer, nothing new
+    assert recorded.status_code == 200 and game.seq(recorded.get_json()["state"]) == 7
+
+
+def test_an_illegal_move_on_a_stale_token_is_409_not_422(lc, private_game_body):
+    game = Game(lc, private_game_body)
+    game.play(3)
+    old = game.token
+    player, _ = game.turn(old)
+    game.play(1)
+    illegal = {"type": "recall", "player": player, "fairy": "no-such-fairy"}
+    assert game.apply(illegal).status_code in (400, 422)  # on the latest token: the engine's answer
+    resp = game.apply(illegal, old)
+    assert resp.status_code == 409 and resp.get_json()["latest_seq"] == 4
+
+
+def test_a_game_dealt_before_the_ledger_was_on_is_adopted_at_its_seq(make_app, lc, private_game_body):
+    plain_private = make_app(state_key=STATE_KEY).test_client()  # the same key, no ledger
+    game = Game(plain_private, private_game_body)
+    game.play(3)
+    game.client = lc
+    assert post(lc, "/v1/latest", {"game_id": game.game_id, "seat": game.seats[0]}).status_code == 404
+    fork, other = two_actions(game)
+    assert game.apply(fork).status_code == 200
+    assert game.apply(other).status_code == 409
+    assert post(lc, "/v1/latest", {"game_id": game.game_id, "seat": game.seats[1]}).get_json()["seq"] == 4
+
+
+def test_two_racing_moves_from_one_token_one_wins(ledger_app, private_game_body):
+    client = ledger_app.test_client()
+    game = Game(client, private_game_body)
+    game.play(2)
+    first, second = two_actions(game)
+    statuses = []
+
+    def send(action):
+        statuses.append(post(ledger_app.test_client(), "/v1/apply", {**body, "action": action}).status_code)
+
+    body = {"state": game.token, "seat": game.seats[first["player"]]}
+    threads = [threading.Thread(target=send, args=(a,)) for a in (first, second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(statuses) == [200, 409]
+
+
+# -- §11: /v1/latest ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "game_id",
+    [7, None, ["g-1"], {"id": "g-1"}, "", "g-" + "x" * 10_000],
+    ids=["int", "null", "list", "object", "empty", "huge"],
+)
+def test_latest_refuses_a_game_id_that_is_not_one(lc, private_game_body, game_id):
+    game = Game(lc, private_game_body)
+    resp = post(lc, "/v1/latest", {"game_id": game_id, "seat": game.seats[0]})
+    assert resp.status_code == 400 and resp.get_json()["code"] == "invalid_schema"
+
+
+def test_latest_of_an_unknown_game_is_404(lc):
+    resp = post(lc, "/v1/latest", {"game_id": "g-unknown", "seat": VAULT.seat("g-unknown", 0)})
+    assert resp.status_code == 404 and resp.get_json()["code"] == "unknown_game"
+
+
+def test_latest_with_a_seat_of_another_game_is_403(lc, private_game_body):
+    one, two = Game(lc, private_game_body), Game(lc, private_game_body)
+    resp = post(lc, "/v1/latest", {"game_id": one.game_id, "seat": two.seats[0]})
+    assert resp.status_code == 403 and resp.get_json()["code"] == "bad_seat"
+
+
+def test_latest_without_a_ledger_is_400(private_client, client):
+    for c in (private_client, client):
+        resp = post(c, "/v1/latest", {"game_id": "g-1", "seat": VAULT.seat("g-1", 0)})
+        assert resp.status_code == 400 and resp.get_json()["code"] == "no_ledger"
+
+
+def test_every_private_view_carries_the_game_id(lc, private_game_body):
+    game = Game(lc, private_game_body)
+    view = post(lc, "/v1/view", {"state": game.token, "seat": game.seats[1]}).get_json()["view"]
+    _, actions = game.turn()
+    applied = game.apply(keep_or_random(actions, game.rng)).get_json()["view"]
+    assert view["game_id"] == applied["game_id"] == game.game_id
+
+
+# -- §12: spectators ------------------------------------------------------------------------
+
+
+def test_the_watch_key_views_and_never_acts(lc, private_game_body):
+    game = Game(lc, private_game_body)
+    game.play(2)
+    player, actions = game.turn()
+    acting = {"state": game.token, "seat": game.watch}
+    for path, body in (
+        ("/v1/apply", {**acting, "action": actions[0]}),
+        ("/v1/validate", {**acting, "action": actions[0]}),
+        ("/v1/legal-actions", acting),
+    ):
+        resp = post(lc, path, body)
+        assert resp.status_code == 403 and resp.get_json()["code"] == "not_your_seat", path
+    view = post(lc, "/v1/view", acting).get_json()["view"]
+    latest = post(lc, "/v1/latest", {"game_id": game.game_id, "seat": game.watch}).get_json()
+    assert view["viewer"] is None and latest["view"] == view and latest["seq"] == 2
+    assert post(lc, "/v1/view", {**acting, "player": player}).get_json()["code"] == "not_your_seat"
+
+
+def test_a_seat_never_asks_for_the_spectator_view(lc, private_game_body):
+    game = Game(lc, private_game_body)
+    resp = post(lc, "/v1/view", {"state": game.token, "seat": game.seats[0], "player": None})
+    assert resp.status_code == 403 and resp.get_json()["code"] == "not_your_seat"
+
+
+def test_a_watch_key_is_not_both_seats_of_a_replay_or_reveal(lc, private_game_body):
+    game = Game(lc, private_game_body)
+    for path, extra in (("/v1/replay", {"actions": []}), ("/v1/reveal", {})):
+        resp = post(lc, path, {"state": game.token, "seats": [game.seats[0], game.watch], **extra})
+        assert resp.status_code == 403 and resp.get_json()["code"] == "not_your_seat", path
+
+
+SPECTATOR_GAMES = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+
+
+@SPECTATOR_GAMES
+@given(seed=st.integers(0, 10_000), moves=st.integers(0, 80))
+def test_the_spectator_view_is_exactly_what_both_players_see(client, catalog, seed, moves):
+    """§12 against the seats' own views (§5): the spectator's cards are exactly their intersection."""
+    from referee.engine import apply, legal_actions, new_game
+    from referee.engine.playout import random_new_game
+
+    state, _ = new_game(catalog, random_new_game(catalog, f"spectator-{seed}"))
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state["phase"] == "over":
+            break
+        state, _ = apply(catalog, state, keep_or_random(legal_actions(catalog, state), rng))
+    views = [post(client, "/v1/view", {"state": state, "player": p}).get_json()["view"] for p in (0, 1, None)]
+    seat0, seat1, spectator = views
+    assert spectator["viewer"] is None and "seed" not in spectator and "rng" not in spectator
+    assert spectator["cards"] == {i: c for i, c in seat0["cards"].items() if i in seat1["cards"]}
+    for i, pl in enumerate(state["players"]):  # nothing either player may not know, zone by zone
+        hidden = set(pl["hand"]) | {e["card"] for e in pl["cases"] if not e["face_up"]}
+        assert not hidden & set(spectator["cards"]) - _declared(state)
+        assert spectator["players"][i]["file"] == len(pl["file"])
+        assert spectator["players"][i]["hand"] == pl["hand"]
+
+
+def _declared(state: dict) -> set[str]:
+    """The card of a pending action (not a play_case): its declaration revealed it to both (§5)."""
+    pending = state["pending"]
+    if pending is None or pending["action"]["type"] == "play_case" or "card" not in pending["action"]:
+        return set()
+    return {pending["action"]["card"]}
+
+
+def test_a_plain_view_for_null_is_the_spectator_view(client, new_game_body):
+    state = post(client, "/v1/games", new_game_body).get_json()["state"]
+    view = post(client, "/v1/view", {"state": state, "player": None}).get_json()["view"]
+    assert view["viewer"] is None and view["cards"] == {}  # at the deal, both hands are hidden
+
+
+# -- unreachable: 503, never a move unrecorded ------------------------------------------------
+
+
+def test_a_locked_database_is_503_with_retry_after_and_readyz_503(make_app, private_game_body, sqlite_url):
+    lc = make_app(state_key=STATE_KEY, ledger=sqlite_url, ledger_timeout=0.2).test_client()
+    db_url = sqlite_url
+    game = Game(lc, private_game_body)
+    game.play(2)
+    _, actions = game.turn()
+    blocker = sqlite3.connect(db_url.removeprefix("sqlite://"), isolation_level=None)
+    blocker.execute("BEGIN EXCLUSIVE")  # another process holding the file longer than REFEREE_LEDGER_TIMEOUT
+    try:
+        resp = game.apply(actions[0])
+        assert resp.status_code == 503 and resp.get_json()["code"] == "ledger_unavailable"
+        assert resp.headers["Retry-After"] == "1"
+        assert lc.get("/readyz").status_code == 503
+        assert post(lc, "/v1/games", private_game_body).status_code == 503
+        assert post(lc, "/v1/latest", {"game_id": game.game_id, "seat": game.seats[0]}).status_code == 503
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert lc.get("/readyz").status_code == 200
+    assert post(lc, "/v1/latest", {"game_id": game.game_id, "seat": game.seats[0]}).get_json()["seq"] == 2
+    assert game.apply(actions[0]).status_code == 200  # nothing was recorded by the refused move
+
+
+# -- settings -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"REFEREE_LEDGER": "sqlite:///tmp/x.db"}, "without REFEREE_STATE_KEY"),
+        ({"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": "sqlite://relative.db"}, "absolute"),
+        ({"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": "sqlite:///x.db?mode=ro"}, "synchronous=normal"),
+        ({"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": "redis://localhost:notaport/0"}, "redis://host:port/db"),
+        ({"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": "mysql://x/y"}, "use sqlite:///"),
+        ({"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": "sqlite:///x.db", "REFEREE_LEDGER_TIMEOUT": "0"}, "0.05"),
+    ],
+)
+def test_bad_ledger_settings_are_one_line_errors(env, message):
+    with pytest.raises(ConfigError, match=message) as err:
+        Settings.from_env(env)
+    assert "\n" not in str(err.value)
+
+
+def test_an_unreachable_ledger_is_a_start_up_error(make_app, tmp_path):
+    with pytest.raises(ConfigError, match="unreachable at start-up"):
+        make_app(state_key=STATE_KEY, ledger=f"sqlite:///{tmp_path}/no/such/dir/ledger.db")
+
+
+def test_the_shipped_redis_config_fsyncs_every_move_and_never_evicts():
+    """docs/ledger.md, "Durability": what the tests' redis-server runs with (tests/redis_server.py)."""
+    from tests.redis_server import CONFIG
+
+    lines = dict(line.split(None, 1) for line in CONFIG.read_text("utf-8").splitlines() if line and line[0] != "#")
+    assert lines["appendonly"] == "yes" and lines["appendfsync"] == "always"
+    assert lines["maxmemory-policy"] == "noeviction"
+
+
+def test_a_peek_by_drawing_on_a_copy_is_the_move_made(lc, private_game_body):
+    """The peek of issue 23: a voluntary draw on a copy shows the next card; with a ledger that draw
+    is the move, and any other move from the original token is refused."""
+    game = Game(lc, private_game_body, seed="peek")
+    for _ in range(200):
+        _, actions = game.turn()
+        draws = [a for a in actions if a["type"] == "draw"]
+        others = [a for a in actions if a["type"] not in ("draw", "concede")]
+        if draws and others:
+            break
+        game.play(1)
+    else:
+        pytest.skip("no position with a voluntary draw beside another move")
+    peek = game.apply(draws[0])
+    assert peek.status_code == 200
+    resp = game.apply(others[0])
+    assert resp.status_code == 409 and resp.get_json()["latest_seq"] == game.seq(peek.get_json()["state"])
