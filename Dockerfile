@@ -1,5 +1,6 @@
 # syntax=docker/dockerfile:1
-# The referee's HTTP service: gunicorn (buffering workers) behind a buffering proxy (docs/operations.md).
+# The referee's HTTP service: gunicorn's own workers (gevent by default; sync behind the shipped nginx),
+# docs/operations.md "Running it for real".
 #
 #   docker build -t ace-file-referee:0.1.0 .     (the tag is the package version, pyproject.toml)
 #   docker run --rm -p 8000:8000 -e REFEREE_SECRET=... ace-file-referee:0.1.0
@@ -13,7 +14,7 @@ ARG PYTHON_VERSION=3.11
 FROM python:${PYTHON_VERSION}-slim AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE ./
 COPY referee ./referee
 COPY schemas ./schemas
 RUN python -m pip wheel --wheel-dir /wheels .

@@ -66,13 +66,15 @@ bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/engine.py --baseline 7bc43d9
 
-# /v1/apply against a parse-and-echo endpoint on the real server (2 workers; wrk if installed).
+# /v1/apply beside a parse-and-echo endpoint under gevent direct, sync direct and nginx -> sync, and
+# slow-client availability; then every hot endpoint and private mode against the echo (2 workers; wrk if installed).
 bench-http: $(VENV)/.installed
+	$(BIN)/python benchmarks/http_edge.py
 	$(BIN)/python benchmarks/http_load.py
 
 # The baseline revision of issues 8, 10 and 11 and this code's worker classes, side by side, alternated.
 bench-compare: $(VENV)/.installed
-	$(BIN)/python benchmarks/http_compare.py --baseline 7bc43d9 --worker-classes sync,buffering,gevent --rounds 5
+	$(BIN)/python benchmarks/http_compare.py --baseline 7bc43d9 --worker-classes sync,gevent --rounds 5
 
 # Availability under 40 idle + 40 trickled-header + 2 non-reading sockets (≤ 60 s, loopback).
 bench-slow: $(VENV)/.installed

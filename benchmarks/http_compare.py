@@ -1,8 +1,8 @@
 """Throughput and workers' CPU per request of several servers in one run: worker classes, a baseline revision.
 
     .venv/bin/python benchmarks/http_compare.py --baseline 7bc43d9              # that revision vs this code
-    .venv/bin/python benchmarks/http_compare.py --worker-classes sync,buffering,gevent
-    .venv/bin/python benchmarks/http_compare.py --baseline 7bc43d9 --worker-classes sync,buffering
+    .venv/bin/python benchmarks/http_compare.py --worker-classes sync,gevent
+    .venv/bin/python benchmarks/http_compare.py --baseline 7bc43d9 --worker-classes sync,gevent
     (also: benchmarks/http_load.py --baseline REV / --worker-classes A,B)
 
 Starts one ``referee serve`` (2 workers, the production config, loopback) per
@@ -171,7 +171,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--worker-classes",
         metavar="A,B",
-        help="this code's worker classes to run (buffering, gevent, sync; default: the default class)",
+        help="this code's worker classes to run (gevent, sync; default: the default class)",
     )
 
 

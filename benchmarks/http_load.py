@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/http_load.py            # or: make bench-http
     .venv/bin/python benchmarks/http_load.py --duration 20 --connections 8 --rounds 3 --json
-    .venv/bin/python benchmarks/http_load.py --baseline 7bc43d9 --worker-classes sync,buffering
+    .venv/bin/python benchmarks/http_load.py --baseline 7bc43d9 --worker-classes sync,gevent
                                                         # other servers side by side: benchmarks/http_compare.py
 
 Starts ``referee serve`` (gunicorn, 2 sync workers, the production config) on a

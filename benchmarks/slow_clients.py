@@ -226,7 +226,7 @@ def summary(
         return round(ok[min(len(ok) - 1, int(q * len(ok)))] * 1000, 1) if ok else None
 
     return {
-        "worker_class": extra_env.get("REFEREE_WORKER_CLASS", "buffering (default)"),
+        "worker_class": extra_env.get("REFEREE_WORKER_CLASS", "gevent (default)"),
         "duration_s": duration,
         "probes": len(latencies),
         "answered": len(ok),

@@ -98,6 +98,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         env["REFEREE_METRICS_BIND"] = _bind(args.host, settings.metrics_port)
     env["REFEREE_WORKERS"] = str(args.workers)
     _prepare_metrics_dir(env)
+    _raise_open_files_limit()
     metrics = f", /metrics on port {settings.metrics_port}" if settings.metrics_port is not None else ""
     print(
         f"{PROG}: serving catalog {catalog.id} ({catalog.digest[:19]}...) on "
@@ -158,6 +159,19 @@ def _prepare_metrics_dir(env: MutableMapping[str, str]) -> None:
         raise CommandError(f"PROMETHEUS_MULTIPROC_DIR={path}: not a writable directory")
     for stale in glob.glob(os.path.join(path, "*.db")):
         os.remove(stale)
+
+
+def _raise_open_files_limit() -> None:
+    """Every connection a gevent worker holds is a file descriptor: take the soft limit up to the hard one
+    (``ulimit -n`` is often 1,024 soft); an operator's lower hard limit stays, and the workers survive it."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (ValueError, OSError):
+            pass
 
 
 def _bind(host: str, port: int) -> str:

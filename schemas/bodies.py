@@ -119,12 +119,19 @@ class ValidateResponseSchema(Schema):
     violation = fields.Nested(ViolationSchema, required=True, allow_none=True)
 
 
+RENEWED_SEAT = (
+    "Private mode, during a key rotation: present when the seat sent was made under the previous "
+    "key; the same seat under the current key, to use from now on (docs/operations.md)."
+)
+
+
 class LegalActionsResponseSchema(Schema):
     class Meta:
         unknown = RAISE
         description = "Every legal action now, without `pay` (docs/api.md §6)."
 
     actions = fields.List(listed_action_field(), required=True)
+    seat = fields.String(metadata={"description": RENEWED_SEAT})
 
 
 class ReplayResponseSchema(Schema):
@@ -142,6 +149,7 @@ class ViewResponseSchema(Schema):
         description = "What one player may see."
 
     view = fields.Nested(ViewSchema, required=True)
+    seat = fields.String(metadata={"description": RENEWED_SEAT})
 
 
 class DeckValidateResponseSchema(Schema):
@@ -214,6 +222,13 @@ class ReadinessSchema(HealthSchema):
             "example": {"current": "3f9a0c1d2b4e5f60"},
         },
     )
+    ledger = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Whether this replica keeps a ledger of private games (docs/api.md §11): "
+            "`POST /v1/latest` then answers, and a game can follow its players' devices."
+        },
+    )
 
 
 class ProblemSchema(Schema):
@@ -233,8 +248,13 @@ class ProblemSchema(Schema):
     errors = fields.Dict(
         keys=fields.String(),
         values=fields.List(fields.String()),
-        metadata=_doc("400 schema errors: field path (dotted, list indexes as numbers) to messages."),
+        metadata=_doc(
+            "400 schema errors: field path (dotted, list indexes as numbers) to messages. At most the "
+            "first 10 paths in the body's order, each message at most 300 characters; `errors_total` "
+            "counts them all when there are more. No error answer exceeds 64 KiB."
+        ),
     )
+    errors_total = natural(metadata=_doc("400: how many paths had errors, when more than `errors` lists."))
     rule = fields.String(metadata=_doc("422: the rule id of RULES.md that the action or deck breaks."))
     index = natural(metadata=_doc("/v1/replay 422: the 0-based index of the first illegal action."))
     player = natural(metadata=_doc("422: the player `detail` names as the one acting (0 or 1), by index."))

@@ -135,6 +135,11 @@ class ViewSchema(_Strict):
     viewer = player_index(
         required=True, allow_none=True, metadata=_doc("Whose view this is; `null`: a spectator's (docs/api.md §12).")
     )
+    player = player_index(
+        required=True,
+        allow_none=True,
+        metadata=_doc("The same as `viewer`, under the name docs/api.md §12 gives it: `null` for a spectator."),
+    )
     ruleset = fields.String(required=True, validate=validate.OneOf([RULESET]))
     catalog = fields.Nested(CatalogRefSchema, required=True)
     options = fields.Nested(OptionsSchema, required=True)

@@ -30,6 +30,40 @@ STATE_KEY = "8600ec273fe39d5b43351baf5455dc20d8c27dce703a328b398e48cd5e2823df"
 OTHER_STATE_KEY = "8a4b231edf215d2ab37c1f6f8c83d4713c2ee64d4fa872758f14da8828ed6ee3"
 
 
+# -- the system packages the full suite uses ---------------------------------------------
+# Installed by .ci/run (Debian); docs/operations.md, "Running the tests", lists them too.
+SYSTEM_PACKAGES = {
+    "chromium": "the browser tests of the table (Playwright drives /usr/bin/chromium)",
+    "nginx-light": "the proxy tests (nginx in front of sync workers, rotation, the Kubernetes sidecar)",
+    "nodejs, npm": "the TypeScript client's generated types and compile check",
+}
+_MISSING = ("is missing", "is not installed", "not installed")
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    """Say loudly, at the end of the run, which tests were skipped for want of a system package:
+    a green run without Chromium or nginx has not run the browser or proxy tests."""
+    reasons: dict[str, int] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        if any(marker in reason for marker in _MISSING):
+            reasons[reason] = reasons.get(reason, 0) + 1
+    if not reasons:
+        return
+    total = sum(reasons.values())
+    terminalreporter.section(f"{total} TESTS SKIPPED: SYSTEM PACKAGES MISSING", sep="!", red=True, bold=True)
+    for reason, count in sorted(reasons.items()):
+        terminalreporter.write_line(f"  {count:4d} skipped: {reason}", red=True, bold=True)
+    terminalreporter.write_line(
+        "  The full suite needs: "
+        + "; ".join(f"{name} ({why})" for name, why in SYSTEM_PACKAGES.items())
+        + ". .ci/run installs them (apt-get).",
+        red=True,
+    )
+
+
 # -- apps and clients ---------------------------------------------------------
 
 
@@ -196,10 +230,18 @@ def start_server(
     return wait_ready(server)
 
 
-def launch_server(log_dir: Path, workers: int = 1, env: dict[str, str] | None = None, module: bool = False) -> Server:
-    """Start ``referee serve`` on a free loopback port (launch several, then :func:`wait_ready` each)."""
-    port = free_port()
-    log = log_dir / f"server-{port}.log"
+def launch_server(
+    log_dir: Path,
+    workers: int = 1,
+    env: dict[str, str] | None = None,
+    module: bool = False,
+    preexec_fn: Callable[[], None] | None = None,
+    port: int | None = None,
+) -> Server:
+    """Start ``referee serve`` on a free loopback port, or ``port`` (launch several, then :func:`wait_ready`
+    each); ``preexec_fn`` runs in the child before it starts (a lower ``ulimit -n``, say)."""
+    port = port or free_port()
+    log = log_dir / f"server-{port}-{time.monotonic_ns()}.log"  # a port may be served again (a restart)
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_") and k != "PROMETHEUS_MULTIPROC_DIR"}
     full_env["REFEREE_DRAIN_SECONDS"] = "0"  # stop at once (the tests of draining set it)
     full_env.update(env or {})
@@ -209,7 +251,9 @@ def launch_server(log_dir: Path, workers: int = 1, env: dict[str, str] | None = 
         cmd = [str(Path(sys.executable).with_name("referee"))]
     cmd += ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]
     with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            cmd, cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT, preexec_fn=preexec_fn
+        )
     return Server(proc, f"http://127.0.0.1:{port}", log)
 
 

@@ -14,103 +14,26 @@ from __future__ import annotations
 import copy
 import os
 import random
-import re
 import shutil
-import subprocess
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 
+from benchmarks.nginx import NGINX, Nginx, sidecar_config
 from referee.engine import apply, legal_actions, new_game
 from referee.engine.playout import random_new_game
 from referee.service.sealing import Sealer
-from tests.conftest import OTHER_SECRET, ROOT, SECRET, free_port, keep_or_random, launch_server, wait_ready
+from tests.conftest import OTHER_SECRET, SECRET, keep_or_random, launch_server, wait_ready
 
 pytestmark = pytest.mark.e2e
 
-NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
 if NGINX is None:
     if os.environ.get("CI"):
         raise RuntimeError("nginx is missing: .ci/run installs it (apt-get install nginx-light)")
     pytest.skip("nginx is not installed (apt-get install nginx-light)", allow_module_level=True)
 
 NEW_SECRET = "rotated-secret-9f8e7d6c5b4a3210"
-
-
-class Nginx:
-    """nginx on a free loopback port, configured like deploy/compose/nginx.conf for ``upstreams``."""
-
-    def __init__(self, workdir: Path, upstreams: list[str], config=None):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.prefix = workdir / f"nginx-{self.port}"
-        (self.prefix / "logs").mkdir(parents=True)
-        self.prefix.chmod(0o777)  # temp directories for nginx's unprivileged workers
-        conf = self.prefix / "nginx.conf"
-        conf.write_text((config or compose_config)(upstreams, self.port), "utf-8")
-        self.proc = subprocess.Popen(
-            [
-                NGINX,
-                "-p",
-                str(self.prefix),
-                "-c",
-                str(conf),
-                "-g",
-                f"daemon off; pid {self.prefix / 'nginx.pid'}; error_log {self.prefix / 'logs/error.log'};",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 15
-        while True:
-            try:
-                httpx.get(self.url + "/livez", timeout=2)
-                return
-            except httpx.TransportError:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"nginx did not start: {self.error_log()}") from None
-                time.sleep(0.05)
-
-    def error_log(self) -> str:
-        path = self.prefix / "logs/error.log"
-        return path.read_text("utf-8", "replace") if path.exists() else ""
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()  # nginx: SIGTERM is a fast shutdown
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-
-
-def compose_config(upstreams: list[str], port: int) -> str:
-    """deploy/compose/nginx.conf with loopback addresses for the replicas' names and a free port.
-
-    Debian's nginx may predate ``resolve`` on upstream servers: IP literals need no
-    resolving, so the parameter is dropped with the names it served.
-    """
-    text = (ROOT / "deploy/compose/nginx.conf").read_text("utf-8")
-    servers = re.findall(r"^\s*server referee-\d:8000.*;$", text, flags=re.M)
-    assert len(servers) == 3, "the compose config names three replicas"
-    template = servers[0].replace(" resolve;", ";")
-    lines = [re.sub(r"referee-\d:8000", address, template) for address in upstreams]
-    text = text.replace("\n".join(servers), "\n".join(lines))
-    text = re.sub(r"\blisten 8080;", f"listen 127.0.0.1:{port};", text)
-    return text
-
-
-def sidecar_config(upstreams: list[str], port: int) -> str:
-    """deploy/kubernetes/nginx.conf with the replica's loopback address, a free port, and this
-    test's own pid file (the temp paths stay under /tmp, as in the pod)."""
-    text = (ROOT / "deploy/kubernetes/nginx.conf").read_text("utf-8")
-    text = text.replace("server 127.0.0.1:8000;", f"server {upstreams[0]};")
-    text = re.sub(r"\blisten 8080;", f"listen 127.0.0.1:{port};", text)
-    text = re.sub(r"^pid .*;$|^error_log .*;$", "", text, flags=re.M)  # given on the command line
-    return text.replace("/tmp/nginx-", f"/tmp/referee-test-{port}-nginx-")
 
 
 @pytest.fixture(scope="module")

@@ -337,7 +337,8 @@ def test_a_locked_database_is_503_with_retry_after_and_readyz_503(make_app, priv
     finally:
         blocker.execute("ROLLBACK")
         blocker.close()
-    assert lc.get("/readyz").status_code == 200
+    ready = lc.get("/readyz")
+    assert ready.status_code == 200 and ready.get_json()["ledger"] is True  # the table reads this (docs/table.md)
     assert post(lc, "/v1/latest", {"game_id": game.game_id, "seat": game.seats[0]}).get_json()["seq"] == 2
     assert game.apply(actions[0]).status_code == 200  # nothing was recorded by the refused move
 

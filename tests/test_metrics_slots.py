@@ -1,5 +1,5 @@
-"""The metrics' fast path (samples written straight to their multiprocess slots) counts exactly what
-prometheus_client's own inc()/observe() count, in every process, forked ones included."""
+"""The request metrics (:func:`referee.service.metrics.record`, with its cached labelled children) count
+exactly what prometheus_client's own inc()/observe() count, in every process, forked ones included."""
 
 from __future__ import annotations
 
@@ -53,12 +53,38 @@ def test_fast_path_counts_what_the_public_api_counts(tmp_path):
     assert out.stdout.startswith("ok ")
 
 
-def test_fast_path_is_used_in_multiprocess_mode(tmp_path):
-    script = (
-        "from referee.service import metrics\n"
-        "metrics.record('e', 'GET', 200, 0.001, None)\n"
-        "print(type(metrics._REQUESTS[('e', 'GET', 200)]).__name__)\n"
-    )
-    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
-    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
-    assert out.stdout.strip() == "function", out.stderr  # our slot writer, not prometheus_client's bound method
+def test_metrics_use_only_prometheus_clients_public_api():
+    """No private name of prometheus_client (``_pack_two_doubles``, ``_positions``, ``._value``...)."""
+    import re
+    from pathlib import Path
+
+    import referee.service.metrics as metrics
+
+    source = Path(metrics.__file__).read_text("utf-8")
+    assert not re.findall(r"prometheus_client[\w.]*\._\w+|\.\_(?!_)\w+", source)
+
+
+def test_a_dead_worker_leaves_no_gauge_file_behind(serve, tmp_path):
+    """Given a server, when its worker dies and is replaced, then its live-gauge files are gone
+    (``mark_process_dead`` in ``child_exit``) and /metrics still reports the catalog once."""
+    import re
+    import signal
+    import time
+
+    import httpx
+
+    metrics_dir = tmp_path / "metrics"
+    server = serve(env={"PROMETHEUS_MULTIPROC_DIR": str(metrics_dir)})
+    [pid] = re.findall(r"Booting worker with pid: (\d+)", server.output())
+    assert list(metrics_dir.glob(f"gauge_*_{pid}.db"))
+    os.kill(int(pid), signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    while len(re.findall(r"Booting worker with pid", server.output())) < 2:
+        assert time.monotonic() < deadline, server.output()[-2000:]
+        time.sleep(0.1)
+    deadline = time.monotonic() + 10
+    while list(metrics_dir.glob(f"gauge_*_{pid}.db")):
+        assert time.monotonic() < deadline, sorted(p.name for p in metrics_dir.iterdir())
+        time.sleep(0.1)
+    text = httpx.get(server.url + "/metrics", timeout=10).text
+    assert len([line for line in text.splitlines() if line.startswith("referee_catalog_info{")]) == 1

@@ -164,3 +164,14 @@ def test_the_wheel_imports_on_its_own_outside_the_repository(built, tmp_path):
         timeout=120,
     )
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_the_image_build_copies_every_file_the_wheel_needs():
+    """The build stage builds the wheel from what it copies: the license file (PEP 639 License-File)
+    and the readme must be among them, or the image's wheel has no license."""
+    dockerfile = (ROOT / "Dockerfile").read_text("utf-8")
+    build = dockerfile.split("FROM ", 2)[1]  # the first stage
+    copied = {name for line in build.splitlines() if line.startswith("COPY ") for name in line.split()[1:-1]}
+    project = pyproject()["project"]
+    assert set(project.get("license-files", ["LICENSE"])) <= copied
+    assert project["readme"] in copied and "pyproject.toml" in copied

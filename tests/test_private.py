@@ -19,7 +19,7 @@ from test_openapi_parity import mutated
 from referee.engine.events import CATALOG_FIELDS
 from referee.engine.fair_deal import commitment
 from referee.engine.views import visible_cards
-from referee.service.private_tokens import TokenError, Vault, b64url, unb64url
+from referee.service.private_tokens import WATCH, TokenError, Vault, b64url, unb64url
 
 VAULT = Vault(bytes.fromhex(STATE_KEY))
 GAMES = settings(
@@ -130,14 +130,17 @@ def test_two_deals_of_the_same_decks_are_two_games(private_client, private_game_
 @GAMES
 @given(seed=st.integers(0, 10**6))
 def test_tokens_and_seat_answers_keep_every_secret(private_client, private_game_body, seed):
-    """No token holds the seed, an instance id or a catalog id in the clear (string or decoded
-    bytes); each seat's view and events name only cards that seat may know (docs/api.md §5's predicate)."""
+    """No token holds the seed, an instance id or a catalog id in the clear (its decoded bytes, of which
+    the token's text is exactly the base64); each seat's view and events name only cards that seat may know (docs/api.md §5's predicate)."""
     for token, _, player, _, answer in play(private_client, private_game_body, random.Random(seed), 80):
         plain_after = VAULT.open(answer["state"])
         for t in (token, answer["state"]):
             raw = unb64url(t[len("afs1.") :])
+            assert raw is not None and t == "afs1." + b64url(raw)  # the whole text is the base64 of raw
             for secret in secrets_of(plain_after):
-                assert secret not in t and secret.encode() not in raw
+                # In the bytes, where a clear secret would be: the base64 text of random ciphertext
+                # spells a 6-character id such as "AF-064" by chance every few dozen runs.
+                assert secret.encode() not in raw
         assert names_a_hidden_card(answer, plain_after, player) == []
         assert answer["view"]["viewer"] == player and answer["view"]["seq"] == plain_after["seq"]
 
@@ -299,6 +302,48 @@ def test_key_rotation_accepts_the_previous_key_and_answers_under_the_new(make_ap
         {**body, "state": answer["state"], "seat": answer["seat"], "action": {"type": "keep", "player": 1 - first}},
     )
     assert again.status_code in (200, 403) and "seat" not in again.get_json()
+
+
+@pytest.mark.parametrize("path", ["/v1/view", "/v1/legal-actions"])
+def test_a_player_who_only_watches_gets_the_seat_renewed_too(make_app, private_game_body, path):
+    """Given a seat made under the old key, when its player only asks (view, legal actions) during the
+    rotation, then the answer carries the seat under the new key, which outlives the old key."""
+    old = make_app(state_key=STATE_KEY).test_client()
+    new = make_app(state_key=OTHER_STATE_KEY, previous_state_key=STATE_KEY).test_client()
+    after = make_app(state_key=OTHER_STATE_KEY).test_client()
+    game = deal(old, private_game_body)
+    game_id = VAULT.open(game["state"])["game_id"]
+    answer = post(new, path, {"state": game["state"], "seat": game["seats"][1]}).get_json()
+    new_vault = Vault(bytes.fromhex(OTHER_STATE_KEY))
+    assert new_vault.seat_player(answer["seat"], game_id) == (1, True)
+    # a current seat is not renewed
+    token = post(new, "/v1/apply", seat_keep(game)).get_json()["state"]
+    again = post(new, path, {"state": token, "seat": answer["seat"]})
+    assert again.status_code == 200 and "seat" not in again.get_json()
+    # and the renewed seat works once the old key is gone
+    assert post(after, path, {"state": token, "seat": answer["seat"]}).status_code == 200
+
+
+def test_a_spectator_key_is_renewed_on_view_during_a_rotation(make_app, private_game_body):
+    """Given the watch key made under the old key (docs/api.md §12), when the spectator views during the
+    rotation, then the answer carries the watch key under the new key, which outlives the old key and
+    still cannot act."""
+    old = make_app(state_key=STATE_KEY).test_client()
+    new = make_app(state_key=OTHER_STATE_KEY, previous_state_key=STATE_KEY).test_client()
+    after = make_app(state_key=OTHER_STATE_KEY).test_client()
+    game = deal(old, private_game_body)
+    game_id = VAULT.open(game["state"])["game_id"]
+    answer = post(new, "/v1/view", {"state": game["state"], "seat": game["watch"]}).get_json()
+    assert answer["view"]["player"] is None
+    assert Vault(bytes.fromhex(OTHER_STATE_KEY)).seat_player(answer["seat"], game_id) == (WATCH, True)
+    token = post(new, "/v1/apply", seat_keep(game)).get_json()["state"]
+    assert post(after, "/v1/view", {"state": token, "seat": answer["seat"]}).status_code == 200
+    assert post(after, "/v1/legal-actions", {"state": token, "seat": answer["seat"]}).status_code == 403
+
+
+def seat_keep(game: dict) -> dict:
+    first = VAULT.open(game["state"])["active"]
+    return {"state": game["state"], "action": {"type": "keep", "player": first}, "seat": game["seats"][first]}
 
 
 # -- replay ------------------------------------------------------------------------

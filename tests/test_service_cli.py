@@ -268,3 +268,96 @@ def test_metrics_port_setting():
     for bad in ("0", "70000", "http"):
         with pytest.raises(ConfigError, match="REFEREE_METRICS_PORT"):
             Settings.from_env({"REFEREE_METRICS_PORT": bad})
+
+
+# -- gunicorn's settings come from the one settings table ------------------------------
+
+
+def gunicorn_config(monkeypatch, env: dict[str, str]) -> dict:
+    import runpy
+
+    import referee.service.gunicorn_conf as conf
+
+    for name in [k for k in os.environ if k.startswith("REFEREE_")]:
+        monkeypatch.delenv(name)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_path(conf.__file__)
+
+
+def test_gunicorn_reads_its_settings_from_the_settings_table(monkeypatch):
+    """Given no settings, gunicorn gets the table's defaults; given some, exactly those."""
+    from referee.service.config import default
+
+    conf = gunicorn_config(monkeypatch, {})
+    assert conf["worker_class"] == "referee.service.worker.GeventWorker"
+    assert conf["worker_connections"] == int(default("REFEREE_WORKER_CONNECTIONS"))
+    assert conf["workers"] == int(default("REFEREE_WORKERS"))
+    assert conf["timeout"] == int(default("REFEREE_TIMEOUT"))
+    conf = gunicorn_config(
+        monkeypatch,
+        {
+            "REFEREE_WORKER_CLASS": "sync",
+            "REFEREE_WORKER_CONNECTIONS": "4096",
+            "REFEREE_WORKERS": "3",
+            "REFEREE_TIMEOUT": "12",
+            "REFEREE_LOG_LEVEL": "WARNING",
+        },
+    )
+    assert conf["worker_class"] == "referee.service.worker.SyncWorker"
+    assert (conf["worker_connections"], conf["workers"], conf["timeout"], conf["loglevel"]) == (4096, 3, 12, "warning")
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"REFEREE_WORKER_CONNECTIONS": "0"},
+        {"REFEREE_WORKER_CONNECTIONS": "many"},
+        {"REFEREE_WORKER_CLASS": "buffering"},
+        {"REFEREE_TIMEOUT": "-1"},
+        {"REFEREE_LOG_LEVEL": "loud"},
+    ],
+)
+def test_bad_server_settings_raise_config_error(env):
+    with pytest.raises(ConfigError, match=next(iter(env))):
+        Settings.from_env(env)
+
+
+# -- placeholder secrets ---------------------------------------------------------------
+
+
+def documented_secret_values() -> set[str]:
+    """Every literal value the docs and deploy/ give a secret or state key (``NAME: "value"``,
+    ``NAME=value``), other than a command that makes one."""
+    import re
+
+    pattern = re.compile(r"(REFEREE_(?:SECRET|STATE_KEY)(?:_PREVIOUS)?)\s*[:=]\s*[\"']?([^\s\"'$]{8,})")
+    texts = [ROOT / "README.md", *ROOT.glob("docs/*.md"), *ROOT.glob("deploy/**/*.y*ml"), *ROOT.glob("examples/**/*")]
+    return {m[2] for path in texts if path.is_file() for m in pattern.finditer(path.read_text("utf-8", "replace"))}
+
+
+def test_the_example_secret_is_refused_with_how_to_make_a_real_one():
+    """Given secret.example.yaml's placeholder, when the server reads it, then it refuses it and says how."""
+    import yaml
+
+    example = yaml.safe_load((ROOT / "deploy/kubernetes/secret.example.yaml").read_text("utf-8"))
+    value = example["stringData"]["REFEREE_SECRET"]
+    with pytest.raises(ConfigError, match=r"placeholder.*openssl rand -hex 32"):
+        Settings.from_env({"REFEREE_SECRET": value})
+    assert value in documented_secret_values()
+
+
+@pytest.mark.parametrize("name", ["REFEREE_SECRET", "REFEREE_SECRET_PREVIOUS", "REFEREE_STATE_KEY"])
+def test_no_value_copied_from_the_docs_starts_a_server(name):
+    for value in documented_secret_values():
+        with pytest.raises(ConfigError, match=name):
+            Settings.from_env({name: value})
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["change-me-0123456789abcdef-please", "CHANGEME-7f3a9b2c1d4e5f60718293a4b5c6", "your-secret-9f8e7d6c5b4a3f2e1d0c"],
+)
+def test_placeholder_secrets_are_refused_however_random_they_look(value):
+    with pytest.raises(ConfigError, match="placeholder"):
+        Settings.from_env({"REFEREE_SECRET": value})

@@ -471,7 +471,7 @@ def test_livez_readyz(make_app):
 
     assert ok(client.get("/livez"), S.HEALTH) == {"status": "ok", "version": __version__}
     ready = ok(client.get("/readyz"), S.ReadinessSchema())
-    assert ready == {"status": "ready", "catalog": app.extensions["referee"].catalog.ref, "keys": {}}
+    assert ready == {"status": "ready", "catalog": app.extensions["referee"].catalog.ref, "keys": {}, "ledger": False}
     app.extensions["referee"].draining = True
     problem(client.get("/readyz"), 503, "shutting_down")
     assert client.get("/livez").status_code == 200

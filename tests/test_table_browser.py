@@ -631,6 +631,8 @@ def test_private_mode_one_seat_per_tab(request, private_server):
     expect(page.locator("#seat-bar")).to_contain_text("you hold Aoi's seat only")
     expect(page.locator("#seat-bar")).to_contain_text("every move is final")
     expect(page.locator("#undo")).to_have_count(0)
+    # No ledger (docs/api.md §11): the page keeps the one-browser invite and says why.
+    expect(page.locator("#no-ledger")).to_contain_text("keeps no ledger")
     link = page.locator("#invite-link").get_attribute("href")
     assert link.startswith(private_server.url + "/table#join=")
     ren = Table(context.new_page(), private_server.url)

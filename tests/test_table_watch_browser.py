@@ -20,7 +20,7 @@ expect = playwright_api.expect
 
 pytestmark = pytest.mark.e2e
 
-from tests.test_table_browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.test_table_browser import CHROMIUM, CHROMIUM_ARGS, Table  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -163,3 +163,20 @@ def test_two_devices_play_through_the_ledger_while_a_third_watches(ledger_server
         state = vault.open(answer["state"])
         hands = {iid for pl in state["players"] for iid in pl["hand"]}
         assert answer["view"]["viewer"] is None and not hands & set(answer["view"]["cards"])
+
+
+def test_with_a_ledger_the_tables_invite_is_a_short_link_for_any_device(ledger_server, browser):
+    """docs/api.md §11: a private game dealt at /table offers the other seat a link of the game id and the
+    seat only (no token), opening the two-device table, and a watch link for spectators."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    table = Table(context.new_page(), ledger_server.url)
+    page = table.open()
+    table.click(page.locator("#deal-button"))
+    expect(page.locator("#seat-bar")).to_contain_text("any device")
+    link = page.locator("#invite-link").get_attribute("href") or ""
+    assert link.startswith(ledger_server.url + "/table/remote.html#game=") and "&seat=afk1." in link
+    assert len(link) < 200  # short enough to read aloud or show as a QR code; a token is kilobytes
+    watch = page.locator("#watch-link").get_attribute("href") or ""
+    assert watch.startswith(ledger_server.url + "/table/watch.html#game=") and "&watch=afk1." in watch
+    expect(page.locator("#no-ledger")).to_have_count(0)
+    context.close()

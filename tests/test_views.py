@@ -68,10 +68,11 @@ def test_given_a_position_then_the_view_shows_exactly_the_cards_the_viewer_may_k
 def test_given_a_position_then_the_view_is_the_state_with_files_as_counts_and_no_seed(state, viewer):
     view = view_of(state, viewer)
     assert not set(HIDDEN) & set(view)
-    assert (view["schema"], view["viewer"], view["commitment"]) == (VIEW_SCHEMA, viewer, commitment(state["seed"]))
+    assert (view["schema"], view["viewer"], view["player"]) == (VIEW_SCHEMA, viewer, viewer)
+    assert view["commitment"] == commitment(state["seed"])
     assert view["players"] == [{**pl, "file": len(pl["file"])} for pl in state["players"]]
     shown = [k for k in state if k not in (*HIDDEN, "cards", "players")]
-    assert list(view) == [*shown, "viewer", "commitment", "cards", "players"]  # an answer's bytes keep one order
+    assert list(view) == [*shown, "viewer", "player", "commitment", "cards", "players"]  # one order, one answer
     assert all(view[k] == state[k] for k in shown if k != "schema")
     assert view_of(state, viewer, visible_cards(state, viewer)) == view
 

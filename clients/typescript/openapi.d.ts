@@ -354,10 +354,12 @@ export interface components {
             code: string;
             detail: string;
             instance: string;
-            /** @description 400 schema errors: field path (dotted, list indexes as numbers) to messages. */
+            /** @description 400 schema errors: field path (dotted, list indexes as numbers) to messages. At most the first 10 paths in the body's order, each message at most 300 characters; `errors_total` counts them all when there are more. No error answer exceeds 64 KiB. */
             errors?: {
                 [key: string]: string[];
             };
+            /** @description 400: how many paths had errors, when more than `errors` lists. */
+            errors_total?: number;
             /** @description 422: the rule id of RULES.md that the action or deck breaks. */
             rule?: string;
             /** @description /v1/replay 422: the 0-based index of the first illegal action. */
@@ -1356,6 +1358,11 @@ export interface components {
              * @enum {integer|null}
              */
             viewer: 0 | 1 | null;
+            /**
+             * @description The same as `viewer`, under the name docs/api.md §12 gives it: `null` for a spectator.
+             * @enum {integer|null}
+             */
+            player: 0 | 1 | null;
             /** @enum {string} */
             ruleset: "ace-file-99";
             catalog: components["schemas"]["CatalogRef"];
@@ -1772,6 +1779,8 @@ export interface components {
         /** @description Every legal action now, without `pay` (docs/api.md §6). */
         LegalActionsResponse: {
             actions: (components["schemas"]["ListedMulliganAction"] | components["schemas"]["ListedKeepAction"] | components["schemas"]["ListedPlayCaseAction"] | components["schemas"]["ListedSkipCaseAction"] | components["schemas"]["ListedDrawAction"] | components["schemas"]["ListedPlayFairyAction"] | components["schemas"]["ListedPlayEvidenceAction"] | components["schemas"]["ListedDispatchAction"] | components["schemas"]["ListedRedispatchAction"] | components["schemas"]["ListedRecallAction"] | components["schemas"]["ListedInvestigateAction"] | components["schemas"]["ListedUseAbilityAction"] | components["schemas"]["ListedCastSpellAction"] | components["schemas"]["ListedCounterAction"] | components["schemas"]["ListedPassAction"] | components["schemas"]["ListedEndTurnAction"] | components["schemas"]["ListedDiscardAction"] | components["schemas"]["ListedConcedeAction"])[];
+            /** @description Private mode, during a key rotation: present when the seat sent was made under the previous key; the same seat under the current key, to use from now on (docs/operations.md). */
+            seat?: string;
         };
         /** @description Either `game` (a NewGame) or `state`, and the actions to apply in order. */
         ReplayRequest: {
@@ -1806,6 +1815,8 @@ export interface components {
         /** @description What one player may see. */
         ViewResponse: {
             view: components["schemas"]["View"];
+            /** @description Private mode, during a key rotation: present when the seat sent was made under the previous key; the same seat under the current key, to use from now on (docs/operations.md). */
+            seat?: string;
         };
         /** @description The state token of a finished private game and both its seats: the referee cannot tell a game's last token from a copy someone conceded on to see the cards, so revealing needs both players (at the end, each gives the other their seat). */
         RevealRequest: {
@@ -1965,6 +1976,8 @@ export interface components {
             keys: {
                 [key: string]: string;
             };
+            /** @description Whether this replica keeps a ledger of private games (docs/api.md §11): `POST /v1/latest` then answers, and a game can follow its players' devices. */
+            ledger: boolean;
         };
     };
     responses: {

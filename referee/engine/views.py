@@ -58,6 +58,7 @@ def view_of(s: StateDict, player: int | None, known: set[str] | None = None) -> 
         out.pop(key, None)
     out["schema"] = VIEW_SCHEMA
     out["viewer"] = player
+    out["player"] = player  # docs/api.md §12 names it so (`null` for a spectator); `viewer` came first
     out["commitment"] = commitment(s["seed"])
     out["cards"] = {iid: cid for iid, cid in s["cards"].items() if iid in known}
     out["players"] = [{**pl, "file": len(pl["file"])} for pl in s["players"]]

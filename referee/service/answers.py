@@ -106,8 +106,9 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
     def legal_actions(environ: Environ) -> Answer:
         body = read_body(environ, limit)
         want_labels = body.get("labels", False)
+        renewed: dict[str, Any] = {}
         if private is not None:
-            state, actions = private.legal_actions(body)
+            state, actions, renewed = private.legal_actions(body)
         else:
             envelope(body, ("state",), ("player", "labels"))
             player = player_field(body)
@@ -116,9 +117,9 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
             state = state_in(body)
             actions = engine.legal_actions(catalog, state, player)
         if not want_labels:
-            return 200, dumps({"actions": actions}), None
+            return 200, dumps({"actions": actions, **renewed}), None
         lang = language(environ)
-        return 200, dumps({"actions": labelled(catalog, state, actions, lang)}), _lang(lang)
+        return 200, dumps({"actions": labelled(catalog, state, actions, lang), **renewed}), _lang(lang)
 
     def replay(environ: Environ) -> Answer:
         body = read_body(environ, limit)

@@ -26,7 +26,7 @@ MIB = 1024 * 1024
 # a balancer sees /readyz 503 before the port closes (docs/operations.md, "Shutdown").
 DEFAULT_DRAIN = 5.0
 DEFAULT_CLIENT_TIMEOUT = 10.0
-WORKER_CLASSES = ("buffering", "gevent", "sync")
+WORKER_CLASSES = ("gevent", "sync")
 MIN_SECRET_BITS = 64
 DEFAULT_LEDGER_TTL = 30 * 86400.0
 DEFAULT_LEDGER_TIMEOUT = 2.0
@@ -48,16 +48,22 @@ ENVIRONMENT: tuple[EnvSetting, ...] = (
     EnvSetting("REFEREE_WORKERS", "2", "gunicorn workers: about one per core", "--workers"),
     EnvSetting(
         "REFEREE_WORKER_CLASS",
-        "buffering",
-        "buffering: each request and answer is read and written whole in an event loop, so slow or idle "
-        "sockets never hold a worker; gevent: the same with a greenlet per connection, at a higher cost "
-        "per request; sync: one connection per worker, only behind a buffering proxy",
+        "gevent",
+        "gevent: gunicorn's gevent worker, a greenlet per connection, so idle or slow sockets never hold a "
+        "worker (to run without a proxy in front); sync: gunicorn's sync worker, one connection at a time, "
+        "only behind a buffering proxy such as the shipped nginx (docs/operations.md, Running it for real)",
+    ),
+    EnvSetting(
+        "REFEREE_WORKER_CONNECTIONS",
+        "1000",
+        "gevent: connections each worker holds at once (more wait in the listen backlog); each is a file "
+        "descriptor, so keep workers × this under ulimit -n",
     ),
     EnvSetting(
         "REFEREE_CLIENT_TIMEOUT",
         "10",
-        "seconds a client has to send a whole request head, then its whole body (buffering; under gevent "
-        "each read of the body must progress within it), and for each write of its answer to progress",
+        "seconds a client has to send a whole request head (gevent), and for each read of its body or "
+        "write of its answer to progress",
     ),
     EnvSetting(
         "REFEREE_METRICS_PORT",
@@ -178,8 +184,13 @@ class Settings:
     bench_echo: bool = False
     cors_origins: tuple[str, ...] = ()
     metrics_port: int | None = None
-    worker_class: str = "buffering"
+    worker_class: str = WORKER_CLASSES[0]
     client_timeout: float = DEFAULT_CLIENT_TIMEOUT
+    workers: int = 2
+    worker_connections: int = 1000
+    worker_timeout: int = 30
+    log_level: str = "info"
+    forwarded_allow_ips: str = "127.0.0.1"
     state_key: bytes | None = None
     previous_state_key: bytes | None = None
     ledger: str | None = None
@@ -243,6 +254,11 @@ class Settings:
             bench_echo=_flag(env, "REFEREE_BENCH_ECHO", False),
             cors_origins=_origins(env, "REFEREE_CORS_ORIGINS"),
             metrics_port=_port(env, "REFEREE_METRICS_PORT"),
+            workers=_count(env, "REFEREE_WORKERS", high=256),
+            worker_connections=_count(env, "REFEREE_WORKER_CONNECTIONS", high=100_000),
+            worker_timeout=_count(env, "REFEREE_TIMEOUT", high=3600),
+            log_level=_choice(env, "REFEREE_LOG_LEVEL", LOG_LEVELS, default("REFEREE_LOG_LEVEL")),
+            forwarded_allow_ips=env.get("FORWARDED_ALLOW_IPS", "").strip() or default("FORWARDED_ALLOW_IPS"),
         )
 
 
@@ -263,17 +279,45 @@ def parse_size(text: str, name: str, default: int) -> int:
     return size
 
 
+SECRET_HELP = "openssl rand -hex 32"
+# Words of the placeholders that examples and docs put where a secret goes (deploy/kubernetes/
+# secret.example.yaml's among them): a value holding one was copied, not generated.
+PLACEHOLDER_WORDS = (
+    "replace-me",
+    "replace_me",
+    "replaceme",
+    "change-me",
+    "change_me",
+    "changeme",
+    "placeholder",
+    "your-secret",
+    "your_secret",
+    "example",
+    "random-characters",
+    "xxxxxxxx",
+)
+
+
+def refuse_placeholder(value: str, name: str, how: str) -> None:
+    """A value that is a known placeholder is a :class:`ConfigError` that says how to make a real one."""
+    lowered = value.lower()
+    word = next((w for w in PLACEHOLDER_WORDS if w in lowered), None)
+    if word is not None:
+        raise ConfigError(f"{name}: a placeholder ({word!r}), not a secret: make a real one with {how}")
+
+
 def _secret(env: Mapping[str, str], name: str) -> bytes | None:
     value = env.get(name)
     if value is None or value == "":
         return None
+    refuse_placeholder(value, name, SECRET_HELP)
     if len(value) < 16:
         raise ConfigError(f"{name}: a sealing secret must be at least 16 characters")
     bits = secret_bits(value)
     if bits < MIN_SECRET_BITS:
         raise ConfigError(
             f"{name}: too guessable (about {bits:.0f} bits; {MIN_SECRET_BITS} needed): "
-            "use a random value, e.g. openssl rand -hex 32"
+            f"use a random value, e.g. {SECRET_HELP}"
         )
     return value.encode("utf-8")
 
@@ -307,6 +351,7 @@ def parse_state_key(value: str, name: str = "REFEREE_STATE_KEY") -> bytes:
     ``abab…``) is refused too: it is a placeholder, not a random key.
     """
     text = value.strip()
+    refuse_placeholder(text, name, STATE_KEY_HELP)
     key = b""
     if _HEX_KEY.match(text):
         key = bytes.fromhex(text)
@@ -343,8 +388,24 @@ def _origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:
     return origins
 
 
-def _choice(env: Mapping[str, str], name: str, options: tuple[str, ...]) -> str:
-    value = env.get(name, "").strip().lower() or options[0]
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+
+
+def default(name: str) -> str:
+    """The default of setting ``name``, as :data:`ENVIRONMENT` documents it."""
+    return next(e.default for e in ENVIRONMENT if e.name == name)
+
+
+def _count(env: Mapping[str, str], name: str, high: int) -> int:
+    """A whole number from 1 to ``high``; absent → the table's default."""
+    value = env.get(name, "").strip() or default(name)
+    if not value.isdigit() or not 1 <= int(value) <= high:
+        raise ConfigError(f"{name}={value!r}: must be a whole number from 1 to {high}")
+    return int(value)
+
+
+def _choice(env: Mapping[str, str], name: str, options: tuple[str, ...], fallback: str | None = None) -> str:
+    value = env.get(name, "").strip().lower() or fallback or options[0]
     if value not in options:
         raise ConfigError(f"{name}={value!r}: use one of {', '.join(options)}")
     return value

@@ -1,16 +1,17 @@
 """Gunicorn configuration of ``referee serve`` (``gunicorn -c python:referee.service.gunicorn_conf``).
 
-Read from the environment that ``referee serve`` prepares (and checks, with
-:class:`referee.service.config.Settings`): ``REFEREE_BIND``
-(``127.0.0.1:8000``), ``REFEREE_METRICS_BIND`` (unset), ``REFEREE_WORKERS`` (2), ``REFEREE_WORKER_CLASS``
-(``buffering``), ``REFEREE_CLIENT_TIMEOUT`` (10 s), ``REFEREE_TIMEOUT`` (30 s),
-``REFEREE_DRAIN_SECONDS`` (5) and ``PROMETHEUS_MULTIPROC_DIR``.
+Every value comes from the one settings table, :mod:`referee.service.config`
+(:meth:`Settings.from_env`, which ``referee serve`` has already checked), and
+from the two addresses ``referee serve`` prepares: ``REFEREE_BIND``
+(``127.0.0.1:8000``) and ``REFEREE_METRICS_BIND`` (unset). No default is
+written twice.
 
-- Workers (:mod:`referee.service.worker`): each request is read whole and
-  each answer written in an event loop (:mod:`referee.service.buffering`), so
-  idle, trickling or non-reading sockets cannot hold a worker; each request
-  is short and CPU-bound and runs to its end as under sync workers. Scale
-  with workers (≈ one per core) and replicas.
+- Workers (:mod:`referee.service.worker`): gunicorn's own ``gevent`` (the
+  default: a greenlet per connection, up to ``REFEREE_WORKER_CONNECTIONS``
+  each, so idle, trickling or non-reading sockets cannot hold a worker) or
+  ``sync`` (only behind a buffering proxy). Each request is short and
+  CPU-bound and runs to its end. Scale with workers (≈ one per core) and
+  replicas.
 - ``preload_app``: the catalog and the OpenAPI document are built once, in
   the master, before forking; a bad catalog stops the start-up.
 - Shutdown: SIGTERM to the master marks the shutdown for the workers, which
@@ -18,9 +19,11 @@ Read from the environment that ``referee serve`` prepares (and checks, with
   load balancer can take the replica out of rotation), then finish their
   requests and exit. A reload (SIGHUP) replaces workers without ever
   reporting unready. SIGINT/SIGQUIT stop at once.
-- Metrics: dead workers are marked (``child_exit``) in the Prometheus
+- Metrics: dead workers are marked (``child_exit``,
+  ``prometheus_client.multiprocess.mark_process_dead``) in the Prometheus
   multiprocess directory (``referee serve`` empties it before starting
-  gunicorn), which is removed at exit when ``referee serve`` created it.
+  gunicorn), so a replaced worker leaves no live-gauge file behind; the
+  directory is removed at exit when ``referee serve`` created it.
 - Logs: JSON lines on stderr; gunicorn's access log is off because the app
   writes its own line per request (with the request id). Off for real: with
   a ``logconfig_dict`` gunicorn's own logger would build every request's
@@ -34,25 +37,25 @@ import shutil
 from gunicorn.glogging import Logger
 
 from referee.service import worker as referee_worker
-from referee.service.config import DEFAULT_CLIENT_TIMEOUT, DEFAULT_DRAIN
+from referee.service.config import Settings
+
+_settings = Settings.from_env()
 
 bind = [os.environ.get("REFEREE_BIND", "127.0.0.1:8000")]
 if os.environ.get("REFEREE_METRICS_BIND"):  # REFEREE_METRICS_PORT: /metrics alone on a second listener
     bind.append(os.environ["REFEREE_METRICS_BIND"])
-workers = int(os.environ.get("REFEREE_WORKERS", "2"))
+workers = _settings.workers
 worker_class = {
-    "buffering": "referee.service.worker.BufferingWorker",
     "gevent": "referee.service.worker.GeventWorker",
     "sync": "referee.service.worker.SyncWorker",
-}[os.environ.get("REFEREE_WORKER_CLASS", "").strip().lower() or "buffering"]
-worker_connections = 1000  # per buffering or gevent worker; more wait in the backlog
-# The client deadline: the whole head within it, then the whole body (buffering; gevent: each body read).
-keepalive = max(1, round(float(os.environ.get("REFEREE_CLIENT_TIMEOUT", "") or DEFAULT_CLIENT_TIMEOUT)))
+}[_settings.worker_class]
+worker_connections = _settings.worker_connections  # per gevent worker; more wait in the backlog
+# The client deadline: the whole head within it (gevent), each body read and answer write within it.
+keepalive = max(1, round(_settings.client_timeout))
 wsgi_app = "referee.service.wsgi:app"
 preload_app = True
-timeout = int(os.environ.get("REFEREE_TIMEOUT", "30"))
-_drain = float(os.environ.get("REFEREE_DRAIN_SECONDS", "") or DEFAULT_DRAIN)
-graceful_timeout = int(_drain) + 30
+timeout = _settings.worker_timeout
+graceful_timeout = int(_settings.drain_seconds) + 30
 backlog = 2048
 limit_request_line = 4094
 limit_request_fields = 100
@@ -71,9 +74,9 @@ class QuietAccessLogger(Logger):
 
 logger_class = QuietAccessLogger
 errorlog = "-"
-loglevel = os.environ.get("REFEREE_LOG_LEVEL", "info").lower()
+loglevel = _settings.log_level
 proc_name = "referee"
-forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+forwarded_allow_ips = _settings.forwarded_allow_ips
 logconfig_dict = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -16,7 +16,7 @@ from werkzeug.exceptions import HTTPException
 from referee.engine.errors import InvalidInput, RuleViolation
 from referee.service import logs, metrics
 from referee.service.context import Referee
-from referee.service.problems import Problem, problem_for
+from referee.service.problems import MAX_ERROR_ANSWER, Problem, cut_to_size, problem_for
 from referee.service.reading import (
     JSON,
     PROBLEM_JSON,
@@ -140,7 +140,10 @@ def error_answer(exc: Exception, environ: dict[str, Any], max_body: int) -> tupl
             "internal_error",
             "The referee failed on this request; it is logged under this request id.",
         )
-    return problem.status, orjson.dumps(problem.body(request_id(environ))), headers
+    body = orjson.dumps(problem.body(request_id(environ)))
+    if len(body) > MAX_ERROR_ANSWER:  # never an answer many times the size of the request it refuses
+        body = orjson.dumps(cut_to_size(problem.body(request_id(environ))))
+    return problem.status, body, headers
 
 
 def _http_problem(exc: HTTPException, environ: dict[str, Any], max_body: int) -> Problem:

@@ -48,8 +48,9 @@ and answer below is then its private form (the second of each `oneOf`); each
 event type says what each side sees.
 
 **Limits.** Request bodies are limited to `REFEREE_MAX_BODY` (default 1 MiB;
-413 over it) and must be sent as `Content-Type: application/json` (415
-otherwise).
+413 over it) and must be sent as `Content-Type: application/json` without
+`Content-Encoding` (415 otherwise: `unsupported_media_type`, `encoded_body`),
+nested at most 254 levels deep (400 `too_deeply_nested`).
 
 **Request ids.** Send `X-Request-ID` (1-128 of `A-Z a-z 0-9 . _ : -`) or one
 is made; it is echoed in the response header, in the log line and as the

@@ -28,7 +28,10 @@ from referee.service.reading import JSON
 def ops_blueprint(ref: Referee, openapi: Callable[[], str]) -> Blueprint:
     blp = Blueprint("operations", __name__, description="Health, metrics and this document.")
     livez_body = orjson.dumps({"status": "ok", "version": __version__})
-    ready_body = orjson.dumps({"status": "ready", "catalog": ref.catalog.ref, "keys": ref.fingerprints()})
+    ledger = ref.private.ledger if ref.private is not None else None
+    ready_body = orjson.dumps(
+        {"status": "ready", "catalog": ref.catalog.ref, "keys": ref.fingerprints(), "ledger": ledger is not None}
+    )
 
     @blp.route("/livez", methods=["GET"])
     @blp.doc(operationId="livez")
@@ -50,7 +53,6 @@ def ops_blueprint(ref: Referee, openapi: Callable[[], str]) -> Blueprint:
         """
         if ref.draining:
             raise Problem(503, "service-unavailable", "shutting_down", "This replica is shutting down.")
-        ledger = ref.private.ledger if ref.private is not None else None
         if ledger is not None:
             try:
                 ledger.ping()

@@ -10,8 +10,9 @@ every answer carries a new token, never a plain state, and only what the
 seat's player may know (their view, their events).
 
 A seat made under the previous key (during a rotation) is answered with
-``seat``, the same seat made under the current key, so clients can replace it
-before the previous key is dropped.
+``seat``, the same seat made under the current key, by every endpoint that
+takes one seat (apply, validate aside, legal-actions, view), so clients can
+replace it before the previous key is dropped.
 """
 
 from __future__ import annotations
@@ -157,24 +158,33 @@ class PrivatePlay:
 
     def asking(
         self, body: Body, optional: tuple[str, ...] = (), watch: bool = False
-    ) -> tuple[dict[str, Any], int | None]:
-        """state and the seat's player, for a body of ``state``, ``seat`` and an optional ``player``.
+    ) -> tuple[dict[str, Any], int | None, bool]:
+        """state, the seat's player, current-key flag: for a body of ``state``, ``seat`` and an optional
+        ``player``.
 
         With ``watch``, the game's spectator key is good too: its player is None (docs/api.md §12).
         """
         envelope(body, ("state", "seat"), ("player", *optional))
         named = None if watch and body.get("player", 0) is None else player_field(body)
         state = self.state_in(body)
-        player, _ = self.seat_in(body, state)
+        player, current = self.seat_in(body, state)
         if player == WATCH:
             if not watch:
                 raise not_your_seat(WATCH_CANNOT_ACT)
             if named is not None:
                 raise not_your_seat(f"The key is the game's spectator key; the request names player {named}.")
-            return state, None
+            return state, None, current
         if named is not None or "player" in body:  # a spectator's null from a seat is not its player either
             self.same_player(player, named, "the request")
-        return state, player
+        return state, player, current
+
+    def renewed(self, state: dict[str, Any], player: int, current: bool) -> Body:
+        """``{"seat": ...}``, the seat under the current key, when the one sent was under the previous key.
+
+        Every answer to a seat renews it (a move, a view, a question), so a player who only watches
+        during a rotation holds a current seat before the previous key is dropped.
+        """
+        return {} if current else {"seat": self.vault.seat(state["game_id"], player)}
 
     # -- the endpoints ------------------------------------------------------------
 
@@ -220,8 +230,7 @@ class PrivatePlay:
             "events": events_for(events, state, player, known),
             "view": view_of(state, player, known),
         }
-        if not current:
-            out["seat"] = self.vault.seat(state["game_id"], player)
+        out.update(self.renewed(state, player, current))
         return out
 
     # -- the ledger (docs/api.md §11) -------------------------------------------------
@@ -288,16 +297,18 @@ class PrivatePlay:
         state, _, _ = self.acting(body)
         return engine.validate(self.catalog, state, body["action"])
 
-    def legal_actions(self, body: Body) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """The plain state (for labels, which name only what the seat's player may see) and the actions."""
-        state, player = self.asking(body, ("labels",))
+    def legal_actions(self, body: Body) -> tuple[dict[str, Any], list[dict[str, Any]], Body]:
+        """The plain state (for labels, which name only what the seat's player may see), the actions, and
+        the renewed seat if any (:meth:`renewed`)."""
+        state, player, current = self.asking(body, ("labels",))
         if type(body.get("labels", False)) is not bool:
             raise schema_problem({"labels": ["Not a valid boolean."]})
-        return state, engine.legal_actions(self.catalog, state, player)
+        return state, engine.legal_actions(self.catalog, state, player), self.renewed(state, player, current)
 
     def view(self, body: Body) -> Body:
-        state, player = self.asking(body, watch=True)
-        return {"view": engine.view(self.catalog, state, player)}
+        state, player, current = self.asking(body, watch=True)
+        role = WATCH if player is None else player  # a spectator key is renewed like a seat
+        return {"view": engine.view(self.catalog, state, player), **self.renewed(state, role, current)}
 
     def replay(self, body: Body) -> Body:
         envelope(body, ("actions",), ("game", "state", "seats"))

@@ -46,6 +46,8 @@ TITLES = {
     "not-acceptable": "Not acceptable",
     "bad-request": "Bad request",
     "duplicate-key": "Duplicate key in JSON",
+    "too-deeply-nested": "JSON nested too deeply",
+    "encoded-body": "Encoded body not accepted",
     "unreadable-body": "Request body could not be read",
     "forbidden": "Forbidden",
     "uri-too-long": "URI too long",
@@ -102,16 +104,71 @@ def violation_json(v: RuleViolation, lang: str) -> dict[str, Any]:
     }
 
 
-def schema_problem(errors: dict[str, list[str]], detail: str | None = None) -> Problem:
-    if detail is None:
-        detail = "; ".join(f"{path}: {' '.join(msgs)}" for path, msgs in sorted(errors.items()))
-    return Problem(400, "invalid-schema", "invalid_schema", detail, errors=errors)
+# A bad request is answered in a few hundred bytes, however bad: the first problems (in the
+# body's order) and how many there are, never one line per element of a 300,000-action replay.
+MAX_LISTED_ERRORS = 10
+MAX_MESSAGE = 300  # characters of one message (a message may quote what the client sent)
+MAX_ERROR_ANSWER = 64 * 1024  # bytes of any error answer (hooks.error_answer holds every answer to it)
+
+
+def _path_order(path: str) -> tuple[tuple[int, int, str], ...]:
+    """``actions.2`` before ``actions.10``: indices by number, names by text."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in path.split("."))
+
+
+def _short(message: Any) -> Any:
+    if isinstance(message, str) and len(message) > MAX_MESSAGE:
+        return message[: MAX_MESSAGE - 1] + "…"
+    return message
+
+
+def capped_errors(errors: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """The first :data:`MAX_LISTED_ERRORS` entries of ``errors`` in the body's order, each message
+    cut to :data:`MAX_MESSAGE` characters, and how many entries there were in all."""
+    paths = sorted(errors, key=_path_order) if len(errors) > 1 else list(errors)
+    listed = {}
+    for path in paths[:MAX_LISTED_ERRORS]:
+        messages = errors[path]
+        listed[_short(path)] = [_short(m) for m in messages[:3]] if isinstance(messages, list) else _short(messages)
+    return listed, len(errors)
+
+
+def _errors_detail(errors: dict[str, Any], total: int) -> str:
+    detail = "; ".join(
+        f"{path}: {' '.join(map(str, msgs)) if isinstance(msgs, list) else msgs}" for path, msgs in errors.items()
+    )
+    if total > len(errors):
+        detail += f"; and {total - len(errors)} more ({total} in all, errors_total)"
+    return detail
+
+
+def schema_problem(errors: dict[str, Any], detail: str | None = None) -> Problem:
+    listed, total = capped_errors(errors)
+    if detail is None or total > len(listed) or len(detail) > MAX_MESSAGE * MAX_LISTED_ERRORS:
+        detail = _errors_detail(listed, total)
+    extra: dict[str, Any] = {"errors": listed}
+    if total > len(listed):
+        extra["errors_total"] = total
+    return Problem(400, "invalid-schema", "invalid_schema", detail, **extra)
+
+
+def cut_to_size(body: dict[str, Any]) -> dict[str, Any]:
+    """An error answer over :data:`MAX_ERROR_ANSWER` bytes, cut down: its members without the lists, its
+    detail shortened (a last guard; every problem above is already small)."""
+    small = {k: v for k, v in body.items() if not isinstance(v, (list, dict))}
+    small["detail"] = _short(str(body.get("detail", "")))
+    return small
 
 
 def problem_for(exc: RefereeError, lang: str = "en") -> Problem:
     """The problem an engine error is answered with: 400 for input (schema, RULES 13.1), 422 for a rule."""
     if isinstance(exc, InconsistentState):
-        return Problem(400, "inconsistent-state", exc.code, exc.detail, errors=exc.errors)
+        errors, total = capped_errors(exc.errors)
+        members: dict[str, Any] = {"errors": errors}
+        if total > len(errors):
+            members["errors_total"] = total
+        detail = exc.detail if len(exc.detail) <= MAX_MESSAGE * MAX_LISTED_ERRORS else _errors_detail(errors, total)
+        return Problem(400, "inconsistent-state", exc.code, detail, **members)
     if isinstance(exc, InvalidInput):
         return schema_problem(exc.errors, exc.detail)
     if not isinstance(exc, RuleViolation):

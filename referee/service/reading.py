@@ -38,8 +38,17 @@ def request_id(environ: dict[str, Any]) -> str:
 
 
 def read_body(environ: dict[str, Any], limit: int) -> dict[str, Any]:
-    """The request's JSON object: 415 unless JSON, 413 over ``limit`` bytes, 400 unless an object
-    (or when an object repeats a key)."""
+    """The request's JSON object: 415 unless plain JSON (no Content-Encoding), 413 over ``limit`` bytes,
+    400 unless an object (or when an object repeats a key, or nests deeper than :data:`MAX_DEPTH`)."""
+    encoding = environ.get("HTTP_CONTENT_ENCODING")
+    if encoding is not None and encoding.strip().lower() not in ("", "identity"):
+        raise Problem(
+            415,
+            "encoded-body",
+            "encoded_body",
+            f"The body is sent with Content-Encoding {encoding[:40]!r}: the referee reads plain JSON only "
+            "(send it without Content-Encoding).",
+        )
     # The usual exact header first: werkzeug's parse of the header costs more than the check.
     content_type = environ.get("CONTENT_TYPE")
     if content_type != JSON:
@@ -55,6 +64,8 @@ def read_body(environ: dict[str, Any], limit: int) -> dict[str, Any]:
     try:
         body = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
+        if "depth limit" in str(exc) or "recursion limit" in str(exc):  # deeper than orjson reads (1,024)
+            raise too_deep() from None
         raise Problem(400, "invalid-json", "invalid_json", f"The body is not valid JSON: {exc}.") from None
     if not isinstance(body, dict):
         raise schema_problem({"_schema": ["The body must be a JSON object."]})
@@ -79,10 +90,31 @@ def read_body(environ: dict[str, Any], limit: int) -> dict[str, Any]:
 
 
 def may_repeat_keys(data: bytes, body: Any) -> bool:
-    """False when ``body`` (parsed from ``data``) certainly kept every key of the text."""
+    """False when ``body`` (parsed from ``data``) certainly kept every key of the text.
+
+    Writing the body back also proves it is no deeper than orjson writes (254
+    levels; it reads 1,024): a body nested deeper is refused here, as 400
+    ``too_deeply_nested``, before anything else would write it.
+    """
+    try:
+        written = orjson.dumps(body)
+    except orjson.JSONEncodeError:
+        raise too_deep() from None
     if b"\\" in data and (b"\\u003a" in data or b"\\u003A" in data):  # memchr first: states have no "\\"
         return True
-    return orjson.dumps(body).count(b":") != data.count(b":")
+    return written.count(b":") != data.count(b":")
+
+
+MAX_DEPTH = 254  # levels orjson writes (an object holding 253 arrays); no request of the API is a tenth as deep
+
+
+def too_deep() -> Problem:
+    return Problem(
+        400,
+        "too-deeply-nested",
+        "too_deeply_nested",
+        f"The body nests arrays and objects more than {MAX_DEPTH} levels deep; no request of this API does.",
+    )
 
 
 class _Object(dict):

@@ -1,24 +1,27 @@
-"""The gunicorn workers of ``referee serve``: slow clients must never hold a worker.
+"""The gunicorn workers of ``referee serve``: gunicorn's own ``gevent`` and ``sync`` classes.
 
-- :class:`BufferingWorker` (the default, ``REFEREE_WORKER_CLASS=buffering``;
-  :mod:`referee.service.buffering`): an event loop reads each request whole
-  and writes each answer without blocking, as nginx does; the requests run
-  synchronously, one at a time, as under sync workers and at their cost.
-- :class:`GeventWorker` (``REFEREE_WORKER_CLASS=gevent``): every connection is
-  a greenlet, so a socket that idles, trickles its headers or never reads its
-  reply waits on its own while the worker serves everyone else. It costs
-  ≈ 25–60% more CPU per request than sync workers (gevent's Python-level
-  sockets, hub switches and a timer per blocking operation; docs/operations.md).
-  Deadlines (``REFEREE_CLIENT_TIMEOUT``): a request's head must be complete
-  within it (gunicorn's keep-alive timeout bounds the whole head read), and
-  each body read or reply write must progress within it. One request per
-  connection, as with sync workers (see ``handle_request``).
+Nothing here parses HTTP: gunicorn reads every request line, header and chunk.
+
+- :class:`GeventWorker` (the default, ``REFEREE_WORKER_CLASS=gevent``): every
+  connection is a greenlet, so a socket that idles, trickles its headers or
+  never reads its reply waits on its own while the worker serves everyone
+  else, up to ``REFEREE_WORKER_CONNECTIONS`` connections per worker (more
+  wait in the listen backlog). Deadlines (``REFEREE_CLIENT_TIMEOUT``): a
+  request's head must be complete within it (gunicorn's keep-alive timeout
+  bounds the whole head read), and each body read or reply write must
+  progress within it. One request per connection, as with sync workers (see
+  ``handle_request``). An accept error (``EMFILE`` when the process is out of
+  file descriptors) makes gevent's server pause accepting and retry; the
+  worker stays up.
 - :class:`SyncWorker` (``REFEREE_WORKER_CLASS=sync``): gunicorn's sync worker,
-  one connection per worker: only behind a buffering proxy.
+  one connection per worker: only behind a buffering proxy (nginx, as every
+  shipped deployment runs it). An accept error for want of resources is
+  logged and retried after a pause instead of ending the worker.
 
 Both write gunicorn's own errors (a bad request line, header or chunk size, a
 URI or header over the limits) as problem+json with a request id, logged like
-any request, instead of gunicorn's HTML page.
+any request, instead of gunicorn's HTML page, and close the connection only
+after the client has had the answer (a lingering close, as nginx does).
 
 Shutdown (docs/operations.md, "Shutdown"): a worker that gets SIGTERM because
 the server is stopping turns ``/readyz`` to 503, keeps serving for
@@ -32,9 +35,12 @@ the workers.
 
 from __future__ import annotations
 
+import errno
 import mmap
 import os
+import socket
 import threading
+import time
 from typing import Any
 
 import orjson
@@ -42,7 +48,6 @@ from gunicorn import util
 from gunicorn.workers.sync import SyncWorker as _GunicornSync
 
 from referee.service import logs
-from referee.service.buffering import BufferingWorker as _Buffering
 from referee.service.problems import TITLES, TYPE_BASE
 
 # One shared byte, mapped before gunicorn forks: 1 once the master is stopping.
@@ -91,6 +96,36 @@ def problem_write_error(sock: Any, status: int, reason: str, message: str) -> No
     )
     logs.access({"request_id": rid, "endpoint": "unparsed", "status": status, "code": code, "detail": message[:200]})
     util.write_nonblock(sock, head.encode("latin-1") + body)
+    linger(sock)
+
+
+LINGER_SECONDS = 1.0
+LINGER_BYTES = 1024 * 1024
+
+
+def linger(sock: Any) -> None:
+    """Read and drop what the client still sends, for a moment, before gunicorn closes the socket.
+
+    A socket closed with unread bytes in it resets the connection, and a reset
+    can reach the client before it has read the answer (a head over the limit
+    would get no 431 at all). Half-closing first tells the client the answer
+    is complete; nginx's lingering close does the same.
+    """
+    deadline = time.monotonic() + LINGER_SECONDS
+    left = LINGER_BYTES
+    try:
+        sock.shutdown(socket.SHUT_WR)
+        while left > 0:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            sock.settimeout(remaining)
+            chunk = sock.recv(65536)
+            if not chunk:
+                return
+            left -= len(chunk)
+    except OSError:  # reset, timed out, or already closed: nothing more to wait for
+        return
 
 
 # -- SIGTERM: drain only when the server stops ----------------------------------------
@@ -145,12 +180,30 @@ class _WakesByPipe(_Lifecycle):
         timer.start()
 
 
+# accept() errors that say the process or the system is short of something (file descriptors,
+# buffers), not that the listener is broken: wait and retry, never end the worker.
+RESOURCE_ERRORS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+ACCEPT_PAUSE = 0.1
+WARN_EVERY = 10.0
+
+
 class SyncWorker(_WakesByPipe, _GunicornSync):
-    """gunicorn's sync worker with problem+json errors and the drain."""
+    """gunicorn's sync worker with problem+json errors, the drain, and accept errors survived."""
 
+    _warned_at = -WARN_EVERY
 
-class BufferingWorker(_WakesByPipe, _Buffering):
-    """The buffering worker (:mod:`referee.service.buffering`) with problem+json errors and the drain."""
+    def accept(self, listener: Any) -> None:
+        try:
+            super().accept(listener)
+        except OSError as exc:
+            if exc.errno not in RESOURCE_ERRORS:
+                raise
+            now = time.monotonic()
+            if now - self._warned_at >= WARN_EVERY:
+                self._warned_at = now
+                self.log.warning("cannot accept a connection (%s); retrying", exc.strerror)
+            time.sleep(ACCEPT_PAUSE)  # the listener stays readable: do not spin on it
+            raise BlockingIOError(errno.EAGAIN, "no connection accepted") from None
 
 
 def _gevent_worker() -> type:
@@ -160,6 +213,26 @@ def _gevent_worker() -> type:
 
     class GeventWorker(_Lifecycle, _GunicornGevent):
         """gunicorn's gevent worker with per-operation client deadlines, problem+json errors and the drain."""
+
+        _warned_at = -WARN_EVERY
+
+        def run(self) -> None:
+            # gevent's server already survives an accept error: it pauses accepting and retries
+            # (10 ms, doubling to 1 s). It also prints each one's traceback; say it in one line.
+            hub = gevent.get_hub()
+            report = hub.handle_error
+
+            def handle_error(context: Any, kind: Any, value: Any, tb: Any) -> None:
+                if isinstance(value, OSError) and value.errno in RESOURCE_ERRORS:
+                    now = time.monotonic()
+                    if now - self._warned_at >= WARN_EVERY:
+                        self._warned_at = now
+                        self.log.warning("cannot accept a connection (%s); retrying", value.strerror)
+                    return
+                report(context, kind, value, tb)
+
+            hub.handle_error = handle_error
+            super().run()
 
         def handle(self, listener: Any, client: Any, addr: Any) -> None:
             client.settimeout(self.cfg.keepalive)  # each read or write must progress within it

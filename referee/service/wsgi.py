@@ -4,6 +4,7 @@ Gunicorn (``referee serve``) imports it; so can any other WSGI server. A bad
 setting or catalog ends the process with a one-line message, not a traceback.
 """
 
+import encodings.idna  # noqa: F401 - werkzeug's URL map needs it on the first request: load it before forking
 import sys
 
 from referee.engine.errors import CatalogError

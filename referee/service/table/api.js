@@ -14,7 +14,7 @@
 /** @typedef {Operations["applyAction"]["requestBody"]["content"]["application/json"]["action"]} Action */
 /** @typedef {Operations["legalActions"]["responses"]["200"]["content"]["application/json"]["actions"][number]} ListedAction */
 /** @typedef {Schemas["Violation"]} Violation */
-/** @typedef {{state: State, events: GameEvent[], seats?: string[], commitment?: string, view?: View}} GameStep */
+/** @typedef {{state: State, events: GameEvent[], seats?: string[], watch?: string, commitment?: string, view?: View}} GameStep */
 
 /** A refused request: `status` and the problem details (`code`, `detail`, and `rule` for a 422). */
 export class RefereeError extends Error {
@@ -63,6 +63,10 @@ export function createClient(options = {}) {
       seated(player === null || seat ? { state, labels: true } : { state, player, labels: true }, seat))).actions,
     /** @param {State} state @param {0 | 1} player @param {string | null} [seat] @returns {Promise<View>} */
     view: async (state, player, seat) => (await call("/v1/view", seated(seat ? { state } : { state, player }, seat))).view,
+    /** @param {string} gameId @param {string} seat @returns {Promise<{state: string, seq: number, view: View}>} */
+    latest: (gameId, seat) => call("/v1/latest", { game_id: gameId, seat }),
+    /** @returns {Promise<{status: string, ledger: boolean}>} */
+    ready: () => call("/readyz"),
     /** @returns {Promise<{catalog: {id: string, digest: string}, cards: Card[]}>} */
     cards: () => call("/v1/cards"),
     /** @returns {Promise<{decks: {name: string, name_ja: string, deck: Schemas["NewGame"]["decks"][number]}[]}>} */

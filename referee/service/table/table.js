@@ -37,6 +37,10 @@ const S = {
   /** @type {{state: State, events: number, seat: number}[]} */ history: [],
   note: /** @type {string | null} */ (null),
   /** @type {string[]} */ discarding: [], // the end step: the hand cards chosen to discard (RULES 6.6)
+  // Private mode: whether the referee keeps a ledger (docs/api.md §11), asked once a game is
+  // dealt; with one, the invite is a short link (game id and seat) that works on any device.
+  ledger: /** @type {boolean | null} */ (null),
+  watch: /** @type {string | null} */ (null),
 };
 
 const HOT_KEY = "af-table-hot"; // the hot-seat game in this browser's storage: it survives a reload
@@ -171,10 +175,22 @@ function drawSeatBar() {
     return;
   }
   const parts = [h("p.private-note", {}, t(S.lang, "private_mode", { name: S.names[S.seat] }), " ", t(S.lang, "final_moves"))];
-  if (S.seats && S.seats.length === 2 && S.seats[1 - S.seat]) {
-    const link = `${location.origin}/table#join=${encodeJoin(S.state, S.seats[1 - S.seat])}`;
+  const other = S.seats && S.seats.length === 2 ? S.seats[1 - S.seat] : null;
+  const gameId = S.view && /** @type {any} */ (S.view).game_id;
+  if (other && S.ledger && gameId) {
+    const link = `${location.origin}/table/remote.html#game=${gameId}&seat=${other}`;
+    parts.push(h("p.invite", {}, t(S.lang, "invite_device", { name: S.names[1 - S.seat] }), " ",
+      h("a#invite-link", { href: link, target: "_blank", rel: "noopener" }, link)));
+    if (S.watch) {
+      const watch = `${location.origin}/table/watch.html#game=${gameId}&watch=${S.watch}`;
+      parts.push(h("p.invite", {}, t(S.lang, "watch_link"), " ",
+        h("a#watch-link", { href: watch, target: "_blank", rel: "noopener" }, watch)));
+    }
+  } else if (other) {
+    const link = `${location.origin}/table#join=${encodeJoin(S.state, other)}`;
     parts.push(h("p.invite", {}, t(S.lang, "invite", { name: S.names[1 - S.seat] }), " ",
       h("a#invite-link", { href: link, target: "_blank", rel: "noopener" }, link.slice(0, 48) + "…")));
+    if (S.ledger === false) parts.push(h("p#no-ledger.private-note", {}, t(S.lang, "no_ledger")));
   }
   bar.replaceChildren(...parts);
 }
@@ -612,6 +628,8 @@ function startGame(step, names, mySeat) {
   S.note = null;
   clearProblem();
   $("replay-bar").hidden = true;
+  S.ledger = null;
+  S.watch = step.watch || null;
   if (S.mode === "private") {
     S.seat = mySeat ?? 0;
     S.gameKey = `af-table:${step.commitment || String(step.state).slice(0, 64)}`;
@@ -622,7 +640,17 @@ function startGame(step, names, mySeat) {
   adopt(step.state, step.events);
   ($("tab-play")).removeAttribute("disabled");
   showTab("play");
-  return refresh();
+  return refresh().then(() => (S.mode === "private" ? askForLedger() : undefined));
+}
+
+/** Whether the referee keeps a ledger (docs/api.md §11), as its readiness answer says. */
+async function askForLedger() {
+  try {
+    S.ledger = (await api.ready()).ledger === true;
+  } catch {
+    S.ledger = null; // draining or unreachable: keep the one-browser invite, say nothing
+  }
+  await refresh();
 }
 
 // -- private mode: a second tab joins with the other seat ---------------------------------
