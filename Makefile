@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: serve test venv openapi types state-doc golden bench bench-http bench-compare bench-slow bench-check bench-recheck bench-ledger clean
+.PHONY: serve test venv openapi types state-doc state-types golden bench bench-http bench-compare bench-slow bench-check bench-recheck bench-ledger clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,11 @@ types: openapi
 # Rewrite docs/state.md's state table from the model (tests/test_model.py fails when it drifts).
 state-doc: $(VENV)/.installed
 	$(BIN)/python -m tests.state_doc
+
+# Rewrite referee/engine/state_types.py, the working state's TypedDicts, from the model (tests/test_state_types.py fails when it drifts).
+state-types: $(VENV)/.installed
+	$(BIN)/python -c "from referee.engine.model_doc import typed_dicts_source as s; open('referee/engine/state_types.py', 'w').write(s())"
+	$(BIN)/ruff format referee/engine/state_types.py
 
 golden: $(VENV)/.installed
 	$(BIN)/python -m tests.golden.playthrough

@@ -42,8 +42,8 @@ from pathlib import Path
 from engine_timing import median_us, mid_game_positions, replay_rate
 
 from referee.engine import Catalog, apply, check_state, legal_actions
-from referee.engine.board import Game
-from referee.engine.game import actions_for, step  # the raw pipeline, to time it apart from the session
+from referee.engine.board import Board
+from referee.engine.pipeline import actions_for, step  # the raw pipeline, to time it apart from the session
 from referee.engine.playout import choose, play_out, random_new_game
 from referee.engine.setup import SeededStream, new_game
 
@@ -64,7 +64,7 @@ def games_per_second(catalog: Catalog, games: int, enumerate_all: bool) -> tuple
             total_actions += len(play_out(catalog, seed)[2])
             continue
         state, _ = new_game(catalog, random_new_game(catalog, seed))
-        g, stream = Game(catalog, state), SeededStream("choices:" + seed)
+        g, stream = Board(catalog, state), SeededStream("choices:" + seed)
         while not g.over:
             step(g, choose(actions_for(g), stream))
             total_actions += 1

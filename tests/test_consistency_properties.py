@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.engine import Catalog, InconsistentState, check_state, new_game
-from referee.engine.board import Game
-from referee.engine.game import step
+from referee.engine.board import Board
+from referee.engine.pipeline import step
 from referee.engine.playout import random_action, random_new_game
 from referee.engine.setup import SeededStream
 
@@ -162,7 +162,7 @@ def states_of_play(seed: str, mode: str) -> Iterator[State]:
     """Every state of one random legal game, from the deal to the end (the live state: copy to keep)."""
     state, _ = new_game(CATALOG, random_new_game(CATALOG, seed, options={"response_windows": mode}))
     stream = SeededStream("choices:" + seed)
-    g = Game(CATALOG, state)
+    g = Board(CATALOG, state)
     yield state
     while not g.over:
         g.events = []

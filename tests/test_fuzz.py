@@ -20,7 +20,7 @@ def plant_dispatch_bug(monkeypatch: pytest.MonkeyPatch) -> None:
     The one place the test reaches past the engine's package face: a rule has to be broken somewhere.
     """
     from referee.engine import RuleViolation
-    from referee.engine.actions import RULEBOOK
+    from referee.engine.rulebook import RULEBOOK
 
     def own_rule(self, g, a, entry):
         if entry["case"] is not None:

@@ -127,7 +127,7 @@ def test_given_load_rules_when_the_result_is_changed_then_the_index_is_not():
 def test_given_the_engine_rules_when_checked_then_every_rule_they_declare_is_in_the_projects_reference():
     """Owned by the project, so never skipped: each ``@rule`` id is a rule of docs/rules.md."""
     import referee.engine  # noqa: F401  (loads every declaring module)
-    from referee.engine.errors import DECLARED
+    from referee.engine.registry import DECLARED
 
     ids = set(rule_ids())
     assert ids and DECLARED and {d.rule for d in DECLARED} <= ids

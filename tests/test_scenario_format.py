@@ -492,3 +492,17 @@ def test_an_engine_crash_is_a_failure_not_a_crash(backend, monkeypatch):
     monkeypatch.setattr(Session, "apply", boom)
     r = outcome(backend, INVESTIGATE + "    then: {legal: true}\n")
     assert r.status == "failed" and "the referee crashed: KeyError" in r.details[0]
+
+
+def test_given_a_position_that_leaves_out_who_acts_then_the_turn_flow_decides_it():
+    """RULES 5.4, 5.6: build_position reads referee.engine.flow: in the mulligan phase the second player
+    decides once the first kept; in a turn, turn 2 is the second player's main step."""
+    from referee.engine import check_state
+
+    cat = Catalog.builtin()
+    mulligan = build_position(cat, {"phase": "mulligan", "first_player": 1, "p1": {"kept": True}})
+    assert (mulligan["step"], mulligan["turn"], mulligan["active"]) == ("mulligan", 0, 0)
+    turn = build_position(cat, {"first_player": 1, "turn": 2})
+    assert (turn["phase"], turn["step"], turn["active"]) == ("turn", "main", 0)
+    for state in (mulligan, turn):
+        check_state(cat, state)  # a consistent position (RULES 13.1)

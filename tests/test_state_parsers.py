@@ -195,8 +195,8 @@ def test_actions_are_read_the_same_way(raw):
         max_size=3,
     )
 )
-def test_an_action_with_no_fields_is_read_at_once_as_the_model_reads_it(raw):
-    """parse_action's shortcut for {type, player} gives the model's reading, or leaves the action to it."""
+def test_an_action_with_no_fields_is_read_as_the_model_reads_it(raw):
+    """parse_action reads {type, player} (and near misses) exactly as the model does, or refuses it."""
     try:
         careful = orjson.dumps(msgspec.to_builtins(msgspec.convert(raw, Action)))
     except msgspec.ValidationError:

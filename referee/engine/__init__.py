@@ -15,6 +15,7 @@ returns new dicts: the input state is never mutated. The public functions:
 - :func:`check_state` / :func:`parse_action` — the strict input parsers.
 """
 
+from referee.engine import rulebook  # noqa: F401  (first: every rule's @rule declarations, RULES order)
 from referee.engine.catalog import Ability, Card, Catalog, Effect, Requirement
 from referee.engine.errors import (
     CatalogError,
@@ -22,9 +23,9 @@ from referee.engine.errors import (
     InconsistentState,
     InvalidInput,
     RefereeError,
+    ReplayError,
     RuleViolation,
 )
-from referee.engine.game import ReplayError
 from referee.engine.session import Applied, Session, apply, legal_actions, replay, validate, view
 from referee.engine.setup import new_game, validate_deck
 from referee.engine.state import check_state, parse_action

@@ -1,6 +1,6 @@
 """The board: a state together with its catalog, and the moves every rule shares.
 
-:class:`Game` wraps one (already checked) state dict. Queries read it;
+:class:`Board` wraps one (already checked) state dict. Queries read it;
 moves mutate it and record events. Rules modules build on these so that
 "a card goes to the trash" (RULES 4.5–4.7) or "a player must draw"
 (RULES 11.1) is written once.
@@ -11,14 +11,28 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.catalog import Card, Catalog
-from referee.engine.errors import rule
 from referee.engine.facts import Outcome, Phase, Reason, other
+from referee.engine.flow import Edge, advance
+from referee.engine.registry import rule
+from referee.engine.state_types import (
+    CaseEntryDict,
+    EvidenceEntryDict,
+    FairyEntryDict,
+    FieldZone,
+    PlayerDict,
+    StateDict,
+)
+
+# The enum members this module compares with, bound once: reading one through its class is an
+# attribute lookup of the enum's metaclass on every read.
+_OVER = Phase.OVER
+_DECK_OUT = Reason.DECK_OUT
 
 
-class Game:
+class Board:
     __slots__ = ("catalog", "events", "s")
 
-    def __init__(self, catalog: Catalog, state: dict[str, Any]):
+    def __init__(self, catalog: Catalog, state: StateDict):
         self.catalog = catalog
         self.s = state
         self.events: list[dict[str, Any]] = []
@@ -27,9 +41,10 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self.s["phase"] == "over"
+        over: bool = self.s["phase"] == _OVER
+        return over
 
-    def player(self, i: int) -> dict[str, Any]:
+    def player(self, i: int) -> PlayerDict:
         return self.s["players"][i]
 
     def card(self, iid: str) -> Card:
@@ -39,21 +54,22 @@ class Game:
         cid = self.s["cards"].get(iid)
         return None if cid is None else self.catalog.cards[cid].kind
 
-    def on_field(self, zone: str, iid: str) -> tuple[int, dict[str, Any]] | None:
-        """(controller, entry) of a card in either player's ``cases``, ``fairies`` or ``evidence``."""
+    def on_field(self, zone: FieldZone, iid: str) -> tuple[int, Any] | None:
+        """(controller, entry) of a card in either player's ``cases``, ``fairies`` or ``evidence``
+        (the entry is of the zone's TypedDict: the typed lookups below say which)."""
         for i in (0, 1):
             for e in self.s["players"][i][zone]:
                 if e["card"] == iid:
                     return i, e
         return None
 
-    def case_in_play(self, iid: str) -> tuple[int, dict[str, Any]] | None:
+    def case_in_play(self, iid: str) -> tuple[int, CaseEntryDict] | None:
         return self.on_field("cases", iid)
 
-    def fairy_on_field(self, iid: str) -> tuple[int, dict[str, Any]] | None:
+    def fairy_on_field(self, iid: str) -> tuple[int, FairyEntryDict] | None:
         return self.on_field("fairies", iid)
 
-    def evidence_on_field(self, iid: str) -> tuple[int, dict[str, Any]] | None:
+    def evidence_on_field(self, iid: str) -> tuple[int, EvidenceEntryDict] | None:
         return self.on_field("evidence", iid)
 
     def hand_of_kind(self, player: int, kind: str) -> list[str]:
@@ -61,7 +77,8 @@ class Game:
         of_kind, cards = self.catalog.ids_of_kind.get(kind, frozenset()), self.s["cards"]
         return [iid for iid in self.s["players"][player]["hand"] if cards.get(iid) in of_kind]
 
-    def own_entry(self, player: int, zone: str, iid: str) -> dict[str, Any] | None:
+    def own_entry(self, player: int, zone: FieldZone, iid: str) -> Any:
+        """``player``'s entry of ``iid`` in ``zone`` (of the zone's TypedDict), or ``None``."""
         for e in self.s["players"][player][zone]:
             if e["card"] == iid:
                 return e
@@ -78,7 +95,8 @@ class Game:
 
     def power(self, iid: str) -> int:
         """Printed power plus every until-end-of-turn modifier (docs/api.md §8 ``power``)."""
-        return self.card(iid).power + sum(m["power"] for m in self.s["modifiers"] if m["card"] == iid)
+        modifiers: int = sum(m["power"] for m in self.s["modifiers"] if m["card"] == iid)
+        return self.card(iid).power + modifiers
 
     def unactioned_cases(self, player: int) -> list[str]:
         return [e["card"] for e in self.s["players"][player]["cases"] if not e["actioned"]]
@@ -86,7 +104,8 @@ class Game:
     def who_acts(self) -> int:
         """RULES 12.1: the responder inside a window, else the active player."""
         pen = self.s["pending"]
-        return pen["responder"] if pen is not None else self.s["active"]
+        actor: int = pen["responder"] if pen is not None else self.s["active"]
+        return actor
 
     # -- moves -------------------------------------------------------------
 
@@ -97,7 +116,7 @@ class Game:
         """RULES 11.1 / 11.2: the game ends; the opponent wins."""
         s = self.s
         outcome = Outcome(reason, other(loser))
-        s["phase"] = Phase.OVER.value
+        advance(s, Edge.GAME_ENDS)
         s["pending"] = None
         s["result"] = outcome.json()
         self.emit("game_over", **outcome.json())
@@ -111,7 +130,7 @@ class Game:
             if not pl["file"]:
                 if required:
                     self.emit("draw", player=player, cards=drawn)
-                    self.lose(player, Reason.DECK_OUT)
+                    self.lose(player, _DECK_OUT)
                     return drawn
                 break
             pl["hand"].append(pl["file"].pop(0))
@@ -129,7 +148,7 @@ class Game:
         """RULES 4.5: a card goes to its owner's trash (here, the player it belongs to)."""
         self.s["players"][player]["trash"].append(iid)
 
-    def remove_from_field(self, player: int, zone: str, iid: str) -> None:
+    def remove_from_field(self, player: int, zone: FieldZone, iid: str) -> None:
         """Take a fairy or evidence off the field; its until-end-of-turn modifiers end with it."""
         entries = self.s["players"][player][zone]
         for j, e in enumerate(entries):
@@ -139,7 +158,7 @@ class Game:
         if self.s["modifiers"]:
             self.s["modifiers"] = [m for m in self.s["modifiers"] if m["card"] != iid]
 
-    def trash_from_field(self, player: int, zone: str, iid: str) -> None:
+    def trash_from_field(self, player: int, zone: FieldZone, iid: str) -> None:
         self.remove_from_field(player, zone, iid)
         self.to_trash(player, iid)
 
@@ -148,7 +167,7 @@ class Game:
     def mill(self, player: int, count: int) -> list[str]:
         """Trash the top ``count`` cards of a file (RULES 10.6.1, 11.4: never a loss by itself)."""
         pl = self.s["players"][player]
-        taken = pl["file"][:count]
+        taken: list[str] = pl["file"][:count]
         del pl["file"][:count]
         pl["trash"].extend(taken)
         self.emit("mill", player=player, cards=len(taken))

@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from referee.engine.cards import (  # noqa: F401  (re-exported: the card model lives in cards.py)
+from referee.engine.cards import (
     DECK_LIMIT,
     KIND_ALIASES,
     KINDS,
@@ -26,13 +26,29 @@ from referee.engine.cards import (  # noqa: F401  (re-exported: the card model l
     TRIGGERS,
     Ability,
     Card,
-    Effect,
-    Requirement,
     deck_limits_by_name,
 )
 from referee.engine.catalog_loader import parse_card
+from referee.engine.effect_types import Effect as Effect
 from referee.engine.errors import CatalogError
+from referee.engine.requirements import Requirement as Requirement
 from referee.engine.yaml_text import YamlTextError, dotted, parse_document
+
+# The card model lives in cards.py (and effect_types.py, requirements.py); the catalog names it too.
+__all__ = [
+    "DECK_LIMIT",
+    "KINDS",
+    "KIND_ALIASES",
+    "RECOVER_KINDS",
+    "REQUIREMENTS",
+    "SERIES",
+    "TRIGGERS",
+    "Ability",
+    "Card",
+    "Catalog",
+    "Effect",
+    "Requirement",
+]
 
 
 class Catalog:
@@ -159,7 +175,7 @@ class Catalog:
 _BUILTIN: Catalog | None = None
 
 
-def _field_path(field: str | None) -> tuple:
+def _field_path(field: str | None) -> tuple[str | int, ...]:
     """``abilities.0.cost`` as the path ``("abilities", 0, "cost")``."""
     if not field:
         return ()

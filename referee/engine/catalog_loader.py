@@ -18,7 +18,8 @@ from referee.engine.cards import (
     Card,
 )
 from referee.engine.effect_types import Effect, parse_entry
-from referee.engine.errors import CatalogError, rule
+from referee.engine.errors import CatalogError
+from referee.engine.registry import rule
 from referee.engine.requirements import REQUIREMENT_TYPES, Requirement
 
 MIN_SPELL_COST = 1  # RULES 7.5: spells and counters cost at least 1 action; abilities may cost 0
@@ -115,7 +116,8 @@ class _CardParser:
             return None
         if value not in options:
             raise self.fail(name, f"must be one of {', '.join(options)} (got {value!r})")
-        return value
+        chosen: str = value
+        return chosen
 
     def requirements(self) -> tuple[Requirement, ...]:
         raw = self.raw.get("requires", [])

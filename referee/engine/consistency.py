@@ -14,17 +14,30 @@ open), since every request runs it.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from referee.engine.catalog import Catalog
 from referee.engine.errors import InconsistentState as _fail  # (code, detail, path): what each check raises
-from referee.engine.errors import rule
-from referee.engine.facts import DECK_SIZE, HAND_LIMIT, OPENING_HAND, PLAYERS, other
+from referee.engine.facts import DECK_SIZE, HAND_LIMIT, OPENING_HAND, PLAYERS, Phase, Reason, Step, other
+from referee.engine.flow import deciding, turn_player
 from referee.engine.pending_consistency import check_pending
+from referee.engine.registry import rule
+from referee.engine.state_types import FieldZone, StateDict
+
+# The enum members this module compares with, bound once: reading one through its class is an
+# attribute lookup of the enum's metaclass on every read.
+_MULLIGAN_PHASE = Phase.MULLIGAN
+_OVER = Phase.OVER
+_TURN = Phase.TURN
+_DECK_OUT = Reason.DECK_OUT
+_CASE = Step.CASE
+_END = Step.END
+_MULLIGAN_STEP = Step.MULLIGAN
 
 
 @rule("13.1")
-def check_consistency(catalog: Catalog, s: dict[str, Any]) -> None:
+def check_consistency(catalog: Catalog, state: dict[str, Any] | StateDict) -> None:
+    s = cast(StateDict, state)  # read by the model: its shape is the working state's
     if s["catalog"] != catalog.ref_to_compare:
         raise _fail(
             "catalog_mismatch",
@@ -52,13 +65,13 @@ def check_consistency(catalog: Catalog, s: dict[str, Any]) -> None:
 _card, _case = itemgetter("card"), itemgetter("case")
 
 
-def _cards_and_field_are_sound(catalog: Catalog, s: dict) -> bool:
+def _cards_and_field_are_sound(catalog: Catalog, s: StateDict) -> bool:
     """The four checks below hold (every card a game card of the catalog, conservation, zone kinds,
     references): ``True`` only when each of them would pass, so ``False`` just means "run them to
     find the problem".
 
     Set operations in C over per-catalog tables (``Catalog.game_card_ids``, ``ids_of_kind``)
-    instead of per-card loops; ``tests/test_fast_paths.py`` checks it says what the four say.
+    instead of per-card loops: a shortcut of ``shortcuts.py``, held to the four by ``tests/test_shortcuts.py``.
     """
     cards, (p0, p1) = s["cards"], s["players"]
     cases0, fairies0, evidence0 = p0["cases"], p0["fairies"], p0["evidence"]
@@ -86,20 +99,20 @@ def _cards_and_field_are_sound(catalog: Catalog, s: dict) -> bool:
     except KeyError:
         return False
     dispatched0, dispatched1 = [*filter(None, map(_case, fairies0))], [*filter(None, map(_case, fairies1))]
-    in_play = {*in_play}  # ids are non-empty, so filter(None) drops exactly the standby fairies' None
-    if not in_play.issuperset([*map(_case, evidence0), *map(_case, evidence1), *dispatched0, *dispatched1]):
+    cases = {*in_play}  # ids are non-empty, so filter(None) drops exactly the standby fairies' None
+    if not cases.issuperset([*map(_case, evidence0), *map(_case, evidence1), *dispatched0, *dispatched1]):
         return False
     if len({*dispatched0}) == len(dispatched0) and len({*dispatched1}) == len(dispatched1):
         return True  # one fairy per case and player, and every case takes one (the catalog refuses a limit below 1)
     return _within_limits(catalog, cards, dispatched0) and _within_limits(catalog, cards, dispatched1)
 
 
-def _within_limits(catalog: Catalog, cards: dict, dispatched: list) -> bool:
+def _within_limits(catalog: Catalog, cards: dict[str, Any], dispatched: list[str]) -> bool:
     """One player's fairies dispatched to each case are within its limit (RULES 8.9)."""
     return all(dispatched.count(case) <= catalog.cards[cards[case]].dispatch_limit for case in {*dispatched})
 
 
-def _check_cards(catalog: Catalog, s: dict) -> None:
+def _check_cards(catalog: Catalog, s: StateDict) -> None:
     """RULES 3.3, 3.4: every instance is a game card of the catalog."""
     for iid, cid in s["cards"].items():
         card = catalog.get(cid)
@@ -109,7 +122,7 @@ def _check_cards(catalog: Catalog, s: dict) -> None:
             raise _fail("bonus_card_in_game", f"instance {iid} is the bonus card {cid} (RULES 3.3)", f"cards.{iid}")
 
 
-def _check_conservation(s: dict) -> None:
+def _check_conservation(s: StateDict) -> None:
     cards = s["cards"]
     if len(cards) != PLAYERS * DECK_SIZE:
         raise _fail(
@@ -131,10 +144,6 @@ def _check_conservation(s: dict) -> None:
                 f"player {i}'s zones hold {len(ids)} cards; each player has exactly {DECK_SIZE}",
                 f"players.{i}",
             )
-        unique = set(ids)
-        if len(unique) == DECK_SIZE and unique.isdisjoint(seen) and unique <= cards.keys():
-            seen |= unique  # the common case; otherwise find the culprit below
-            continue
         for iid in ids:
             if iid in seen:
                 raise _fail("duplicate_card", f"instance {iid} is in more than one place", f"players.{i}")
@@ -143,10 +152,10 @@ def _check_conservation(s: dict) -> None:
             seen.add(iid)
 
 
-_ZONE_KIND = {"cases": "case", "fairies": "fairy", "evidence": "evidence"}
+_ZONE_KIND: dict[FieldZone, str] = {"cases": "case", "fairies": "fairy", "evidence": "evidence"}
 
 
-def _check_zone_kinds(catalog: Catalog, s: dict) -> None:
+def _check_zone_kinds(catalog: Catalog, s: StateDict) -> None:
     cards = s["cards"]
     for i, pl in enumerate(s["players"]):
         for zone, kind in _ZONE_KIND.items():
@@ -157,7 +166,7 @@ def _check_zone_kinds(catalog: Catalog, s: dict) -> None:
                     )
 
 
-def _check_references(catalog: Catalog, s: dict) -> None:
+def _check_references(catalog: Catalog, s: StateDict) -> None:
     in_play = {e["card"] for pl in s["players"] for e in pl["cases"]}
     per_case: dict[tuple[int, str], int] = {}
     for i, pl in enumerate(s["players"]):
@@ -189,46 +198,46 @@ def _check_references(catalog: Catalog, s: dict) -> None:
             )
 
 
-def _check_flow(s: dict) -> None:
+def _check_flow(s: StateDict) -> None:
     phase, step, active, players = s["phase"], s["step"], s["active"], s["players"]
-    if (phase == "over") != (s["result"] is not None):
+    if (phase == _OVER) != (s["result"] is not None):
         raise _fail("inconsistent_result", "result is set exactly when phase is over", "result")
-    if phase == "mulligan":
-        if step != "mulligan" or s["turn"] != 0:
+    if phase == _MULLIGAN_PHASE:
+        if step != _MULLIGAN_STEP or s["turn"] != 0:
             raise _fail("inconsistent_phase", "the mulligan phase has step mulligan and turn 0", "step")
         first = s["first_player"]
-        deciding = first if not players[first]["kept"] else other(first)
-        if players[deciding]["kept"] or active != deciding:
+        decides = deciding(first, players[first]["kept"])
+        if players[decides]["kept"] or active != decides:
             raise _fail(
                 "inconsistent_turn",
-                f"in the mulligan phase player {deciding} decides (first player first, RULES 5.4)",
+                f"in the mulligan phase player {decides} decides (first player first, RULES 5.4)",
                 "active",
             )
         if s["case_played"] or s["pending"] is not None:
             raise _fail("inconsistent_phase", "no case or pending action in the mulligan phase", "phase")
         return
-    if step == "mulligan" and phase == "turn":
+    if step == _MULLIGAN_STEP and phase == _TURN:
         raise _fail("inconsistent_phase", "step mulligan belongs to the mulligan phase", "step")
-    if phase == "over" and s["turn"] == 0:
+    if phase == _OVER and s["turn"] == 0:
         return  # lost in the mulligan (RULES 5.5)
     if s["turn"] < 1 or not (players[0]["kept"] and players[1]["kept"]):
         raise _fail("inconsistent_turn", "turns start at 1, after both players kept", "turn")
-    expected = s["first_player"] if s["turn"] % 2 == 1 else other(s["first_player"])
+    expected = turn_player(s["turn"], s["first_player"])
     if active != expected:
         raise _fail("inconsistent_turn", f"turn {s['turn']} is player {expected}'s", "active")
-    if phase == "over":
+    if phase == _OVER:
         if s["pending"] is not None:
             raise _fail("inconsistent_pending", "a finished game has no pending action", "pending")
         return
-    if step == "end" and (len(players[active]["hand"]) <= HAND_LIMIT or s["pending"] is not None):
+    if step == _END and (len(players[active]["hand"]) <= HAND_LIMIT or s["pending"] is not None):
         raise _fail(
             "inconsistent_step", f"step end means the active player owes discards (hand over {HAND_LIMIT})", "step"
         )
-    if step == "case" and s["case_played"] and not (s["pending"] and s["pending"]["action"]["type"] == "play_case"):
+    if step == _CASE and s["case_played"] and not (s["pending"] and s["pending"]["action"]["type"] == "play_case"):
         raise _fail("inconsistent_step", "a case was played this turn, so the case step is over", "case_played")
 
 
-def _check_before_turn_one(s: dict) -> None:
+def _check_before_turn_one(s: StateDict) -> None:
     """RULES 5.3–5.6: nothing is on the field before turn 1; while deciding, each hand holds 7 (turn 0 only)."""
     for i, pl in enumerate(s["players"]):
         if pl["cases"] or pl["fairies"] or pl["evidence"]:  # RULES 5.6: cards are played from turn 1
@@ -237,7 +246,7 @@ def _check_before_turn_one(s: dict) -> None:
             )
         # RULES 5.3, 5.4: a mulligan draws 7 again (once lost, 5.5, the hand is what the file gave).
         # The trash is left free, so a position may pose any file size to a mulligan.
-        if s["phase"] == "mulligan" and len(pl["hand"]) != OPENING_HAND:
+        if s["phase"] == _MULLIGAN_PHASE and len(pl["hand"]) != OPENING_HAND:
             raise _fail(
                 "mulligan_hand_size",
                 f"player {i} holds {len(pl['hand'])} cards in the mulligan phase; "
@@ -246,10 +255,11 @@ def _check_before_turn_one(s: dict) -> None:
             )
 
 
-def _check_result(s: dict) -> None:
+def _check_result(s: StateDict) -> None:
     """RULES 11.1 / 5.5: a game lost by deck-out was lost drawing from an empty file."""
     res = s["result"]
-    if res["reason"] != "deck_out":
+    assert res is not None  # called only for a finished game
+    if res["reason"] != _DECK_OUT:
         return  # a concession (11.2) fits any state
     loser = other(res["winner"])
     pl = s["players"][loser]
@@ -269,7 +279,7 @@ def _check_result(s: dict) -> None:
         )
 
 
-def _check_modifiers(s: dict) -> None:
+def _check_modifiers(s: StateDict) -> None:
     on_field = {e["card"] for pl in s["players"] for z in ("fairies", "evidence") for e in pl[z]}
     for j, m in enumerate(s["modifiers"]):
         if m["card"] not in on_field:
@@ -280,7 +290,7 @@ def _check_modifiers(s: dict) -> None:
             )
 
 
-def _check_used(catalog: Catalog, s: dict) -> None:
+def _check_used(catalog: Catalog, s: StateDict) -> None:
     """RULES 9.1: ``used`` lists once-per-turn abilities the active player used this turn."""
     if s["turn"] == 0:
         raise _fail("inconsistent_used", "no ability is used before turn 1", "used")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from referee.engine.board import Game
-from referee.engine.errors import RuleViolation, rule
+from referee.engine.board import Board
+from referee.engine.errors import RuleViolation
+from referee.engine.registry import rule
 
 
 @rule("7.2", "cannot_pay")
 @rule("7.3", "wrong_pay_count", "bad_payer")
-def payers(g: Game, player: int, cost: int, pay: list[str] | None) -> list[str]:
+def payers(g: Board, player: int, cost: int, pay: list[str] | None) -> list[str]:
     """The cases that pay ``cost`` for ``player``, or the violation (RULES 7.2, 7.3).
 
     Without ``pay``, the unactioned cases the player has controlled longest
@@ -42,7 +43,7 @@ def payers(g: Game, player: int, cost: int, pay: list[str] | None) -> list[str]:
 
 
 @rule("7.1")
-def pay(g: Game, player: int, cases: list[str]) -> None:
+def pay(g: Board, player: int, cases: list[str]) -> None:
     """RULES 7.1: each paying case turns sideways (actioned)."""
     if not cases:
         return

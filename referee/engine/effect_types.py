@@ -13,12 +13,42 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from referee.engine.facts import other
+from referee.engine.state_types import (
+    CaseEntryDict,
+    EvidenceEntryDict,
+    FairyEntryDict,
+    FieldZone,
+    PendingDict,
+    PlayerDict,
+    StateDict,
+)
 
-if TYPE_CHECKING:
-    from referee.engine.board import Game
+
+class EffectBoard(Protocol):
+    """What an effect reads and moves on the board: ``board.Board`` is one (mypy checks it).
+
+    The effects sit on the catalog's floor (the loader reads their grammar), below the board,
+    so they name the board by what they use of it rather than by importing it.
+    """
+
+    s: StateDict
+
+    def player(self, i: int) -> PlayerDict: ...
+    def kind(self, iid: str) -> str | None: ...
+    def all_cases(self) -> list[str]: ...
+    def case_in_play(self, iid: str) -> tuple[int, CaseEntryDict] | None: ...
+    def fairy_on_field(self, iid: str) -> tuple[int, FairyEntryDict] | None: ...
+    def evidence_on_field(self, iid: str) -> tuple[int, EvidenceEntryDict] | None: ...
+    def own_entry(self, player: int, zone: FieldZone, iid: str) -> Any: ...
+    def emit(self, kind: str, **fields: Any) -> None: ...
+    def draw(self, player: int, count: int, required: bool) -> int: ...
+    def mill(self, player: int, count: int) -> list[str]: ...
+    def remove_from_field(self, player: int, zone: FieldZone, iid: str) -> None: ...
+    def trash_from_field(self, player: int, zone: FieldZone, iid: str) -> None: ...
+
 
 # Where an effect entry appears: a fairy's or evidence's ability, a spell, a counter.
 SOURCES = ("ability", "spell", "counter")
@@ -64,10 +94,10 @@ class Entry:
 class Resolution:
     """What an effect applies within: the game, who uses it, its card, the pending action (9.3–9.5)."""
 
-    g: Game
+    g: EffectBoard
     player: int
     source: str
-    pending: dict[str, Any] | None = None
+    pending: PendingDict | None = None
 
 
 class EffectType:
@@ -99,10 +129,10 @@ class EffectType:
         return {self.op: e.kind}
 
     # -- targets (RULES 9.6): only for targeted effects --
-    def pool(self, g: Game, player: int, e: Effect) -> Iterable[str]:
+    def pool(self, g: EffectBoard, player: int, e: Effect) -> Iterable[str]:
         return ()
 
-    def target_ok(self, g: Game, player: int, e: Effect, iid: str) -> bool:
+    def target_ok(self, g: EffectBoard, player: int, e: Effect, iid: str) -> bool:
         return False
 
     # -- application (RULES 9.7) --
@@ -184,11 +214,11 @@ class Targeted(EffectType):
         return Effect(self.op, 0, entry.value, targeted=True)
 
 
-def fairies_on_field(g: Game) -> list[str]:
+def fairies_on_field(g: EffectBoard) -> list[str]:
     return [f["card"] for i in (0, 1) for f in g.player(i)["fairies"]]
 
 
-def evidence_on_field(g: Game) -> list[str]:
+def evidence_on_field(g: EffectBoard) -> list[str]:
     return [e["card"] for i in (0, 1) for e in g.player(i)["evidence"]]
 
 
@@ -238,14 +268,15 @@ class Power(EffectType):
     def to_json(self, e: Effect) -> dict[str, Any]:
         return {"power": e.amount, "target": e.kind}
 
-    def pool(self, g: Game, player: int, e: Effect) -> Iterable[str]:
+    def pool(self, g: EffectBoard, player: int, e: Effect) -> Iterable[str]:
         return fairies_on_field(g)
 
-    def target_ok(self, g: Game, player: int, e: Effect, iid: str) -> bool:
+    def target_ok(self, g: EffectBoard, player: int, e: Effect, iid: str) -> bool:
         return g.fairy_on_field(iid) is not None
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
         g, card = r.g, r.source if e.kind == "self" else target
+        assert card is not None  # a targeted effect is applied with its target (effects.apply_effects)
         if g.fairy_on_field(card) is None and g.evidence_on_field(card) is None:
             g.emit("skipped", effect="power", target=card)
             return
@@ -268,15 +299,17 @@ class Ready(EffectType):
     def to_json(self, e: Effect) -> dict[str, Any]:
         return {"ready": e.amount}
 
-    def pool(self, g: Game, player: int, e: Effect) -> Iterable[str]:
+    def pool(self, g: EffectBoard, player: int, e: Effect) -> Iterable[str]:
         return g.all_cases()
 
-    def target_ok(self, g: Game, player: int, e: Effect, iid: str) -> bool:
+    def target_ok(self, g: EffectBoard, player: int, e: Effect, iid: str) -> bool:
         entry = g.own_entry(player, "cases", iid)
         return entry is not None and entry["actioned"]
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
-        r.g.own_entry(r.player, "cases", target)["actioned"] = False
+        entry = r.g.own_entry(r.player, "cases", target) if target is not None else None
+        assert entry is not None  # target_ok held just before (effects.apply_effects)
+        entry["actioned"] = False
         r.g.emit("ready", case=target)
 
 
@@ -286,15 +319,17 @@ class Bounce(Targeted):
 
     op, kinds = "bounce", ("fairy",)
 
-    def pool(self, g: Game, player: int, e: Effect) -> Iterable[str]:
+    def pool(self, g: EffectBoard, player: int, e: Effect) -> Iterable[str]:
         return fairies_on_field(g)
 
-    def target_ok(self, g: Game, player: int, e: Effect, iid: str) -> bool:
+    def target_ok(self, g: EffectBoard, player: int, e: Effect, iid: str) -> bool:
         return g.fairy_on_field(iid) is not None
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
         g = r.g
-        owner, _ = g.fairy_on_field(target)
+        found = g.fairy_on_field(target) if target is not None else None
+        assert target is not None and found is not None  # target_ok held just before (effects.apply_effects)
+        owner = found[0]
         g.remove_from_field(owner, "fairies", target)
         g.player(owner)["hand"].append(target)
         g.emit("bounce", fairy=target, to=owner)
@@ -306,17 +341,19 @@ class Trash(Targeted):
 
     op, kinds = "trash", ("fairy", "evidence")
 
-    def pool(self, g: Game, player: int, e: Effect) -> Iterable[str]:
+    def pool(self, g: EffectBoard, player: int, e: Effect) -> Iterable[str]:
         return fairies_on_field(g) if e.kind == "fairy" else evidence_on_field(g)
 
-    def target_ok(self, g: Game, player: int, e: Effect, iid: str) -> bool:
+    def target_ok(self, g: EffectBoard, player: int, e: Effect, iid: str) -> bool:
         found = g.fairy_on_field(iid) if e.kind == "fairy" else g.evidence_on_field(iid)
         return found is not None
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
         g = r.g
-        zone = "fairies" if e.kind == "fairy" else "evidence"
-        owner, _ = (g.fairy_on_field if e.kind == "fairy" else g.evidence_on_field)(target)
+        zone: FieldZone = "fairies" if e.kind == "fairy" else "evidence"
+        found = (g.fairy_on_field if e.kind == "fairy" else g.evidence_on_field)(target) if target is not None else None
+        assert target is not None and found is not None  # target_ok held just before (effects.apply_effects)
+        owner = found[0]
         g.trash_from_field(owner, zone, target)
         g.emit("trash", card=target, player=owner)
 
@@ -327,15 +364,17 @@ class Reveal(Targeted):
 
     op, kinds = "reveal", ("case",)
 
-    def pool(self, g: Game, player: int, e: Effect) -> Iterable[str]:
+    def pool(self, g: EffectBoard, player: int, e: Effect) -> Iterable[str]:
         return g.all_cases()
 
-    def target_ok(self, g: Game, player: int, e: Effect, iid: str) -> bool:
+    def target_ok(self, g: EffectBoard, player: int, e: Effect, iid: str) -> bool:
         found = g.case_in_play(iid)
         return found is not None and not found[1]["face_up"]
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
-        r.g.case_in_play(target)[1]["face_up"] = True
+        found = r.g.case_in_play(target) if target is not None else None
+        assert target is not None and found is not None  # target_ok held just before (effects.apply_effects)
+        found[1]["face_up"] = True
         r.g.emit("reveal", case=target, card=r.g.s["cards"][target])
 
 
@@ -345,14 +384,16 @@ class Recover(Targeted):
 
     op, kinds = "recover", ("fairy", "evidence", "spell", "any")
 
-    def pool(self, g: Game, player: int, e: Effect) -> Iterable[str]:
-        return g.player(player)["trash"]
+    def pool(self, g: EffectBoard, player: int, e: Effect) -> Iterable[str]:
+        trash: list[str] = g.player(player)["trash"]
+        return trash
 
-    def target_ok(self, g: Game, player: int, e: Effect, iid: str) -> bool:
+    def target_ok(self, g: EffectBoard, player: int, e: Effect, iid: str) -> bool:
         return iid in g.player(player)["trash"] and (e.kind == "any" or g.kind(iid) == e.kind)
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
         pl = r.g.player(r.player)
+        assert target is not None  # a targeted effect is applied with its target (effects.apply_effects)
         pl["trash"].remove(target)
         pl["hand"].append(target)
         r.g.emit("recover", player=r.player, card=target)
@@ -376,6 +417,7 @@ class Negate(EffectType):
         return {"negate": True}
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
+        assert r.pending is not None  # a counter's effect, inside the window of the action it answers
         r.pending["negated"] = True
         r.g.emit("negated", action=r.pending["action"]["type"], by=r.source)
 
@@ -395,5 +437,6 @@ class InvestigationPower(Amount):
             )
 
     def apply(self, r: Resolution, e: Effect, target: str | None) -> None:
+        assert r.pending is not None  # a counter's effect, inside the window of the action it answers
         r.pending["power"] += e.amount
         r.g.emit("investigation_power", amount=e.amount, by=r.source)

@@ -7,7 +7,8 @@ The tree::
     │   └── InconsistentState      well formed but impossible (RULES 13.1; HTTP 400)
     ├── CatalogError               a catalog file that cannot be loaded (start-up / command line)
     └── RuleViolation              well formed, but breaks a game rule (HTTP 422)
-        └── IllegalDeck            a deck (or decks) that break RULES 3; carries every violation
+        ├── IllegalDeck            a deck (or decks) that break RULES 3; carries every violation
+        └── ReplayError            the action at ``index`` of a replay broke a rule
 
 ``InvalidInput`` is python-chess's ``InvalidMoveError`` (the request is not a
 move at all); ``RuleViolation`` is its ``IllegalMoveError`` (a move the rules
@@ -16,56 +17,24 @@ forbid). Every ``RuleViolation`` names a rule id of RULES.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
-from referee.engine.messages import MESSAGES, render
+from referee.engine.messages import render
+from referee.engine.registry import DECLARED, RULE_OF, Declaration, rule, rule_of
 
-_T = TypeVar("_T")
-
-
-@dataclass(frozen=True, slots=True)
-class Declaration:
-    """One ``@rule``: a rule id of RULES.md, the violation codes it raises (none for a handler that
-    carries a rule out rather than refusing), and the function or class that enforces it."""
-
-    rule: str
-    codes: tuple[str, ...]
-    where: str
-    target: Any
-
-
-DECLARED: list[Declaration] = []
-RULE_OF: dict[str, str] = {}  # violation code -> the rule id it was declared with
-
-
-def rule(rule_id: str, *codes: str) -> Callable[[_T], _T]:
-    """Declare that the decorated check (function, method or class) enforces ``rule_id`` by raising
-    ``codes`` (or, with no codes, that the decorated handler carries the rule out): each code takes
-    its rule id from here, once, and nothing is wrapped (no cost per call).
-
-    >>> @rule("99.1", "doc_example")
-    ... def check(): ...
-    Traceback (most recent call last):
-    AssertionError: doc_example has no text in messages.py
-    """
-
-    def declare(target: _T) -> _T:
-        for code in codes:
-            assert code in MESSAGES, f"{code} has no text in messages.py"
-            assert code not in RULE_OF, f"{code} is declared twice (RULES {RULE_OF[code]} and {rule_id})"
-            RULE_OF[code] = rule_id
-        DECLARED.append(Declaration(rule_id, codes, getattr(target, "__qualname__", repr(target)), target))
-        return target
-
-    return declare
-
-
-def _rule_of(code: str) -> str:
-    if code not in RULE_OF:  # the declaring modules load with the engine; a bare errors import may precede it
-        import referee.engine.game  # noqa: F401
-    return RULE_OF[code]
+__all__ = [
+    "DECLARED",
+    "RULE_OF",
+    "CatalogError",
+    "Declaration",
+    "IllegalDeck",
+    "InconsistentState",
+    "InvalidInput",
+    "RefereeError",
+    "ReplayError",
+    "RuleViolation",
+    "rule",
+]
 
 
 class RefereeError(Exception):
@@ -130,7 +99,7 @@ class CatalogError(RefereeError):
     def __init__(self, detail: str, card: str | None = None, field: str | None = None):
         self.card = card
         self.field = field
-        self.path: tuple = (field,) if field else ()
+        self.path: tuple[str | int, ...] = (field,) if field else ()
         self.file: str | None = None
         self.line: int | None = None
         self.column: int | None = None
@@ -163,7 +132,7 @@ class RuleViolation(RefereeError):
         super().__init__(code)
         self.code = code
         self.params = params
-        self.rule = RULE_OF.get(code) or _rule_of(code)
+        self.rule = rule_of(code)
 
     def __str__(self) -> str:
         return self.detail("en")
@@ -185,6 +154,15 @@ class IllegalDeck(RuleViolation):
         first = violations[0]
         super().__init__(first.code, **first.params)
         self.violations = violations
+
+
+class ReplayError(RuleViolation):
+    """Raised by ``replay``: the action at ``index`` (0-based) broke ``violation``'s rule."""
+
+    def __init__(self, index: int, violation: RuleViolation):
+        super().__init__(violation.code, **violation.params)
+        self.index = index
+        self.violation = violation
 
 
 def _join(prefix: str, path: str) -> str:

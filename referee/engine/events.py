@@ -17,9 +17,10 @@ side sees.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from referee.engine.fair_deal import commitment
+from referee.engine.facts import commitment
+from referee.engine.state_types import StateDict
 from referee.engine.views import visible_cards
 
 # type: ((catalog-id field, the instance field it belongs to), ...)
@@ -28,13 +29,13 @@ CATALOG_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
-def public_cards(state: dict[str, Any]) -> set[str]:
+def public_cards(state: StateDict) -> set[str]:
     """The instances both players may know (what an onlooker may know)."""
     return visible_cards(state, 0) & visible_cards(state, 1)
 
 
 def events_for(
-    events: list[dict[str, Any]], state: dict[str, Any], viewer: int | None, known: set[str] | None = None
+    events: list[dict[str, Any]], state: StateDict | dict[str, Any], viewer: int | None, known: set[str] | None = None
 ) -> list[dict[str, Any]]:
     """``events`` (which led to ``state``) as ``viewer`` may know them; ``None``: as both may.
 
@@ -49,7 +50,8 @@ def events_for(
             event = {**{k: v for k, v in event.items() if k != "seed"}, "commitment": commitment(event["seed"])}
         elif kind in CATALOG_FIELDS:
             if known is None:
-                known = public_cards(state) if viewer is None else visible_cards(state, viewer)
+                typed = cast(StateDict, state)  # a state the engine made or checked
+                known = public_cards(typed) if viewer is None else visible_cards(typed, viewer)
             hidden = [name for name, iid in CATALOG_FIELDS[kind] if event.get(iid) not in known]
             event = {k: v for k, v in event.items() if k not in hidden}
         out.append(event)

@@ -14,13 +14,15 @@ referee.engine.errors.InvalidInput: player: must be 0 or 1
 
 from __future__ import annotations
 
+import hashlib
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from referee.engine.errors import InvalidInput
+from referee.engine.state_types import ResultDict
 
-SCHEMA = "ace-file/state@1"  # docs/api.md §3: the state's format
-RULESET = "ace-file-99"
+SCHEMA: Final = "ace-file/state@1"  # docs/api.md §3: the state's format
+RULESET: Final = "ace-file-99"
 PLAYERS = 2  # RULES 1.1
 DECK_SIZE = 40  # RULES 3.1
 OPENING_HAND = 7  # RULES 5.3, 5.4
@@ -38,6 +40,18 @@ DECK_MAX_VIOLATIONS = 1 + 2 * DECK_MAX_ENTRIES + UNKNOWN_CARDS_LISTED + 1
 TURN_MAX = 1_000_000
 RNG_MAX = 2**53 - 1
 POWER_MAX = 1_000_000  # pending.power and each modifier's power, either sign
+
+
+COMMITMENT_PREFIX = "sha256:"
+
+
+def commitment(seed: str) -> str:
+    """docs/api.md §10: the seed's commitment, ``sha256:`` and the hex SHA-256 of its UTF-8 bytes.
+
+    >>> commitment("s-1")
+    'sha256:6a840baf5d8c3ff241688aeb14546e653774cd5387faf1cb982b0fbbf1fbb810'
+    """
+    return COMMITMENT_PREFIX + hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
 class Phase(StrEnum):
@@ -81,7 +95,8 @@ class Player(int):
         """``value`` if it is 0 or 1 (not ``True``, not ``1.0``), else :class:`InvalidInput` at ``path``."""
         if not Player.is_valid(value):
             raise InvalidInput({path: ["must be 0 or 1"]})
-        return value
+        player: int = value
+        return player
 
 
 def other(player: int) -> int:
@@ -95,5 +110,5 @@ class Outcome(NamedTuple):
     reason: Reason
     winner: int
 
-    def json(self) -> dict[str, Any]:
+    def json(self) -> ResultDict:
         return {"winner": self.winner, "reason": str(self.reason)}

@@ -21,29 +21,18 @@ by catalog id — so the order the decks were sent in does not matter.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from referee.engine.catalog import Catalog
 from referee.engine.errors import InvalidInput, RuleViolation
-from referee.engine.facts import PLAYERS
+from referee.engine.facts import COMMITMENT_PREFIX, PLAYERS, Phase, commitment
 from referee.engine.setup import deck_list, new_game, validate_deck
 from referee.engine.state import check_state
-
-COMMITMENT_PREFIX = "sha256:"
+from referee.engine.state_types import StateDict
 
 
 class DealMismatch(Exception):
     """The revealed state does not check out; the message says what differs (one line)."""
-
-
-def commitment(seed: str) -> str:
-    """``sha256:`` and the hex SHA-256 of the seed's UTF-8 bytes.
-
-    >>> commitment("s-1")
-    'sha256:6a840baf5d8c3ff241688aeb14546e653774cd5387faf1cb982b0fbbf1fbb810'
-    """
-    return COMMITMENT_PREFIX + hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
 def canonical_deck(deck: Any) -> Any:
@@ -51,7 +40,9 @@ def canonical_deck(deck: Any) -> Any:
     return sorted(deck_list(deck))
 
 
-def private_deal(catalog: Catalog, request: Any, seed: str, game_id: str) -> tuple[dict, list]:
+def private_deal(
+    catalog: Catalog, request: Any, seed: str, game_id: str
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The deal of a private game: ``request``'s decks in canonical order, ``seed`` and ``game_id`` set.
 
     Malformed or illegal decks are left as sent, so ``new_game`` reports them
@@ -74,21 +65,23 @@ def _legal_decks(catalog: Catalog, decks: Any) -> bool:
         return False
 
 
-def owned_cards(state: dict[str, Any], player: int) -> list[str]:
+def owned_cards(state: StateDict, player: int) -> list[str]:
     """Every instance id in ``player``'s zones (a player's 40 cards stay theirs all game)."""
     pl = state["players"][player]
     return [
         *pl["file"],
         *pl["hand"],
         *pl["trash"],
-        *(e["card"] for zone in ("cases", "fairies", "evidence") for e in pl[zone]),
+        *(e["card"] for e in pl["cases"]),
+        *(e["card"] for e in pl["fairies"]),
+        *(e["card"] for e in pl["evidence"]),
     ]
 
 
-def new_game_of(state: dict[str, Any], *, seeded_first_player: bool) -> dict[str, Any]:
+def new_game_of(state: StateDict, *, seeded_first_player: bool) -> dict[str, Any]:
     """The NewGame that dealt ``state``'s game (with the first player given, or left to the seed)."""
     cards = state["cards"]
-    game = {
+    game: dict[str, Any] = {
         "decks": [sorted(cards[iid] for iid in owned_cards(state, i)) for i in (0, 1)],
         "seed": state["seed"],
         "players": [pl["name"] for pl in state["players"]],
@@ -140,7 +133,7 @@ def verify_deal(catalog: Catalog, revealed: Any, expected: str | None = None) ->
     """
     if not isinstance(revealed, dict) or not isinstance(revealed.get("seed"), str):
         raise DealMismatch("not a revealed state: it has no seed")
-    if revealed.get("phase") != "over":
+    if revealed.get("phase") != Phase.OVER:
         raise DealMismatch("the revealed state is not of a finished game (phase is not over)")
     got = commitment(revealed["seed"])
     if expected is not None and got != expected.strip():
@@ -150,4 +143,13 @@ def verify_deal(catalog: Catalog, revealed: Any, expected: str | None = None) ->
     return redeal(catalog, revealed)
 
 
-__all__ = ["DealMismatch", "canonical_deck", "commitment", "new_game_of", "private_deal", "redeal", "verify_deal"]
+__all__ = [
+    "COMMITMENT_PREFIX",
+    "DealMismatch",
+    "canonical_deck",
+    "commitment",
+    "new_game_of",
+    "private_deal",
+    "redeal",
+    "verify_deal",
+]

@@ -10,13 +10,15 @@ opponent's face-down case is "a face-down case", never its name.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
-from referee.engine.actions import RULEBOOK, Action
-from referee.engine.board import Game
+from referee.engine.actions import Action
+from referee.engine.board import Board
 from referee.engine.catalog import Catalog, Effect
 from referee.engine.facts import OPENING_HAND
+from referee.engine.rulebook import RULEBOOK
 from referee.engine.state import check_state
+from referee.engine.state_types import FieldZone
 from referee.engine.views import visible_cards
 
 LANGUAGES = ("en", "ja")
@@ -114,13 +116,14 @@ class Namer:
     and, where its name alone would not tell it apart, its place: two labels of one position are the
     same only for the same move (copies of one card in hand or in a trash are the same move)."""
 
-    def __init__(self, g: Game, viewer: int, lang: str):
+    def __init__(self, g: Board, viewer: int, lang: str):
         self.g, self.viewer, self.lang = g, viewer, lang
         self.known = visible_cards(g.s, viewer)
         # instance -> (owner, zone, 1-based place among that owner's zone) for every card in play
-        self.place: dict[str, tuple[int, str, int]] = {}
+        self.place: dict[str, tuple[int, FieldZone, int]] = {}
         for owner, pl in enumerate(g.s["players"]):
-            for zone in ("cases", "fairies", "evidence"):
+            zones: tuple[FieldZone, ...] = ("cases", "fairies", "evidence")
+            for zone in zones:
                 for n, entry in enumerate(pl[zone], 1):
                     self.place[entry["card"]] = (owner, zone, n)
         self.copies: dict[tuple[str, str], int] = {}  # (zone kind, catalog id) -> copies in play, both players
@@ -153,7 +156,7 @@ class Namer:
             return self._text("my_card", name=self.name(iid))
         return _word("unknown", self.lang)
 
-    def _in_play(self, iid: str, where: tuple[int, str, int]) -> str:
+    def _in_play(self, iid: str, where: tuple[int, FieldZone, int]) -> str:
         owner, zone, _ = where
         name = self.name(iid)
         mine = owner == self.viewer
@@ -207,7 +210,7 @@ def describe_effects(effects: tuple[Effect, ...], lang: str) -> str:
     return _word("then", lang).join(parts)
 
 
-def label(g: Game, action: Action, lang: str = "en") -> str:
+def label(g: Board, action: Action, lang: str = "en") -> str:
     """The label of one (legal) action on the board ``g``, as its player may read it."""
     lang = lang if lang in LANGUAGES else "en"
     kind = action["type"]
@@ -242,14 +245,14 @@ def names_for(catalog: Catalog, state: Any, viewer: Any) -> Callable[[str], Name
     """Namers (by language) for the details of a refusal in ``state``, as ``viewer`` may see it;
     None when the state cannot be read (its own problem is reported instead)."""
     try:
-        g = Game(catalog, check_state(catalog, state))
+        g = Board(catalog, check_state(catalog, state))
     except Exception:
         return None
     who = viewer if viewer in (0, 1) and type(viewer) is int else g.who_acts()
     return lambda lang: Namer(g, who, lang if lang in LANGUAGES else "en")
 
 
-def labelled(catalog: Catalog, state: Any, actions: list[Action], lang: str = "en") -> list[Action]:
+def labelled(catalog: Catalog, state: Any, actions: list[dict[str, Any]], lang: str = "en") -> list[dict[str, Any]]:
     """``actions`` (legal now in ``state``) each with its ``label``."""
-    g = Game(catalog, check_state(catalog, state))
-    return [{**a, "label": label(g, a, lang)} for a in actions]
+    g = Board(catalog, check_state(catalog, state))
+    return [{**a, "label": label(g, cast(Action, a), lang)} for a in actions]

@@ -1,7 +1,7 @@
 """Every violation code's text, in English and Japanese.
 
 Texts only: a code's rule id is declared with ``@rule`` beside the check that
-raises it (``errors.rule``). One table, so every detail exists in both
+raises it (``registry.rule``). One table, so every detail exists in both
 languages (a test checks both templates take the same parameters).
 """
 

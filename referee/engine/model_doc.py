@@ -115,3 +115,101 @@ def state_table(meanings: dict[str, str]) -> list[str]:
             f"{meanings.get(f.encode_name, '')} |".replace(" |  |", " | |")
         )
     return lines
+
+
+# -- the working state's types (referee/engine/state_types.py) ------------------------------------
+
+# The model's Structs, by the TypedDict that describes the plain dict the rules hold for each.
+TYPED_DICTS: dict[type[Struct], str] = {
+    model.CatalogRef: "CatalogRefDict",
+    model.Options: "OptionsDict",
+    model.CaseEntry: "CaseEntryDict",
+    model.FairyEntry: "FairyEntryDict",
+    model.EvidenceEntry: "EvidenceEntryDict",
+    model.PlayerState: "PlayerDict",
+    model.Modifier: "ModifierDict",
+    model.Used: "UsedDict",
+    model.Result: "ResultDict",
+    model.Pending: "PendingDict",
+    model.State: "StateDict",
+}
+
+
+def python_type(tp: Any) -> str:
+    """The type of a model field's value in the plain working state, as Python source.
+
+    >>> python_type(typing.get_type_hints(model.State, include_extras=True)["pending"]), python_type(model.Ids)
+    ('PendingDict | None', 'list[str]')
+    """
+    tp, _ = _bare(tp)
+    args = typing.get_args(tp)
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        rest = [python_type(a) for a in args if a not in (type(None), UnsetType)]
+        if tp is model.Action or all(isinstance(a, type) and issubclass(a, Struct) for a in args):
+            return "ActionDict"
+        return " | ".join(rest + (["None"] if type(None) in args else []))
+    if typing.get_origin(tp) is Literal:
+        return type(args[0]).__name__
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return "str"  # a plain dict holds the member's value
+    if isinstance(tp, type) and issubclass(tp, Struct):
+        return "ActionDict" if tp in model.ACTION_STRUCTS.values() else TYPED_DICTS[tp]
+    if typing.get_origin(tp) is list:
+        return f"list[{python_type(args[0])}]"
+    if typing.get_origin(tp) is dict:
+        return f"dict[{python_type(args[0])}, {python_type(args[1])}]"
+    if tp in (int, str, bool):
+        name: str = tp.__name__
+        return name
+    raise TypeError(f"no Python type for {tp!r}")
+
+
+def _field_lines(struct: type[Struct]) -> list[str]:
+    hints = typing.get_type_hints(struct, include_extras=True)
+    lines = []
+    for f in model.fields(struct):
+        kind = python_type(hints[f.name])
+        optional = f.default is msgspec.UNSET or f.name in _ACTION_OPTIONAL
+        lines.append(f"    {f.encode_name}: {f'NotRequired[{kind}]' if optional else kind}")
+    return lines
+
+
+_ACTION_OPTIONAL: frozenset[str] = frozenset()
+# An action's fields as the parser leaves them for the rules: ``targets: null`` is read as ``[]``.
+_WORKING = {"targets": "list[str]"}
+
+
+def typed_dicts_source() -> str:
+    """``referee/engine/state_types.py``: a TypedDict for each Struct of the model, and one for any action."""
+    out = [
+        '"""The working state\'s types, generated from the model (``model.py``) by ``make state-types``: do not edit.',
+        "",
+        "The rules hold a state as plain dicts; these TypedDicts give those dicts the model's field names and",
+        "types, so mypy checks every key the rules read or write. ``tests/test_state_types.py`` fails when this",
+        "file drifts from the model. A field the model leaves absent when unset is ``NotRequired``; an action is",
+        "one TypedDict with every field an action type may take (``model.ACTION_FIELDS`` says which takes which).",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from typing import Literal, NotRequired, TypedDict",
+    ]
+    fields: dict[str, str] = {}
+    for struct in model.ACTION_STRUCTS.values():
+        hints = typing.get_type_hints(struct, include_extras=True)
+        for f in model.fields(struct):
+            fields.setdefault(f.encode_name, _WORKING.get(f.encode_name) or python_type(hints[f.name]))
+    out += ["", "", "class ActionDict(TypedDict):", '    """Any action (docs/api.md §6)."""', "", "    type: str"]
+    out += ["    player: int"] + [
+        f"    {name}: NotRequired[{kind}]" for name, kind in fields.items() if name != "player"
+    ]
+    for struct, name in TYPED_DICTS.items():
+        doc = (struct.__doc__ or "").strip().splitlines()[0]
+        out += ["", "", f"class {name}(TypedDict):", f'    """{doc}"""', "", *_field_lines(struct)]
+    hints = typing.get_type_hints(model.PlayerState, include_extras=True)
+    zones = [f.encode_name for f in model.fields(model.PlayerState) if python_type(hints[f.name]).startswith("list[")]
+    on_field = [z for z in zones if python_type(hints[z]) != "list[str]"]
+    out += ["", "", "# A player's zones: those that hold instance ids, and those that hold entries on the field."]
+    out += [f"IdZone = Literal[{', '.join(repr(z) for z in zones if z not in on_field)}]".replace("'", '"')]
+    out += [f"FieldZone = Literal[{', '.join(repr(z) for z in on_field)}]".replace("'", '"')]
+    return "\n".join(out) + "\n"

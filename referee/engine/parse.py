@@ -1,11 +1,12 @@
-"""Reading a state or an action against the model (``model.py``): fast when it fits, careful when not.
+"""Reading a state or an action against the model (``model.py``).
 
-The fast path is ``msgspec.convert`` (one pass in C) and ``msgspec.to_builtins``,
-which returns the plain-dict working copy the rules mutate. Only when that
-fails does :func:`explain` walk the same model to list *every* problem with
-its field path (``players.0.hand``) and the message the model declares for
-it. Both read the one model, so they accept the same values
-(``tests/test_state_parsers.py`` checks it, error paths included).
+``msgspec.convert`` reads the value against the model and ``msgspec.to_builtins``
+returns the plain-dict working copy the rules mutate (a state's ``cards``, the
+bulk of it, checked and copied apart: a shortcut of ``shortcuts.py``). Only
+when the model refuses it does :func:`explain` walk the same model to list
+*every* problem with its field path (``players.0.hand``) and the message the
+model declares for it (``tests/test_state_parsers.py`` checks that the two
+agree on what is well formed, error paths included).
 
 >>> parse_action({"type": "draw", "player": 0})
 {'type': 'draw', 'player': 0}
@@ -20,7 +21,7 @@ from __future__ import annotations
 import enum
 import types
 import typing
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar, cast
 
 import msgspec
 import orjson
@@ -30,7 +31,6 @@ from referee.engine.errors import InvalidInput
 from referee.engine.facts import PLAYERS
 from referee.engine.model import (
     ACTION_STRUCTS,
-    ACTIONS,
     Action,
     CaseEntry,
     EvidenceEntry,
@@ -40,14 +40,16 @@ from referee.engine.model import (
     State,
 )
 from referee.engine.model import fields as model_fields
+from referee.engine.state_types import ActionDict, PlayerDict, StateDict
 
 Errors = dict[str, list[str]]
+_Action = TypeVar("_Action", dict[str, Any], ActionDict)  # an action read by the model, typed or not
 
 
-# -- the fast path -------------------------------------------------------------------
+# -- reading ------------------------------------------------------------------------
 
 
-def parse_state(raw: Any, *, ids_checked_later: bool = False) -> dict[str, Any]:
+def parse_state(raw: Any, *, ids_checked_later: bool = False) -> StateDict:
     """A new, normalised copy of a well-formed state; :class:`InvalidInput` listing every problem if not.
 
     With ``ids_checked_later`` the entries of ``cards`` are copied without reading their types, and
@@ -56,7 +58,7 @@ def parse_state(raw: Any, *, ids_checked_later: bool = False) -> dict[str, Any]:
     every id in the zones against ``cards``, and reads the state again without it before reporting
     any problem (``check_state``).
     """
-    state = _plain_state(raw, ids_checked_later)
+    state = _plain_state(raw, ids_checked_later)  # a shortcut (shortcuts.py); None: the model reads it all
     if state is None:
         try:
             state = plain_copy(msgspec.convert(raw, State))
@@ -66,7 +68,7 @@ def parse_state(raw: Any, *, ids_checked_later: bool = False) -> dict[str, Any]:
     if "name" not in p0 or "name" not in p1:  # the default name, first as when given
         for i, p in enumerate(players):
             if "name" not in p:
-                players[i] = {"name": f"Player {i + 1}", **p}
+                players[i] = cast(PlayerDict, {"name": f"Player {i + 1}", **p})
     if state["pending"] is not None:
         _normalise_action(state["pending"]["action"])
     return state
@@ -92,7 +94,7 @@ def plain_copy(value: Any) -> Any:
         return msgspec.to_builtins(value, enc_hook=_plain_str)
 
 
-def _plain_state(raw: Any, ids_checked_later: bool = False) -> dict[str, Any] | None:
+def _plain_state(raw: Any, ids_checked_later: bool = False) -> StateDict | None:
     """The state read as the model reads it, with ``cards`` (the bulk of it) checked and copied at C speed; or
     ``None`` when this shortcut cannot tell (the general path then reads ``raw``, errors and all).
 
@@ -104,7 +106,7 @@ def _plain_state(raw: Any, ids_checked_later: bool = False) -> dict[str, Any] | 
     and ``str.join`` takes the values only when all are ``str``. With
     ``ids_checked_later`` those two passes, and the zones' "non-empty", are
     left to the caller's own checks (see :func:`parse_state`).
-    ``tests/test_state_parsers.py`` checks this path returns what the general one does.
+    A shortcut of ``shortcuts.py``: ``tests/test_shortcuts.py`` holds it to the model's reading.
     """
     if type(raw) is not dict:
         return None
@@ -120,17 +122,24 @@ def _plain_state(raw: Any, ids_checked_later: bool = False) -> dict[str, Any] | 
     rest = raw.copy()  # a clone of the table, cheaper than building a dict key by key
     rest["cards"] = _NO_CARDS
     try:
-        state = msgspec.to_builtins(msgspec.convert(rest, _IDS_CHECKED_LATER if ids_checked_later else State))
+        state: StateDict = msgspec.to_builtins(
+            msgspec.convert(rest, _IDS_CHECKED_LATER if ids_checked_later else State)
+        )
     except (msgspec.ValidationError, TypeError):  # TypeError: a str subclass, which the general path copies
         return None
     state["cards"] = dict(cards)
     return state
 
 
+def _list_of(item: Any) -> Any:
+    """``list[item]`` for an item type made at run time (a checker reads ``list[...]`` as a type)."""
+    return list[item]
+
+
 def _relaxed(model: type[Struct], **types: Any) -> type[Struct]:
     """``model`` with the named fields' types replaced; its other fields, defaults and strictness kept."""
 
-    def spec(f: msgspec.structs.FieldInfo) -> tuple:
+    def spec(f: msgspec.structs.FieldInfo) -> tuple[Any, ...]:
         kind = types.get(f.name, f.type)
         if f.default_factory is not msgspec.NODEFAULT:
             return f.name, kind, msgspec.field(default_factory=f.default_factory)
@@ -151,11 +160,13 @@ _PlayerIds = _relaxed(
     file=list[str],
     hand=list[str],
     trash=list[str],
-    cases=list[_relaxed(CaseEntry, card=str)],
-    fairies=list[_relaxed(FairyEntry, card=str)],
-    evidence=list[_relaxed(EvidenceEntry, card=str, case=str)],
+    cases=_list_of(_relaxed(CaseEntry, card=str)),
+    fairies=_list_of(_relaxed(FairyEntry, card=str)),
+    evidence=_list_of(_relaxed(EvidenceEntry, card=str, case=str)),
 )
-_IDS_CHECKED_LATER = _relaxed(State, players=Annotated[list[_PlayerIds], Meta(min_length=PLAYERS, max_length=PLAYERS)])
+_IDS_CHECKED_LATER = _relaxed(
+    State, players=Annotated[_list_of(_PlayerIds), Meta(min_length=PLAYERS, max_length=PLAYERS)]
+)
 
 
 def parse_action(raw: Any, path: str = "action") -> dict[str, Any]:
@@ -163,10 +174,6 @@ def parse_action(raw: Any, path: str = "action") -> dict[str, Any]:
 
     Counts (how many targets, discards or payers) are rule matters, checked later.
     """
-    if type(raw) is dict and len(raw) == 2:  # the commonest actions: a type that takes no field, and who acts
-        kind, player = raw.get("type"), raw.get("player")
-        if type(kind) is str and kind in _BARE_TYPES and type(player) is int and 0 <= player <= 1:
-            return {"type": kind, "player": player}  # what the model reads (tests/test_state_parsers.py)
     try:
         read = msgspec.convert({"action": raw}, _OneAction).action
     except msgspec.ValidationError as exc:
@@ -174,19 +181,17 @@ def parse_action(raw: Any, path: str = "action") -> dict[str, Any]:
         _action(raw, path, errors)
         boxed = {path + where[len("action") :]: msgs for where, msgs in _as_errors(exc).items()}
         raise InvalidInput(errors or boxed) from None
-    return _normalise_action(plain_copy(read))
-
-
-_BARE_TYPES = frozenset(kind for kind, spec in ACTIONS.items() if not spec.fields)  # end_turn, pass, ...
+    action: dict[str, Any] = plain_copy(read)
+    return _normalise_action(action)
 
 
 class _OneAction(Struct):
-    """One action, boxed: msgspec caches a Struct's validator, not a bare Union's (45 µs → 2 µs a call)."""
+    """One action, boxed: msgspec keeps a Struct's validator, where it would build a bare Union's on every call."""
 
     action: Action
 
 
-def _normalise_action(action: dict[str, Any]) -> dict[str, Any]:
+def _normalise_action(action: _Action) -> _Action:
     if "targets" in action and action["targets"] is None:
         action["targets"] = []
     return action
@@ -264,13 +269,13 @@ def _check(value: Any, tp: Any, path: str, errors: Errors, outer: dict[str, Any]
             return
         low, high = _constraint(metas, "min_length"), _constraint(metas, "max_length")
         if (low is not None and len(value) < low) or (high is not None and len(value) > high):
-            _err(errors, path, message)
+            _err(errors, path, message or f"must hold {low} to {high} items")
             return
         for i, item in enumerate(value):
             _check(item, args[0], _join(path, i), errors, {})
     elif typing.get_origin(tp) is dict:
         if type(value) is not dict:
-            _err(errors, path, message)
+            _err(errors, path, message or "must be an object")
             return
         for key, item in value.items():
             if explain(key, args[0]) or explain(item, args[1]):

@@ -7,18 +7,28 @@ raises :class:`InconsistentState` with a specific ``code`` (docs/state.md lists 
 
 from __future__ import annotations
 
-from functools import cache
+from typing import Any, Literal
 
-from referee.engine import actions
-from referee.engine.catalog import Catalog
+from referee.engine.board import Board
+from referee.engine.catalog import Ability, Catalog
+from referee.engine.effect_types import Effect
 from referee.engine.errors import InconsistentState as _fail  # (code, detail, path): what each check raises
-from referee.engine.facts import other
+from referee.engine.facts import Phase, Step, other
+from referee.engine.rulebook import RULEBOOK
+from referee.engine.state_types import ActionDict, PendingDict, StateDict
+
+# The enum members this module compares with, bound once: reading one through its class is an
+# attribute lookup of the enum's metaclass on every read.
+_TURN = Phase.TURN
+_CASE = Step.CASE
+_MAIN = Step.MAIN
 
 
-def check_pending(catalog: Catalog, s: dict) -> None:
+def check_pending(catalog: Catalog, s: StateDict) -> None:
     """RULES 7, 9.3–9.5, 10.2: the open window's pending action could have been declared, paid and
     countered as the state says (called only while a window is open)."""
     pen = s["pending"]
+    assert pen is not None  # called only while a window is open
     act = pen["action"]
     if "pay" not in act:  # docs/api.md §3: the cost is paid on declaration, so the referee always fills it in
         raise _fail(
@@ -28,11 +38,11 @@ def check_pending(catalog: Catalog, s: dict) -> None:
             "pending.action.pay",
         )
     active = s["active"]
-    if s["phase"] != "turn" or not actions.RULEBOOK[act["type"]].respondable:
+    if s["phase"] != _TURN or not RULEBOOK[act["type"]].respondable:
         raise _fail("inconsistent_pending", "only a respondable action of a turn can be pending", "pending.action")
     if act["player"] != active or pen["responder"] != other(active):
         raise _fail("inconsistent_pending", "the active player declares; the opponent responds", "pending")
-    want_step = "case" if act["type"] == "play_case" else "main"
+    want_step = _CASE if act["type"] == "play_case" else _MAIN
     if s["step"] != want_step:
         raise _fail("inconsistent_pending", f"a pending {act['type']} belongs to the {want_step} step", "step")
     if act["type"] == "play_case" and not s["case_played"]:
@@ -77,7 +87,7 @@ def check_pending(catalog: Catalog, s: dict) -> None:
     _check_payment(catalog, s, act)
 
 
-def _check_pending_names(catalog: Catalog, s: dict, act: dict) -> None:
+def _check_pending_names(catalog: Catalog, s: StateDict, act: ActionDict) -> None:
     """What the declaration named was legal then and, where no counter can change it, still is."""
     kind, cards, players = act["type"], s["cards"], s["players"]
     if "case" in act:  # no effect takes a case off the field inside a window (8.4–8.6, 10.1)
@@ -131,7 +141,7 @@ def _check_pending_names(catalog: Catalog, s: dict, act: dict) -> None:
 
 
 # The fairy or evidence a pending action names besides a played card: (field, the kinds it may be).
-_NAMED_OWN = {
+_NAMED_OWN: dict[str, tuple[Literal["fairy", "card"], tuple[str, ...]]] = {
     "dispatch": ("fairy", ("fairy",)),
     "redispatch": ("fairy", ("fairy",)),
     "recall": ("fairy", ("fairy",)),
@@ -139,16 +149,17 @@ _NAMED_OWN = {
 }
 
 
-def _declared_effects(catalog: Catalog, cards: dict, act: dict) -> tuple | None:
+def _declared_effects(catalog: Catalog, cards: dict[str, Any], act: ActionDict) -> tuple[Effect, ...] | None:
     """The effects a pending spell or ability will apply (the ones its ``targets`` are for)."""
     if act["type"] == "cast_spell":
         return catalog[cards[act["card"]]].effect
     if act["type"] == "use_ability":
-        return catalog[cards[act["card"]]].abilities[act["ability"]].effect
+        ability: Ability = catalog[cards[act["card"]]].abilities[act["ability"]]
+        return ability.effect
     return None
 
 
-def _check_counters(catalog: Catalog, s: dict, pen: dict) -> None:
+def _check_counters(catalog: Catalog, s: StateDict, pen: PendingDict) -> None:
     """RULES 9.3, 9.5: ``counters``, ``negated`` and ``power`` are what the counters played made them."""
     trigger = pen["action"]["type"]
     responder = s["players"][pen["responder"]]
@@ -191,7 +202,7 @@ def _check_counters(catalog: Catalog, s: dict, pen: dict) -> None:
         )
 
 
-def _check_payment(catalog: Catalog, s: dict, act: dict) -> None:
+def _check_payment(catalog: Catalog, s: StateDict, act: ActionDict) -> None:
     """RULES 7.1–7.3: the cases that paid are the declarer's, turned sideways, as many as the cost."""
     paid = act.get("pay", [])
     own = {e["card"]: e for e in s["players"][act["player"]]["cases"]}
@@ -212,8 +223,7 @@ def _check_payment(catalog: Catalog, s: dict, act: dict) -> None:
                 f"pending.action.pay.{j}",
             )
         seen.add(case)
-    rulebook, game = _rules()
-    cost = rulebook[act["type"]].cost(game(catalog, s), act)  # each action's cost, as its rule computes it
+    cost = RULEBOOK[act["type"]].cost(Board(catalog, s), act)  # each action's cost, as its rule computes it
     if len(paid) != cost:
         raise _fail(
             "pay_count_mismatch",
@@ -224,12 +234,3 @@ def _check_payment(catalog: Catalog, s: dict, act: dict) -> None:
 
 # The card a pending action plays, by action type: it must be of this kind.
 _PLAYED_KIND = {"play_case": "case", "play_fairy": "fairy", "play_evidence": "evidence", "cast_spell": "spell"}
-
-
-@cache
-def _rules() -> tuple[dict, type]:
-    """The rulebook and the board: they build on the state, so they are imported when first needed."""
-    from referee.engine.actions import RULEBOOK
-    from referee.engine.board import Game
-
-    return RULEBOOK, Game

@@ -8,12 +8,13 @@ Python's ``random``).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
-from referee.engine.board import Game
+from referee.engine.actions import passes
+from referee.engine.board import Board
 from referee.engine.catalog import Catalog
 from referee.engine.facts import DECK_SIZE
-from referee.engine.game import candidate_is_legal, open_rules
+from referee.engine.pipeline import open_rules
 from referee.engine.session import Session
 from referee.engine.setup import SeededStream
 
@@ -45,7 +46,7 @@ def choose(actions: list[dict[str, Any]], stream: SeededStream) -> dict[str, Any
     return playable[stream.below(len(playable))]
 
 
-def random_action(g: Game, stream: SeededStream) -> dict[str, Any]:
+def random_action(g: Board, stream: SeededStream) -> dict[str, Any]:
     """A random legal action without listing them all: a random open type, then a random legal candidate.
 
     Not uniform over legal actions (each open type is equally likely), but
@@ -62,8 +63,8 @@ def random_action(g: Game, stream: SeededStream) -> dict[str, Any]:
         candidates = list(rule.candidates(g, actor))
         while candidates:
             a = candidates.pop(stream.below(len(candidates)))
-            if candidate_is_legal(g, rule, a, free):
-                return a
+            if passes(g, rule, a, free):
+                return cast(dict[str, Any], a)
     return {"type": "concede", "player": actor}
 
 
@@ -96,7 +97,7 @@ def play_out(
     game = random_new_game(catalog, seed, **options)
     session, _ = Session.new(catalog, game)
     stream = SeededStream("choices:" + seed)
-    actions = []
+    actions: list[dict[str, Any]] = []
     while not session.over and len(actions) < max_actions:
         action = random_action(session.board, stream)
         actions.append(action)

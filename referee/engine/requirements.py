@@ -3,7 +3,7 @@
 Each requirement is one class registered with :func:`requirement`: its key,
 the JSON schema of its value, whether a value is valid, any check against the
 rest of its case card, and whether it holds for an investigator's cards on the
-case. ``catalog_loader.py`` reads ``requires`` with it, ``investigation.py``
+case (given by their names: a requirement reads nothing else of the board). ``catalog_loader.py`` reads ``requires`` with it, ``investigation.py``
 asks it (10.5), and the OpenAPI card schema lists :func:`grammars`.
 """
 
@@ -12,10 +12,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
-
-if TYPE_CHECKING:
-    from referee.engine.board import Game
+from typing import Any, ClassVar
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +33,7 @@ class RequirementType:
     def check_card(self, value: Any, case: dict[str, Any], fail: Callable[[str], Exception]) -> None:
         """Refuse a value the rest of the case card makes impossible (``fail(detail)``)."""
 
-    def holds(self, g: Game, fairies: list[str], evidence: list[str], value: Any) -> bool:
+    def holds(self, fairies: list[str], evidence: list[str], value: Any) -> bool:
         raise NotImplementedError
 
     def grammar(self) -> dict[str, Any]:
@@ -83,8 +80,8 @@ class EvidenceAtLeast(AtLeast):
 
     key = "evidence_at_least"
 
-    def holds(self, g: Game, fairies: list[str], evidence: list[str], value: Any) -> bool:
-        return len(evidence) >= value
+    def holds(self, fairies: list[str], evidence: list[str], value: Any) -> bool:
+        return len(evidence) >= int(value)
 
 
 @requirement
@@ -98,8 +95,8 @@ class FairiesAtLeast(AtLeast):
         if value > case["dispatch_limit"]:
             raise fail(f"fairies_at_least {value} exceeds dispatch_limit {case['dispatch_limit']}")
 
-    def holds(self, g: Game, fairies: list[str], evidence: list[str], value: Any) -> bool:
-        return len(fairies) >= value
+    def holds(self, fairies: list[str], evidence: list[str], value: Any) -> bool:
+        return len(fairies) >= int(value)
 
 
 @requirement
@@ -108,8 +105,8 @@ class FairyNamed(Named):
 
     key = "fairy_named"
 
-    def holds(self, g: Game, fairies: list[str], evidence: list[str], value: Any) -> bool:
-        return any(g.card(f).name == value for f in fairies)
+    def holds(self, fairies: list[str], evidence: list[str], value: Any) -> bool:
+        return value in fairies
 
 
 @requirement
@@ -118,5 +115,5 @@ class EvidenceNamed(Named):
 
     key = "evidence_named"
 
-    def holds(self, g: Game, fairies: list[str], evidence: list[str], value: Any) -> bool:
-        return any(g.card(e).name == value for e in evidence)
+    def holds(self, fairies: list[str], evidence: list[str], value: Any) -> bool:
+        return value in evidence

@@ -2,7 +2,7 @@
 
 A :class:`Session` holds a working state that passed RULES 13.1 (or was
 dealt by RULES 5) and applies actions to it through the pipeline of
-``game.py``; a refused action changes nothing. Results are immutable
+``pipeline.py``; a refused action changes nothing. Results are immutable
 (:class:`Applied`: the events as a tuple); :meth:`Session.snapshot` gives a
 copy of the state to keep. The service's endpoints, ``referee check``'s
 in-process backend, ``referee record`` and the random player all go through
@@ -20,16 +20,17 @@ referee.engine.errors.RuleViolation: The game is in the mulligan phase: mulligan
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from referee.engine import setup
-from referee.engine.board import Game
+from referee.engine.board import Board
 from referee.engine.catalog import Catalog
-from referee.engine.errors import InvalidInput, RuleViolation
+from referee.engine.errors import InvalidInput, ReplayError, RuleViolation
 from referee.engine.facts import Outcome, Player, Reason
-from referee.engine.game import ReplayError, actions_for, check, step
 from referee.engine.parse import plain_copy
+from referee.engine.pipeline import actions_for, check, step
 from referee.engine.state import check_state, parse_action
+from referee.engine.state_types import ActionDict, StateDict
 from referee.engine.views import view_of
 
 State = dict[str, Any]
@@ -47,10 +48,10 @@ class Session:
 
     __slots__ = ("_board", "catalog")
 
-    def __init__(self, catalog: Catalog, checked_state: State):
+    def __init__(self, catalog: Catalog, checked_state: State | StateDict):
         """Wrap a state that already passed ``check_state`` (or was just dealt); see :meth:`from_state`."""
         self.catalog = catalog
-        self._board = Game(catalog, checked_state)
+        self._board = Board(catalog, cast(StateDict, checked_state))  # RULES 13.1 held: the model's shape
 
     @classmethod
     def from_state(cls, catalog: Catalog, state: Any, path: str = "state") -> Session:
@@ -68,16 +69,17 @@ class Session:
     @property
     def state(self) -> State:
         """The working state (owned by the session: read it, or :meth:`snapshot` it to keep it)."""
-        return self._board.s
+        return cast(State, self._board.s)
 
     @property
-    def board(self) -> Game:
+    def board(self) -> Board:
         """The board the rules act on (for the engine's own tools, e.g. the random player)."""
         return self._board
 
     def snapshot(self) -> State:
         """A copy of the state, independent of later actions."""
-        return plain_copy(self._board.s)
+        copy: State = plain_copy(self._board.s)
+        return copy
 
     @property
     def over(self) -> bool:
@@ -92,12 +94,12 @@ class Session:
         """Every legal action now, for ``player`` (0 or 1) or for whoever may act."""
         if player is not None:
             Player.check(player)
-        return actions_for(self._board, player)
+        return cast(list[dict[str, Any]], actions_for(self._board, player))
 
     def validate(self, action: Any, path: str = "action") -> RuleViolation | None:
         """The violation ``action`` would raise, or ``None`` when it is legal (a query: nothing changes)."""
         try:
-            check(self._board, parse_action(action, path))
+            check(self._board, cast(ActionDict, parse_action(action, path)))
         except RuleViolation as violation:
             return violation
         return None
@@ -116,7 +118,7 @@ class Session:
         """Apply an action already read by ``parse_action`` (a replay reads them all first)."""
         board = self._board
         board.events = []
-        step(board, action)
+        step(board, cast(ActionDict, action))
         return Applied(tuple(board.events))
 
     def replay(self, actions: Any) -> int:
@@ -149,9 +151,9 @@ def apply(catalog: Catalog, state: Any, action: Any) -> tuple[State, list[Event]
     ``Session.from_state(...).apply(action)`` without the session around the one
     action (the same gate, parser and pipeline; no objects the caller does not get).
     """
-    board = Game(catalog, check_state(catalog, state))
-    step(board, parse_action(action))
-    return board.s, board.events
+    board = Board(catalog, check_state(catalog, state))
+    step(board, cast(ActionDict, parse_action(action)))
+    return cast(State, board.s), board.events
 
 
 def validate(catalog: Catalog, state: Any, action: Any) -> RuleViolation | None:

@@ -1,4 +1,4 @@
-"""RULES 3 (decks) and 5 (setup): deck checks, the seeded shuffle, dealing, mulligans.
+"""RULES 3 (decks) and 5.1–5.3 (setup): deck checks, the seeded shuffle, dealing (mulligans: ``mulligan.py``).
 
 Randomness draws only on the state's ``seed`` and ``rng`` (docs/api.md §9): each
 random 64-bit number is the first 8 bytes of SHA-256(seed, rng), and ``rng``
@@ -11,13 +11,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import Counter
-from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
-from referee.engine.actions import ActionRule, register, simple
-from referee.engine.board import Game
+from referee.engine.board import Board
 from referee.engine.catalog import Catalog
-from referee.engine.errors import IllegalDeck, InvalidInput, RuleViolation, rule
+from referee.engine.errors import IllegalDeck, InvalidInput, RuleViolation
 from referee.engine.facts import (
     DECK_MAX_ENTRIES,
     DECK_SIZE,
@@ -26,13 +24,13 @@ from referee.engine.facts import (
     RULESET,
     SCHEMA,
     UNKNOWN_CARDS_LISTED,
-    Phase,
     Player,
-    Step,
     WindowMode,
-    other,
 )
+from referee.engine.flow import dealt
 from referee.engine.model import PlayerState, State, build
+from referee.engine.registry import rule
+from referee.engine.state_types import StateDict
 
 _NEW_GAME_KEYS = frozenset(("decks", "seed", "first_player", "shuffle", "players", "options"))
 
@@ -133,7 +131,7 @@ class SeededStream:
 
 def _instance_ids(stream: SeededStream, prefix: str, count: int, taken: set[str]) -> list[str]:
     """Random-looking ids: they say whose card it is, never which card or where it was."""
-    out = []
+    out: list[str] = []
     while len(out) < count:
         iid = f"{prefix}{stream.next64() & 0xFFFFFF:06x}"
         if iid not in taken:
@@ -208,8 +206,7 @@ def new_game(
         seed=req["seed"],
         rng=stream.counter,
         turn=0,
-        phase=Phase.MULLIGAN.value,
-        step=Step.MULLIGAN.value,
+        **dealt(),  # RULES 5.3: the mulligan phase
         active=first,
         first_player=first,
         case_played=False,
@@ -219,7 +216,7 @@ def new_game(
         players=players,
         **({} if game_id is None else {"game_id": game_id}),
     )
-    g = Game(catalog, state)
+    g = Board(catalog, cast(StateDict, state))  # built field by field from the model (model.build)
     g.emit("game_started", first_player=first, seed=req["seed"])
     for i in (0, 1):
         g.draw(i, OPENING_HAND, required=True)
@@ -270,51 +267,3 @@ def _parse_new_game(raw: Any) -> dict[str, Any]:
         "players": list(names),
         "options": {"response_windows": options.get("response_windows", "auto")},
     }
-
-
-# -- RULES 5.4–5.6: mulligans ---------------------------------------------------
-
-
-class _MulliganPhaseRule(ActionRule):
-    @rule("5.4", "not_mulligan_phase")
-    def allowed(self, g: Game, a: dict) -> None:
-        if g.s["phase"] != "mulligan":
-            raise RuleViolation("not_mulligan_phase")
-
-    def candidates(self, g: Game, player: int) -> Iterator[dict]:
-        yield simple(self.type, player)
-
-
-@register
-class Mulligan(_MulliganPhaseRule):
-    """RULES 5.4/5.5: trash the hand, then draw 7 — required draws."""
-
-    type = "mulligan"
-
-    @rule("5.5")
-    def declare(self, g: Game, a: dict) -> None:
-        pl = g.player(a["player"])
-        pl["trash"].extend(pl["hand"])
-        g.emit("mulligan", player=a["player"], cards=len(pl["hand"]))
-        pl["hand"] = []
-        g.draw(a["player"], OPENING_HAND, required=True)
-
-
-@register
-class Keep(_MulliganPhaseRule):
-    """RULES 5.4/5.6: keep; the second player decides next, then turn 1 begins."""
-
-    type = "keep"
-
-    @rule("5.6")
-    def declare(self, g: Game, a: dict) -> None:
-        s = g.s
-        g.player(a["player"])["kept"] = True
-        g.emit("keep", player=a["player"])
-        if not g.player(other(a["player"]))["kept"]:
-            s["active"] = other(a["player"])
-            return
-        from referee.engine.turn import start_turn  # the turn module builds on setup
-
-        s["phase"] = "turn"
-        start_turn(g, 1, s["first_player"])

@@ -18,11 +18,12 @@ from referee.engine.catalog import Catalog
 from referee.engine.consistency import check_consistency
 from referee.engine.errors import InconsistentState, InvalidInput
 from referee.engine.parse import parse_action, parse_state
+from referee.engine.state_types import StateDict
 
 __all__ = ["check_state", "parse_action", "parse_state"]
 
 
-def check_state(catalog: Catalog, raw: Any, path: str = "state") -> dict[str, Any]:
+def check_state(catalog: Catalog, raw: Any, path: str = "state") -> StateDict:
     """RULES 13.1: the shape, then the consistency of a state; a normalised copy.
 
     Error paths start with ``path`` (the body field the state came in).
@@ -35,10 +36,10 @@ def check_state(catalog: Catalog, raw: Any, path: str = "state") -> dict[str, An
     """
     try:
         try:
+            # The zones' ids are read as any strings (a shortcut of shortcuts.py): the consistency
+            # check takes each of them from ``cards``; on any problem the model reads the state again.
             state = parse_state(raw, ids_checked_later=True)
-            check_consistency(
-                catalog, state
-            )  # zone ids and keys of cards against each other, values against the catalog
+            check_consistency(catalog, state)
         except (InconsistentState, TypeError):  # TypeError: an unhashable value in cards
             parse_state(raw)  # a shape error comes first, as it would have without the shortcut
             raise

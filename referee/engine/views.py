@@ -14,8 +14,9 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from referee.engine.errors import rule
-from referee.engine.fair_deal import commitment
+from referee.engine.facts import commitment
+from referee.engine.registry import rule
+from referee.engine.state_types import StateDict
 
 VIEW_SCHEMA = "ace-file/view@1"
 NOT_IN_VIEW = ("seed", "rng", "seal", "cards", "players")  # cards and players are shown filtered
@@ -24,7 +25,7 @@ _card = itemgetter("card")  # map() with it reads a zone's entries in C: every p
 
 
 @rule("4.4")
-def visible_cards(state: dict[str, Any], viewer: int | None) -> set[str]:
+def visible_cards(state: StateDict, viewer: int | None) -> set[str]:
     """The instance ids whose catalog identity ``viewer`` may know: a face-down case only to its owner (RULES 4.4).
 
     ``None`` is a spectator (docs/api.md §12): exactly what both players may know, from this same predicate.
@@ -45,14 +46,14 @@ def visible_cards(state: dict[str, Any], viewer: int | None) -> set[str]:
     return known
 
 
-def view_of(s: dict[str, Any], player: int | None, known: set[str] | None = None) -> dict[str, Any]:
+def view_of(s: StateDict, player: int | None, known: set[str] | None = None) -> dict[str, Any]:
     """The view of a checked state for ``player`` (0 or 1, or None for a spectator), docs/api.md §5 and §12.
 
     ``known`` is ``visible_cards(s, player)`` when the caller has it already.
     """
     if known is None:
         known = visible_cards(s, player)
-    out = s.copy()  # then the keys not shown dropped: the same keys, in the same order, as a filtered copy
+    out: dict[str, Any] = dict(s)  # then the keys not shown dropped: the same keys, in the same order
     for key in NOT_IN_VIEW:
         out.pop(key, None)
     out["schema"] = VIEW_SCHEMA

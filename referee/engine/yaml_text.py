@@ -24,7 +24,9 @@ from typing import Any
 
 import yaml
 
-try:  # the C parser: ~10x faster on large files
+Path = tuple[str | int, ...]  # where a value is in a document: keys and list indexes from the top
+
+try:  # the C parser where PyYAML was built with libyaml (the same documents, read in C)
     _Loader: Any = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - PyYAML built without libyaml
     _Loader = yaml.SafeLoader
@@ -38,7 +40,7 @@ _MERGE = "tag:yaml.org,2002:merge"
 _MAX_DEPTH = 48  # a recursive alias (&a [*a]) would never end
 
 
-def dotted(path: tuple) -> str:
+def dotted(path: Path) -> str:
     """A field path as text: ``when.3.card`` (the form the engine's errors use)."""
     return ".".join(str(p) for p in path) if path else "(top level)"
 
@@ -51,7 +53,7 @@ class YamlTextError(ValueError):
     """
 
     def __init__(
-        self, file: str, problem: str, line: int | None = None, column: int | None = None, path: tuple | None = None
+        self, file: str, problem: str, line: int | None = None, column: int | None = None, path: Path | None = None
     ):
         self.file = file
         self.problem = problem
@@ -70,10 +72,10 @@ class YamlDocument:
     data: Any
     file: str
     index: int = 0  # which document of the file (0-based)
-    lines: dict[tuple, int] = field(default_factory=dict)
+    lines: dict[Path, int] = field(default_factory=dict)
     line: int = 1  # where the document starts
 
-    def line_of(self, path: tuple) -> int:
+    def line_of(self, path: Path) -> int:
         """The line of ``path``, or of its nearest parent that has one."""
         path = tuple(path)
         while path:
@@ -113,11 +115,11 @@ def _position(mark: Any) -> tuple[int | None, int | None]:
     return (None, None) if mark is None else (mark.line + 1, mark.column + 1)
 
 
-def _fail(doc: YamlDocument, node: yaml.Node, path: tuple, problem: str) -> YamlTextError:
+def _fail(doc: YamlDocument, node: yaml.Node, path: Path, problem: str) -> YamlTextError:
     return YamlTextError(doc.file, problem, *_position(node.start_mark), path=path)
 
 
-def _build(node: yaml.Node, path: tuple, doc: YamlDocument) -> Any:
+def _build(node: yaml.Node, path: Path, doc: YamlDocument) -> Any:
     doc.lines[path] = node.start_mark.line + 1
     if len(path) > _MAX_DEPTH:
         raise _fail(doc, node, path, "nested too deep (a recursive YAML alias?)")
@@ -141,7 +143,7 @@ def _build(node: yaml.Node, path: tuple, doc: YamlDocument) -> Any:
     raise _fail(doc, node, path, "unsupported YAML node")  # pragma: no cover
 
 
-def _scalar(node: yaml.ScalarNode, path: tuple, doc: YamlDocument) -> Any:
+def _scalar(node: yaml.ScalarNode, path: Path, doc: YamlDocument) -> Any:
     tag = node.tag
     if tag == _STR:
         return node.value

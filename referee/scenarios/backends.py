@@ -16,9 +16,9 @@ from referee.engine import (
     InvalidInput,
     RefereeError,
     RuleViolation,
+    Session,
     legal_actions,
 )
-from referee.engine import Session as GameSession
 from referee.engine.consistency import check_consistency
 from referee.engine.labels import names_for
 from referee.service.problems import problem_for
@@ -80,7 +80,7 @@ def _from_engine(exc: RefereeError) -> Refusal:
 
 
 @dataclass
-class Session:
+class BackendGame:
     """A game being played through a backend: its current state."""
 
     state: dict[str, Any]
@@ -89,9 +89,10 @@ class Session:
 
 
 class InProcess:
-    """The engine, called directly: one catalog, the internal step on a live :class:`Game`."""
+    """The engine, called directly: one catalog, one engine session per game."""
 
     label = "in-process"
+    replays_in_one_request = False  # applying the actions one by one costs the same
 
     def __init__(self, catalog: Catalog, *, check_each_state: bool = True):
         self.catalog = catalog
@@ -104,21 +105,21 @@ class InProcess:
         the state the game ends on."""
         return InProcess(self.catalog, check_each_state=False)
 
-    def new_game(self, game: Any) -> Session:
+    def new_game(self, game: Any) -> BackendGame:
         try:
-            engine, events = GameSession.new(self.catalog, game)
+            engine, events = Session.new(self.catalog, game)
         except (RuleViolation, InvalidInput) as exc:
             raise _from_engine(exc) from None
-        return Session(engine.state, engine, list(events))
+        return BackendGame(engine.state, engine, list(events))
 
-    def load(self, state: Any) -> Session:
+    def load(self, state: Any) -> BackendGame:
         try:
-            engine = GameSession.from_state(self.catalog, state)
+            engine = Session.from_state(self.catalog, state)
         except InvalidInput as exc:
             raise _from_engine(exc) from None
-        return Session(engine.state, engine, [])
+        return BackendGame(engine.state, engine, [])
 
-    def apply(self, session: Session, action: Any) -> list[dict[str, Any]]:
+    def apply(self, session: BackendGame, action: Any) -> list[dict[str, Any]]:
         """Check and apply one action in place; the state is unchanged when it is refused.
 
         The state is checked for consistency (RULES 13.1) before every action, as the
@@ -144,9 +145,6 @@ class InProcess:
             check_consistency(self.catalog, state)
         except InvalidInput as exc:
             raise _from_engine(exc.under("state")) from None
-
-    def replay(self, session: Session, actions: list[Any]) -> int:  # pragma: no cover - HTTP only
-        raise NotImplementedError
 
     def legal_actions(self, state: dict[str, Any], player: int | None) -> list[dict[str, Any]]:
         return legal_actions(self.catalog, state, player)
@@ -185,6 +183,8 @@ def served_catalog(url: str, body: dict[str, Any]) -> Catalog:
 class Http:
     """A running referee service, through :class:`referee.client.RefereeClient`."""
 
+    replays_in_one_request = True  # one /v1/replay request instead of one request per action
+
     def __init__(self, url: str, timeout: float = 30.0, client: Any = None):
         from referee.client import RefereeClient
 
@@ -213,22 +213,22 @@ class Http:
         except RefereeHTTPError as exc:
             raise Refusal(exc.status or 0, exc.code, exc.detail) from None
 
-    def new_game(self, game: Any) -> Session:
+    def new_game(self, game: Any) -> BackendGame:
         out = self._call(self.client.new_game, game)
-        return Session(out.state, None, list(out.events))
+        return BackendGame(out.state, None, list(out.events))
 
-    def load(self, state: Any) -> Session:
+    def load(self, state: Any) -> BackendGame:
         # Any endpoint that takes a state checks it (RULES 13.1); legal-actions changes nothing.
         self._call(self.client.legal_actions, state)
-        return Session(state, None, [])
+        return BackendGame(state, None, [])
 
-    def apply(self, session: Session, action: Any) -> list[dict[str, Any]]:
+    def apply(self, session: BackendGame, action: Any) -> list[dict[str, Any]]:
         out = self._call(self.client.apply, session.state, action)
         session.state = out.state
         session.events.extend(out.events)
         return out.events
 
-    def replay(self, session: Session, actions: list[Any]) -> int:
+    def replay(self, session: BackendGame, actions: list[Any]) -> int:
         """All actions in one request; a refusal carries the index of the illegal action."""
         out = self._call(self.client.replay, actions, state=session.state)
         session.state = out.state

@@ -24,11 +24,11 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine import Catalog
-from referee.engine.facts import OPENING_HAND, RULESET, SCHEMA
+from referee.engine.facts import DECK_SIZE, OPENING_HAND, RULESET, SCHEMA, Phase, Step
+from referee.engine.flow import dealt, deciding, turn_player
 from referee.engine.model import PlayerState, State, build
 from referee.scenarios.refs import RefError, looks_like_ref, resolve, resolve_action
 
-DECK_SIZE = 40
 STATE_SCHEMA = SCHEMA  # docs/api.md §3
 DEFAULT_SEED = "scenario"
 POSITION_SEED = "position"
@@ -124,11 +124,17 @@ def _entry_card(entry: Any) -> Any:
 
 
 def build_position(catalog: Catalog, pos: dict[str, Any], catalog_ref: dict[str, str] | None = None) -> dict[str, Any]:
-    """A State from a ``position`` (see the module doc); the referee then checks it like any state."""
-    phase = pos.get("phase", "turn")
+    """A State from a ``position`` (see the module doc); the referee then checks it like any state.
+
+    What the position leaves out follows the turn flow (``referee.engine.flow``): in the mulligan
+    phase, the dealt step, turn 0 and the deciding player; in a turn, turn 1's main step and
+    the player whose turn it is.
+    """
+    phase = pos.get("phase", Phase.TURN.value)
+    in_mulligan = phase == Phase.MULLIGAN
     first = pos.get("first_player", 0)
-    turn = pos.get("turn", 0 if phase == "mulligan" else 1)
-    kept_default = phase != "mulligan"
+    turn = pos.get("turn", 0 if in_mulligan else 1)
+    kept_default = not in_mulligan
     players: list[dict[str, Any]] = []
     cards: dict[str, str] = {}
     # (path, entry, key) whose case reference waits for every id
@@ -156,7 +162,7 @@ def build_position(catalog: Catalog, pos: dict[str, Any], catalog_ref: dict[str,
             *trash,
             *top,
         ]
-        if phase == "mulligan" and "hand" not in spec:  # RULES 5.3: every hand holds 7 while deciding
+        if in_mulligan and "hand" not in spec:  # RULES 5.3: every hand holds 7 while deciding
             hand = filler(catalog, [c for c in listed if isinstance(c, str)], OPENING_HAND, strict=False)
             listed = hand + listed
         room = DECK_SIZE - len(listed)
@@ -205,10 +211,10 @@ def build_position(catalog: Catalog, pos: dict[str, Any], catalog_ref: dict[str,
         pl["kept"] = spec.get("kept", kept_default)
         players.append(build(PlayerState, **pl))
 
-    if phase == "mulligan":
-        active = first if not players[first]["kept"] else 1 - first
+    if in_mulligan:
+        active = deciding(first, players[first]["kept"])
     else:
-        active = first if turn % 2 == 1 else 1 - first
+        active = turn_player(turn, first)
     state = build(
         State,
         schema=STATE_SCHEMA,
@@ -219,7 +225,7 @@ def build_position(catalog: Catalog, pos: dict[str, Any], catalog_ref: dict[str,
         rng=pos.get("rng", 0),
         turn=turn,
         phase=phase,
-        step=pos.get("step", "mulligan" if phase == "mulligan" else "main"),
+        step=pos.get("step", dealt()["step"] if in_mulligan else Step.MAIN.value),
         active=pos.get("active", active),
         first_player=first,
         case_played=pos.get("case_played", False),

@@ -11,7 +11,7 @@ from typing import Any
 
 from referee.scenarios import assertions
 from referee.scenarios.assertions import flow, legend, readable_lines
-from referee.scenarios.backends import Http, InProcess, Refusal, Session
+from referee.scenarios.backends import BackendGame, Http, InProcess, Refusal
 from referee.scenarios.build import BuildError, build_position, expand_game
 from referee.scenarios.model import Scenario
 from referee.scenarios.refs import RefError, has_refs, resolve_action
@@ -77,7 +77,7 @@ def run(sc: Scenario, backend: Any) -> Result:
     return result
 
 
-def _start(sc: Scenario, backend: InProcess | Http) -> Session:
+def _start(sc: Scenario, backend: InProcess | Http) -> BackendGame:
     try:
         if sc.given_kind == "game":
             game = sc.given if sc.raw_game else expand_game(backend.catalog, sc.given)
@@ -108,7 +108,7 @@ def execute(sc: Scenario, backend: Any, watch: int | None = None, fast: bool = T
         fast
         and watch is None
         and when
-        and hasattr(backend, "client")
+        and backend.replays_in_one_request
         and "events" not in sc.assertions
         and not any(has_refs(a) for a in when)
     ):
@@ -145,7 +145,7 @@ def judge(sc: Scenario, backend: Any) -> list[str]:
     watch = sc.expect_index if isinstance(sc.expect_index, int) and sc.expect != "legal" else None
     ex = execute(sc, backend, watch)
     out = _judge(sc, backend, ex)
-    if out and watch is None and hasattr(backend, "client") and sc.when:
+    if out and watch is None and backend.replays_in_one_request and sc.when:
         # The one-request replay cannot say what an action changed: run again step by step.
         out = _judge(sc, backend, execute(sc, backend, watch, fast=False))
     return out

@@ -14,7 +14,7 @@ import functools
 import sys
 
 import referee.engine  # noqa: F401  (loads every declaring module)
-from referee.engine.errors import DECLARED, Declaration
+from referee.engine.registry import DECLARED, Declaration
 
 from .positions import FAILED
 

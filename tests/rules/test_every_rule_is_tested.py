@@ -4,7 +4,7 @@ A violation code counts as tested when a passing rules test asserted it with
 its rule id (``positions.assert_illegal`` / ``assert_violation`` record each
 one they check): a probe of what ran, not a text match, so deleting the tests
 of a rule fails it. Rule ids are declared with ``@rule(id, *codes)`` on the
-checks that raise them (``referee.engine.errors.DECLARED``): every declaration
+checks that raise them (``referee.engine.registry.DECLARED``): every declaration
 must be exercised, each of its codes asserted with the declared id. These meta-tests run after the other rules tests
 (``tests/rules/conftest.py`` orders them last).
 
@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 import referee.engine  # noqa: F401  (loads every declaring module)
-from referee.engine.errors import DECLARED, RULE_OF
 from referee.engine.messages import MESSAGES
+from referee.engine.registry import DECLARED, RULE_OF
 from referee.engine.rules_index import rule_ids
 
 from .conftest import HANDLED

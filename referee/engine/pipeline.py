@@ -1,6 +1,6 @@
 """The pipeline every action goes through (:func:`check`, then :func:`step`), and the listing of legal actions.
 
-The public session (``session.py``) and the engine's functions run it.
+It reads the rules from the rulebook (``rulebook.py``); the session (``session.py``) runs it.
 
 The checks run in the order of RULES 13.3, so the violation reported is the
 first rule broken: game over (11.3); who may act (12.1, 12.2); the phase,
@@ -10,37 +10,29 @@ rule; last, the cost (7.2, 7.3). Nothing is changed before every check passed.
 
 from __future__ import annotations
 
-from typing import Any
-
-# Importing the rules modules registers their action rules in RULEBOOK.
-from referee.engine import effects, investigation, main_actions, responses, setup, turn  # noqa: F401
-from referee.engine.actions import RULEBOOK, Action, ActionRule, passes
-from referee.engine.board import Game
+from referee.engine.actions import Action, ActionRule
+from referee.engine.board import Board
 from referee.engine.costs import pay, payers
-from referee.engine.errors import RuleViolation, rule
-from referee.engine.facts import HAND_LIMIT, RNG_MAX
+from referee.engine.errors import RuleViolation
+from referee.engine.facts import HAND_LIMIT, RNG_MAX, Phase, Step
 from referee.engine.model import ACTION_TYPES
+from referee.engine.registry import rule
 from referee.engine.responses import open_or_resolve
+from referee.engine.rulebook import RULEBOOK
 
-State = dict[str, Any]
-
-
-class ReplayError(RuleViolation):
-    """Raised by :func:`replay`: the action at ``index`` (0-based) broke ``violation``'s rule."""
-
-    def __init__(self, index: int, violation: RuleViolation):
-        super().__init__(violation.code, **violation.params)
-        self.index = index
-        self.violation = violation
-        self.state: State | None = None  # the state just before the illegal action
-
+# The enum members this module compares with, bound once: reading one through its class is an
+# attribute lookup of the enum's metaclass on every read.
+_MULLIGAN_PHASE = Phase.MULLIGAN
+_OVER = Phase.OVER
+_TURN = Phase.TURN
+_END = Step.END
 
 # -- the checks ------------------------------------------------------------------
 
 
 @rule("12.1", "responder_acts")
 @rule("12.2", "not_your_turn")
-def _who_may_act(g: Game, a: Action) -> None:
+def _who_may_act(g: Board, a: Action) -> None:
     """RULES 12.1/12.2 (concede is open to both, 11.2)."""
     if a["type"] == "concede":
         return
@@ -53,19 +45,19 @@ def _who_may_act(g: Game, a: Action) -> None:
 
 @rule("5.4", "mulligan_phase")
 @rule("6.6", "end_step")
-def _phase_gate(g: Game, a: Action) -> None:
+def _phase_gate(g: Board, a: Action) -> None:
     """The phase-wide gates: the mulligan phase (5.4) and the end step's discard (6.6)."""
     kind, s = a["type"], g.s
     if kind == "concede":
         return
-    if s["phase"] == "mulligan" and kind not in ("mulligan", "keep"):
+    if s["phase"] == _MULLIGAN_PHASE and kind not in ("mulligan", "keep"):
         raise RuleViolation("mulligan_phase")
-    if s["step"] == "end" and s["phase"] == "turn" and kind != "discard":
+    if s["step"] == _END and s["phase"] == _TURN and kind != "discard":
         excess = len(g.player(s["active"])["hand"]) - HAND_LIMIT
         raise RuleViolation("end_step", player=s["active"], count=excess)
 
 
-def _open_now(g: Game, rule: ActionRule, probe: Action) -> bool:
+def _open_now(g: Board, rule: ActionRule, probe: Action) -> bool:
     """Whether actions of ``probe``'s type are open to its player now (the checks before ``check``).
 
     They depend on the type and the player only, so ``legal_actions`` runs them once per type.
@@ -81,14 +73,14 @@ def _open_now(g: Game, rule: ActionRule, probe: Action) -> bool:
 
 @rule("13.3")
 @rule("11.3", "game_over")
-def check(g: Game, a: Action) -> list[str]:
+def check(g: Board, a: Action) -> list[str]:
     """Every check of RULES 13.3, in order; returns the cases that will pay."""
     return _checked(g, a)[1]
 
 
-def _checked(g: Game, a: Action) -> tuple[ActionRule, list[str]]:
+def _checked(g: Board, a: Action) -> tuple[ActionRule, list[str]]:
     """:func:`check`, giving the action's rule too (so that :func:`step` looks it up once)."""
-    if g.s["phase"] == "over":  # RULES 11.3 (Game.over, read in place: a property costs a call)
+    if g.s["phase"] == _OVER:  # RULES 11.3
         raise RuleViolation("game_over")
     _who_may_act(g, a)
     _phase_gate(g, a)
@@ -98,7 +90,7 @@ def _checked(g: Game, a: Action) -> tuple[ActionRule, list[str]]:
     return rule, payers(g, a["player"], rule.cost(g, a), a.get("pay"))  # RULES 7.2: the actor's cases pay
 
 
-def step(g: Game, a: Action) -> None:
+def step(g: Board, a: Action) -> None:
     """Check then perform one parsed action on a checked state, in place: pay (RULES 7.1), declare,
     then the response window of RULES 9.4 (``responses.open_or_resolve``).
 
@@ -122,7 +114,7 @@ def step(g: Game, a: Action) -> None:
 _OPEN_CACHE: dict[tuple[str, str, bool], tuple[ActionRule, ...]] = {}
 
 
-def open_rules(g: Game, actor: int) -> tuple[ActionRule, ...]:
+def open_rules(g: Board, actor: int) -> tuple[ActionRule, ...]:
     """The rules of the action types (concede aside) open to ``actor`` now, in API order.
 
     ``actor`` is whoever may act; then the answer depends only on the phase,
@@ -132,21 +124,20 @@ def open_rules(g: Game, actor: int) -> tuple[ActionRule, ...]:
     key = (s["phase"], s["step"], s["pending"] is None)
     rules = _OPEN_CACHE.get(key)
     if rules is None:
-        rules = tuple(
-            RULEBOOK[kind]
-            for kind in ACTION_TYPES
-            if kind != "concede" and _open_now(g, RULEBOOK[kind], {"type": kind, "player": actor})
-        )
-        _OPEN_CACHE[key] = rules
+        rules = _OPEN_CACHE[key] = open_rules_now(g, actor)
     return rules
 
 
-def candidate_is_legal(g: Game, rule: ActionRule, a: Action, free: int) -> bool:
-    """The rest of ``check`` for a candidate of an open type, paying with ``free`` unactioned cases."""
-    return passes(g, rule, a, free)
+def open_rules_now(g: Board, actor: int) -> tuple[ActionRule, ...]:
+    """:func:`open_rules` asked of every rule now, without the cache."""
+    return tuple(
+        RULEBOOK[kind]
+        for kind in ACTION_TYPES
+        if kind != "concede" and _open_now(g, RULEBOOK[kind], {"type": kind, "player": actor})
+    )
 
 
-def actions_for(g: Game, player: int | None = None) -> list[Action]:
+def actions_for(g: Board, player: int | None = None) -> list[Action]:
     if g.over:
         return []
     actor = g.who_acts()

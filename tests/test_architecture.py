@@ -1,0 +1,164 @@
+"""docs/architecture.md, enforced: the engine's floors, no import circle, and what each folder may import.
+
+Imports are read with ``ast`` from the source, so an import under ``if TYPE_CHECKING:``
+or inside a function counts as much as one at the top.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE = ROOT / "referee" / "engine"
+DOC = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+
+
+def imported_modules(path: Path) -> list[tuple[str, bool]]:
+    """Every module ``path`` imports, as a dotted name, and whether the import is at the module's top."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    top = {id(node) for node in tree.body}
+    found: list[tuple[str, bool]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.extend((f"{node.module}.{alias.name}", id(node) in top) for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.extend((alias.name, id(node) in top) for alias in node.names)
+    return found
+
+
+def engine_module(dotted: str) -> str | None:
+    """The engine module a dotted import name lands in (``referee.engine.board.Board`` → ``board``)."""
+    parts = dotted.split(".")
+    if parts[:2] != ["referee", "engine"]:
+        return None
+    if len(parts) > 2 and (ENGINE / f"{parts[2]}.py").exists():
+        return parts[2]
+    return "__init__"
+
+
+def engine_graph() -> dict[str, set[str]]:
+    return {
+        path.stem: {m for dotted, _ in imported_modules(path) if (m := engine_module(dotted)) not in (None, path.stem)}
+        for path in ENGINE.glob("*.py")
+    }
+
+
+def floors() -> dict[str, int]:
+    """The floor of each engine module, from the table between the ``floors`` markers of docs/architecture.md."""
+    table = DOC.split("<!-- floors: read by tests/test_architecture.py -->")[1].split("<!-- /floors -->")[0]
+    out: dict[str, int] = {}
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0][:1].isdigit():
+            for module in re.findall(r"`(\w+)`", cells[1]):
+                out[module] = int(cells[0].split()[0])
+    return out
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected component of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_given_the_circle_finder_when_two_modules_import_each_other_then_it_finds_them():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_given_the_engine_then_its_imports_have_no_circle():
+    assert circles(engine_graph()) == []
+
+
+def test_given_the_floors_table_then_it_names_every_engine_module_once():
+    assert set(floors()) == {path.stem for path in ENGINE.glob("*.py")}
+
+
+def test_given_the_engine_then_no_module_imports_from_a_higher_floor():
+    floor = floors()
+    upward = [
+        f"{module} (floor {floor[module]}) imports {dep} (floor {floor[dep]})"
+        for module, deps in engine_graph().items()
+        for dep in deps
+        if floor[dep] > floor[module]
+    ]
+    assert upward == []
+
+
+def test_given_the_engine_then_every_import_is_at_the_top_of_its_module():
+    lazy = [
+        f"{path.name}: {dotted}"
+        for path in ENGINE.glob("*.py")
+        for dotted, at_top in imported_modules(path)
+        if not at_top
+    ]
+    # ``if TYPE_CHECKING:`` blocks are not at the top either: the engine needs none.
+    assert lazy == []
+
+
+# -- the folders ---------------------------------------------------------------------------
+
+# package (as imported) -> the dotted prefixes outside it that it may import (docs/architecture.md "Folders")
+ALLOWED = {
+    "referee.engine": (),
+    "referee_schemas": ("referee.engine",),
+    "referee.client": (),
+    "referee.service": ("referee.engine", "referee_schemas", "referee.__version__"),
+    "referee.scenarios": ("referee.engine", "referee.client", "referee.service", "referee.bots"),
+    "referee.bots": ("referee.engine", "referee.scenarios"),
+}
+FOLDER = {"referee_schemas": "schemas"}  # the one package whose folder is not its import name
+FIRST_PARTY = ("referee", "referee_schemas")
+
+
+def folder_of(package: str) -> str:
+    return FOLDER.get(package, package.replace(".", "/"))
+
+
+@pytest.mark.parametrize("package", sorted(ALLOWED))
+def test_given_a_folder_then_it_imports_only_what_the_architecture_allows(package):
+    own = (package, *ALLOWED[package])
+    wrong = [
+        f"{path.relative_to(ROOT)}: {dotted}"
+        for path in sorted((ROOT / folder_of(package)).rglob("*.py"))
+        for dotted, _ in imported_modules(path)
+        if dotted.split(".")[0] in FIRST_PARTY and not (dotted + ".").startswith(tuple(o + "." for o in own))
+    ]
+    assert wrong == []
+
+
+def test_given_the_folders_table_then_it_says_what_the_test_allows():
+    for package, allowed in ALLOWED.items():
+        row = next(line for line in DOC.splitlines() if line.startswith(f"| `{folder_of(package)}/`"))
+        named = set(re.findall(r"`([\w.]+)`", row.split("|")[3]))
+        assert named == {a.split(".__")[0] for a in allowed} or (not allowed and "itself only" in row), row
