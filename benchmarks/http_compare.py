@@ -45,7 +45,7 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.http_load import run_wrk, start_server, stop_server, workers_cpu_seconds  # noqa: E402
+from benchmarks.servers import run_wrk, start_server, stop_server, workers_cpu_seconds  # noqa: E402
 
 ENDPOINTS = (("echo", "/bench/echo"), ("apply", "/v1/apply"))
 AIM = 0.95

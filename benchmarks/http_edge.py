@@ -38,15 +38,9 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.http_load import (  # noqa: E402
-    midgame_bodies,
-    run_python,
-    run_wrk,
-    start_server,
-    stop_server,
-    workers_cpu_seconds,
-)
+from benchmarks.bodies import midgame_bodies  # noqa: E402
 from benchmarks.nginx import NGINX, Nginx, compose_config  # noqa: E402
+from benchmarks.servers import run_python, run_wrk, start_server, stop_server, workers_cpu_seconds  # noqa: E402
 from benchmarks.slow_clients import attacking, probe  # noqa: E402
 
 SETUPS = ("gevent", "sync", "nginx-sync")

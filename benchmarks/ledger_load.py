@@ -39,7 +39,8 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.http_load import free_port, midgame_bodies, run_python, start_server, stop_server  # noqa: E402
+from benchmarks.bodies import midgame_bodies  # noqa: E402
+from benchmarks.servers import free_port, run_python, start_server, stop_server  # noqa: E402
 
 
 def fresh_bodies(

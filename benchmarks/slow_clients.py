@@ -38,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.http_load import start_server, stop_server  # noqa: E402
+from benchmarks.servers import start_server, stop_server  # noqa: E402
 
 TRICKLE_HEAD = b"GET /livez HTTP/1.1\r\nHost: referee\r\nX-Slow: " + b"x" * 4000 + b"\r\n\r\n"
 NONREADING_REQUEST = b"GET /openapi.yaml HTTP/1.1\r\nHost: referee\r\n\r\n"

@@ -68,7 +68,7 @@ takes it, and puts it on the error (``err.view``), so the player acts again on t
 
 How it is built: each endpoint is written once (:mod:`referee.client.calls`), as a function that
 returns a :class:`~referee.client.calls.Call` (what to send, and how to read the answer);
-:class:`~referee.client.calls.Endpoint` makes it a method of both clients (:mod:`referee.client.clients`), which differ only in how they send
+:class:`~referee.client.clients.Endpoint` makes it a method of both clients (:mod:`referee.client.clients`), which differ only in how they send
 (``_send``: blocking or awaited; the retry decisions are :class:`_Tries`'s, the
 same for both). A private game's methods are Calls too, whose reading checks
 the view and keeps the token (:mod:`referee.client.private_game`), sent by the client it

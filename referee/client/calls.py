@@ -8,15 +8,12 @@ Each function returns a :class:`Call`; :class:`Endpoint` makes it a method of
 from __future__ import annotations
 
 import functools
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, NamedTuple, ParamSpec, TypeVar, overload
+from typing import Any, Generic, NamedTuple, ParamSpec, TypeVar
 from urllib.parse import quote
 
 from referee.client.errors import RefereeClientError, RefereeRuleViolation
-
-if TYPE_CHECKING:
-    from referee.client.clients import AsyncRefereeClient, RefereeClient
 
 JSON = "application/json"
 
@@ -242,24 +239,6 @@ class Method(Generic[F]):
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.__name__ = name
-
-
-class Endpoint(Method[Callable[P, Call[T]]], Generic[P, T]):
-    """A :class:`Call` function as a method: ``client.apply(state, action)`` sends
-    ``calls.apply(state, action)`` with that client's ``_send`` — a result from
-    :class:`RefereeClient`, an awaitable from :class:`AsyncRefereeClient`."""
-
-    @overload
-    def __get__(self, client: None, owner: type) -> Endpoint[P, T]: ...
-    @overload
-    def __get__(self, client: RefereeClient, owner: type) -> Callable[P, T]: ...
-    @overload
-    def __get__(self, client: AsyncRefereeClient, owner: type) -> Callable[P, Awaitable[T]]: ...
-
-    def __get__(self, client: Any, owner: type) -> Any:
-        if client is None:
-            return self
-        return sending(client, self.call, self.__name__)
 
 
 def sending(sender: Any, call: Callable[..., Call[Any]], name: str, *first: Any) -> Callable[..., Any]:

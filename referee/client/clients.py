@@ -10,16 +10,35 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, overload
 
 import httpx
 
 from referee.client import calls
-from referee.client.calls import JSON, Call, Endpoint, T
+from referee.client.calls import JSON, Call, Method, P, T, sending
 from referee.client.errors import RefereeClientError, RefereeConnectionError, RefereeHTTPError, error_of
 
 RETRY_STATUSES = frozenset({502, 503, 504})
+
+
+class Endpoint(Method[Callable[P, Call[T]]], Generic[P, T]):
+    """A :class:`Call` function as a method: ``client.apply(state, action)`` sends
+    ``calls.apply(state, action)`` with that client's ``_send`` — a result from
+    :class:`RefereeClient`, an awaitable from :class:`AsyncRefereeClient`."""
+
+    @overload
+    def __get__(self, client: None, owner: type) -> Endpoint[P, T]: ...
+    @overload
+    def __get__(self, client: RefereeClient, owner: type) -> Callable[P, T]: ...
+    @overload
+    def __get__(self, client: AsyncRefereeClient, owner: type) -> Callable[P, Awaitable[T]]: ...
+
+    def __get__(self, client: Any, owner: type) -> Any:
+        if client is None:
+            return self
+        return sending(client, self.call, self.__name__)
 
 
 @dataclass(frozen=True)
