@@ -491,3 +491,20 @@ def test_mutated_private_bodies_are_refused_cleanly_never_a_500(private_client, 
         assert "state" not in answer or path == "/v1/replay"  # a refusal carries no state
     elif "state" in answer and path != "/v1/reveal":
         assert isinstance(answer["state"], str) and answer["state"].startswith("afs1.")
+
+
+def test_a_private_refusal_names_the_players_by_the_games_names(private_client, private_game_body):
+    """Given a private game of Aoi and Ren, when the player who may not act now tries to, then the
+    detail names them as the table does (plain mode's words), the indexes kept in the problem's fields;
+    validate says the same."""
+    game = deal(private_client, {**private_game_body, "players": ["Aoi", "Ren"]})
+    waiting = 1 - VAULT.open(game["state"])["active"]
+    body = {"state": game["state"], "action": {"type": "keep", "player": waiting}, "seat": game["seats"][waiting]}
+    names = ["Aoi", "Ren"]
+    resp = post(private_client, "/v1/apply", body)
+    assert resp.status_code == 422
+    problem = resp.get_json()
+    assert problem["detail"] == f"{names[waiting]} may not act now; {names[1 - waiting]} acts."
+    assert (problem["player"], problem["actor"]) == (waiting, 1 - waiting)
+    verdict = post(private_client, "/v1/validate", body).get_json()
+    assert verdict["violation"]["detail"] == problem["detail"]

@@ -27,6 +27,7 @@ from referee import engine
 from referee.engine.events import events_for
 from referee.engine.facts import Player
 from referee.engine.fair_deal import commitment, private_deal
+from referee.engine.labels import names_for
 from referee.engine.views import view_of, visible_cards
 from referee.service.ledger import REPEATED, STALE, Ledger, LedgerUnavailable
 from referee.service.private_tokens import WATCH, TokenError, Vault
@@ -217,10 +218,10 @@ class PrivatePlay:
         before = state
         try:
             state, events = engine.apply(self.catalog, state, body["action"])
-        except engine.RuleViolation:
+        except engine.RuleViolation as exc:
             if self.ledger is not None:  # a stale token is a 409 whatever its action (docs/api.md §11)
                 self.refuse_if_stale(before, body["action"])
-            raise
+            raise self.named(exc, before, player) from None
         token = self.vault.token(state)
         if self.ledger is not None:
             token = self.record(before, body, token)
@@ -294,8 +295,17 @@ class PrivatePlay:
     # -- the other endpoints ----------------------------------------------------------
 
     def validate(self, body: Body) -> engine.RuleViolation | None:
-        state, _, _ = self.acting(body)
-        return engine.validate(self.catalog, state, body["action"])
+        state, player, _ = self.acting(body)
+        violation = engine.validate(self.catalog, state, body["action"])
+        return None if violation is None else self.named(violation, state, player)
+
+    def named(self, violation: engine.RuleViolation, state: dict[str, Any], player: int) -> engine.RuleViolation:
+        """The refusal, its detail naming players by the state's names and cards as the seat's player
+        sees them (as in plain mode): the names are the game's, the cards what that seat may know."""
+        namers = names_for(self.catalog, state, player)
+        if namers is not None:
+            violation.params["_names"] = namers
+        return violation
 
     def legal_actions(self, body: Body) -> tuple[dict[str, Any], list[dict[str, Any]], Body]:
         """The plain state (for labels, which name only what the seat's player may see), the actions, and
