@@ -38,26 +38,17 @@ from typing import Any
 import numpy as np
 
 from referee.engine import Catalog
+from referee.engine.facts import Phase, Step
+from referee.engine.model import RESPONDABLE
 
 FIXED = ("mulligan", "keep", "skip_case", "draw", "pass", "end_turn", "discard", "concede")
 CASE_SLOTS_PER_PLAYER = 10
 CASE_SLOTS = 2 * CASE_SLOTS_PER_PLAYER
 FAIRY_SLOTS = 20
 EVIDENCE_SLOTS = 20
-RESPONDABLE = (
-    "play_case",
-    "draw",
-    "play_fairy",
-    "play_evidence",
-    "dispatch",
-    "redispatch",
-    "recall",
-    "investigate",
-    "use_ability",
-    "cast_spell",
-)
-PHASES = ("mulligan", "turn", "over")
-STEPS = ("mulligan", "case", "main", "end")
+# The engine's own lists, in their order (the layout's one-hot blocks follow it).
+PHASES = tuple(Phase)
+STEPS = tuple(Step)
 SCALARS = 17
 CASE_FEATURES = 6
 PER_CARD = ("my hand", "my trash", "opponent's trash", "my field", "opponent's field")
