@@ -64,3 +64,13 @@ def test_nothing_cites_the_shared_specification():
         for m in BARE.finditer(text)
     ]
     assert offenders == [], "cite docs/api.md, the project's own contract"
+
+
+def test_the_readme_stays_a_newcomers_page():
+    """The README says what the referee is, the two commands, the walkthroughs and where things are, in
+    at most 250 lines; decisions and figures live in docs/decisions.md and docs/performance.md."""
+    readme = (ROOT / "README.md").read_text("utf-8")
+    assert len(readme.splitlines()) <= 250
+    assert "make serve" in readme and "make test" in readme
+    assert "docs/decisions.md" in readme and "docs/performance.md" in readme
+    assert "## Decisions" not in readme and "## Performance" not in readme
