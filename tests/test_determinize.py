@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.bots.determinize import Memory, determinize
-from referee.bots.rng import Stream
 from referee.engine import Catalog, Session, check_state
 from referee.engine.playout import random_action, random_new_game
+from referee.engine.setup import SeededStream
 
 CATALOG = Catalog.builtin()
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -24,7 +24,7 @@ def position(game_seed: int, steps: int, strict: bool) -> tuple[dict, Session, l
     options = {"options": {"response_windows": "strict"}} if strict else {}
     game = random_new_game(CATALOG, f"det-{game_seed}", **options)
     session, _ = Session.new(CATALOG, game)
-    stream = Stream(f"det-{game_seed}")
+    stream = SeededStream(f"det-{game_seed}")
     memory = [Memory(), Memory()]
     for _ in range(steps):
         for seat in (0, 1):
@@ -62,7 +62,7 @@ def test_the_sample_is_a_consistent_state(where, sample_seed):
     assert Session.from_state(CATALOG, sample).over == session.over
 
 
-def permute_hidden(state: dict, seat: int, stream: Stream) -> dict:
+def permute_hidden(state: dict, seat: int, stream: SeededStream) -> dict:
     """The true state with what ``seat`` cannot see shuffled: both files' order, and the cards of the
     opponent's hand and file among themselves (a hand card a pending action names stays)."""
     out = copy.deepcopy(state)
@@ -84,7 +84,7 @@ def test_the_sample_never_depends_on_hidden_information(where, sample_seed, shuf
     game_seed, steps, strict, seat = where
     game, session, _ = position(game_seed, steps, strict)
     truth = session.snapshot()
-    other = permute_hidden(truth, seat, Stream(f"permute-{shuffle_seed}"))
+    other = permute_hidden(truth, seat, SeededStream(f"permute-{shuffle_seed}"))
     view, other_view = session.view(seat), Session.from_state(CATALOG, other).view(seat)
     assert other_view == view  # the seat cannot tell the two apart ...
     assert determinize(CATALOG, other_view, game["decks"], sample_seed) == determinize(

@@ -28,8 +28,8 @@ import copy
 from collections import Counter
 from typing import Any
 
-from referee.bots.rng import Stream
 from referee.engine import Catalog
+from referee.engine.setup import SeededStream
 
 STATE_SCHEMA = "ace-file/state@1"
 VIEW_ONLY = ("viewer", "player", "commitment", "schema")
@@ -84,7 +84,7 @@ def determinize(
     """A full State consistent with ``view`` (one seat's), ``memory`` and both ``decks``, drawn from ``seed``."""
     seen = dict(memory.seen if isinstance(memory, Memory) else memory or {})
     seen.update(view["cards"])
-    stream = Stream("determinize:" + seed)
+    stream = SeededStream("determinize:" + seed)
     pending = view.get("pending") or {}
     kind_of = {e["card"]: "case" for pl in view["players"] for e in pl["cases"]}  # what a hidden instance must be
     if pending and pending["action"]["type"] == "play_case":

@@ -31,8 +31,8 @@ import time
 from typing import Any
 
 from referee.bots.determinize import Memory, determinize
-from referee.bots.rng import Stream
 from referee.engine import Catalog, RuleViolation, Session
+from referee.engine.setup import SeededStream
 
 Action = dict[str, Any]
 
@@ -95,7 +95,7 @@ class Bot:
         self.seat = seat
         self.decks = decks
         self.memory = Memory()
-        self.stream = Stream(f"{self.name}:{self.seed}:{game_seed}:{seat}")
+        self.stream = SeededStream(f"{self.name}:{self.seed}:{game_seed}:{seat}")
         self.decisions = 0
 
     def act(self, view: dict[str, Any], events: list[dict[str, Any]], legal: list[Action]) -> Action:

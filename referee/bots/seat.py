@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engine.events import events_for  # the filter of private mode's answers
+
 
 def seat_events(events: Any, state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     """``events`` (which led to ``state``) as ``seat`` may know them: no seed, no card it may not know."""
-    from referee.engine.events import events_for  # the filter of private mode's answers
-
     return events_for(list(events), state, seat)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import Counter
-from typing import Any, cast
+from collections.abc import Sequence
+from typing import Any, TypeVar, cast
 
 from referee.engine.board import Board
 from referee.engine.catalog import Catalog
@@ -102,6 +103,9 @@ def validate_deck(catalog: Catalog, deck: Any, path: str = "deck") -> list[RuleV
 # -- the seeded random stream --------------------------------------------------
 
 
+T = TypeVar("T")
+
+
 class SeededStream:
     """Deterministic 64-bit numbers from ``seed`` and a counter (the state's ``rng``)."""
 
@@ -127,6 +131,24 @@ class SeededStream:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
+
+    # The choices bots, the determinization and the fuzzer draw (docs/bots.md), on the same stream.
+
+    def random(self) -> float:
+        """A float in ``[0, 1)``."""
+        return (self.next64() >> 11) / float(1 << 53)
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.below(len(items))]
+
+    def weighted(self, weights: Sequence[float]) -> int:
+        """An index drawn with probability proportional to its (non-negative) weight."""
+        x = self.random() * sum(weights)
+        for i, w in enumerate(weights):
+            x -= w
+            if x < 0:
+                return i
+        return len(weights) - 1
 
 
 def _instance_ids(stream: SeededStream, prefix: str, count: int, taken: set[str]) -> list[str]:

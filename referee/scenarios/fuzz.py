@@ -38,9 +38,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from referee.bots.rng import Stream
-from referee.bots.seat import seat_events
 from referee.engine import Catalog, InvalidInput, RuleViolation, Session, check_state
+from referee.engine.events import events_for
+from referee.engine.setup import SeededStream
 
 INVARIANTS = ("listed_legal", "refusal", "consistent", "seat_secrets", "deterministic", "ends")
 POLICIES = ("uniform", "biased", "engine")
@@ -189,7 +189,7 @@ def _instances(state: dict[str, Any]) -> list[str]:
     return sorted(state["cards"])
 
 
-def candidates(state: dict[str, Any], stream: Stream) -> list[dict[str, Any]]:
+def candidates(state: dict[str, Any], stream: SeededStream) -> list[dict[str, Any]]:
     """One candidate of every action type, its fields drawn from the state (mostly the actor's cards),
     some from elsewhere, a few unknown ids: most are illegal, all are well formed."""
     everything = _instances(state)
@@ -234,7 +234,7 @@ def candidates(state: dict[str, Any], stream: Stream) -> list[dict[str, Any]]:
 # -- policies --------------------------------------------------------------------------------------------
 
 
-def choose(policy: str, listed: list[dict[str, Any]], session: Session, stream: Stream) -> dict[str, Any]:
+def choose(policy: str, listed: list[dict[str, Any]], session: Session, stream: SeededStream) -> dict[str, Any]:
     if policy == "engine":
         from referee.engine.playout import random_action  # the engine's own random player
 
@@ -287,8 +287,8 @@ def _play(
     """
     game = new_game_for(catalog, seed, options)
     session, _ = Session.new(catalog, game)
-    stream = Stream("choices:" + seed)
-    probe = Stream("candidates:" + seed)
+    stream = SeededStream("choices:" + seed)
+    probe = SeededStream("candidates:" + seed)
     rules = _rule_ids() if checked else frozenset()
     actions: list[dict[str, Any]] = []
     digests: list[str] = []
@@ -309,7 +309,7 @@ def _play(
         digests.append(hashlib.sha256((_dumps(action) + _dumps(events) + _dumps(state)).encode()).hexdigest())
         if checked:
             for seat in (0, 1):
-                leak = secrets_named(catalog, state, seat, session.view(seat), seat_events(events, state, seat))
+                leak = secrets_named(catalog, state, seat, session.view(seat), events_for(events, state, seat))
                 if leak:
                     raise Broken(Failure("seat_secrets", len(actions), leak, {"legal": True}))
     if checked:
@@ -350,7 +350,7 @@ def _check_step(
     catalog: Catalog,
     session: Session,
     listed: list[dict[str, Any]],
-    probe: Stream,
+    probe: SeededStream,
     rules: frozenset[str],
     step: int,
 ) -> None:
