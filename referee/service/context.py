@@ -26,11 +26,7 @@ class Referee:
 
     def fingerprints(self) -> dict[str, str]:
         """The fingerprint of each configured key, ``current`` and ``previous`` (``/readyz``,
-        ``referee_key_info``): the sealing secret, or private play's state key when that mode
-        has one (getattr: the setting exists only in builds with private play)."""
+        ``referee_key_info``): private play's state key, else the sealing secret (never both)."""
         s = self.settings
-        keys = {
-            "current": getattr(s, "state_key", None) or s.secret,
-            "previous": getattr(s, "previous_state_key", None) or s.previous_secret,
-        }
+        keys = {"current": s.state_key or s.secret, "previous": s.previous_state_key or s.previous_secret}
         return {role: fingerprint(key) for role, key in keys.items() if key}
