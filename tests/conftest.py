@@ -34,8 +34,10 @@ OTHER_STATE_KEY = "8a4b231edf215d2ab37c1f6f8c83d4713c2ee64d4fa872758f14da8828ed6
 # Installed by .ci/run (Debian); docs/operations.md, "Running the tests", lists them too.
 SYSTEM_PACKAGES = {
     "chromium": "the browser tests of the table (Playwright drives /usr/bin/chromium)",
-    "nginx-light": "the proxy tests (nginx in front of sync workers, rotation, the Kubernetes sidecar)",
-    "nodejs, npm": "the TypeScript client's generated types and compile check",
+    "fonts-noto-cjk": "the Japanese card names in the table's screenshots",
+    "nginx-light": "the proxy tests (nginx in front of sync workers, rotation, the ledger's replicas, the Kubernetes sidecar)",
+    "redis-server": "the ledger's tests on Redis",
+    "nodejs, npm": "the TypeScript client's generated types and compile check, axe-core for the table",
 }
 _MISSING = ("is missing", "is not installed", "not installed")
 

@@ -39,7 +39,7 @@ def test_a_skip_for_a_missing_package_is_in_the_summary_with_every_package_the_s
     assert "1 TESTS SKIPPED: SYSTEM PACKAGES MISSING" in out
     assert "1 skipped: /usr/bin/chromium is missing" in out
     assert "not this one" not in out.split("SYSTEM PACKAGES MISSING", 1)[1]
-    for package in ("chromium", "nginx-light", "nodejs, npm"):
+    for package in ("chromium", "fonts-noto-cjk", "nginx-light", "redis-server", "nodejs, npm"):
         assert package in out
 
 
