@@ -111,7 +111,7 @@ def size_per_game(key: bytes, url: str, games: int) -> dict[str, float]:
 
     catalog = Catalog.builtin()
     app = create_app(Settings(log_requests=False, state_key=key, ledger=url), catalog)
-    ledger = app.extensions["referee"].private.ledger
+    ledger = app.extensions["referee"].codec.ledger
     client = app.test_client()
     rng = random.Random("size")
     moves, sizes = 0, []

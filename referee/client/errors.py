@@ -180,25 +180,26 @@ class RollbackDetected(RefereeClientError):
     """A :class:`PrivateGame` was handed a token older than one it has seen (``seq`` went back)."""
 
 
-BY_STATUS: dict[int, type[RefereeHTTPError]] = {
-    400: InvalidRequest,
-    403: SealRejected,
-    404: NotFound,
-    413: PayloadTooLarge,
-    422: RefereeRuleViolation,
+# Which class an error answer raises is read from the answer alone: its ``code`` where the code names
+# a kind of its own, else its status (each class's ``status``). The client keeps no table of which
+# error has which status: the referee's answer says.
+BY_CODE: dict[str, type[RefereeHTTPError]] = {
+    "bad_token": TokenRejected,
+    "private_mode": TokenRejected,
+    "bad_seat": SeatRejected,
+    "not_your_seat": SeatRejected,
+    "game_not_over": GameNotOver,
+    "not_in_private_mode": NotInPrivateMode,
+    "private_mode_off": PrivateModeOff,
+    "no_ledger": NoLedger,
+    "unknown_game": UnknownGame,
+    "stale_state": StaleState,
+    "ledger_unavailable": LedgerUnavailable,
 }
-BY_CODE: dict[tuple[int, str | None], type[RefereeHTTPError]] = {
-    (403, "bad_token"): TokenRejected,
-    (403, "private_mode"): TokenRejected,
-    (403, "bad_seat"): SeatRejected,
-    (403, "not_your_seat"): SeatRejected,
-    (403, "game_not_over"): GameNotOver,
-    (400, "not_in_private_mode"): NotInPrivateMode,
-    (400, "private_mode_off"): PrivateModeOff,
-    (400, "no_ledger"): NoLedger,
-    (404, "unknown_game"): UnknownGame,
-    (409, "stale_state"): StaleState,
-    (503, "ledger_unavailable"): LedgerUnavailable,
+BY_STATUS: dict[int, type[RefereeHTTPError]] = {
+    cls.status: cls
+    for cls in (InvalidRequest, SealRejected, NotFound, PayloadTooLarge, RefereeRuleViolation)
+    if cls.status is not None
 }
 
 
@@ -212,5 +213,6 @@ def error_of(method: str, path: str, resp: httpx.Response) -> RefereeHTTPError:
         body = {}
     status = resp.status_code
     detail = str(body.get("detail") or body.get("title") or resp.reason_phrase or f"HTTP {status}")
-    cls = BY_CODE.get((status, body.get("code"))) or BY_STATUS.get(status, RefereeHTTPError)
+    code = body.get("code")
+    cls = (BY_CODE.get(code) if isinstance(code, str) else None) or BY_STATUS.get(status, RefereeHTTPError)
     return cls(detail, status=status, code=body.get("code"), body=body)

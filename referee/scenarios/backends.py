@@ -50,6 +50,19 @@ class Refusal(Exception):
         self.index = index
         super().__init__(detail)
 
+    @classmethod
+    def of_problem(cls, status: int, code: str | None, detail: str, members: dict[str, Any]) -> Refusal:
+        """The refusal a problem answer says: its status and code, and its members (rule, errors...)."""
+        return cls(
+            status,
+            code,
+            detail,
+            rule=members.get("rule"),
+            errors=members.get("errors"),
+            violations=members.get("violations"),
+            index=members.get("index"),
+        )
+
     @property
     def kind(self) -> str:
         return "violation" if self.status == 422 else "error"
@@ -68,15 +81,7 @@ class Refusal(Exception):
 def _from_engine(exc: RefereeError) -> Refusal:
     """The refusal the service would answer with (the one mapping, ``problem_for``)."""
     p = problem_for(exc)
-    return Refusal(
-        p.status,
-        p.code,
-        p.detail,
-        rule=p.extra.get("rule"),
-        errors=p.extra.get("errors"),
-        violations=p.extra.get("violations"),
-        index=p.extra.get("index"),
-    )
+    return Refusal.of_problem(p.status, p.code, p.detail, p.extra)
 
 
 @dataclass
@@ -196,22 +201,12 @@ class Http:
         self.catalog = served_catalog(url, body)
 
     def _call(self, func: Callable[_P, _T], *args: _P.args, **kw: _P.kwargs) -> _T:
-        from referee.client import (
-            InvalidRequest,
-            RefereeHTTPError,
-            RefereeRuleViolation,
-        )
+        from referee.client import RefereeHTTPError
 
         try:
             return func(*args, **kw)
-        except RefereeRuleViolation as exc:
-            raise Refusal(
-                422, exc.code, exc.detail, rule=exc.rule, violations=exc.violations, index=exc.index
-            ) from None
-        except InvalidRequest as exc:
-            raise Refusal(400, exc.code, exc.detail, errors=exc.errors) from None
-        except RefereeHTTPError as exc:
-            raise Refusal(exc.status or 0, exc.code, exc.detail) from None
+        except RefereeHTTPError as exc:  # the answer's own status, code and members
+            raise Refusal.of_problem(exc.status or 0, exc.code, exc.detail, exc.body) from None
 
     def new_game(self, game: Any) -> BackendGame:
         out = self._call(self.client.new_game, game)

@@ -35,6 +35,7 @@ from flask.sessions import NullSession, SessionInterface
 from referee import engine
 from referee.service import hot_path, logs, metrics
 from referee.service.answers import game_answers
+from referee.service.codecs import Codec, PlainCodec, SealedCodec
 from referee.service.config import ConfigError, Settings
 from referee.service.context import Referee
 from referee.service.hooks import register_hooks
@@ -44,7 +45,7 @@ from referee.service.openapi import (
     render_yaml,
 )
 from referee.service.ops import ops_blueprint, register_docs, register_echo
-from referee.service.private import PrivatePlay
+from referee.service.private import PrivateCodec
 from referee.service.private_tokens import Vault
 from referee.service.routes import game_blueprint
 from referee.service.sealing import Sealer
@@ -93,6 +94,15 @@ def ledger_of(settings: Settings) -> Ledger | None:
     return ledger
 
 
+def codec_of(settings: Settings, catalog: engine.Catalog) -> Codec:
+    """The one codec of the mode ``settings`` choose (docs/api.md §10, §4, else plain), made once."""
+    if settings.state_key is not None:
+        return PrivateCodec(catalog, Vault(settings.state_key, settings.previous_state_key), ledger_of(settings))
+    if settings.secret is not None:
+        return SealedCodec(catalog, Sealer(settings.secret, settings.previous_secret))
+    return PlainCodec(catalog)
+
+
 def create_app(settings: Settings | None = None, catalog: engine.Catalog | None = None) -> Flask:
     """A WSGI app for one catalog and one sealing secret.
 
@@ -101,10 +111,7 @@ def create_app(settings: Settings | None = None, catalog: engine.Catalog | None 
     """
     settings = settings if settings is not None else Settings.from_env()
     catalog = catalog if catalog is not None else load_catalog(settings)
-    sealer = Sealer(settings.secret, settings.previous_secret) if settings.secret else None
-    ref = Referee(settings, catalog, sealer)
-    if settings.state_key is not None:
-        ref.private = PrivatePlay(catalog, Vault(settings.state_key, settings.previous_state_key), ledger_of(settings))
+    ref = Referee(settings, catalog, codec_of(settings, catalog))
     ref.cards_body = orjson.dumps({"catalog": catalog.ref, "cards": [catalog.card_json(cid) for cid in catalog.cards]})
     ref.card_bodies = {cid: orjson.dumps(catalog.card_json(cid)) for cid in catalog.cards}
     from referee.engine.rules_index import load_rules

@@ -1,23 +1,22 @@
-"""The per-app context every part of the service reads: settings, catalog, sealer, cached bodies."""
+"""The per-app context every part of the service reads: settings, catalog, the mode's codec, cached bodies."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from referee import engine
+from referee.service.codecs import Codec
 from referee.service.config import Settings
-from referee.service.private import PrivatePlay
-from referee.service.sealing import Sealer, fingerprint
+from referee.service.sealing import fingerprint
 
 
 @dataclass
 class Referee:
-    """Per-app state: settings, the catalog, the sealer and the drain flag."""
+    """Per-app state: settings, the catalog, the codec of the mode (plain, sealed, private), the drain flag."""
 
     settings: Settings
     catalog: engine.Catalog
-    sealer: Sealer | None
-    private: PrivatePlay | None = None  # private play (docs/api.md §10) when REFEREE_STATE_KEY is set
+    codec: Codec
     draining: bool = False
     cards_body: bytes = b""
     card_bodies: dict[str, bytes] = field(default_factory=dict)

@@ -4,7 +4,6 @@ path of the hot endpoints (:mod:`referee.service.hot_path`)."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -16,11 +15,10 @@ from werkzeug.exceptions import HTTPException
 from referee.engine.errors import InvalidInput, RuleViolation
 from referee.service import logs, metrics
 from referee.service.context import Referee
-from referee.service.problems import MAX_ERROR_ANSWER, Problem, cut_to_size, problem_for
+from referee.service.problems import MAX_ERROR_ANSWER, Problem, cut_to_size, problem_for, slug_of_status
 from referee.service.reading import (
     JSON,
     PROBLEM_JSON,
-    REQUEST_ID_PATTERN,
     RID_KEY,
     T0_KEY,
     VIOLATION_KEY,
@@ -41,12 +39,10 @@ def _bytes_in(environ: Any) -> int:
 def begin(environ: dict[str, Any]) -> None:
     """The start of every request: its clock, its id, and a refusal of an absurd Content-Length."""
     environ[T0_KEY] = time.perf_counter()
-    rid = environ.get("HTTP_X_REQUEST_ID")
-    environ[RID_KEY] = rid if rid is not None and REQUEST_ID_PATTERN.match(rid) else os.urandom(16).hex()
+    request_id(environ)
     length = environ.get("CONTENT_LENGTH")
     if length and len(length) > MAX_LENGTH_DIGITS:
         raise Problem(
-            400,
             "bad-request",
             "bad_content_length",
             f"Content-Length has {len(length)} digits; no body can be that long.",
@@ -135,7 +131,6 @@ def error_answer(exc: Exception, environ: dict[str, Any], max_body: int) -> tupl
     else:
         logs.LOG.exception("unhandled error", extra={"request_id": request_id(environ)})
         problem = Problem(
-            500,
             "internal-error",
             "internal_error",
             "The referee failed on this request; it is logged under this request id.",
@@ -147,30 +142,20 @@ def error_answer(exc: Exception, environ: dict[str, Any], max_body: int) -> tupl
 
 
 def _http_problem(exc: HTTPException, environ: dict[str, Any], max_body: int) -> Problem:
+    """werkzeug's refusal (routing, the body's size) as a problem: its status kept, its type the table's."""
     status = exc.code or 500
     path = _path(environ)
-    slug, code, detail = {
-        404: ("not-found", "not_found", f"No such path: {path}."),
-        405: (
-            "method-not-allowed",
-            "method_not_allowed",
-            f"{environ.get('REQUEST_METHOD', 'GET').upper()} is not allowed on {path}.",
-        ),
-        413: (
-            "payload-too-large",
-            "payload_too_large",
-            f"The body is over the limit of {max_body} bytes (REFEREE_MAX_BODY).",
-        ),
-        415: ("unsupported-media-type", "unsupported_media_type", f"Send the body as {JSON}."),
-    }.get(
-        status,
-        (
-            "bad-request" if status < 500 else "internal-error",
-            (exc.name or "error").lower().replace(" ", "_").replace("'", ""),
-            exc.description or exc.name or "Error.",
-        ),
-    )
-    return Problem(status, slug, code, detail)
+    detail = {
+        404: f"No such path: {path}.",
+        405: f"{environ.get('REQUEST_METHOD', 'GET').upper()} is not allowed on {path}.",
+        413: f"The body is over the limit of {max_body} bytes (REFEREE_MAX_BODY).",
+        415: f"Send the body as {JSON}.",
+    }.get(status)
+    if detail is not None:
+        slug = slug_of_status(status)
+        return Problem(slug, slug.replace("-", "_"), detail)
+    code = (exc.name or "error").lower().replace(" ", "_").replace("'", "")
+    return Problem.of_status(status, code, exc.description or exc.name or "Error.")
 
 
 def _path(environ: dict[str, Any]) -> str:

@@ -28,7 +28,7 @@ from referee.service.reading import JSON
 def ops_blueprint(ref: Referee, openapi: Callable[[], str]) -> Blueprint:
     blp = Blueprint("operations", __name__, description="Health, metrics and this document.")
     livez_body = orjson.dumps({"status": "ok", "version": __version__})
-    ledger = ref.private.ledger if ref.private is not None else None
+    ledger = ref.codec.ledger
     ready_body = orjson.dumps(
         {"status": "ready", "catalog": ref.catalog.ref, "keys": ref.fingerprints(), "ledger": ledger is not None}
     )
@@ -52,7 +52,7 @@ def ops_blueprint(ref: Referee, openapi: Callable[[], str]) -> Blueprint:
         and the fingerprints of the keys, so replicas that disagree show.
         """
         if ref.draining:
-            raise Problem(503, "service-unavailable", "shutting_down", "This replica is shutting down.")
+            raise Problem("service-unavailable", "shutting_down", "This replica is shutting down.")
         if ledger is not None:
             try:
                 ledger.ping()
@@ -76,7 +76,7 @@ def ops_blueprint(ref: Referee, openapi: Callable[[], str]) -> Blueprint:
         With `REFEREE_METRICS_PORT` they are served on that port only, and this path is a 404 here.
         """
         if ref.settings.metrics_port is not None:
-            raise Problem(404, "not-found", "not_found", "No such path: metrics are served on another port.")
+            raise Problem("not-found", "not_found", "No such path: metrics are served on another port.")
         data, content_type = metrics.exposition()
         return Response(data, content_type=content_type)
 
@@ -111,7 +111,7 @@ def register_docs(app: Flask) -> None:
     @app.get("/docs/static/<name>")
     def docs_static(name: str) -> Response:
         if assets is None or name not in DOCS_ASSETS:
-            raise Problem(404, "not-found", "not_found", f"No such file {name!r}.")
+            raise Problem("not-found", "not_found", f"No such file {name!r}.")
         return send_from_directory(assets, name, max_age=86400)
 
 

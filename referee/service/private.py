@@ -1,13 +1,14 @@
-"""Private play (docs/api.md §10): the game endpoints when the service has ``REFEREE_STATE_KEY``.
+"""Private play (docs/api.md §10–§12): the codec of a service started with ``REFEREE_STATE_KEY``.
 
 States travel as tokens (:mod:`referee.service.private_tokens`) and players
-act through seats. Each request is checked in this order, before any rule:
+act through seats. Each request is opened in this order, before any rule:
 the body's keys (400), the state token (403 ``private_mode`` for a plain
 State, ``bad_token`` for anything that does not open), the seat (403
 ``bad_seat``: not a seat of this game), the player the request names (403
-``not_your_seat``). Then the engine decides, exactly as in plain mode, and
-every answer carries a new token, never a plain state, and only what the
-seat's player may know (their view, their events).
+``not_your_seat``). Then the engine decides, exactly as in plain mode (the
+endpoints are :mod:`referee.service.answers`', one for every mode), and every
+answer carries a new token, never a plain state, and only what the seat's
+player may know (their view, their events).
 
 A seat made under the previous key (during a rotation) is answered with
 ``seat``, the same seat made under the current key, by every endpoint that
@@ -27,24 +28,16 @@ from referee import engine
 from referee.engine.events import events_for
 from referee.engine.facts import Player
 from referee.engine.fair_deal import commitment, private_deal
-from referee.engine.labels import names_for
 from referee.engine.views import view_of, visible_cards
+from referee.service.codecs import Body, Codec, Opened, Shape, labels_field, no_ledger
 from referee.service.ledger import REPEATED, STALE, Ledger, LedgerUnavailable
-from referee.service.private_tokens import WATCH, TokenError, Vault
+from referee.service.private_tokens import WATCH, Vault
 from referee.service.problems import Problem
 from referee.service.reading import envelope, player_field, schema_problem
-
-Body = dict[str, Any]
-
-
-def refused(exc: TokenError) -> Problem:
-    slug = "bad-seat" if exc.code == "bad_seat" else "bad-token"
-    return Problem(403, slug, exc.code, exc.detail)
 
 
 def not_in_private_mode(field: str, why: str) -> Problem:
     return Problem(
-        400,
         "not-in-private-mode",
         "not_in_private_mode",
         f"{field}: {why} This referee deals private games itself (docs/api.md §10).",
@@ -56,7 +49,6 @@ MAX_GAME_ID = 64  # game ids are "g-" and 22 characters; anything much longer is
 
 def ledger_unavailable(exc: LedgerUnavailable) -> Problem:
     problem = Problem(
-        503,
         "ledger-unavailable",
         "ledger_unavailable",
         "The ledger of private games cannot be reached now; nothing was applied. Try again shortly.",
@@ -66,7 +58,7 @@ def ledger_unavailable(exc: LedgerUnavailable) -> Problem:
 
 
 def not_your_seat(detail: str) -> Problem:
-    return Problem(403, "not-your-seat", "not_your_seat", detail)
+    return Problem("not-your-seat", "not_your_seat", detail)
 
 
 WATCH_CANNOT_ACT = "This is the game's spectator key (watch): it views the game (/v1/view, /v1/latest), it never acts."
@@ -79,7 +71,6 @@ def action_digest(action: Any) -> str:
 
 def stale_state(seq: int, latest: int) -> Problem:
     return Problem(
-        409,
         "stale-state",
         "stale_state",
         f"The token is at seq {seq}, but this game's line of play is at seq {latest}: nothing was "
@@ -88,108 +79,113 @@ def stale_state(seq: int, latest: int) -> Problem:
     )
 
 
-def no_ledger() -> Problem:
-    return Problem(
-        400,
-        "no-ledger",
-        "no_ledger",
-        "POST /v1/latest needs a ledger (REFEREE_LEDGER, private mode); this referee keeps no games.",
-    )
-
-
-class PrivatePlay:
-    """The game endpoints' private-mode answers, as plain JSON-able dicts."""
+class PrivateCodec(Codec):
+    """Private mode: states as tokens, players by their seats, answers as the seat's player may know them."""
 
     def __init__(self, catalog: engine.Catalog, vault: Vault, ledger: Ledger | None = None):
-        self.catalog = catalog
+        super().__init__(catalog)
         self.vault = vault
         self.ledger = ledger  # docs/api.md §11, when REFEREE_LEDGER is set
 
     # -- reading -------------------------------------------------------------------
 
-    def state_in(self, body: Body, key: str = "state") -> dict[str, Any]:
+    def state_in(self, body: Body, key: str = "state") -> Body:
         """The plain state inside the body's token."""
         token = body[key]
         if isinstance(token, dict):
             raise Problem(
-                403,
                 "private-mode",
                 "private_mode",
                 "This referee plays privately: send the state token it gave (afs1.…), not a plain State.",
             )
         if not isinstance(token, str):
             raise schema_problem({key: ["Must be a state token (a string afs1.…)."]})
-        try:
-            return self.vault.open(token)
-        except TokenError as exc:
-            raise refused(exc) from None
+        return self.vault.open(token)
 
-    def seat_in(self, body: Body, state: dict[str, Any], key: str = "seat") -> tuple[int, bool]:
-        """The seat's player, and whether the seat was made under the current key."""
-        seat = body[key]
+    def seat_in(self, seat: Any, game_id: Any, key: str = "seat") -> tuple[int, bool]:
+        """The seat's player (or :data:`WATCH`), and whether the seat was made under the current key."""
         if not isinstance(seat, str):
             raise schema_problem({key: ["Must be a seat (a string afk1.…)."]})
-        try:
-            return self.vault.seat_player(seat, state.get("game_id"))
-        except TokenError as exc:
-            raise refused(exc) from None
+        return self.vault.seat_player(seat, game_id)
 
     @staticmethod
     def same_player(seat_player: int, named: Any, what: str) -> None:
         if named != seat_player:
-            raise Problem(
-                403,
-                "not-your-seat",
-                "not_your_seat",
-                f"The seat is player {seat_player}'s; {what} names player {named}.",
-            )
+            raise not_your_seat(f"The seat is player {seat_player}'s; {what} names player {named}.")
 
-    def acting(self, body: Body) -> tuple[dict[str, Any], int, bool]:
-        """state, the seat's player, current-key flag: for a body of ``state``, ``action``, ``seat``."""
-        envelope(body, ("state", "action", "seat"))
-        state = self.state_in(body)
-        player, current = self.seat_in(body, state)
-        if player == WATCH:
-            raise not_your_seat(WATCH_CANNOT_ACT)
-        action = body["action"]
-        named = action.get("player") if isinstance(action, dict) else None
-        if Player.is_valid(named):  # a malformed player is the engine's 400
-            self.same_player(player, named, "the action")
-        return state, player, current
+    def open(self, body: Body, shape: Shape) -> Opened:
+        """The state and the seat's player, for a body of the state, the seat and what ``shape`` names.
 
-    def asking(
-        self, body: Body, optional: tuple[str, ...] = (), watch: bool = False
-    ) -> tuple[dict[str, Any], int | None, bool]:
-        """state, the seat's player, current-key flag: for a body of ``state``, ``seat`` and an optional
-        ``player``.
-
-        With ``watch``, the game's spectator key is good too: its player is None (docs/api.md §12).
+        A spectator key opens only to look (``/v1/view``): its player is None (docs/api.md §12).
         """
-        envelope(body, ("state", "seat"), ("player", *optional))
-        named = None if watch and body.get("player", 0) is None else player_field(body)
+        look = shape is Shape.LOOK
+        envelope(body, ("state", *shape.keys, "seat"), ("player",) if look else shape.optional)
+        if shape is Shape.ACT:
+            named = body["action"].get("player") if isinstance(body["action"], dict) else None
+        else:
+            named = None if look and body.get("player", 0) is None else player_field(body)
+            if shape is Shape.ASK:
+                labels_field(body)
         state = self.state_in(body)
-        player, current = self.seat_in(body, state)
+        player, current = self.seat_in(body["seat"], state.get("game_id"))
         if player == WATCH:
-            if not watch:
+            if not look:
                 raise not_your_seat(WATCH_CANNOT_ACT)
             if named is not None:
                 raise not_your_seat(f"The key is the game's spectator key; the request names player {named}.")
-            return state, None, current
-        if named is not None or "player" in body:  # a spectator's null from a seat is not its player either
+            return Opened(state, None, self.renewed(state, WATCH, current), body["state"])
+        if shape is Shape.ACT:
+            if Player.is_valid(named):  # a malformed player is the engine's 400
+                self.same_player(player, named, "the action")
+        elif named is not None or "player" in body:  # a spectator's null from a seat is not its player either
             self.same_player(player, named, "the request")
-        return state, player, current
+        return Opened(state, player, self.renewed(state, player, current), body["state"])
 
-    def renewed(self, state: dict[str, Any], player: int, current: bool) -> Body:
+    def renewed(self, state: Body, role: int, current: bool) -> Body:
         """``{"seat": ...}``, the seat under the current key, when the one sent was under the previous key.
 
         Every answer to a seat renews it (a move, a view, a question), so a player who only watches
         during a rotation holds a current seat before the previous key is dropped.
         """
-        return {} if current else {"seat": self.vault.seat(state["game_id"], player)}
+        return {} if current else {"seat": self.vault.seat(state["game_id"], role)}
 
-    # -- the endpoints ------------------------------------------------------------
+    def open_replay(self, body: Body) -> tuple[str, Any]:
+        envelope(body, ("actions",), ("game", "state", "seats"))
+        if "game" in body:
+            raise not_in_private_mode("game", "a private game starts at POST /v1/games; replay from its token.")
+        envelope(body, ("actions", "state", "seats"))
+        state = self.state_in(body)
+        self.both_seats(body, state, "A replay applies actions for both players")
+        return "state", state
 
-    def new_game(self, body: Body) -> Body:
+    def both_seats(self, body: Body, state: Body, why: str) -> None:
+        """``body["seats"]`` holds the game's two seats, one per player."""
+        seats = body["seats"]
+        if not isinstance(seats, list) or len(seats) != 2:
+            raise schema_problem({"seats": ["Must be the game's two seats."]})
+        players = {self.seat_in(s, state.get("game_id"))[0] for s in seats}
+        if players != {0, 1}:
+            raise not_your_seat(f"{why}: it needs both seats of the game, one of each player.")
+
+    # -- writing -------------------------------------------------------------------
+
+    def close(self, opened: Opened, action: Any, state: Body, events: list[Body]) -> Body:
+        player = opened.player
+        token = self.vault.token(state)
+        if self.ledger is not None:
+            token = self.record(opened, action, token)
+        known = visible_cards(state, player)  # once, for the view and the events
+        return {
+            "state": token,
+            "events": events_for(events, state, player, known),
+            "view": view_of(state, player, known),
+            **opened.renewed,
+        }
+
+    def close_state(self, state: Body) -> Any:
+        return self.vault.token(state)
+
+    def deal(self, body: Body) -> tuple[Body, list[Body]]:
         if body.get("seed") is not None:
             raise not_in_private_mode(
                 "seed", "a private game's seed is drawn by the referee and revealed when the game is over."
@@ -198,7 +194,10 @@ class PrivatePlay:
             raise not_in_private_mode("shuffle", "a private game is always shuffled.")
         seed = "p-" + secrets.token_urlsafe(32)
         game_id = "g-" + secrets.token_urlsafe(16)
-        state, events = private_deal(self.catalog, body, seed, game_id)
+        return private_deal(self.catalog, body, seed, game_id)
+
+    def close_new(self, state: Body, events: list[Body]) -> Body:
+        game_id = state["game_id"]
         token = self.vault.token(state)
         if self.ledger is not None:
             try:
@@ -209,39 +208,19 @@ class PrivatePlay:
             "state": token,
             "seats": [self.vault.seat(game_id, p) for p in (0, 1)],
             "watch": self.vault.seat(game_id, WATCH),
-            "commitment": commitment(seed),
+            "commitment": commitment(state["seed"]),
             "events": events_for(events, state, None),
         }
 
-    def apply(self, body: Body) -> Body:
-        state, player, current = self.acting(body)
-        before = state
-        try:
-            state, events = engine.apply(self.catalog, state, body["action"])
-        except engine.RuleViolation as exc:
-            if self.ledger is not None:  # a stale token is a 409 whatever its action (docs/api.md §11)
-                self.refuse_if_stale(before, body["action"])
-            raise self.named(exc, before, player) from None
-        token = self.vault.token(state)
-        if self.ledger is not None:
-            token = self.record(before, body, token)
-        known = visible_cards(state, player)  # once, for the view and the events
-        out = {
-            "state": token,
-            "events": events_for(events, state, player, known),
-            "view": view_of(state, player, known),
-        }
-        out.update(self.renewed(state, player, current))
-        return out
-
     # -- the ledger (docs/api.md §11) -------------------------------------------------
 
-    def record(self, before: dict[str, Any], body: Body, token: str) -> str:
+    def record(self, opened: Opened, action: Any, token: str) -> str:
         """The token to answer with: ``token``, recorded as the game's next; the recorded one for a retry."""
         assert self.ledger is not None
+        before = opened.state
         seq = before.get("seq", 0)
         try:
-            outcome = self.ledger.record(before["game_id"], seq, action_digest(body["action"]), token, body["state"])
+            outcome = self.ledger.record(before["game_id"], seq, action_digest(action), token, opened.token)
         except LedgerUnavailable as exc:
             raise ledger_unavailable(exc) from None
         if outcome.kind == STALE:
@@ -251,8 +230,11 @@ class PrivatePlay:
             return outcome.token  # the engine is deterministic: the events and view are the recorded answer's
         return token
 
-    def refuse_if_stale(self, before: dict[str, Any], action: Any) -> None:
-        assert self.ledger is not None
+    def refused(self, opened: Opened, action: Any) -> None:
+        """A stale token is a 409 whatever its action (docs/api.md §11)."""
+        if self.ledger is None:
+            return
+        before = opened.state
         seq = before.get("seq", 0)
         try:
             latest = self.ledger.stale(before["game_id"], seq, action_digest(action))
@@ -272,17 +254,13 @@ class PrivatePlay:
         seat = body["seat"]
         if not isinstance(seat, str):
             raise schema_problem({"seat": ["Must be a seat or the game's watch key (a string afk1.…)."]})
-        try:
-            player, _ = self.vault.seat_player(seat, game_id)
-        except TokenError as exc:
-            raise refused(exc) from None
+        player, _ = self.vault.seat_player(seat, game_id)
         try:
             found = self.ledger.latest(game_id)
         except LedgerUnavailable as exc:
             raise ledger_unavailable(exc) from None
         if found is None:
             raise Problem(
-                404,
                 "unknown-game",
                 "unknown_game",
                 f"The ledger holds no game {game_id!r} (never recorded, or expired after REFEREE_LEDGER_TTL).",
@@ -292,54 +270,7 @@ class PrivatePlay:
         viewer = None if player == WATCH else player
         return {"state": token, "seq": seq, "view": view_of(state, viewer)}
 
-    # -- the other endpoints ----------------------------------------------------------
-
-    def validate(self, body: Body) -> engine.RuleViolation | None:
-        state, player, _ = self.acting(body)
-        violation = engine.validate(self.catalog, state, body["action"])
-        return None if violation is None else self.named(violation, state, player)
-
-    def named(self, violation: engine.RuleViolation, state: dict[str, Any], player: int) -> engine.RuleViolation:
-        """The refusal, its detail naming players by the state's names and cards as the seat's player
-        sees them (as in plain mode): the names are the game's, the cards what that seat may know."""
-        namers = names_for(self.catalog, state, player)
-        if namers is not None:
-            violation.params["_names"] = namers
-        return violation
-
-    def legal_actions(self, body: Body) -> tuple[dict[str, Any], list[dict[str, Any]], Body]:
-        """The plain state (for labels, which name only what the seat's player may see), the actions, and
-        the renewed seat if any (:meth:`renewed`)."""
-        state, player, current = self.asking(body, ("labels",))
-        if type(body.get("labels", False)) is not bool:
-            raise schema_problem({"labels": ["Not a valid boolean."]})
-        return state, engine.legal_actions(self.catalog, state, player), self.renewed(state, player, current)
-
-    def view(self, body: Body) -> Body:
-        state, player, current = self.asking(body, watch=True)
-        role = WATCH if player is None else player  # a spectator key is renewed like a seat
-        return {"view": engine.view(self.catalog, state, player), **self.renewed(state, role, current)}
-
-    def replay(self, body: Body) -> Body:
-        envelope(body, ("actions",), ("game", "state", "seats"))
-        if "game" in body:
-            raise not_in_private_mode("game", "a private game starts at POST /v1/games; replay from its token.")
-        envelope(body, ("actions", "state", "seats"))
-        state = self.state_in(body)
-        self.both_seats(body, state, "A replay applies actions for both players")
-        state, applied = engine.replay(self.catalog, body["actions"], state=state)
-        return {"state": self.vault.token(state), "applied": applied}
-
-    def both_seats(self, body: Body, state: dict[str, Any], why: str) -> None:
-        """``body["seats"]`` holds the game's two seats, one per player."""
-        seats = body["seats"]
-        if not isinstance(seats, list) or len(seats) != 2:
-            raise schema_problem({"seats": ["Must be the game's two seats."]})
-        players = {self.seat_in({"seat": s}, state)[0] for s in seats}
-        if players != {0, 1}:
-            raise Problem(
-                403, "not-your-seat", "not_your_seat", f"{why}: it needs both seats of the game, one of each player."
-            )
+    # -- revealing (docs/api.md §10) -----------------------------------------------
 
     def reveal(self, body: Body) -> Body:
         """The whole state of a finished game, with both seats.
@@ -355,7 +286,6 @@ class PrivatePlay:
         self.both_seats(body, state, "Revealing a game shows both players' cards")
         if state["phase"] != "over":
             raise Problem(
-                403,
                 "game-not-over",
                 "game_not_over",
                 "A private game is revealed only once it is over (docs/api.md §10).",

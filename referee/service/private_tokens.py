@@ -36,6 +36,8 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
+from referee.service.problems import Problem
+
 TOKEN_PREFIX = "afs1."
 SEAT_PREFIX = "afk1."
 _AAD = b"afs1"
@@ -45,13 +47,12 @@ WATCH = 2  # the spectator's role in a seat's MAC (docs/api.md §12): a key of t
 ROLES = (0, 1, WATCH)
 
 
-class TokenError(Exception):
-    """A token or seat that does not open or check (HTTP 403); ``code`` says which."""
+class TokenError(Problem):
+    """A token or seat that does not open or check: the problem ``bad-token`` or ``bad-seat`` (403),
+    as ``code`` (``bad_token``, ``bad_seat``) says."""
 
     def __init__(self, code: str, detail: str):
-        self.code = code
-        self.detail = detail
-        super().__init__(detail)
+        super().__init__(code.replace("_", "-"), code, detail)
 
 
 def _subkey(key: bytes, purpose: bytes) -> bytes:

@@ -1,81 +1,123 @@
-"""RFC 9457 problem details: every error the service answers.
+"""RFC 9457 problem details: every error the service answers, and the one table of their types.
 
-A problem is raised anywhere in a request as :class:`Problem` and rendered
-once, by the app's error handler, as ``application/problem+json`` with
-``type``, ``title``, ``status``, ``code``, ``detail`` and ``instance`` (the
-request id), plus ``errors`` (400 schema errors), ``rule`` (422), ``index``
-(``/v1/replay`` 422) or ``violations`` (deck 422s).
+:data:`PROBLEMS` maps each problem type's slug to its status and title (its
+documentation link is its ``type``, ``TYPE_BASE`` + slug): a :class:`Problem`
+is made from a slug, and its status is read there, never written at the site
+that raises it. The seal's and the tokens' refusals (``SealError``,
+``TokenError``) are problems too; an error whose status the HTTP server
+decided (gunicorn's own refusals, werkzeug's routing) keeps that status under
+the table's type for it (:meth:`Problem.of_status`).
+
+A problem is raised anywhere in a request and rendered once, by the one error
+mapping (:func:`referee.service.hooks.error_answer`), as
+``application/problem+json`` with ``type``, ``title``, ``status``, ``code``,
+``detail`` and ``instance`` (the request id), plus ``errors`` (400 schema
+errors), ``rule`` (422), ``index`` (``/v1/replay`` 422) or ``violations``
+(deck 422s).
 
 :func:`problem_for` is the one mapping of the engine's errors to problems,
-used by the service's error handlers and by ``referee check``'s in-process
-backend (so a scenario sees the same refusal either way). This module imports
-no Flask.
+used by the error mapping and by ``referee check``'s in-process backend (so a
+scenario sees the same refusal either way). This module imports no Flask.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from referee.engine.errors import IllegalDeck, InconsistentState, InvalidInput, RefereeError, RuleViolation
 
 TYPE_BASE = "https://ace-file-referee.dev/problems/"
 
-# The problem types: slug -> title. Documented in docs/operations.md.
-TITLES = {
-    "invalid-json": "Body is not JSON",
-    "invalid-schema": "Request does not match the schema",
-    "inconsistent-state": "Inconsistent state",
-    "seal-mismatch": "State seal missing or wrong",
-    "bad-token": "State token refused",
-    "private-mode": "Plain state sent to a private referee",
-    "bad-seat": "Seat refused",
-    "not-your-seat": "Not your seat",
-    "not-in-private-mode": "Not allowed in private mode",
-    "game-not-over": "Game not over",
-    "private-mode-off": "Private play is off",
-    "stale-state": "Not the game's latest state",
-    "unknown-game": "Unknown game",
-    "no-ledger": "No ledger",
-    "ledger-unavailable": "Ledger unavailable",
-    "not-found": "Not found",
-    "method-not-allowed": "Method not allowed",
-    "payload-too-large": "Request body too large",
-    "unsupported-media-type": "Unsupported media type",
-    "rule-violation": "Rule violation",
-    "illegal-deck": "Illegal deck",
-    "not-acceptable": "Not acceptable",
-    "bad-request": "Bad request",
-    "duplicate-key": "Duplicate key in JSON",
-    "too-deeply-nested": "JSON nested too deeply",
-    "encoded-body": "Encoded body not accepted",
-    "unreadable-body": "Request body could not be read",
-    "forbidden": "Forbidden",
-    "uri-too-long": "URI too long",
-    "expectation-failed": "Expectation failed",
-    "headers-too-large": "Request header fields too large",
-    "request-timeout": "Request timeout",  # from the nginx in front (deploy/)
-    "not-implemented": "Not implemented",
-    "service-unavailable": "Service unavailable",
-    "internal-error": "Internal error",
+
+@dataclass(frozen=True, slots=True)
+class ProblemType:
+    """One kind of error answer: the status it is answered with, its title, and its documentation link
+    (the problem's ``type``, a page of docs/operations.md's "Errors" table)."""
+
+    status: int
+    title: str
+    generic: bool = False  # the type of an error of this status that the HTTP server decided
+
+    def link(self, slug: str) -> str:
+        return TYPE_BASE + slug
+
+
+# The one table of problem types, slug -> status and title: every error answer's status is read here,
+# gunicorn's own refusals included (worker.py). Documented in docs/operations.md, "Errors".
+PROBLEMS: dict[str, ProblemType] = {
+    "invalid-json": ProblemType(400, "Body is not JSON"),
+    "invalid-schema": ProblemType(400, "Request does not match the schema"),
+    "inconsistent-state": ProblemType(400, "Inconsistent state"),
+    "not-in-private-mode": ProblemType(400, "Not allowed in private mode"),
+    "private-mode-off": ProblemType(400, "Private play is off"),
+    "no-ledger": ProblemType(400, "No ledger"),
+    "bad-request": ProblemType(400, "Bad request", generic=True),
+    "duplicate-key": ProblemType(400, "Duplicate key in JSON"),
+    "too-deeply-nested": ProblemType(400, "JSON nested too deeply"),
+    "unreadable-body": ProblemType(400, "Request body could not be read"),
+    "seal-mismatch": ProblemType(403, "State seal missing or wrong"),
+    "bad-token": ProblemType(403, "State token refused"),
+    "private-mode": ProblemType(403, "Plain state sent to a private referee"),
+    "bad-seat": ProblemType(403, "Seat refused"),
+    "not-your-seat": ProblemType(403, "Not your seat"),
+    "game-not-over": ProblemType(403, "Game not over"),
+    "forbidden": ProblemType(403, "Forbidden", generic=True),
+    "not-found": ProblemType(404, "Not found", generic=True),
+    "unknown-game": ProblemType(404, "Unknown game"),
+    "method-not-allowed": ProblemType(405, "Method not allowed", generic=True),
+    "not-acceptable": ProblemType(406, "Not acceptable", generic=True),
+    "request-timeout": ProblemType(408, "Request timeout", generic=True),  # from the nginx in front (deploy/)
+    "stale-state": ProblemType(409, "Not the game's latest state"),
+    "payload-too-large": ProblemType(413, "Request body too large", generic=True),
+    "uri-too-long": ProblemType(414, "URI too long", generic=True),
+    "unsupported-media-type": ProblemType(415, "Unsupported media type", generic=True),
+    "encoded-body": ProblemType(415, "Encoded body not accepted"),
+    "expectation-failed": ProblemType(417, "Expectation failed", generic=True),
+    "rule-violation": ProblemType(422, "Rule violation"),
+    "illegal-deck": ProblemType(422, "Illegal deck"),
+    "headers-too-large": ProblemType(431, "Request header fields too large", generic=True),
+    "internal-error": ProblemType(500, "Internal error", generic=True),
+    "not-implemented": ProblemType(501, "Not implemented", generic=True),
+    "service-unavailable": ProblemType(503, "Service unavailable", generic=True),
+    "ledger-unavailable": ProblemType(503, "Ledger unavailable"),
 }
 
 
-class Problem(Exception):
-    """An error answer; ``extra`` holds the extension members (errors, rule, index...)."""
+def slug_of_status(status: int) -> str:
+    """The slug of an error whose status the HTTP server decided (gunicorn's, werkzeug's): the table's
+    generic type of that status, else the generic one of its class (4xx, 5xx)."""
+    return _GENERIC.get(status) or _GENERIC[400 if status < 500 else 500]
 
-    def __init__(self, status: int, slug: str, code: str, detail: str, **extra: Any):
-        self.status = status
+
+_GENERIC = {kind.status: slug for slug, kind in PROBLEMS.items() if kind.generic}
+
+
+class Problem(Exception):
+    """An error answer of type ``slug`` (its status and title from :data:`PROBLEMS`); ``extra`` holds the
+    extension members (errors, rule, index...), ``headers`` extra answer headers (a 503's Retry-After)."""
+
+    def __init__(self, slug: str, code: str, detail: str, **extra: Any):
         self.slug = slug
+        self.status = PROBLEMS[slug].status
         self.code = code
         self.detail = detail
         self.extra = extra
-        self.headers: list[tuple[str, str]] = []  # extra answer headers (a 503's Retry-After)
+        self.headers: list[tuple[str, str]] = []
         super().__init__(detail)
 
+    @classmethod
+    def of_status(cls, status: int, code: str, detail: str) -> Problem:
+        """An error whose status the HTTP server decided: kept, under the type :func:`slug_of_status` names."""
+        problem = cls(slug_of_status(status), code, detail)
+        problem.status = status
+        return problem
+
     def body(self, instance: str) -> dict[str, Any]:
+        kind = PROBLEMS[self.slug]
         return {
-            "type": TYPE_BASE + self.slug,
-            "title": TITLES[self.slug],
+            "type": kind.link(self.slug),
+            "title": kind.title,
             "status": self.status,
             "code": self.code,
             "detail": self.detail,
@@ -96,8 +138,8 @@ def players_of(v: RuleViolation) -> dict[str, int]:
 def violation_json(v: RuleViolation, lang: str) -> dict[str, Any]:
     """A violation in docs/api.md §7's shape (also the body of a 422)."""
     return {
-        "type": TYPE_BASE + "rule-violation",
-        "title": TITLES["rule-violation"],
+        "type": PROBLEMS["rule-violation"].link("rule-violation"),
+        "title": PROBLEMS["rule-violation"].title,
         "status": 422,
         **v.to_dict(lang),  # rule, code, detail (and deck: which deck of a NewGame)
         **players_of(v),
@@ -149,7 +191,7 @@ def schema_problem(errors: dict[str, Any], detail: str | None = None) -> Problem
     extra: dict[str, Any] = {"errors": listed}
     if total > len(listed):
         extra["errors_total"] = total
-    return Problem(400, "invalid-schema", "invalid_schema", detail, **extra)
+    return Problem("invalid-schema", "invalid_schema", detail, **extra)
 
 
 def cut_to_size(body: dict[str, Any]) -> dict[str, Any]:
@@ -168,7 +210,7 @@ def problem_for(exc: RefereeError, lang: str = "en") -> Problem:
         if total > len(errors):
             members["errors_total"] = total
         detail = exc.detail if len(exc.detail) <= MAX_MESSAGE * MAX_LISTED_ERRORS else _errors_detail(errors, total)
-        return Problem(400, "inconsistent-state", exc.code, detail, **members)
+        return Problem("inconsistent-state", exc.code, detail, **members)
     if isinstance(exc, InvalidInput):
         return schema_problem(exc.errors, exc.detail)
     if not isinstance(exc, RuleViolation):
@@ -181,4 +223,4 @@ def problem_for(exc: RefereeError, lang: str = "en") -> Problem:
     index = getattr(exc, "index", None)
     if index is not None:
         extra["index"] = index
-    return Problem(422, slug, exc.code, exc.detail(lang), **extra)
+    return Problem(slug, exc.code, exc.detail(lang), **extra)

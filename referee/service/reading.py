@@ -29,11 +29,19 @@ PROBLEM_JSON = "application/problem+json"
 REQUEST_ID_PATTERN = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
 
 
+def new_request_id() -> str:
+    """A fresh request id: the one mint of them (the app's requests, gunicorn's own refusals)."""
+    return os.urandom(16).hex()
+
+
 def request_id(environ: dict[str, Any]) -> str:
-    """This request's id (X-Request-ID if acceptable, else a new random one)."""
+    """This request's id, chosen on first asking: X-Request-ID if acceptable, else a new one."""
     rid = environ.get(RID_KEY)
     if rid is None:
-        rid = environ[RID_KEY] = os.urandom(16).hex()
+        rid = environ.get("HTTP_X_REQUEST_ID")
+        if rid is None or not REQUEST_ID_PATTERN.match(rid):
+            rid = new_request_id()
+        environ[RID_KEY] = rid
     return rid
 
 
@@ -43,7 +51,6 @@ def read_body(environ: dict[str, Any], limit: int) -> dict[str, Any]:
     encoding = environ.get("HTTP_CONTENT_ENCODING")
     if encoding is not None and encoding.strip().lower() not in ("", "identity"):
         raise Problem(
-            415,
             "encoded-body",
             "encoded_body",
             f"The body is sent with Content-Encoding {encoding[:40]!r}: the referee reads plain JSON only "
@@ -55,7 +62,6 @@ def read_body(environ: dict[str, Any], limit: int) -> dict[str, Any]:
         mimetype = parse_options_header(content_type)[0].lower()  # werkzeug's request.mimetype
         if mimetype != JSON:
             raise Problem(
-                415,
                 "unsupported-media-type",
                 "unsupported_media_type",
                 f"Send the body as {JSON}, not {mimetype or 'no Content-Type'}.",
@@ -66,14 +72,13 @@ def read_body(environ: dict[str, Any], limit: int) -> dict[str, Any]:
     except orjson.JSONDecodeError as exc:
         if "depth limit" in str(exc) or "recursion limit" in str(exc):  # deeper than orjson reads (1,024)
             raise too_deep() from None
-        raise Problem(400, "invalid-json", "invalid_json", f"The body is not valid JSON: {exc}.") from None
+        raise Problem("invalid-json", "invalid_json", f"The body is not valid JSON: {exc}.") from None
     if not isinstance(body, dict):
         raise schema_problem({"_schema": ["The body must be a JSON object."]})
     if may_repeat_keys(data, body):
         path = duplicate_key_path(data)
         if path is not None:
             raise Problem(
-                400,
                 "duplicate-key",
                 "duplicate_key",
                 f"{path or 'The body'}: a key appears twice in one object; the referee reads no body two ways.",
@@ -110,7 +115,6 @@ MAX_DEPTH = 254  # levels orjson writes (an object holding 253 arrays); no reque
 
 def too_deep() -> Problem:
     return Problem(
-        400,
         "too-deeply-nested",
         "too_deeply_nested",
         f"The body nests arrays and objects more than {MAX_DEPTH} levels deep; no request of this API does.",
@@ -185,7 +189,7 @@ def _read_raw(environ: dict[str, Any], limit: int) -> bytes:
         raise
     except Exception as exc:  # the WSGI server's own errors: a cut or malformed body, a timeout
         raise Problem(
-            400, "unreadable-body", "unreadable_body", f"The body could not be read: {type(exc).__name__}."
+            "unreadable-body", "unreadable_body", f"The body could not be read: {type(exc).__name__}."
         ) from None
 
 

@@ -213,7 +213,7 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:
         """One card of the catalog, by its catalog id."""
         data = ref.card_bodies.get(id)
         if data is None:
-            raise Problem(404, "not-found", "card_not_found", f"There is no card {id!r} in catalog {catalog.id}.")
+            raise Problem("not-found", "card_not_found", f"There is no card {id!r} in catalog {catalog.id}.")
         return Response(data, mimetype=JSON)
 
     @blp.route("/v1/rules", methods=["GET"])

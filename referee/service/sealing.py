@@ -21,6 +21,8 @@ from typing import Any
 
 import orjson
 
+from referee.service.problems import Problem
+
 PREFIX = "hmac-sha256:"
 
 
@@ -33,13 +35,11 @@ def fingerprint(key: bytes) -> str:
     return hmac.new(key, b"fingerprint", hashlib.sha256).hexdigest()[:16]
 
 
-class SealError(Exception):
-    """The state's seal is missing or does not match (HTTP 403)."""
+class SealError(Problem):
+    """The state's seal is missing or does not match: the problem ``seal-mismatch`` (403)."""
 
     def __init__(self, code: str, detail: str):
-        self.code = code
-        self.detail = detail
-        super().__init__(detail)
+        super().__init__("seal-mismatch", code, detail)
 
 
 def canonical(state: dict[str, Any]) -> bytes:

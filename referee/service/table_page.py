@@ -55,6 +55,6 @@ def register_table(app: Flask, ref: Referee) -> None:
     @app.get("/table/<name>")
     def table_file(name: str) -> Response:
         if not name.endswith(SERVED_SUFFIXES) or not (TABLE_DIR / name).is_file():
-            raise Problem(404, "not-found", "not_found", f"No such file {name!r}.")
+            raise Problem("not-found", "not_found", f"No such file {name!r}.")
         mimetype = "text/javascript" if name.endswith(".js") else None
         return send_from_directory(TABLE_DIR, name, max_age=0, mimetype=mimetype)

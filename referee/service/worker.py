@@ -48,7 +48,8 @@ from gunicorn import util
 from gunicorn.workers.sync import SyncWorker as _GunicornSync
 
 from referee.service import logs
-from referee.service.problems import TITLES, TYPE_BASE
+from referee.service.problems import Problem
+from referee.service.reading import new_request_id
 
 # One shared byte, mapped before gunicorn forks: 1 once the master is stopping.
 _SHUTTING_DOWN = mmap.mmap(-1, 1)
@@ -65,31 +66,12 @@ def shutting_down() -> bool:
 
 # -- gunicorn's own errors as problem+json -------------------------------------------
 
-_SLUGS = {
-    400: "bad-request",
-    403: "forbidden",
-    414: "uri-too-long",
-    417: "expectation-failed",
-    431: "headers-too-large",
-    501: "not-implemented",
-}
-
 
 def problem_write_error(sock: Any, status: int, reason: str, message: str) -> None:
     """gunicorn's ``util.write_error``, answering problem+json and logging the request id."""
-    rid = os.urandom(16).hex()
-    slug = _SLUGS.get(status, "bad-request" if status < 500 else "internal-error")
+    rid = new_request_id()
     code = reason.lower().replace(" ", "_")
-    body = orjson.dumps(
-        {
-            "type": TYPE_BASE + slug,
-            "title": TITLES[slug],
-            "status": status,
-            "code": code,
-            "detail": message or reason,
-            "instance": rid,
-        }
-    )
+    body = orjson.dumps(Problem.of_status(status, code, message or reason).body(rid))
     head = (
         f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
         f"Content-Length: {len(body)}\r\nX-Request-ID: {rid}\r\nX-Content-Type-Options: nosniff\r\n\r\n"

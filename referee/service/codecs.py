@@ -1,0 +1,181 @@
+"""How a mode carries states: one codec per mode, behind one interface, chosen once at start-up.
+
+The game endpoints (:mod:`referee.service.answers`) are written once, for every
+mode: each opens the body with the app's codec — the plain state the engine is
+to work on, and whose seat asks — lets the engine decide, and has the codec
+close the next state into the answer. The modes differ only here:
+
+- :class:`PlainCodec` (docs/api.md §1–§9): the state travels as it is; the
+  request names its player; a state returned carries no seal.
+- :class:`SealedCodec` (``REFEREE_SECRET``, §4): the same, every state sent in
+  checked against its seal first (403 ``seal-mismatch``) and every state
+  returned sealed.
+- :class:`~referee.service.private.PrivateCodec` (``REFEREE_STATE_KEY``, §10–§12):
+  the state travels as a token, the seat names the player, answers hold only
+  what that seat may know.
+
+``/v1/reveal`` and ``/v1/latest`` belong to private play: the plain codecs
+refuse them (400 ``private_mode_off``, ``no_ledger``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from referee import engine
+from referee.service.ledger import Ledger
+from referee.service.problems import Problem
+from referee.service.reading import envelope, player_field, schema_problem
+from referee.service.sealing import Sealer
+
+Body = dict[str, Any]
+
+
+class Shape(Enum):
+    """What a request that carries one state asks, and so which keys its body has besides the state."""
+
+    ACT = "act"  # apply, validate: an action, whose player acts
+    ASK = "ask"  # legal-actions: an optional player (and labels)
+    LOOK = "look"  # view: whose view (null: a spectator's, docs/api.md §12)
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The keys every such body has, besides the state (and, in private mode, the seat)."""
+        return ("action",) if self is Shape.ACT else ()
+
+    @property
+    def optional(self) -> tuple[str, ...]:
+        return ("player", "labels") if self is Shape.ASK else ()
+
+
+@dataclass(slots=True)
+class Opened:
+    """A request's body opened: the plain state the engine works on, and who acts or asks."""
+
+    state: Any  # plain modes: as sent (the engine's parser checks it); private: what the token held
+    player: int | None  # plain modes: as the body names it; private: the seat's (None: the spectator's)
+    renewed: Body = field(default_factory=dict)  # private: {"seat": ...} under the current key, if renewed
+    token: Any = None  # private: the token sent (the ledger adopts a game it does not hold at it)
+
+
+def no_ledger() -> Problem:
+    return Problem(
+        "no-ledger",
+        "no_ledger",
+        "POST /v1/latest needs a ledger (REFEREE_LEDGER, private mode); this referee keeps no games.",
+    )
+
+
+def labels_field(body: Body) -> None:
+    if type(body.get("labels", False)) is not bool:
+        raise schema_problem({"labels": ["Not a valid boolean."]})
+
+
+class Codec:
+    """One mode's way of reading states from bodies and writing them into answers."""
+
+    ledger: Ledger | None = None  # private mode's ledger (docs/api.md §11), if any
+
+    def __init__(self, catalog: engine.Catalog):
+        self.catalog = catalog
+
+    def open(self, body: Body, shape: Shape) -> Opened:
+        """The body's keys checked (400) and its state opened, with whose seat asks."""
+        raise NotImplementedError
+
+    def open_replay(self, body: Body) -> tuple[str, Any]:
+        """Where ``/v1/replay`` starts: ``("state", state)`` or ``("game", NewGame)``."""
+        raise NotImplementedError
+
+    def refused(self, opened: Opened, action: Any) -> None:
+        """An action the engine refused: anything this mode answers instead of the violation (a 409)."""
+
+    def close(self, opened: Opened, action: Any, state: Body, events: list[Body]) -> Body:
+        """``/v1/apply``'s answer: the next state, and the events as whoever acted may know them."""
+        raise NotImplementedError
+
+    def close_state(self, state: Body) -> Any:
+        """A state as this mode returns it."""
+        raise NotImplementedError
+
+    def deal(self, body: Body) -> tuple[Body, list[Body]]:
+        """A new game's state and events."""
+        raise NotImplementedError
+
+    def close_new(self, state: Body, events: list[Body]) -> Body:
+        """``/v1/games``' answer."""
+        raise NotImplementedError
+
+    def reveal(self, body: Body) -> Body:
+        """``/v1/reveal``'s answer: the whole state of a finished private game."""
+        raise Problem(
+            "private-mode-off",
+            "private_mode_off",
+            "POST /v1/reveal is for private play (REFEREE_STATE_KEY); this referee "
+            "runs in plain mode, where every state is plain already.",
+        )
+
+    def latest(self, body: Body) -> Body:
+        """``/v1/latest``'s answer: a private game's latest token, from the ledger."""
+        raise no_ledger()
+
+
+class PlainCodec(Codec):
+    """Plain mode: states travel as they are; the body names its player."""
+
+    def state_in(self, state: Any) -> Any:
+        return state
+
+    def open(self, body: Body, shape: Shape) -> Opened:
+        if shape is Shape.ACT:
+            envelope(body, ("state", "action"))
+            action = body["action"]
+            player = action.get("player") if isinstance(action, dict) else None  # the engine judges it
+        elif shape is Shape.ASK:
+            envelope(body, ("state",), shape.optional)
+            player = player_field(body)
+            labels_field(body)
+        else:
+            envelope(body, ("state", "player"))
+            player = None if body["player"] is None else player_field(body)  # None: a spectator
+        return Opened(self.state_in(body["state"]), player)
+
+    def open_replay(self, body: Body) -> tuple[str, Any]:
+        envelope(body, ("actions",), ("game", "state"))
+        if ("game" in body) == ("state" in body):
+            raise schema_problem({"_schema": ["Give exactly one of game and state."]})
+        key = "state" if "state" in body else "game"
+        if body[key] is None:
+            raise schema_problem({key: ["Field may not be null."]})
+        return key, self.state_in(body["state"]) if key == "state" else body["game"]
+
+    def close(self, opened: Opened, action: Any, state: Body, events: list[Body]) -> Body:
+        return {"state": self.close_state(state), "events": events}
+
+    def close_state(self, state: Body) -> Any:
+        state.pop("seal", None)
+        return state
+
+    def deal(self, body: Body) -> tuple[Body, list[Body]]:
+        return engine.new_game(self.catalog, body)
+
+    def close_new(self, state: Body, events: list[Body]) -> Body:
+        return {"state": self.close_state(state), "events": events}
+
+
+class SealedCodec(PlainCodec):
+    """Sealed mode (docs/api.md §4): plain states, each checked against its seal before anything else."""
+
+    def __init__(self, catalog: engine.Catalog, sealer: Sealer):
+        super().__init__(catalog)
+        self.sealer = sealer
+
+    def state_in(self, state: Any) -> Any:
+        if isinstance(state, dict):  # anything else is the engine's 400
+            self.sealer.check(state)
+        return state
+
+    def close_state(self, state: Body) -> Any:
+        return self.sealer.seal(state)
