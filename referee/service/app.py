@@ -136,14 +136,14 @@ def create_app(settings: Settings | None = None, catalog: engine.Catalog | None 
         app.view_functions[endpoint] = inspect.unwrap(view)
     # The hot endpoints' POSTs skip Flask (the same handlers, hooks and error mapping):
     # referee.service.hot_path. Flask.wsgi_app(app, ...) stays the way through Flask alone.
-    app.wsgi_app = hot_path.lean(app, ref, answers)  # type: ignore[method-assign]
+    app.wsgi_app = hot_path.lean(app, ref, answers)  # type: ignore[method-assign, assignment]
     register_docs(app)
     register_table(app, ref)
     if settings.bench_echo:
         register_echo(app)
     register_hooks(app, ref)
     if settings.metrics_port is not None:
-        app.wsgi_app = metrics.metrics_listener(app.wsgi_app, settings.metrics_port)  # type: ignore[method-assign]
+        app.wsgi_app = metrics.metrics_listener(app.wsgi_app, settings.metrics_port)  # type: ignore[method-assign, assignment]
     openapi_text(ref, api)  # render once now: with gunicorn's preload, the workers share it
     return app
 

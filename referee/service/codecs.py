@@ -26,8 +26,8 @@ from typing import Any
 
 from referee import engine
 from referee.service.ledger import Ledger
-from referee.service.problems import Problem
-from referee.service.reading import envelope, player_field, schema_problem
+from referee.service.problems import Problem, schema_problem
+from referee.service.reading import envelope, player_field
 from referee.service.sealing import Sealer
 
 Body = dict[str, Any]

@@ -33,6 +33,7 @@ written twice.
 
 import os
 import shutil
+from typing import Any
 
 from gunicorn.glogging import Logger
 
@@ -68,7 +69,7 @@ class QuietAccessLogger(Logger):
 
     access_log_enabled = False  # gunicorn ≥ 25 asks this before building a line
 
-    def access(self, resp, req, environ, request_time):  # older gunicorns
+    def access(self, resp: Any, req: Any, environ: Any, request_time: Any) -> None:  # older gunicorns
         return None
 
 
@@ -92,36 +93,36 @@ logconfig_dict = {
 }
 
 
-def _metrics_dir():
+def _metrics_dir() -> str | None:
     return os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
 
 
-def when_ready(server):
+def when_ready(server: Any) -> None:
     server.log.info("referee ready: %s, %d worker(s)", ", ".join(bind), workers)
     handle_term = server.handle_term
 
-    def stopping():  # SIGTERM to the master: tell the workers it is a shutdown, not a reload
+    def stopping() -> None:  # SIGTERM to the master: tell the workers it is a shutdown, not a reload
         referee_worker.mark_shutting_down()
         handle_term()
 
     server.handle_term = stopping
 
 
-def post_worker_init(worker):
+def post_worker_init(worker: Any) -> None:
     referee = worker.wsgi.extensions["referee"]
     from referee.service import metrics
 
     metrics.publish_config(referee.catalog, referee.fingerprints())  # this worker's samples
 
 
-def child_exit(server, worker):
+def child_exit(server: Any, worker: Any) -> None:
     if _metrics_dir():
         from prometheus_client import multiprocess
 
-        multiprocess.mark_process_dead(worker.pid)
+        multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
 
 
-def on_exit(server):
+def on_exit(server: Any) -> None:
     path = _metrics_dir()
     if path and os.environ.get("REFEREE_METRICS_DIR_OWNED") == "1":
         shutil.rmtree(path, ignore_errors=True)

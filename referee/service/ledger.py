@@ -26,9 +26,12 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, Protocol, TypeVar
 from urllib.parse import urlsplit
+
+_T = TypeVar("_T")
 
 APPLIED: Literal["applied"] = "applied"
 REPEATED: Literal["repeated"] = "repeated"
@@ -162,9 +165,10 @@ class SqliteLedger:
             except sqlite3.Error as exc:
                 raise LedgerUnavailable(f"SQLite ledger {self.path}: {exc}") from None
             local.db = db
-        return local.db
+        connection: sqlite3.Connection = local.db
+        return connection
 
-    def _run(self, work):  # type: ignore[no-untyped-def]
+    def _run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         """``work(db)`` in one immediate transaction; any SQLite error is :class:`LedgerUnavailable`."""
         db = self._db()
         try:
@@ -225,7 +229,8 @@ class SqliteLedger:
         row = db.execute("SELECT latest, touched FROM games WHERE game_id = ?", (game_id,)).fetchone()
         if row is None or row[1] < time.time() - self.ttl:
             return None
-        return row[0]
+        latest: int = row[0]
+        return latest
 
     def record(self, game_id: str, seq: int, digest: str, token: str, sent: str) -> Outcome:
         def work(db: sqlite3.Connection) -> Outcome:
@@ -365,7 +370,7 @@ class RedisLedger:
         self._stale = self._redis.register_script(_STALE)
         self._latest = self._redis.register_script(_LATEST)
 
-    def _call(self, work):  # type: ignore[no-untyped-def]
+    def _call(self, work: Callable[[], _T]) -> _T:
         try:
             return work()
         except self._errors as exc:

@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 import yaml
-from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
+from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec.ext.marshmallow.common import resolve_schema_instance
+from apispec.ext.marshmallow.openapi import OpenAPIConverter
 from flask_smorest import Api
 from marshmallow import EXCLUDE, INCLUDE
 
@@ -59,7 +60,7 @@ problem's `instance`.
 
 # A legal, seeded NewGame (also examples/http/new-game.json, the README's walkthrough):
 # "Try it out" on POST /v1/games in /docs deals a real game.
-NEW_GAME_EXAMPLE = {
+NEW_GAME_EXAMPLE: dict[str, Any] = {
     "seed": "readme-1",
     "first_player": 0,
     "players": ["Aoi", "Ren"],
@@ -166,14 +167,14 @@ ERROR_RESPONSES = {
 class _Converter(OpenAPIConverter):
     """Documents ``additionalProperties`` even for schemas with a description."""
 
-    def schema2jsonschema(self, schema: Any) -> dict:
-        out = super().schema2jsonschema(schema)
+    def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
+        out: dict[str, Any] = super().schema2jsonschema(schema)  # type: ignore[no-untyped-call]
         instance = resolve_schema_instance(schema)
         if "additionalProperties" not in out and instance.unknown != EXCLUDE:
             out["additionalProperties"] = instance.unknown == INCLUDE
         return out
 
-    def field2nullable(self, field: Any, ret: dict) -> dict:
+    def field2nullable(self, field: Any, ret: dict[str, Any]) -> dict[str, Any]:
         """``null`` or the referenced schema, without apispec's catch-all ``{type: object}``."""
         if field.allow_none and "$ref" in ret:
             return {"nullable": True, "allOf": [{"$ref": ret.pop("$ref")}]}
@@ -184,7 +185,7 @@ class _Plugin(MarshmallowPlugin):
     Converter = _Converter
 
 
-def _custom_fields(self: OpenAPIConverter, field: Any, ret: dict, **kwargs: Any) -> dict:
+def _custom_fields(self: OpenAPIConverter, field: Any, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """OpenAPI for the schemas' own fields: tagged unions, registry grammars (one named component each) and decks."""
     if isinstance(field, Grammars):
         if field.component not in self.spec.components.schemas:
@@ -193,7 +194,7 @@ def _custom_fields(self: OpenAPIConverter, field: Any, ret: dict, **kwargs: Any)
             )
         return self.spec.components.get_ref("schema", field.component)
     if isinstance(field, OneOfSchemas):
-        refs = {kind: self.resolve_nested_schema(schema) for kind, schema in field.choices.items()}
+        refs = {kind: self.resolve_nested_schema(schema) for kind, schema in field.choices.items()}  # type: ignore[no-untyped-call]
         return {
             "oneOf": list(refs.values()),
             "discriminator": {
@@ -261,7 +262,7 @@ _TOP_ORDER = ("openapi", "info", "tags", "paths", "components")
 _UNUSED_SCHEMAS = ("Error", "PaginationMetadata")  # flask-smorest's own, unused here
 
 
-def spec_dict(api: Api) -> dict:
+def spec_dict(api: Api) -> dict[str, Any]:
     """The OpenAPI document as a dict, top-level keys in reading order."""
     raw = api.spec.to_dict()
     schemas = raw.get("components", {}).get("schemas", {})

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 import orjson
 
@@ -28,12 +29,13 @@ from referee import engine
 from referee.engine.events import events_for
 from referee.engine.facts import Player
 from referee.engine.fair_deal import commitment, private_deal
+from referee.engine.state_types import StateDict
 from referee.engine.views import view_of, visible_cards
 from referee.service.codecs import Body, Codec, Opened, Shape, labels_field, no_ledger
 from referee.service.ledger import REPEATED, STALE, Ledger, LedgerUnavailable
 from referee.service.private_tokens import WATCH, Vault
-from referee.service.problems import Problem
-from referee.service.reading import envelope, player_field, schema_problem
+from referee.service.problems import Problem, schema_problem
+from referee.service.reading import envelope, player_field
 
 
 def not_in_private_mode(field: str, why: str) -> Problem:
@@ -158,7 +160,7 @@ class PrivateCodec(Codec):
         self.both_seats(body, state, "A replay applies actions for both players")
         return "state", state
 
-    def both_seats(self, body: Body, state: Body, why: str) -> None:
+    def both_seats(self, body: Body, state: Mapping[str, object], why: str) -> None:
         """``body["seats"]`` holds the game's two seats, one per player."""
         seats = body["seats"]
         if not isinstance(seats, list) or len(seats) != 2:
@@ -174,11 +176,12 @@ class PrivateCodec(Codec):
         token = self.vault.token(state)
         if self.ledger is not None:
             token = self.record(opened, action, token)
-        known = visible_cards(state, player)  # once, for the view and the events
+        checked = cast(StateDict, state)  # the engine's own answer: a checked state
+        known = visible_cards(checked, player)  # once, for the view and the events
         return {
             "state": token,
-            "events": events_for(events, state, player, known),
-            "view": view_of(state, player, known),
+            "events": events_for(events, checked, player, known),
+            "view": view_of(checked, player, known),
             **opened.renewed,
         }
 
@@ -266,7 +269,7 @@ class PrivateCodec(Codec):
                 f"The ledger holds no game {game_id!r} (never recorded, or expired after REFEREE_LEDGER_TTL).",
             )
         seq, token = found
-        state = self.vault.open(token)
+        state = cast(StateDict, self.vault.open(token))  # a token the referee made holds a checked state
         viewer = None if player == WATCH else player
         return {"state": token, "seq": seq, "view": view_of(state, viewer)}
 

@@ -61,7 +61,7 @@ def _subkey(key: bytes, purpose: bytes) -> bytes:
 
 _DIGIT = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")}
 _UNUSED_BITS = {2: 0x0F, 3: 0x03}  # in the last digit, by the text's length mod 4
-_PAD = ("", None, "==", "=")  # by the text's length mod 4
+_PAD = ("", "", "==", "=")  # by the text's length mod 4 (1 is no base64 length: refused before)
 _URL = "-_"  # the URL alphabet's last two digits, for pybase64's altchars
 
 
@@ -136,7 +136,8 @@ class Vault:
                 plain = keys.aead.decrypt(nonce, sealed, _AAD)
             except InvalidTag:
                 continue
-            return orjson.loads(plain)
+            state: dict[str, Any] = orjson.loads(plain)
+            return state
         raise TokenError(
             "bad_token",
             "The state token does not open under this referee's key: it was "

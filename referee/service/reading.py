@@ -121,7 +121,7 @@ def too_deep() -> Problem:
     )
 
 
-class _Object(dict):
+class _Object(dict[str, Any]):
     repeated: str | None = None
 
 
@@ -180,7 +180,7 @@ def _read_raw(environ: dict[str, Any], limit: int) -> bytes:
             return get_input_stream(environ, max_content_length=limit).read()  # werkzeug's get_data()
         if not environ.get("wsgi.input_terminated"):
             return b""  # no length and a server that does not end the stream: read nothing (werkzeug's rule)
-        data = stream.read(limit + 1)  # chunked: read one byte past the limit to know
+        data: bytes = stream.read(limit + 1)  # chunked: read one byte past the limit to know
         if len(data) > limit:
             _discard(stream, DISCARD_FACTOR * limit, limit)
             raise RequestEntityTooLarge()

@@ -22,6 +22,8 @@ from referee.service.openapi import (
 from referee.service.problems import Problem
 from referee.service.reading import JSON
 
+View = Callable[..., Response]
+
 
 def response_of(handler: Handler) -> Response:
     """The Flask answer of ``handler`` for this request."""
@@ -39,19 +41,22 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:
 
     common = {"content_type": JSON}
 
-    def errors(*names: str) -> Callable:
-        def decorate(func: Callable) -> Callable:
+    def errors(*names: str) -> Callable[[View], View]:
+        def decorate(func: View) -> View:
             for name in names:
                 func = blp.alt_response(ERROR_RESPONSES[name][1], response=name)(func)
             return func
 
         return decorate
 
-    def request_body(schema: Any, text: str, example: Any = None) -> Callable:
+    def request_body(schema: Any, text: str, example: Any = None) -> Callable[[View], View]:
         content: dict[str, Any] = {"schema": schema}
         if example is not None:
             content["example"] = example
-        return blp.doc(requestBody={"required": True, "description": text, "content": {JSON: content}})
+        documented: Callable[[View], View] = blp.doc(
+            requestBody={"required": True, "description": text, "content": {JSON: content}}
+        )
+        return documented
 
     @blp.route("/v1/games", methods=["POST"])
     @blp.doc(operationId="newGame")

@@ -10,9 +10,11 @@ catalog in use to deal with.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import orjson
 from flask import Flask, Response, redirect, send_from_directory
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from referee import engine
 from referee.service.context import Referee
@@ -24,7 +26,7 @@ SERVED_SUFFIXES = (".html", ".js", ".css", ".svg")
 NAMED_DECKS = (("Aoi: the four winds", "葵：四方の風"), ("Ren: inspectors", "蓮：警部たち"))
 
 
-def sample_decks(catalog: engine.Catalog) -> list[dict]:
+def sample_decks(catalog: engine.Catalog) -> list[dict[str, Any]]:
     """Named legal decks of ``catalog``: the README's two, then two drawn from fixed seeds."""
     from referee.engine.playout import random_new_game
 
@@ -41,7 +43,7 @@ def register_table(app: Flask, ref: Referee) -> None:
     decks_body = orjson.dumps({"decks": sample_decks(ref.catalog)})
 
     @app.get("/")
-    def root() -> Response:
+    def root() -> WerkzeugResponse:
         return redirect("/table", 302)
 
     @app.get("/table")
