@@ -1,17 +1,14 @@
-"""The lean path of the hot endpoints (referee.service.hot_path) answers exactly as the Flask path.
+"""The lean path of the hot endpoints (referee.service.hot_path): its corpus, and what it takes from Flask.
 
-Every request of the corpus is sent twice, as the same WSGI environ: once to
-the app (whose hot endpoints' POSTs take the lean path) and once to
-``Flask.wsgi_app`` alone (routing, hooks and error handlers: the way every
-other request goes). Both must give the same status line, the same body
-bytes, the same headers in the same order, and the same access-log line and
-metric samples. ``os.urandom`` is made deterministic for each pair, so even a
-request id the referee draws and a private token's nonce are equal. The
-corpus covers every error status the hot endpoints answer (400 of each kind,
-403, 413, 415, 422, 500), Japanese, X-Request-ID, sealing, private mode, CORS
-and what the lean path leaves to Flask (other methods and a preflight, 405,
-paths that differ by a slash, a query string); a property test adds mutated
-real positions.
+The lean path is a shortcut of the service's registry (referee/service/shortcuts.py):
+tests/test_service_shortcuts.py sends every request of the corpus below (and
+mutated real positions) to an app with it and to one without it, and requires
+the same status line, body bytes, headers in order, access-log line and metric
+samples. The corpus covers every error status the hot endpoints answer (400 of
+each kind, 403, 413, 415, 422), Japanese, X-Request-ID, sealing, private mode,
+CORS and what the lean path leaves to Flask (other methods and a preflight,
+405, paths that differ by a slash, a query string). Here: that it does, and
+that Flask dispatches exactly the requests that are not a POST to a hot path.
 """
 
 from __future__ import annotations
@@ -26,9 +23,6 @@ import orjson
 import pytest
 from conftest import SECRET, STATE_KEY
 from flask import Flask
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from test_openapi_parity import mutated
 
 from referee.service import hot_path, logs, metrics
 from referee.service.private_tokens import Vault
@@ -121,13 +115,6 @@ def answer(wsgi: Callable, make: Callable[[], dict[str, Any]], recorded: list, m
     getattr(chunks, "close", lambda: None)()
     out["recorded"] = list(recorded)
     return out
-
-
-def assert_same(app: Flask, make: Callable[[], dict[str, Any]], recorded: list, mp: pytest.MonkeyPatch) -> dict:
-    lean = answer(app, make, recorded, mp)
-    flask = answer(lambda env, sr: Flask.wsgi_app(app, env, sr), make, recorded, mp)
-    assert lean == flask
-    return lean
 
 
 # -- the corpus -----------------------------------------------------------------------
@@ -277,101 +264,3 @@ def test_only_the_hot_endpoints_posts_skip_flask(apps, corpus, recorded, monkeyp
         with request_started.connected_to(seen, app):
             answer(app, environ_of(method, path, body, headers, query), recorded, monkeypatch)
         assert bool(dispatched) == (method != "POST" or path not in hot_path.HOT), (method, path)
-
-
-def test_each_request_of_the_corpus_is_answered_alike_both_ways(apps, corpus, recorded, monkeypatch):
-    """Given each request of the corpus, when it takes the lean path and Flask's, then status, body,
-    headers, log line and metric samples are the same."""
-    for name, (_, app, method, path, body, headers, query) in corpus.items():
-        try:
-            assert_same(apps[app], environ_of(method, path, body, headers, query), recorded, monkeypatch)
-        except AssertionError as exc:
-            raise AssertionError(f"{name}: {exc}") from None
-
-
-def test_an_unexpected_error_is_the_same_500_both_ways(apps, midgame, recorded, monkeypatch):
-    """Given an engine that fails unexpectedly, then both paths answer the same logged 500."""
-    from referee import engine
-
-    def broken(*args: Any, **kwargs: Any) -> Any:
-        raise RuntimeError("a bug")
-
-    monkeypatch.setattr(engine, "apply", broken)
-    state, action = midgame
-    make = environ_of(
-        "POST", "/v1/apply", orjson.dumps({"state": state, "action": action}), {"Content-Type": "application/json"}
-    )
-    out = assert_same(apps["plain"], make, recorded, monkeypatch)
-    assert out["status"] == "500 INTERNAL SERVER ERROR"
-    assert orjson.loads(out["body"])["code"] == "internal_error"
-
-
-@settings(
-    max_examples=40,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
-@given(data=st.data())
-def test_mutated_positions_are_answered_alike_both_ways(apps, midgame, recorded, monkeypatch, data):
-    """Given a real position mutated at random, sent to any hot endpoint, then both paths answer alike."""
-    state, action = midgame
-    path = data.draw(st.sampled_from(HOT_PATHS))
-    body = {"state": state, "action": action, "player": action["player"]}
-    keys = {
-        "/v1/apply": ("state", "action"),
-        "/v1/validate": ("state", "action"),
-        "/v1/legal-actions": ("state", "player"),
-        "/v1/view": ("state", "player"),
-    }[path]
-    doc = data.draw(mutated({k: body[k] for k in keys}, extra_keys=["labels", "seal"]))
-    make = environ_of("POST", path, orjson.dumps(doc), {"Content-Type": "application/json"})
-    assert_same(apps["plain"], make, recorded, monkeypatch)
-
-
-class Trickle:
-    """A stream the server ends, giving at most ``step`` bytes per read (as a socket may), or failing."""
-
-    def __init__(self, data: bytes, step: int, fail_at: int | None = None):
-        self.data, self.step, self.fail_at, self.pos = data, step, fail_at, 0
-
-    def read(self, size: int = -1) -> bytes:
-        if self.fail_at is not None and self.pos >= self.fail_at:
-            raise OSError("connection reset")
-        n = min(self.step, len(self.data) - self.pos, size if size >= 0 else len(self.data))
-        self.pos += n
-        return self.data[self.pos - n : self.pos]
-
-
-def werkzeug_read(stream: Any, limit: int) -> Any:
-    from werkzeug.exceptions import HTTPException
-    from werkzeug.wsgi import LimitedStream
-
-    try:
-        return LimitedStream(stream, limit, is_max=True).read()
-    except HTTPException as exc:
-        return type(exc).__name__
-
-
-@settings(max_examples=200, deadline=None, derandomize=True)
-@given(
-    size=st.integers(0, 300),
-    step=st.integers(1, 120),
-    limit=st.integers(1, 400),
-    fail_at=st.none() | st.integers(0, 300),
-)
-def test_the_body_reader_reads_what_werkzeugs_reads(size, step, limit, fail_at):
-    """Given a body the server ends, read in pieces, possibly failing, then the lean reader returns what
-    werkzeug's get_data() does, or fails as ClientDisconnected as it does."""
-    from werkzeug.exceptions import ClientDisconnected
-
-    from referee.service.reading import _read_to_end
-
-    data = bytes(range(256)) * 2
-    data = data[:size]
-    try:
-        ours: Any = _read_to_end(Trickle(data, step, fail_at), limit)
-    except ClientDisconnected:
-        ours = "ClientDisconnected"
-    assert ours == werkzeug_read(Trickle(data, step, fail_at), limit)
-    assert _read_to_end(io.BytesIO(data), limit) == werkzeug_read(io.BytesIO(data), limit)

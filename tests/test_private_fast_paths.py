@@ -1,15 +1,14 @@
-"""Private play's shortcuts equal the careful code they stand in for (hypothesis).
+"""Private play's base64url reading (a shortcut of referee/service/shortcuts.py) equals its careful twin.
 
-The seat MAC with its key blocks hashed once is HMAC-SHA256; base64url read
-by pybase64 is binascii's strict reading with the same refusals. (The view and
-its events are held to the contract itself in ``tests/test_views.py``.)
+tests/test_service_shortcuts.py holds it to ``unb64url_careful`` through the
+endpoints; here the two readers are compared on any text, and the careful one
+is held to its own promise: what ``b64url`` wrote reads back, and any one
+change of a character is refused or read as other bytes, never silently equal.
 """
 
 from __future__ import annotations
 
-import binascii
 import copy
-import hmac
 import os
 
 from hypothesis import given, settings
@@ -17,7 +16,8 @@ from hypothesis import strategies as st
 
 from referee.engine import Catalog
 from referee.engine.playout import play
-from referee.service.private_tokens import Vault, _Keys, _subkey, b64url, unb64url
+from referee.service.private_tokens import Vault, b64url, unb64url
+from referee.service.private_tokens import unb64url_careful as careful_unb64url
 
 CATALOG = Catalog.builtin()
 # (state, the action played from it), through two games; each state after is apply's
@@ -27,31 +27,6 @@ POSITIONS = [
     for n, (s, a) in enumerate(play(CATALOG, f"private-fast-paths-{len(options)}", options=options))
     if n % 7 == 0
 ]
-
-
-# -- the careful code, as it was -------------------------------------------------------------
-
-_DIGIT = {c: i for i, c in enumerate(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")}
-_UNUSED_BITS = {2: 0x0F, 3: 0x03}  # in the last digit, by the text's length mod 4
-
-
-def careful_unb64url(text: str) -> bytes | None:
-    try:
-        raw = text.encode("ascii")
-    except UnicodeEncodeError:
-        return None
-    rest = len(raw) % 4
-    if rest == 1 or b"+" in raw or b"/" in raw or b"=" in raw:
-        return None
-    try:
-        data = binascii.a2b_base64(
-            raw.translate(bytes.maketrans(b"-_", b"+/")) + b"=" * (-len(raw) % 4), strict_mode=True
-        )
-    except binascii.Error:
-        return None
-    if rest and _DIGIT[raw[-1]] & _UNUSED_BITS[rest]:
-        return None
-    return data
 
 
 # -- base64url ---------------------------------------------------------------------------------
@@ -75,6 +50,7 @@ def test_base64url_reads_back_what_it_wrote_and_refuses_any_one_change(data, dra
         i = draw.draw(st.integers(0, len(text) - 1))
         changed = text[:i] + draw.draw(st.characters(codec="utf-8")) + text[i + 1 :]
         assert unb64url(changed) == careful_unb64url(changed)
+        assert changed == text or careful_unb64url(changed) != data
 
 
 def test_a_whole_token_is_read_alike():
@@ -82,16 +58,6 @@ def test_a_whole_token_is_read_alike():
     for state, _ in POSITIONS[:5]:
         body = vault.token(state)[len("afs1.") :]
         assert unb64url(body) == careful_unb64url(body) is not None
-
-
-# -- the seat MAC ------------------------------------------------------------------------------
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.binary(min_size=32, max_size=32), st.text(max_size=60), st.integers(0, 1))
-def test_the_seat_mac_is_hmac_sha256(key, game_id, player):
-    msg = b"afk1" + game_id.encode("utf-8") + b"\x00" + bytes((player,))
-    assert _Keys(key).seat_mac(game_id, player) == hmac.digest(_subkey(key, b"seat afk1"), msg, "sha256")
 
 
 # -- tokens ------------------------------------------------------------------------------------

@@ -80,3 +80,15 @@ def test_given_a_request_then_its_id_is_the_clients_when_acceptable_else_one_min
     rid = request_id(environ)
     assert (rid == header) is kept and REQUEST_ID_PATTERN.match(rid)
     assert request_id(environ) == rid == environ[RID_KEY]
+
+
+def test_given_the_table_then_docs_operations_errors_table_lists_every_type_with_its_status():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "operations.md").read_text()
+    start = doc.index("| status | `type` (after")
+    rows = doc[start : doc.index("\n\n", start)].splitlines()[2:]
+    for slug, kind in PROBLEMS.items():
+        row = next((r for r in rows if f"`{slug}`" in r.split("|")[2]), None)
+        assert row is not None, f"docs/operations.md's Errors table lists no {slug}"
+        assert str(kind.status) in row.split("|")[1], (slug, row)

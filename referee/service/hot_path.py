@@ -14,9 +14,11 @@ built once. Anything else — another method (405, an ``OPTIONS`` preflight),
 a path with a trailing or doubled slash, every other endpoint — goes to Flask
 as before.
 
-``tests/test_hot_path_parity.py`` proves the two paths answer alike: status,
-body bytes and headers (in order; the request id and the date aside) over
-every error kind, Japanese, sealing, private mode and CORS.
+A shortcut of the service's registry (:mod:`referee.service.shortcuts`):
+``tests/test_service_shortcuts.py`` proves that an app with it and one without
+it answer alike (status, body bytes, headers in order, log line, metrics) over
+``tests/test_hot_path_parity.py``'s corpus of every error kind, Japanese,
+sealing, private mode and CORS, and over mutated positions, tokens and seats.
 """
 
 from __future__ import annotations
