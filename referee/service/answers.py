@@ -21,7 +21,7 @@ import orjson
 from referee import engine
 from referee.engine.errors import RuleViolation
 from referee.engine.labels import labelled, names_for
-from referee.service.codecs import Shape
+from referee.service.codecs import ACT, ASK, LOOK
 from referee.service.context import Referee
 from referee.service.problems import violation_json
 from referee.service.reading import envelope, language, read_body
@@ -57,7 +57,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
 
     def apply(environ: Environ) -> Answer:
         body = read_body(environ, limit)
-        opened = codec.open(body, Shape.ACT)
+        opened = codec.open(body, ACT)
         action = body["action"]
         try:
             state, events = engine.apply(catalog, opened.state, action)
@@ -68,7 +68,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
 
     def validate(environ: Environ) -> Answer:
         body = read_body(environ, limit)
-        opened = codec.open(body, Shape.ACT)
+        opened = codec.open(body, ACT)
         violation = engine.validate(catalog, opened.state, body["action"])
         if violation is None:
             return 200, b'{"legal":true,"violation":null}', None
@@ -78,7 +78,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
 
     def legal_actions(environ: Environ) -> Answer:
         body = read_body(environ, limit)
-        opened = codec.open(body, Shape.ASK)
+        opened = codec.open(body, ASK)
         actions = engine.legal_actions(catalog, opened.state, opened.player)
         if not body.get("labels", False):
             return 200, dumps({"actions": actions, **opened.renewed}), None
@@ -101,7 +101,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
 
     def view(environ: Environ) -> Answer:
         body = read_body(environ, limit)
-        opened = codec.open(body, Shape.LOOK)
+        opened = codec.open(body, LOOK)
         return 200, dumps({"view": engine.view(catalog, opened.state, opened.player), **opened.renewed}), None
 
     def reveal(environ: Environ) -> Answer:

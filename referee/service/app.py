@@ -7,19 +7,22 @@ shape and consistency — and writes the answer with orjson. Marshmallow
 (``schemas/``) documents every body and generates ``openapi.yaml``, but is
 never run on a request: see docs/operations.md, "The hot path".
 
-Engine errors become problem details (:mod:`referee.service.problems`):
+Every error is a problem of the one table (:mod:`referee.service.problems`):
 ``InvalidInput`` 400, ``InconsistentState`` 400, ``RuleViolation`` 422
 (``ReplayError`` with ``index``, ``IllegalDeck`` with ``violations``); a
-wrong seal 403; anything unexpected 500, logged with its traceback.
+wrong seal or token 403; anything unexpected 500, logged with its traceback.
 
-The parts: ``app.py`` (this factory), ``context.py`` (what every part
-reads), ``reading.py`` (request id, body, envelope, language), ``routes.py``
-(the game endpoints), ``ops.py`` (health, metrics, OpenAPI, docs),
-``table_page.py`` (the ``/table`` page's files),
-``answers.py`` (what each game endpoint does, without Flask), ``hot_path.py``
-(the hot endpoints' POSTs answered in front of Flask),
+The parts: ``app.py`` (this factory, which chooses the mode's codec once),
+``context.py`` (what every part reads), ``reading.py`` (request id, body,
+envelope, language), ``routes.py`` (the game endpoints), ``ops.py`` (health,
+metrics, OpenAPI, docs), ``table_page.py`` (the ``/table`` page's files),
+``answers.py`` (what each game endpoint does, without Flask, for every mode),
+``codecs.py`` (the plain and sealed codecs: how a mode reads and writes
+states), ``private.py`` (private play's codec), ``private_tokens.py``,
+``sealing.py``, ``hot_path.py`` (the hot endpoints' POSTs answered in front
+of Flask), ``shortcuts.py`` (the service's registry of shortcuts),
 ``hooks.py`` (per-request work and the error mapping), ``problems.py``,
-``sealing.py``, ``metrics.py``, ``logs.py``, ``config.py``.
+``metrics.py``, ``logs.py``, ``config.py``.
 """
 
 from __future__ import annotations

@@ -40,14 +40,11 @@ class Shape(Enum):
     ASK = "ask"  # legal-actions: an optional player (and labels)
     LOOK = "look"  # view: whose view (null: a spectator's, docs/api.md §12)
 
-    @property
-    def keys(self) -> tuple[str, ...]:
-        """The keys every such body has, besides the state (and, in private mode, the seat)."""
-        return ("action",) if self is Shape.ACT else ()
 
-    @property
-    def optional(self) -> tuple[str, ...]:
-        return ("player", "labels") if self is Shape.ASK else ()
+# Bound once: a member read through its class costs a lookup on every request (docs/decisions.md).
+ACT, ASK, LOOK = Shape.ACT, Shape.ASK, Shape.LOOK
+ACTION_KEYS = ("action",)  # what a body that acts has besides the state (and, in private mode, the seat)
+ASK_OPTIONAL = ("player", "labels")
 
 
 @dataclass(slots=True)
@@ -129,12 +126,12 @@ class PlainCodec(Codec):
         return state
 
     def open(self, body: Body, shape: Shape) -> Opened:
-        if shape is Shape.ACT:
-            envelope(body, ("state", "action"))
+        if shape is ACT:
+            envelope(body, ("state", *ACTION_KEYS))
             action = body["action"]
             player = action.get("player") if isinstance(action, dict) else None  # the engine judges it
-        elif shape is Shape.ASK:
-            envelope(body, ("state",), shape.optional)
+        elif shape is ASK:
+            envelope(body, ("state",), ASK_OPTIONAL)
             player = player_field(body)
             labels_field(body)
         else:

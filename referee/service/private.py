@@ -31,7 +31,19 @@ from referee.engine.facts import Player
 from referee.engine.fair_deal import commitment, private_deal
 from referee.engine.state_types import StateDict
 from referee.engine.views import view_of, visible_cards
-from referee.service.codecs import Body, Codec, Opened, Shape, labels_field, no_ledger
+from referee.service.codecs import (
+    ACT,
+    ACTION_KEYS,
+    ASK,
+    ASK_OPTIONAL,
+    LOOK,
+    Body,
+    Codec,
+    Opened,
+    Shape,
+    labels_field,
+    no_ledger,
+)
 from referee.service.ledger import REPEATED, STALE, Ledger, LedgerUnavailable
 from referee.service.private_tokens import WATCH, Vault
 from referee.service.problems import Problem, schema_problem
@@ -120,13 +132,16 @@ class PrivateCodec(Codec):
 
         A spectator key opens only to look (``/v1/view``): its player is None (docs/api.md §12).
         """
-        look = shape is Shape.LOOK
-        envelope(body, ("state", *shape.keys, "seat"), ("player",) if look else shape.optional)
-        if shape is Shape.ACT:
+        look = shape is LOOK
+        if shape is ACT:
+            envelope(body, ("state", *ACTION_KEYS, "seat"))
+        else:
+            envelope(body, ("state", "seat"), ("player",) if look else ASK_OPTIONAL)
+        if shape is ACT:
             named = body["action"].get("player") if isinstance(body["action"], dict) else None
         else:
             named = None if look and body.get("player", 0) is None else player_field(body)
-            if shape is Shape.ASK:
+            if shape is ASK:
                 labels_field(body)
         state = self.state_in(body)
         player, current = self.seat_in(body["seat"], state.get("game_id"))
@@ -136,7 +151,7 @@ class PrivateCodec(Codec):
             if named is not None:
                 raise not_your_seat(f"The key is the game's spectator key; the request names player {named}.")
             return Opened(state, None, self.renewed(state, WATCH, current), body["state"])
-        if shape is Shape.ACT:
+        if shape is ACT:
             if Player.is_valid(named):  # a malformed player is the engine's 400
                 self.same_player(player, named, "the action")
         elif named is not None or "player" in body:  # a spectator's null from a seat is not its player either
