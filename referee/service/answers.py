@@ -23,7 +23,7 @@ from referee.engine.labels import labelled, names_for
 from referee.service.context import Referee
 from referee.service.private import no_ledger
 from referee.service.problems import Problem, violation_json
-from referee.service.reading import envelope, language, player_field, read_body, schema_problem
+from referee.service.reading import BodyLimits, envelope, language, player_field, read_body, schema_problem
 from referee.service.sealing import SealError
 
 # status, JSON body, and "ja" when its human text is Japanese (Content-Language), else None
@@ -41,7 +41,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
     catalog = ref.catalog
     sealer = ref.sealer
     private = ref.private
-    limit = ref.settings.max_body
+    limits = BodyLimits(ref.settings.max_body, ref.settings.chunked_body_timeout)
     dumps = orjson.dumps
 
     def state_in(body: dict[str, Any], key: str = "state") -> Any:
@@ -70,14 +70,14 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         return violation
 
     def new_game(environ: Environ) -> Answer:
-        body = read_body(environ, limit)
+        body = read_body(environ, limits)
         if private is not None:
             return 201, dumps(private.new_game(body)), None
         state, events = engine.new_game(catalog, body)
         return 201, dumps({"state": state_out(state), "events": events}), None
 
     def apply(environ: Environ) -> Answer:
-        body = read_body(environ, limit)
+        body = read_body(environ, limits)
         if private is not None:
             return 200, dumps(private.apply(body)), None
         envelope(body, ("state", "action"))
@@ -89,7 +89,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         return 200, dumps({"state": state_out(state), "events": events}), None
 
     def validate(environ: Environ) -> Answer:
-        body = read_body(environ, limit)
+        body = read_body(environ, limits)
         if private is not None:
             violation = private.validate(body)
         else:
@@ -104,7 +104,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         return 200, dumps({"legal": False, "violation": violation_json(violation, lang)}), _lang(lang)
 
     def legal_actions(environ: Environ) -> Answer:
-        body = read_body(environ, limit)
+        body = read_body(environ, limits)
         want_labels = body.get("labels", False)
         renewed: dict[str, Any] = {}
         if private is not None:
@@ -122,7 +122,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         return 200, dumps({"actions": labelled(catalog, state, actions, lang), **renewed}), _lang(lang)
 
     def replay(environ: Environ) -> Answer:
-        body = read_body(environ, limit)
+        body = read_body(environ, limits)
         if private is not None:
             return 200, dumps(private.replay(body)), None
         envelope(body, ("actions",), ("game", "state"))
@@ -144,7 +144,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         return 200, dumps({"state": state_out(state), "applied": applied}), None
 
     def view(environ: Environ) -> Answer:
-        body = read_body(environ, limit)
+        body = read_body(environ, limits)
         if private is not None:
             return 200, dumps(private.view(body)), None
         envelope(body, ("state", "player"))
@@ -153,7 +153,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         return 200, dumps({"view": engine.view(catalog, state, player)}), None
 
     def reveal(environ: Environ) -> Answer:
-        body = read_body(environ, limit)
+        body = read_body(environ, limits)
         if private is None:
             raise Problem(
                 400,
@@ -165,13 +165,13 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         return 200, dumps(private.reveal(body)), None
 
     def latest(environ: Environ) -> Answer:
-        body = read_body(environ, limit)
+        body = read_body(environ, limits)
         if private is None:
             raise no_ledger()
         return 200, dumps(private.latest(body)), None
 
     def validate_deck(environ: Environ) -> Answer:
-        body = read_body(environ, limit)
+        body = read_body(environ, limits)
         envelope(body, ("deck",))
         violations = engine.validate_deck(catalog, body["deck"])
         lang = language(environ)

@@ -273,7 +273,7 @@ class PrivatePlay:
         if not isinstance(seat, str):
             raise schema_problem({"seat": ["Must be a seat or the game's watch key (a string afk1.…)."]})
         try:
-            player, _ = self.vault.seat_player(seat, game_id)
+            player, current = self.vault.seat_player(seat, game_id)
         except TokenError as exc:
             raise refused(exc) from None
         try:
@@ -290,7 +290,7 @@ class PrivatePlay:
         seq, token = found
         state = self.vault.open(token)
         viewer = None if player == WATCH else player
-        return {"state": token, "seq": seq, "view": view_of(state, viewer)}
+        return {"state": token, "seq": seq, "view": view_of(state, viewer), **self.renewed(state, player, current)}
 
     # -- the other endpoints ----------------------------------------------------------
 
