@@ -262,10 +262,10 @@ def _scenario(doc: dict[str, Any], report: GameReport) -> Scenario:
 
 def _replayed(catalog: Catalog, report: GameReport) -> list[str]:
     """The game's steps played again from its NewGame and actions, by `referee check`'s own player."""
-    from referee.scenarios.runner import _Steps, execute
+    from referee.scenarios.runner import StepWatch, execute
 
     backend = InProcess(catalog).trusting()  # the states were checked as the game was played
-    again = _Steps(backend, [], trace=True)
+    again = StepWatch(backend, [], trace=True)
     game = {"given": _given(report), "when": report.actions, "then": {"legal": True}}
     execute(_scenario(game, report), backend, fast=False, observe=again)
     return again.trace or []

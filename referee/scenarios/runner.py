@@ -181,7 +181,7 @@ def judge(sc: Scenario, backend: Any) -> list[str]:
     return out
 
 
-class _Steps:
+class StepWatch:
     """The invariants a scenario asserts that are checked as it plays: the per-step ones on the state
     after the given and after each action (the first break of each kept), and the steps' digests for
     ``deterministic``."""
@@ -225,7 +225,7 @@ class _Steps:
 def _judge_invariants(sc: Scenario, backend: Any, watch: int | None) -> list[str]:
     """The invariants first (each one that breaks, with its line and step), then the outcome and assertions."""
     wanted = sc.invariants
-    steps = _Steps(backend, [n for n in invariants.PER_STEP if n in wanted], "deterministic" in wanted)
+    steps = StepWatch(backend, [n for n in invariants.PER_STEP if n in wanted], "deterministic" in wanted)
     ex = execute(sc, backend, watch, fast=False, observe=steps, until_over="ends_within" in wanted)
     problems: dict[str, str] = {name: f"{_after(at)}: {p}" for name, (at, p) in steps.broken.items()}
     if "refusal" in wanted:
@@ -233,7 +233,7 @@ def _judge_invariants(sc: Scenario, backend: Any, watch: int | None) -> list[str
         if found:
             problems["refusal"] = found
     if "deterministic" in wanted:
-        again = _Steps(backend, [], trace=True)
+        again = StepWatch(backend, [], trace=True)
         execute(sc, backend, watch, fast=False, observe=again, until_over="ends_within" in wanted)
         found = invariants.deterministic(steps.trace or [], again.trace or [])
         if found:
