@@ -12,8 +12,9 @@ The format is documented in docs/scenarios.md and described by the JSON Schema
 - :mod:`.assertions` — ``then`` matching and readable state.
 - :mod:`.invariants` — ``then.invariants``: what must hold at every step (``referee fuzz`` checks the same).
 - :mod:`.check` — files, summary line, exit code; :mod:`.junit` — JUnit XML.
-- :mod:`.record` — golden playthroughs and recorded games; :mod:`.fuzz` — ``referee fuzz``;
-  :mod:`.cli` — the subcommands.
+- :mod:`.record` — golden playthroughs and recorded games; :mod:`.fuzz` — ``referee fuzz``.
+
+The subcommands themselves are :mod:`referee.cli`.
 
 In Python::
 
