@@ -135,6 +135,29 @@ def test_given_a_planted_bug_the_fuzzers_scenario_fails_referee_check_on_that_in
     assert rc == 0, out
 
 
+def test_given_a_referee_that_crashes_on_a_candidate_the_scenario_fails_on_refusal_until_it_is_fixed(
+    tmp_path, monkeypatch, capsys
+):
+    """A crash (an error the engine does not raise on purpose) fails the invariant being checked."""
+    from referee.engine import Session
+
+    real = Session.validate
+
+    def validate(self, action, path="action"):
+        if isinstance(action, dict) and action.get("type") == "recall":
+            raise KeyError("planted")
+        return real(self, action, path)
+
+    monkeypatch.setattr(Session, "validate", validate)
+    rc, doc = fuzz_json(capsys, "--games", "1", "--seed", "p", "--out", str(tmp_path))
+    assert rc == 1
+    assert "the referee crashed in validate on {type: recall" in doc["failures"][0]["failure"]["detail"]
+    rc, out = check(capsys, doc["scenarios"][0])
+    assert rc == 1 and "invariant refusal (line " in out and "KeyError" in out
+    monkeypatch.undo()
+    assert check(capsys, doc["scenarios"][0])[0] == 0
+
+
 def test_given_a_step_that_is_not_deterministic_the_scenario_is_cut_just_after_it(tmp_path, monkeypatch, capsys):
     """The minimiser shrinks against referee check: the prefix ends at the first step two plays differ on."""
     from referee.engine import Session

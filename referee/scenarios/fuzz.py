@@ -206,7 +206,8 @@ def _play(
         step = len(actions)
         if step >= max_actions:
             _holds(invariants.ends_within(max_actions, session.state, step), "ends_within", step, max_actions)
-        listed = session.legal_actions()
+        listed, crashed = invariants.guarded("legal_actions", None, session.legal_actions)
+        _holds(crashed, "listed_legal", step)
         _check_step(probe, session.state, listed, wrong, step)
         action = choose(policy, listed, session, choices)
         events = list(session.apply(action).events)

@@ -65,9 +65,9 @@ def _text(action: Any) -> str:
 # -- listed_legal and refusal -------------------------------------------------------------------------
 
 
-def _crash(what: str, action: dict[str, Any], call: Callable[[], Any]) -> tuple[Any, str | None]:
-    """``call()``, or the problem of a referee that crashed on ``action`` (an error it does not raise on
-    purpose); a refusal and a failure to reach a service propagate."""
+def guarded(what: str, action: dict[str, Any] | None, call: Callable[[], Any]) -> tuple[Any, str | None]:
+    """``(call(), None)``, or ``(None, the problem)`` of a referee that crashed in ``what`` (on ``action``):
+    an error it does not raise on purpose. A refusal and a failure to reach a service propagate."""
     try:
         return call(), None
     except Refusal:
@@ -75,21 +75,24 @@ def _crash(what: str, action: dict[str, Any], call: Callable[[], Any]) -> tuple[
     except Exception as exc:
         if type(exc).__module__.startswith(("referee.client", "httpx")):
             raise
-        return None, f"the referee crashed in {what} on {_text(action)}: {type(exc).__name__}: {exc}"
+        on = "" if action is None else f" on {_text(action)}"
+        return None, f"the referee crashed in {what}{on}: {type(exc).__name__}: {exc}"
 
 
 def listed_legal(ref: Referee, state: dict[str, Any], listed: list[dict[str, Any]] | None = None) -> str | None:
     """Every listed action (``listed``: ``legal_actions`` on ``state``, when the caller has it) is
     accepted by ``validate`` and by ``apply``."""
     if listed is None:
-        listed = ref.legal_actions(state, None)
+        listed, crashed = guarded("legal_actions", None, partial(ref.legal_actions, state, None))
+        if crashed:
+            return crashed
     for a in listed:
-        said, crashed = _crash("validate", a, partial(ref.validate, state, a))
+        said, crashed = guarded("validate", a, partial(ref.validate, state, a))
         if crashed:
             return crashed
         if said is not None:
             return f"listed action {_text(a)} is refused by validate: {said.describe()}"
-        trial, crashed = _crash("apply", a, partial(ref.trial, state, a))
+        trial, crashed = guarded("apply", a, partial(ref.trial, state, a))
         if crashed:
             return crashed
         if trial.refusal is not None:
@@ -110,10 +113,10 @@ def refusal(
     """``action`` (well formed) put to the referee on ``state``: ``validate`` and ``apply`` agree; a refusal
     names a rule id of the reference and changes nothing; an accepted action is one ``legal_actions``
     lists (``listed``, when the caller has it), or any ``discard`` when one is listed."""
-    said, crashed = _crash("validate", action, lambda: ref.validate(state, action))
+    said, crashed = guarded("validate", action, partial(ref.validate, state, action))
     if crashed:
         return crashed
-    trial, crashed = _crash("apply", action, lambda: ref.trial(state, action))
+    trial, crashed = guarded("apply", action, partial(ref.trial, state, action))
     if crashed:
         return crashed
     text = _text(action)
@@ -122,7 +125,9 @@ def refusal(
         if said is not None:
             return f"candidate {text}: apply accepts it but validate refuses it: {said.describe()}"
         if listed is None:
-            listed = ref.legal_actions(state, None)
+            listed, crashed = guarded("legal_actions", None, partial(ref.legal_actions, state, None))
+            if crashed:
+                return crashed
         keys = {key(a) for a in listed}
         discard_listed = any(a["type"] == "discard" for a in listed)
         if key(action) not in keys and not (action.get("type") == "discard" and discard_listed):
