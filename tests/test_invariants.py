@@ -8,6 +8,7 @@ The plants reach past the engine's package face: a rule has to be broken somewhe
 from __future__ import annotations
 
 import json
+import collections
 import random
 import textwrap
 from pathlib import Path
@@ -285,3 +286,25 @@ def test_over_http_the_invariants_ask_the_service(tmp_path, monkeypatch, http_ba
     result = run(sc, http_backend)
     assert result.status == "failed"
     assert result.details[0].startswith("invariant seat_secrets (line 10) does not hold: after the given:")
+
+
+def test_a_crash_applying_the_fuzzers_own_move_is_a_failure_not_a_traceback(tmp_path, monkeypatch, capsys):
+    """Given a referee whose apply crashes the second time one end_turn is applied to one state (so the
+    probe's try of the listed move passes and the fuzzer's own move crashes), then the fuzzer reports
+    listed_legal, exit 1, and no traceback."""
+    from referee.engine import Session
+
+    real, seen = Session.apply, collections.Counter()
+
+    def apply(self, action, *args, **kwargs):
+        if isinstance(action, dict) and action.get("type") == "end_turn":
+            key = json.dumps([self.state, action], sort_keys=True)
+            seen[key] += 1
+            if seen[key] == 2:
+                raise KeyError("planted")
+        return real(self, action, *args, **kwargs)
+
+    monkeypatch.setattr(Session, "apply", apply)
+    rc, doc = fuzz_json(capsys, "--games", "1", "--seed", "p", "--out", str(tmp_path))
+    assert rc == 1 and doc["failures"][0]["failure"]["invariant"] == "listed_legal"
+    assert "the referee crashed in apply on {type: end_turn" in doc["failures"][0]["failure"]["detail"]

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -210,7 +211,9 @@ def _play(
         _holds(crashed, "listed_legal", step)
         _check_step(probe, session.state, listed, wrong, step)
         action = choose(policy, listed, session, choices)
-        events = list(session.apply(action).events)
+        applied, crashed = invariants.guarded("apply", action, partial(session.apply, action))
+        _holds(crashed, "listed_legal", step)
+        events = list(applied.events)
         actions.append(action)
         trace.append(invariants.step_digest(action, events, session.state))
         _holds(invariants.seat_secrets(probe, session.state, events), "seat_secrets", step + 1)
