@@ -7,8 +7,8 @@ The plants reach past the engine's package face: a rule has to be broken somewhe
 
 from __future__ import annotations
 
-import json
 import collections
+import json
 import random
 import textwrap
 from pathlib import Path
