@@ -412,6 +412,7 @@ class LatestResponseSchema(Schema):
     state = state_token(required=True)
     seq = natural(required=True)
     view = fields.Nested(ViewSchema, required=True)
+    seat = fields.String(metadata={"description": RENEWED_SEAT})
 
 
 class RevealResponseSchema(Schema):

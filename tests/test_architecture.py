@@ -135,7 +135,7 @@ ALLOWED = {
     "referee.client": (),
     "referee.service": ("referee.engine", "referee_schemas", "referee.__version__"),
     "referee.scenarios": ("referee.engine", "referee.client", "referee.service"),
-    "referee.bots": ("referee.engine", "referee.scenarios"),
+    "referee.bots": ("referee.engine",),
 }
 FOLDER = {"referee_schemas": "schemas"}  # the one package whose folder is not its import name
 FIRST_PARTY = ("referee", "referee_schemas")

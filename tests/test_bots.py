@@ -12,7 +12,7 @@ from referee.bots.match import play_game, wilson
 from referee.bots.players import Bot, make_bot
 from referee.cli import main
 from referee.engine import Catalog
-from referee.scenarios.fuzz import knowable
+from referee.scenarios.invariants import knowable
 
 CATALOG = Catalog.builtin()
 

@@ -125,3 +125,38 @@ class _AsyncWSGI(httpx.AsyncBaseTransport):
         sync_request = httpx.Request(request.method, request.url, headers=request.headers, content=body)
         resp = self._sync.handle_request(sync_request)
         return httpx.Response(resp.status_code, headers=resp.headers, content=resp.read())
+
+
+def test_every_answer_renews_the_key_it_was_asked_with_during_a_rotation(make_app, tmp_path, private_game_body):
+    """Given a game dealt under the old state key and one move made during the rotation, when the other
+    player only looks (legal actions, the latest state) and a spectator polls, then each holds its key
+    made under the new state key, and all of them still work once the old key is dropped."""
+    from conftest import OTHER_STATE_KEY
+
+    ledger = f"sqlite:///{tmp_path / 'ledger.db'}"
+    apps = [
+        make_app(state_key=STATE_KEY, ledger=ledger),
+        make_app(state_key=OTHER_STATE_KEY, previous_state_key=STATE_KEY, ledger=ledger),
+        make_app(state_key=OTHER_STATE_KEY, ledger=ledger),
+    ]
+    old, rotating, after = (RefereeClient("http://referee.test", transport=httpx.WSGITransport(app=a)) for a in apps)
+    deal = old.new_private_game(private_game_body)
+    first = first_mover(old, deal)
+    game_id = old.private_view(deal.state, deal.seats[0])["game_id"]
+    mover, asker, catcher = (PrivateGame(old, deal.state, deal.seats[p]) for p in (first, 1 - first, 1 - first))
+    watcher = Spectator(rotating, game_id, deal.watch)
+    for side in (mover, asker, catcher):
+        side.client = rotating  # the next request reaches a replica in the rotation's second phase
+    mover.apply({"type": "keep", "player": first})
+    asker.token = mover.token  # handed over by the app, not yet looked at
+    asker.legal_actions()
+    catcher.latest()
+    watcher.latest()
+    assert mover.seat != deal.seats[first] and asker.seat != deal.seats[1 - first] != catcher.seat
+    assert asker.seat == catcher.seat and watcher.watch != deal.watch
+    for side in (mover, asker, catcher, watcher):
+        side.client = after
+    assert asker.legal_actions() and catcher.latest().seq == 1 and watcher.latest().seq == 1
+    assert [a["type"] for a in mover.legal_actions()] == ["concede"]  # the opponent decides now
+    with pytest.raises(SeatRejected):  # the seats as dealt went with the old key
+        after.latest(game_id, deal.seats[0])

@@ -1,5 +1,6 @@
 """referee fuzz: the invariants hold on the built-in catalog, a planted rule bug is found and handed back
-as a scenario that referee check fails on, and bad input is one line with exit 2."""
+as a scenario that referee check fails on, and bad input is one line with exit 2 (each invariant's planted
+bug and its scenario: tests/test_invariants.py)."""
 
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ def test_given_a_planted_rule_bug_when_fuzzed_then_exit_1_and_the_scenario_fails
     assert "FAIL game" in out and "legal_actions does not list it" in out
     [scenario] = tmp_path.glob("*.yaml")
     assert main(["check", str(scenario)]) == 1
-    assert "missing {type: dispatch" in capsys.readouterr().out
+    assert "invariant refusal (line " in capsys.readouterr().out
 
 
 def test_given_the_planted_bug_the_scenario_stops_at_the_first_failing_step(tmp_path, monkeypatch, capsys):
@@ -86,7 +87,7 @@ def test_given_two_jobs_the_summary_is_that_of_one(tmp_path, capsys):
 def test_a_view_that_names_a_hidden_card_is_caught():
     from referee.engine import Catalog, Session
     from referee.engine.playout import random_new_game
-    from referee.scenarios.fuzz import secrets_named
+    from referee.scenarios.invariants import secrets_named
 
     catalog = Catalog.builtin()
     session, _ = Session.new(catalog, random_new_game(catalog, "leak"))
@@ -103,27 +104,8 @@ def test_a_view_that_names_a_hidden_card_is_caught():
 def test_given_a_game_longer_than_max_actions_then_the_ends_invariant_fails(tmp_path, capsys):
     rc = main(["fuzz", BUILTIN, "--games", "1", "--max-actions", "10", "--out", str(tmp_path), "--json"])
     doc = json.loads(capsys.readouterr().out)
-    assert rc == 1 and doc["failures"][0]["failure"]["invariant"] == "ends"
-    assert doc["failures"][0]["failure"]["step"] == 10
-
-
-def test_given_a_policy_that_does_not_follow_the_seed_then_the_deterministic_invariant_fails(
-    tmp_path, monkeypatch, capsys
-):
-    import random
-
-    from referee.scenarios import fuzz
-
-    unseeded = random.Random()  # the planted bug: a choice not drawn from the game's seed
-
-    def choose(policy, listed, session, stream):
-        playable = [a for a in listed if a["type"] != "concede"] or listed
-        return playable[unseeded.randrange(len(playable))]
-
-    monkeypatch.setattr(fuzz, "choose", choose)
-    rc = main(["fuzz", BUILTIN, "--games", "2", "--out", str(tmp_path), "--json"])
-    doc = json.loads(capsys.readouterr().out)
-    assert rc == 1 and doc["failures"][0]["failure"]["invariant"] == "deterministic"
+    assert rc == 1 and doc["failures"][0]["failure"]["invariant"] == "ends_within"
+    assert doc["failures"][0]["failure"]["step"] == 10 == doc["failures"][0]["actions"]
 
 
 def test_given_a_dask_cluster_the_summary_is_that_of_one_job(tmp_path, capsys):

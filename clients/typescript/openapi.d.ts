@@ -1840,6 +1840,8 @@ export interface components {
             state: string;
             seq: number;
             view: components["schemas"]["View"];
+            /** @description Private mode, during a key rotation: present when the seat sent was made under the previous key; the same seat under the current key, to use from now on (docs/operations.md). */
+            seat?: string;
         };
         /** @description One deck to check against RULES 3. */
         DeckValidateRequest: {

@@ -60,6 +60,12 @@ class _PrivateSide:
     def _send(self, call: Call[T]) -> Any:
         return self.client._send(call)
 
+    def _renewing(self, call: Call[T]) -> Call[T]:
+        """``call``, taking the renewed seat its answer may carry: during a key rotation every answer
+        to a seat made under the previous key holds the same seat under the current one (a move, a
+        view, legal actions, the latest state), so a player who only watches stays seated."""
+        return replace(call, read=_taking_seat(self, "seat", call.read))
+
     def _see(self, view: dict[str, Any]) -> None:
         if view["seq"] < self.seq:
             raise RollbackDetected(f"the state went back from seq {self.seq} to {view['seq']}")
@@ -72,7 +78,7 @@ class _PrivateSide:
     def _receive(self, token: str) -> Call[dict[str, Any]]:
         """Take the token after the opponent's move; returns the new view
         (:class:`RollbackDetected`, and the token not taken, if it is older than one seen)."""
-        call = calls.private_view(token, self.seat)
+        call = self._renewing(calls.private_view(token, self.seat))
 
         def read(out: Any) -> dict[str, Any]:
             view = call.read(out)
@@ -94,33 +100,33 @@ class _PrivateSide:
         :class:`StaleState`, after fetching the latest token, which the game takes (its view is
         ``err.view``): act again on it. Sending the same action again is safe (the recorded answer).
         """
-        call = calls.private_apply(self.token, self.seat, action)
+        call = self._renewing(calls.private_apply(self.token, self.seat, action))
 
         def read(out: Any) -> PrivateStep:
             step = call.read(out)
             self._see(step.view)
             self.token = step.state
-            if step.seat is not None:  # made under the referee's new key (rotation)
-                self.seat = step.seat
             return step
 
         def follow(err: RefereeClientError) -> Call[PrivateStep] | None:
             if not isinstance(err, StaleState) or self.game_id is None:
                 return None
-            latest = calls.latest(self.game_id, self.seat)
-            return Call(latest.method, latest.path, lambda out: self._stale(err, out), latest.body, latest.retry)
+            latest = self._renewing(calls.latest(self.game_id, self.seat))
+            return Call(
+                latest.method, latest.path, lambda out: self._stale(err, latest.read(out)), latest.body, latest.retry
+            )
 
         return replace(call, read=read, follow=follow)
 
-    def _stale(self, err: StaleState, out: Any) -> PrivateStep:
-        err.latest = latest = Latest(out["state"], out["seq"], out["view"])
+    def _stale(self, err: StaleState, latest: Latest) -> PrivateStep:
+        err.latest = latest
         self._see(latest.view)
         self.token = latest.state
         raise err
 
     def _latest(self) -> Call[Latest]:
         """Catch up (a referee with a ledger): the game's latest token, which the game takes."""
-        call = calls.latest(self.game_id or "", self.seat)
+        call = self._renewing(calls.latest(self.game_id or "", self.seat))
 
         def read(out: Any) -> Latest:
             latest = call.read(out)
@@ -132,7 +138,7 @@ class _PrivateSide:
 
     def _legal_actions(self) -> Call[list[dict[str, Any]]]:
         """This player's legal actions now."""
-        return calls.private_legal_actions(self.token, self.seat)
+        return self._renewing(calls.private_legal_actions(self.token, self.seat))
 
     def _validate(self, action: dict[str, Any]) -> Call[RefereeRuleViolation | None]:
         """The violation ``action`` would raise (returned, not raised), or ``None`` when legal."""
@@ -207,7 +213,8 @@ class _SpectatorSide:
 
     def _latest(self) -> Call[Latest]:
         """The game's latest token, seq and spectator view (``seq`` never goes back: :class:`RollbackDetected`)."""
-        call = calls.latest(self.game_id, self.watch)
+        plain = calls.latest(self.game_id, self.watch)
+        call = replace(plain, read=_taking_seat(self, "watch", plain.read))
 
         def read(out: Any) -> Latest:
             latest = call.read(out)
@@ -243,3 +250,16 @@ class AsyncSpectator(_SpectatorSide):
         if not isinstance(client, AsyncRefereeClient):
             raise TypeError("AsyncSpectator works with an AsyncRefereeClient; with a RefereeClient, use Spectator")
         super().__init__(client, game_id, watch)
+
+
+def _taking_seat(side: Any, attribute: str, read: Callable[[Any], T]) -> Callable[[Any], T]:
+    """``read``, first keeping the answer's renewed seat (if any) as ``side.<attribute>``."""
+
+    def taking(out: Any) -> T:
+        value = read(out)
+        renewed = out.get("seat") if isinstance(out, dict) else None
+        if isinstance(renewed, str):
+            setattr(side, attribute, renewed)
+        return value
+
+    return taking

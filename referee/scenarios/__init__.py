@@ -10,8 +10,11 @@ The format is documented in docs/scenarios.md and described by the JSON Schema
 - :mod:`.backends` — in-process engine or HTTP service.
 - :mod:`.runner` — run one scenario, judge it, explain failures.
 - :mod:`.assertions` — ``then`` matching and readable state.
+- :mod:`.invariants` — ``then.invariants``: what must hold at every step (``referee fuzz`` checks the same).
 - :mod:`.check` — files, summary line, exit code; :mod:`.junit` — JUnit XML.
-- :mod:`.record` — golden playthroughs and recorded games; :mod:`.cli` — the subcommands.
+- :mod:`.record` — golden playthroughs and recorded games; :mod:`.fuzz` — ``referee fuzz``.
+
+The subcommands themselves are :mod:`referee.cli`.
 
 In Python::
 

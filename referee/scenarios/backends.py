@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, NamedTuple, ParamSpec, TypeVar
 
 from referee.engine import (
     Catalog,
@@ -84,6 +84,15 @@ def _from_engine(exc: RefereeError) -> Refusal:
     return Refusal.of_problem(p.status, p.code, p.detail, p.extra)
 
 
+class Trial(NamedTuple):
+    """An action put to the referee on a copy of a state (for the invariants, referee/scenarios/invariants.py):
+    its refusal (``None``: accepted) and the state the referee was left with (``None`` when it cannot say:
+    a refusal over HTTP returns no state)."""
+
+    refusal: Refusal | None
+    state: dict[str, Any] | None
+
+
 @dataclass
 class BackendGame:
     """A game being played through a backend: its current state."""
@@ -153,6 +162,27 @@ class InProcess:
 
     def legal_actions(self, state: dict[str, Any], player: int | None) -> list[dict[str, Any]]:
         return legal_actions(self.catalog, state, player)
+
+    # The invariants' questions (referee/scenarios/invariants.py), on states the engine made or checked.
+
+    def validate(self, state: dict[str, Any], action: Any) -> Refusal | None:
+        try:
+            violation = Session(self.catalog, state).validate(action)
+        except InvalidInput as exc:
+            return _from_engine(exc)
+        return None if violation is None else _from_engine(violation)
+
+    def trial(self, state: dict[str, Any], action: Any) -> Trial:
+        """``action`` applied to a copy of ``state``."""
+        copy = Session(self.catalog, Session(self.catalog, state).snapshot())
+        try:
+            copy.apply(action)
+        except (RuleViolation, InvalidInput) as exc:
+            return Trial(_from_engine(exc), copy.state)
+        return Trial(None, copy.state)
+
+    def view(self, state: dict[str, Any], seat: int) -> dict[str, Any]:
+        return Session(self.catalog, state).view(seat)
 
     def close(self) -> None:
         pass
@@ -231,6 +261,27 @@ class Http:
 
     def legal_actions(self, state: dict[str, Any], player: int | None) -> list[dict[str, Any]]:
         return self._call(self.client.legal_actions, state, player)
+
+    # The invariants' questions (referee/scenarios/invariants.py), each one request.
+
+    def validate(self, state: dict[str, Any], action: Any) -> Refusal | None:
+        try:
+            said = self._call(self.client.validate, state, action)
+        except Refusal as refusal:  # an action not of the schema: a 400
+            return refusal
+        return None if said is None else Refusal(422, said.code, said.detail, rule=said.rule)
+
+    def trial(self, state: dict[str, Any], action: Any) -> Trial:
+        """``action`` sent with ``state`` (the service keeps nothing); a refusal returns no state, so
+        none is compared."""
+        try:
+            out = self._call(self.client.apply, state, action)
+        except Refusal as refusal:
+            return Trial(refusal, None)
+        return Trial(None, out.state)
+
+    def view(self, state: dict[str, Any], seat: int) -> dict[str, Any]:
+        return self._call(self.client.view, state, seat)
 
     def close(self) -> None:
         self.client.close()

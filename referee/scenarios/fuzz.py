@@ -9,40 +9,40 @@ Each game ``i`` of seed ``S`` is dealt from two random legal decks of seed
 the legal actions; biased towards responses, investigations and end-of-file
 play (voluntary draws, mulligans); and the engine's own random player. At
 every step, whatever the policy, illegal candidates of every action type are
-put to the engine too. The invariants (:data:`INVARIANTS`):
+put to the engine too. The invariants (:data:`INVARIANTS`) are those of
+:mod:`referee.scenarios.invariants`, the one implementation of each, which a
+scenario asserts with ``then.invariants``: the failing game's scenario asserts
+the invariant it broke, and is cut to the shortest prefix ``referee check``
+fails on.
 
-- ``listed_legal``: every listed action is accepted by ``validate`` and ``apply``;
-- ``refusal``: every refused candidate names a rule id of the rules reference,
-  ``validate`` and ``apply`` agree on it, and the refusal changes nothing;
-  a candidate that is accepted is one ``legal_actions`` lists;
-- ``consistent``: the state round-trips through JSON and through the
-  consistency check (RULES 13.1) unchanged;
-- ``seat_secrets``: each seat's view and events never name a card that seat
-  may not know (judged by this module's own reading of RULES 4.1/4.4 and
-  docs/api.md §5, not by the engine's);
-- ``deterministic``: playing the same seed again gives byte-identical actions,
-  events and states;
-- ``ends``: the game is over within ``--max-actions`` actions.
+- ``listed_legal``, ``refusal`` (the candidates), ``consistent``: on the state
+  before every action (``consistent`` on the last state too);
+- ``seat_secrets``: after the deal and after every action;
+- ``deterministic``: the game replayed from its NewGame and actions, by
+  ``referee check``'s own player, gives byte-identical steps;
+- ``ends_within``: the game is over within ``--max-actions`` actions.
 
-The engine is used only through its package face, so the fuzzer tests what
-every caller gets.
+The engine is used only through its package face and the in-process backend
+of ``referee check``, so the fuzzer tests what every caller gets.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referee.engine import Catalog, InvalidInput, RuleViolation, Session, check_state
-from referee.engine.events import events_for
+from referee.engine import Catalog, Session
 from referee.engine.setup import SeededStream
+from referee.scenarios import invariants
+from referee.scenarios.backends import InProcess
 
-INVARIANTS = ("listed_legal", "refusal", "consistent", "seat_secrets", "deterministic", "ends")
+if TYPE_CHECKING:
+    from referee.scenarios.model import Scenario
+
+INVARIANTS = invariants.NAMES
 POLICIES = ("uniform", "biased", "engine")
 DEFAULT_MAX_ACTIONS = 3000
 
@@ -73,14 +73,12 @@ BIAS = {"counter": 8.0, "investigate": 6.0, "draw": 4.0, "mulligan": 1.0, "keep"
 
 @dataclass
 class Failure:
-    """The first invariant a game broke: where, what, and the scenario that replays it."""
+    """The first invariant a game broke: where, what, and what the scenario's ``then.invariants`` asserts."""
 
     invariant: str
-    step: int  # the number of actions applied before it
+    step: int  # the actions of the shortest failing prefix
     detail: str
-    then: dict[str, Any] = field(default_factory=dict)
-    extra: list[dict[str, Any]] = field(default_factory=list)  # actions the scenario adds after the prefix
-    reproduced_by_check: bool = True  # whether `referee check` on the scenario fails (see scenario_for)
+    value: Any = True  # then.invariants.<invariant>: true, the candidate (refusal) or K (ends_within)
 
 
 @dataclass
@@ -108,81 +106,12 @@ class Broken(Exception):
         self.failure = failure
 
 
-# -- what a seat may know: this module's own reading of the rules --------------------------------------
-
-
-def knowable(state: dict[str, Any], seat: int) -> set[str]:
-    """The instances whose card ``seat`` may know (RULES 4.1, 4.4; docs/api.md §5)."""
-    out: set[str] = set()
-    for p, pl in enumerate(state["players"]):
-        out.update(pl["trash"])
-        out.update(e["card"] for e in pl["fairies"])
-        out.update(e["card"] for e in pl["evidence"])
-        out.update(e["card"] for e in pl["cases"] if e["face_up"] or p == seat)
-        if p == seat:
-            out.update(pl["hand"])
-    pending = state.get("pending")
-    if pending:
-        out.update(pending.get("counters", ()))
-        act = pending["action"]
-        if act["type"] != "play_case" and isinstance(act.get("card"), str):
-            out.add(act["card"])
-    return out
-
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
-
-
-def secrets_named(
-    catalog: Catalog, state: dict[str, Any], seat: int, view: dict[str, Any], events: list[dict[str, Any]]
-) -> str | None:
-    """What ``view`` or ``events`` tell ``seat`` that it may not know, or ``None``."""
-    allowed = knowable(state, seat)
-    for key in ("seed", "rng"):
-        if key in view:
-            return f"the view of player {seat} holds the {key}"
-    shown = view.get("cards", {})
-    leaked = sorted(set(shown) - allowed)
-    if leaked:
-        return f"the view of player {seat} names hidden card(s) {', '.join(leaked[:5])}"
-    wrong = sorted(iid for iid, cid in shown.items() if state["cards"].get(iid) != cid)
-    if wrong:
-        return f"the view of player {seat} gives wrong cards for {', '.join(wrong[:5])}"
-    for p, pl in enumerate(view.get("players", ())):
-        if not isinstance(pl.get("file"), int):
-            return f"the view of player {seat} lists player {p}'s file"
-    known_cids = {state["cards"][iid] for iid in allowed}
-    for event in events:
-        if "seed" in event:
-            return f"an event for player {seat} holds the seed: {event}"
-        named = {s for s in _strings(event) if s in catalog.cards}
-        if not named:
-            continue
-        instances = {s for s in _strings(event) if s in state["cards"]}
-        for cid in named:
-            if cid not in known_cids or not any(
-                state["cards"][iid] == cid and iid in allowed for iid in instances | allowed
-            ):
-                return f"an event for player {seat} names card {cid} it may not know: {event}"
-            if instances and not any(state["cards"][iid] == cid and iid in allowed for iid in instances):
-                return f"an event for player {seat} names card {cid} of an instance it may not know: {event}"
-    return None
+def _holds(problem: str | None, invariant: str, step: int, value: Any = True) -> None:
+    if problem:
+        raise Broken(Failure(invariant, step, problem, value))
 
 
 # -- candidates ------------------------------------------------------------------------------------------
-
-
-def _key(action: dict[str, Any]) -> str:
-    """An action without ``pay``, canonical: how listed and candidate actions are compared."""
-    return json.dumps({k: v for k, v in action.items() if k != "pay"}, sort_keys=True)
 
 
 def _instances(state: dict[str, Any]) -> list[str]:
@@ -263,291 +192,143 @@ def new_game_for(catalog: Catalog, seed: str, options: dict[str, Any] | None = N
     return random_new_game(catalog, seed, **({"options": options} if options else {}))
 
 
-def _rule_ids() -> frozenset[str]:
-    from referee.engine.rules_index import rule_ids
-
-    return frozenset(rule_ids())
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
-
-
 def _play(
-    catalog: Catalog,
-    seed: str,
-    policy: str,
-    max_actions: int,
-    checked: bool,
-    options: dict[str, Any] | None = None,
-) -> tuple[dict[str, Any], list[dict[str, Any]], list[str], Session]:
-    """Play one game; with ``checked``, every invariant at every step (raising :class:`Broken`).
-
-    Returns the NewGame, the actions, one digest per step (action, events, state) and the session.
-    """
-    game = new_game_for(catalog, seed, options)
-    session, _ = Session.new(catalog, game)
-    stream = SeededStream("choices:" + seed)
-    probe = SeededStream("candidates:" + seed)
-    rules = _rule_ids() if checked else frozenset()
-    actions: list[dict[str, Any]] = []
-    digests: list[str] = []
+    catalog: Catalog, game: dict[str, Any], seed: str, policy: str, max_actions: int, actions: list[dict[str, Any]]
+) -> tuple[Session, list[str]]:
+    """Play one game, every invariant checked at every step (raising :class:`Broken`), the actions
+    appended to ``actions``; returns the session and the steps' digests (for ``deterministic``)."""
+    probe = InProcess(catalog)  # the invariants' referee: the engine, as `referee check` asks it
+    session, dealt = Session.new(catalog, game)
+    choices = SeededStream("choices:" + seed)
+    wrong = SeededStream("candidates:" + seed)
+    trace = [invariants.step_digest(None, list(dealt), session.state)]
+    _holds(invariants.seat_secrets(probe, session.state, list(dealt)), "seat_secrets", 0)
     while not session.over:
-        if len(actions) >= max_actions:
-            if checked:
-                raise Broken(
-                    Failure("ends", len(actions), f"the game is not over after {max_actions} actions", {"legal": True})
-                )
-            break
-        listed = session.legal_actions()
-        if checked:
-            _check_step(catalog, session, listed, probe, rules, len(actions))
-        action = choose(policy, listed, session, stream)
-        events = list(session.apply(action).events)
+        step = len(actions)
+        if step >= max_actions:
+            _holds(invariants.ends_within(max_actions, session.state, step), "ends_within", step, max_actions)
+        listed, crashed = invariants.guarded("legal_actions", None, session.legal_actions)
+        _holds(crashed, "listed_legal", step)
+        _check_step(probe, session.state, listed, wrong, step)
+        action = choose(policy, listed, session, choices)
+        applied, crashed = invariants.guarded("apply", action, partial(session.apply, action))
+        _holds(crashed, "listed_legal", step)
+        events = list(applied.events)
         actions.append(action)
-        state = session.state
-        digests.append(hashlib.sha256((_dumps(action) + _dumps(events) + _dumps(state)).encode()).hexdigest())
-        if checked:
-            for seat in (0, 1):
-                leak = secrets_named(catalog, state, seat, session.view(seat), events_for(events, state, seat))
-                if leak:
-                    raise Broken(Failure("seat_secrets", len(actions), leak, {"legal": True}))
-    if checked:
-        _check_state(catalog, session, len(actions))
-    return game, actions, digests, session
-
-
-def _check_state(catalog: Catalog, session: Session, step: int) -> str:
-    """RULES 13.1 and the JSON round trip; returns the state's JSON."""
-    state = session.state
-    text = _dumps(state)
-    try:
-        again = check_state(catalog, json.loads(text))
-    except InvalidInput as exc:
-        raise Broken(
-            Failure(
-                "consistent",
-                step,
-                f"the state after {step} action(s) fails the consistency check: {exc}",
-                {"legal": True},
-                [] if session.over else [{"type": "concede", "player": 0}],
-            )
-        ) from None
-    if _dumps(again) != text:
-        raise Broken(
-            Failure(
-                "consistent",
-                step,
-                f"the state after {step} action(s) changes through JSON and the consistency check",
-                {"legal": True},
-                reproduced_by_check=False,
-            )
-        )
-    return text
+        trace.append(invariants.step_digest(action, events, session.state))
+        _holds(invariants.seat_secrets(probe, session.state, events), "seat_secrets", step + 1)
+    _holds(invariants.consistent(catalog, session.state), "consistent", len(actions))
+    return session, trace
 
 
 def _check_step(
-    catalog: Catalog,
-    session: Session,
-    listed: list[dict[str, Any]],
-    probe: SeededStream,
-    rules: frozenset[str],
-    step: int,
+    probe: InProcess, state: dict[str, Any], listed: list[dict[str, Any]], wrong: SeededStream, step: int
 ) -> None:
-    before = _check_state(catalog, session, step)
-    keys = {_key(a) for a in listed}
-    for a in listed:
-        violation = _guarded(partial(session.validate, a), "listed_legal", step, a)
-        if violation is not None:
-            raise Broken(
-                Failure(
-                    "listed_legal",
-                    step,
-                    f"listed action {_dumps(a)} is refused by validate: rule {violation.rule} ({violation.code})",
-                    {"legal": True},
-                    [a],
-                    reproduced_by_check=False,
-                )
-            )
-        try:
-            _guarded(partial(_apply_on_copy, catalog, session, a), "listed_legal", step, a)
-        except (RuleViolation, InvalidInput) as exc:
-            raise Broken(
-                Failure(
-                    "listed_legal",
-                    step,
-                    f"listed action {_dumps(a)} is refused by apply: {_refusal(exc)}",
-                    {"legal": True},
-                    [a],
-                )
-            ) from None
-    discard_listed = any(a["type"] == "discard" for a in listed)
-    for c in candidates(session.state, probe):
-        if _key(c) in keys:
-            continue
-        _check_candidate(catalog, session, c, before, rules, step, discard_listed)
-
-
-def _apply_on_copy(catalog: Catalog, session: Session, action: dict[str, Any]) -> Any:
-    return Session(catalog, session.snapshot()).apply(action)
-
-
-def _guarded(call: Callable[[], Any], invariant: str, step: int, action: dict[str, Any]) -> Any:
-    """``call()``; an exception the engine does not raise on purpose is a crash: the invariant fails."""
-    try:
-        return call()
-    except (RuleViolation, InvalidInput):
-        raise
-    except Exception as exc:
-        raise Broken(
-            Failure(
-                invariant,
-                step,
-                f"the referee crashed on {_dumps(action)}: {type(exc).__name__}: {exc}",
-                {"legal": True},
-                [action],
-            )
-        ) from None
-
-
-def _refusal(exc: Exception) -> str:
-    if isinstance(exc, RuleViolation):
-        return f"rule {exc.rule} ({exc.code}): {exc}"
-    return f"invalid input: {exc}"
-
-
-def _check_candidate(
-    catalog: Catalog,
-    session: Session,
-    c: dict[str, Any],
-    before: str,
-    rules: frozenset[str],
-    step: int,
-    discard_listed: bool,
-) -> None:
-    said = _guarded(lambda: session.validate(c), "refusal", step, c)
-    trial = Session(catalog, session.snapshot())
-    try:
-        _guarded(lambda: trial.apply(c), "refusal", step, c)
-    except RuleViolation as exc:
-        if exc.rule not in rules:
-            raise Broken(
-                Failure(
-                    "refusal",
-                    step,
-                    f"candidate {_dumps(c)} is refused citing rule {exc.rule!r}, not a rule of the reference",
-                    {"violation": {"rule": exc.rule, "code": exc.code}},
-                    [c],
-                    reproduced_by_check=False,
-                )
-            ) from None
-        if said is None or said.code != exc.code:
-            what = "legal" if said is None else f"rule {said.rule} ({said.code})"
-            raise Broken(
-                Failure(
-                    "refusal",
-                    step,
-                    f"candidate {_dumps(c)}: apply refuses it ({_refusal(exc)}) but validate says {what}",
-                    {"violation": {"rule": exc.rule, "code": exc.code}},
-                    [c],
-                    reproduced_by_check=False,
-                )
-            ) from None
-        if _dumps(trial.state) != before:
-            from referee.scenarios.record import pins
-
-            then = {**pins(json.loads(before)), "violation": {"rule": exc.rule, "code": exc.code}}
-            then.pop("legal", None)
-            raise Broken(
-                Failure("refusal", step, f"refused candidate {_dumps(c)} changed the state", then, [c])
-            ) from None
-        return
-    except InvalidInput as exc:
-        raise Broken(
-            Failure(
-                "refusal",
-                step,
-                f"well-formed candidate {_dumps(c)} is refused as invalid input, naming no rule: {exc}",
-                {"legal": True},
-                [c],
-                reproduced_by_check=False,
-            )
-        ) from None
-    if said is not None:
-        raise Broken(
-            Failure(
-                "refusal",
-                step,
-                f"candidate {_dumps(c)}: apply accepts it but validate says rule {said.rule} ({said.code})",
-                {"violation": {"rule": said.rule, "code": said.code}},
-                [c],
-            )
-        )
-    if not (c["type"] == "discard" and discard_listed):
-        want = {k: v for k, v in c.items() if k != "pay"}
-        raise Broken(
-            Failure(
-                "refusal",
-                step,
-                f"candidate {_dumps(c)} is accepted, yet legal_actions does not list it",
-                {"legal": True, "legal_actions": {"player": c["player"], "includes": [want]}},
-            )
-        )
+    """The invariants on the state before an action: consistent, every listed action legal, and one
+    candidate of every action type (those not listed) refused as a referee should refuse it."""
+    _holds(invariants.consistent(probe.catalog, state), "consistent", step)
+    _holds(invariants.listed_legal(probe, state, listed), "listed_legal", step)
+    keys = {invariants.key(a) for a in listed}
+    for c in candidates(state, wrong):
+        if invariants.key(c) not in keys:
+            _holds(invariants.refusal(probe, state, c, listed), "refusal", step, [c])
 
 
 def fuzz_game(catalog: Catalog, index: int, seed: str, max_actions: int = DEFAULT_MAX_ACTIONS) -> GameReport:
-    """Fuzz game ``index`` of ``seed``: play it with every check, then again to compare (determinism)."""
+    """Fuzz game ``index`` of ``seed``: play it with every check, then replay it as `referee check` would
+    to compare (determinism); a failure is cut to the shortest prefix `referee check` fails on."""
     game_seed = f"{seed}:{index}"
     policy = POLICIES[index % len(POLICIES)]
     options = {"response_windows": "strict"} if index % 2 else None
+    game = new_game_for(catalog, game_seed, options)
+    actions: list[dict[str, Any]] = []
     try:
-        game, actions, digests, session = _play(catalog, game_seed, policy, max_actions, True, options)
+        session, trace = _play(catalog, game, game_seed, policy, max_actions, actions)
     except Broken as broken:
-        game = new_game_for(catalog, game_seed, options)
-        prefix = _replayed_prefix(catalog, game_seed, policy, broken.failure.step, options)
-        return GameReport(index, game_seed, policy, game, prefix, None, broken.failure)
-    _, again, digests2, _ = _play(catalog, game_seed, policy, max_actions, False, options)
-    report = GameReport(index, game_seed, policy, game, actions, session.state["result"])
-    if digests2 != digests:
-        at = next((i for i, (x, y) in enumerate(zip(digests, digests2)) if x != y), min(len(digests), len(digests2)))
-        report.actions = actions[: at + 1]
-        report.failure = Failure(
-            "deterministic",
-            at + 1,
-            f"the same seed played again differs at action {at} (first run {len(actions)} actions, second {len(again)})",
-            {"legal": True},
-            reproduced_by_check=False,
-        )
+        failure = broken.failure
+        report = GameReport(index, game_seed, policy, game, actions[: failure.step], None, failure)
+    else:
+        report = GameReport(index, game_seed, policy, game, actions, session.state["result"])
+        problem = invariants.deterministic(trace, _replayed(catalog, report))
+        if problem is None:
+            return report
+        report.failure = Failure("deterministic", len(actions), problem)
+    _shrink(catalog, report)
     return report
 
 
-def _replayed_prefix(
-    catalog: Catalog, seed: str, policy: str, steps: int, options: dict[str, Any] | None
-) -> list[dict[str, Any]]:
-    """The first ``steps`` actions of the game, played again without the checks (the shortest failing prefix)."""
-    _, actions, _, _ = _play(catalog, seed, policy, steps, False, options)
-    return actions[:steps]
+def _scenario(doc: dict[str, Any], report: GameReport) -> Scenario:
+    from referee.scenarios.model import parse
+    from referee.scenarios.source import Document
+
+    return parse(Document(doc, f"fuzz-{report.seed}"))
+
+
+def _replayed(catalog: Catalog, report: GameReport) -> list[str]:
+    """The game's steps played again from its NewGame and actions, by `referee check`'s own player."""
+    from referee.scenarios.runner import StepWatch, execute
+
+    backend = InProcess(catalog).trusting()  # the states were checked as the game was played
+    again = StepWatch(backend, [], trace=True)
+    game = {"given": _given(report), "when": report.actions, "then": {"legal": True}}
+    execute(_scenario(game, report), backend, fast=False, observe=again)
+    return again.trace or []
+
+
+def _reproduces(catalog: Catalog, report: GameReport, steps: int) -> bool:
+    """Whether `referee check` fails the scenario of the first ``steps`` actions on the failure's invariant."""
+    from referee.scenarios.runner import run
+
+    assert report.failure is not None
+    result = run(_scenario(scenario_for(catalog, report, steps), report), InProcess(catalog))
+    said = f"invariant {report.failure.invariant} "
+    return result.status == "failed" and any(line.startswith(said) for line in result.details)
+
+
+def _shrink(catalog: Catalog, report: GameReport) -> None:
+    """Cut the failing game to the shortest prefix whose scenario `referee check` fails (a binary search:
+    an invariant checked at every step that breaks after a prefix breaks after every longer one).
+    ``ends_within`` keeps its K actions: a shorter game is not one that should have ended."""
+    f = report.failure
+    assert f is not None
+    if f.invariant == "ends_within":
+        return
+    low, high = 0, f.step
+    while low < high:
+        mid = (low + high) // 2
+        if _reproduces(catalog, report, mid):
+            high = mid
+        else:
+            low = mid + 1
+    f.step = high
+    report.actions = report.actions[:high]
 
 
 # -- the failing game as a scenario ------------------------------------------------------------------------
 
 
-def scenario_for(catalog: Catalog, report: GameReport) -> dict[str, Any]:
-    """The failing game as a scenario: its NewGame, the shortest failing prefix, and a ``then`` that fails
-    while the invariant is broken (the expected outcome a correct referee gives)."""
+def scenario_for(catalog: Catalog, report: GameReport, steps: int | None = None) -> dict[str, Any]:
+    """The failing game as a scenario: its NewGame, the first ``steps`` actions (default: the report's),
+    and ``then.invariants`` asserting the invariant it broke, which `referee check` fails while the bug is
+    there (and passes once it is fixed)."""
     f = report.failure
     assert f is not None
-    game = {**report.game, "first_player": report.game.get("first_player")}
+    when = report.actions if steps is None else report.actions[:steps]
     return {
-        "name": f"fuzz {report.seed}: {f.invariant} at action {f.step}",
+        "name": f"fuzz {report.seed}: {f.invariant} at action {len(when)}",
         "description": (
             f"Found by `referee fuzz` (catalog {catalog.id} {catalog.digest[:19]}..., policy {report.policy}): "
             f"{f.detail}"
         ),
-        "given": {"game": game},
-        "when": [*report.actions, *f.extra],
-        "then": f.then,
+        "given": _given(report),
+        "when": when,
+        "then": {"legal": True, "invariants": {f.invariant: f.value}},
     }
+
+
+def _given(report: GameReport) -> dict[str, Any]:
+    """The game's NewGame as a scenario's given (``first_player`` written: a scenario's default is 0)."""
+    return {"game": {**report.game, "first_player": report.game.get("first_player")}}
 
 
 def write_scenario(catalog: Catalog, report: GameReport, out_dir: str) -> str:
@@ -562,11 +343,7 @@ def write_scenario(catalog: Catalog, report: GameReport, out_dir: str) -> str:
     path = Path(out_dir) / f"fuzz-{safe}-{f.invariant}.yaml"
     doc = scenario_for(catalog, report)
     lines = [
-        "# `referee check` on this file replays the failing game"
-        + ("; it fails while the bug is there." if f.reproduced_by_check else " to the step where the invariant broke.")
-        + (
-            " The invariant is not one a scenario can assert: see the description." if not f.reproduced_by_check else ""
-        ),
+        f"# `referee check` on this file fails while the bug is there (then.invariants.{f.invariant}).",
         f"name: {flow(doc['name'])}",
         f"description: {flow(doc['description'])}",
         "given:",
@@ -621,7 +398,6 @@ def fuzz(
     """Fuzz ``games`` games; stops at the first failing game (its scenario written into ``out_dir``)."""
     import time
 
-    from referee.scenarios.backends import InProcess
     from referee.scenarios.parallel import BackendSpec, open_pool
 
     start = time.perf_counter()

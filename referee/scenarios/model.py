@@ -56,6 +56,7 @@ class Scenario:
     expect: str  # "legal", "violation" or "error"
     expect_index: Index  # for violation / error: the step that must be refused
     assertions: dict[str, Any] = field(default_factory=dict)
+    invariants: dict[str, Any] = field(default_factory=dict)  # then.invariants (referee/scenarios/invariants.py)
     raw_game: bool = False  # a NewGame sent exactly as written (replay of an API body)
 
     @property
@@ -109,22 +110,28 @@ def parse(doc: Document) -> Scenario:
         if isinstance(index, int) and index >= len(when):
             raise doc.error(("then", expect, "index"), f"there is no action {index}: when has {len(when)} action(s)")
         expect_index = index
-    for i, action in enumerate(when):
+    invariants = then.get("invariants", {})
+    if "ends_within" in invariants and expect != "legal":
+        raise doc.error(("then", "invariants", "ends_within"), f"ends_within goes with a legal outcome, not {expect}")
+    probes = [(("then", "invariants", "refusal", i), a) for i, a in enumerate(invariants.get("refusal", ()))]
+    for path, action in [(("when", i), a) for i, a in enumerate(when)] + probes:
         for sub, text in action_refs(action):
             try:
                 parse_ref(text)
             except RefError as exc:
-                raise doc.error(("when", i, *sub), str(exc)) from None
+                raise doc.error((*path, *sub), str(exc)) from None
     for key, _value in then.items():
         if looks_like_ref(key) and key.count(".") >= 2:
             try:
                 parse_ref(key)
             except RefError as exc:
                 raise doc.error(("then", key), str(exc)) from None
-    assertions = {k: v for k, v in then.items() if k not in _EXPECT_KEYS}
+    assertions = {k: v for k, v in then.items() if k not in (*_EXPECT_KEYS, "invariants")}
     kind = next(iter(data["given"]))
     name = data.get("name") or Path(doc.file).stem
-    return Scenario(doc, name, rule, kind, data["given"][kind], when, then, expect, expect_index, assertions)
+    return Scenario(
+        doc, name, rule, kind, data["given"][kind], when, then, expect, expect_index, assertions, invariants
+    )
 
 
 def load(path: str | Path, text: str | None = None) -> list[Scenario]:
@@ -153,6 +160,8 @@ def _message(err: Any, data: Any) -> str:
         return "give exactly one of game, state, position"
     if path and path[-1] == "const" and err.instance_path and err.instance_path[-1] == "legal":
         return "legal can only be true (expect a violation with violation: {rule: ...})"
+    if path and path[-1] == "const" and len(err.instance_path) == 3 and err.instance_path[1] == "invariants":
+        return f"{err.instance_path[-1]} can only be true (leave it out not to check it)"
     message: str = err.message
     return message
 

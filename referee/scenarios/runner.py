@@ -6,10 +6,11 @@ import copy
 import difflib
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.scenarios import assertions
+from referee.scenarios import assertions, invariants
 from referee.scenarios.assertions import flow, legend, readable_lines
 from referee.scenarios.backends import BackendGame, Http, InProcess, Refusal
 from referee.scenarios.build import BuildError, build_position, expand_game
@@ -49,6 +50,12 @@ class Execution:
     before: dict[str, Any] | None = None  # the state before the watched action
     after: dict[str, Any] | None = None  # ... and after it, when it was accepted
     resolved: dict[int, Any] = field(default_factory=dict)
+    played: int = 0  # the actions applied
+
+
+# What a play tells its watcher at each step: where ("given" or the action's index), the action (resolved;
+# None for the given), then the state and events after it, or the refusal (state None).
+Observer = Callable[[int | str, Any, dict[str, Any] | None, list[dict[str, Any]], Refusal | None], None]
 
 
 def run(sc: Scenario, backend: Any) -> Result:
@@ -89,23 +96,37 @@ def _start(sc: Scenario, backend: InProcess | Http) -> BackendGame:
         raise sc.doc.error(("given", *exc.path), exc.message) from None
 
 
-def execute(sc: Scenario, backend: Any, watch: int | None = None, fast: bool = True) -> Execution:
+def execute(
+    sc: Scenario,
+    backend: Any,
+    watch: int | None = None,
+    fast: bool = True,
+    observe: Observer | None = None,
+    until_over: bool = False,
+) -> Execution:
     """Build the given, then apply the actions until one is refused.
 
     ``watch``: the index of an action whose before and after states to keep
     (for the diff of an action that should have been refused). ``fast``
     allows one ``/v1/replay`` request over HTTP when no action uses references.
+    ``observe`` is told every step (the invariants); ``until_over`` stops at the end of the game
+    (``ends_within``: the rest of a playout a referee that ends the game sooner does not need).
     """
     ex = Execution()
     try:
         session = _start(sc, backend)
     except Refusal as refusal:
         ex.refusal, ex.at = refusal, "given"
+        if observe:
+            observe("given", None, None, [], refusal)
         return ex
     ex.events = session.events
+    if observe:
+        observe("given", None, session.state, list(session.events), None)
     when = sc.when
     if (
         fast
+        and observe is None
         and watch is None
         and when
         and backend.replays_in_one_request
@@ -120,6 +141,8 @@ def execute(sc: Scenario, backend: Any, watch: int | None = None, fast: bool = T
         return ex
     for i, raw in enumerate(when):
         state = session.state
+        if until_over and state["phase"] == "over":
+            break
         try:
             action = resolve_action(state, raw)
         except RefError as exc:
@@ -129,10 +152,15 @@ def execute(sc: Scenario, backend: Any, watch: int | None = None, fast: bool = T
         if i == watch:
             ex.before = copy.deepcopy(state)
         try:
-            backend.apply(session, action)
+            events = backend.apply(session, action)
         except Refusal as refusal:
             ex.refusal, ex.at = refusal, i
+            if observe:
+                observe(i, action, None, [], refusal)
             break
+        ex.played += 1
+        if observe:
+            observe(i, action, session.state, events, None)
         if i == watch:
             ex.after = copy.deepcopy(session.state)
     ex.state = session.state
@@ -143,12 +171,102 @@ def execute(sc: Scenario, backend: Any, watch: int | None = None, fast: bool = T
 def judge(sc: Scenario, backend: Any) -> list[str]:
     """The failure details (empty when the scenario passes)."""
     watch = sc.expect_index if isinstance(sc.expect_index, int) and sc.expect != "legal" else None
+    if sc.invariants:
+        return _judge_invariants(sc, backend, watch)
     ex = execute(sc, backend, watch)
     out = _judge(sc, backend, ex)
     if out and watch is None and backend.replays_in_one_request and sc.when:
         # The one-request replay cannot say what an action changed: run again step by step.
         out = _judge(sc, backend, execute(sc, backend, watch, fast=False))
     return out
+
+
+class StepWatch:
+    """The invariants a scenario asserts that are checked as it plays: the per-step ones on the state
+    after the given and after each action (the first break of each kept), and the steps' digests for
+    ``deterministic``."""
+
+    def __init__(self, backend: Any, names: list[str], trace: bool):
+        self.backend = backend
+        self.names = names
+        self.trace: list[str] | None = [] if trace else None
+        self.broken: dict[str, tuple[int | str, str]] = {}
+
+    def __call__(
+        self,
+        at: int | str,
+        action: Any,
+        state: dict[str, Any] | None,
+        events: list[dict[str, Any]],
+        refusal: Refusal | None,
+    ) -> None:
+        if self.trace is not None:
+            self.trace.append(
+                invariants.step_digest(action, invariants.refusal_step(refusal), None)
+                if refusal is not None
+                else invariants.step_digest(action, events, state)
+            )
+        if state is None:
+            return
+        for name in self.names:
+            if name not in self.broken:
+                problem = self.check(name, state, events)
+                if problem:
+                    self.broken[name] = (at, problem)
+
+    def check(self, name: str, state: dict[str, Any], events: list[dict[str, Any]]) -> str | None:
+        if name == "listed_legal":
+            return invariants.listed_legal(self.backend, state)
+        if name == "consistent":
+            return invariants.consistent(self.backend.catalog, state)
+        return invariants.seat_secrets(self.backend, state, events)
+
+
+def _judge_invariants(sc: Scenario, backend: Any, watch: int | None) -> list[str]:
+    """The invariants first (each one that breaks, with its line and step), then the outcome and assertions."""
+    wanted = sc.invariants
+    steps = StepWatch(backend, [n for n in invariants.PER_STEP if n in wanted], "deterministic" in wanted)
+    ex = execute(sc, backend, watch, fast=False, observe=steps, until_over="ends_within" in wanted)
+    problems: dict[str, str] = {name: f"{_after(at)}: {p}" for name, (at, p) in steps.broken.items()}
+    if "refusal" in wanted:
+        found = _probe_refusals(backend, wanted["refusal"], ex.state)
+        if found:
+            problems["refusal"] = found
+    if "deterministic" in wanted:
+        again = StepWatch(backend, [], trace=True)
+        execute(sc, backend, watch, fast=False, observe=again, until_over="ends_within" in wanted)
+        found = invariants.deterministic(steps.trace or [], again.trace or [])
+        if found:
+            problems["deterministic"] = found
+    if "ends_within" in wanted and ex.state is not None:
+        found = invariants.ends_within(wanted["ends_within"], ex.state, ex.played)
+        if found:
+            problems["ends_within"] = found
+    out = [
+        f"invariant {name} (line {sc.line_of('then', 'invariants', name)}) does not hold: {problems[name]}"
+        for name in wanted
+        if name in problems
+    ]
+    return out + _judge(sc, backend, ex)
+
+
+def _after(at: int | str) -> str:
+    return "after the given" if at == "given" else f"after action {at}"
+
+
+def _probe_refusals(backend: Any, probes: list[Any], state: dict[str, Any] | None) -> str | None:
+    """``then.invariants.refusal``: each action put to the referee on the state reached (not played)."""
+    if state is None:
+        return "there is no state to put the actions to (the given was refused)"
+    for i, raw in enumerate(probes):
+        try:
+            action = resolve_action(state, raw)
+        except RefError as exc:
+            return f"refusal.{i}: the reference names no card: {exc}"
+        found = invariants.refusal(backend, state, action)
+        if found:
+            return f"on the state reached: {found}"
+    return None
 
 
 def _judge(sc: Scenario, backend: Any, ex: Execution) -> list[str]:

@@ -24,7 +24,7 @@ from referee.engine.labels import labelled, names_for
 from referee.service.codecs import ACT, ASK, LOOK
 from referee.service.context import Referee
 from referee.service.problems import violation_json
-from referee.service.reading import envelope, language, read_body
+from referee.service.reading import BodyLimits, envelope, language, read_body
 
 # status, JSON body, and "ja" when its human text is Japanese (Content-Language), else None
 Answer = tuple[int, bytes, "str | None"]
@@ -40,7 +40,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
     """The game endpoints' handlers by endpoint name (``apply``, ``legal_actions``...)."""
     catalog = ref.catalog
     codec = ref.codec
-    limit = ref.settings.max_body
+    limits = BodyLimits(ref.settings.max_body, ref.settings.chunked_body_timeout)
     dumps = orjson.dumps
 
     def named(violation: RuleViolation, state: Any, player: Any) -> RuleViolation:
@@ -51,12 +51,12 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         return violation
 
     def new_game(environ: Environ) -> Answer:
-        body = read_body(environ, limit)
+        body = read_body(environ, limits)
         state, events = codec.deal(body)
         return 201, dumps(codec.close_new(state, events)), None
 
     def apply(environ: Environ) -> Answer:
-        body = read_body(environ, limit)
+        body = read_body(environ, limits)
         opened = codec.open(body, ACT)
         action = body["action"]
         try:
@@ -67,7 +67,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         return 200, dumps(codec.close(opened, action, state, events)), None
 
     def validate(environ: Environ) -> Answer:
-        body = read_body(environ, limit)
+        body = read_body(environ, limits)
         opened = codec.open(body, ACT)
         violation = engine.validate(catalog, opened.state, body["action"])
         if violation is None:
@@ -77,7 +77,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         return 200, dumps({"legal": False, "violation": violation_json(violation, lang)}), _lang(lang)
 
     def legal_actions(environ: Environ) -> Answer:
-        body = read_body(environ, limit)
+        body = read_body(environ, limits)
         opened = codec.open(body, ASK)
         actions = engine.legal_actions(catalog, opened.state, opened.player)
         if not body.get("labels", False):
@@ -86,7 +86,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         return 200, dumps({"actions": labelled(catalog, opened.state, actions, lang), **opened.renewed}), _lang(lang)
 
     def replay(environ: Environ) -> Answer:
-        body = read_body(environ, limit)
+        body = read_body(environ, limits)
         key, start = codec.open_replay(body)
         try:
             state, applied = engine.replay(catalog, body["actions"], **{key: start})
@@ -100,18 +100,18 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         return 200, dumps({"state": codec.close_state(state), "applied": applied}), None
 
     def view(environ: Environ) -> Answer:
-        body = read_body(environ, limit)
+        body = read_body(environ, limits)
         opened = codec.open(body, LOOK)
         return 200, dumps({"view": engine.view(catalog, opened.state, opened.player), **opened.renewed}), None
 
     def reveal(environ: Environ) -> Answer:
-        return 200, dumps(codec.reveal(read_body(environ, limit))), None
+        return 200, dumps(codec.reveal(read_body(environ, limits))), None
 
     def latest(environ: Environ) -> Answer:
-        return 200, dumps(codec.latest(read_body(environ, limit))), None
+        return 200, dumps(codec.latest(read_body(environ, limits))), None
 
     def validate_deck(environ: Environ) -> Answer:
-        body = read_body(environ, limit)
+        body = read_body(environ, limits)
         envelope(body, ("deck",))
         violations = engine.validate_deck(catalog, body["deck"])
         lang = language(environ)

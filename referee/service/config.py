@@ -26,6 +26,7 @@ MIB = 1024 * 1024
 # a balancer sees /readyz 503 before the port closes (docs/operations.md, "Shutdown").
 DEFAULT_DRAIN = 5.0
 DEFAULT_CLIENT_TIMEOUT = 10.0
+DEFAULT_CHUNKED_BODY_TIMEOUT = 1.0
 WORKER_CLASSES = ("gevent", "sync")
 MIN_SECRET_BITS = 64
 DEFAULT_LEDGER_TTL = 30 * 86400.0
@@ -64,6 +65,13 @@ ENVIRONMENT: tuple[EnvSetting, ...] = (
         "10",
         "seconds a client has to send a whole request head (gevent), and for each read of its body or "
         "write of its answer to progress",
+    ),
+    EnvSetting(
+        "REFEREE_CHUNKED_BODY_TIMEOUT",
+        "1",
+        "seconds a chunked body (Transfer-Encoding: chunked) has to arrive whole, else 408 body_timeout: "
+        "every chunk costs the worker time to parse, so a body of many tiny chunks is cut off here "
+        "(0.1 to 60; a body sent with Content-Length is not bounded by it)",
     ),
     EnvSetting(
         "REFEREE_METRICS_PORT",
@@ -186,6 +194,7 @@ class Settings:
     metrics_port: int | None = None
     worker_class: str = WORKER_CLASSES[0]
     client_timeout: float = DEFAULT_CLIENT_TIMEOUT
+    chunked_body_timeout: float = DEFAULT_CHUNKED_BODY_TIMEOUT
     workers: int = 2
     worker_connections: int = 1000
     worker_timeout: int = 30
@@ -250,6 +259,9 @@ class Settings:
             drain_seconds=_number(env, "REFEREE_DRAIN_SECONDS", DEFAULT_DRAIN, high=300.0),
             worker_class=_choice(env, "REFEREE_WORKER_CLASS", WORKER_CLASSES),
             client_timeout=_number(env, "REFEREE_CLIENT_TIMEOUT", DEFAULT_CLIENT_TIMEOUT, high=300.0, low=0.5),
+            chunked_body_timeout=_number(
+                env, "REFEREE_CHUNKED_BODY_TIMEOUT", DEFAULT_CHUNKED_BODY_TIMEOUT, high=60.0, low=0.1
+            ),
             log_requests=_flag(env, "REFEREE_LOG_REQUESTS", True),
             bench_echo=_flag(env, "REFEREE_BENCH_ECHO", False),
             cors_origins=_origins(env, "REFEREE_CORS_ORIGINS"),

@@ -150,21 +150,21 @@ class PrivateCodec(Codec):
                 raise not_your_seat(WATCH_CANNOT_ACT)
             if named is not None:
                 raise not_your_seat(f"The key is the game's spectator key; the request names player {named}.")
-            return Opened(state, None, self.renewed(state, WATCH, current), body["state"])
+            return Opened(state, None, self.renewed(state["game_id"], WATCH, current), body["state"])
         if shape is ACT:
             if Player.is_valid(named):  # a malformed player is the engine's 400
                 self.same_player(player, named, "the action")
         elif named is not None or "player" in body:  # a spectator's null from a seat is not its player either
             self.same_player(player, named, "the request")
-        return Opened(state, player, self.renewed(state, player, current), body["state"])
+        return Opened(state, player, self.renewed(state["game_id"], player, current), body["state"])
 
-    def renewed(self, state: Body, role: int, current: bool) -> Body:
+    def renewed(self, game_id: str, role: int, current: bool) -> Body:
         """``{"seat": ...}``, the seat under the current key, when the one sent was under the previous key.
 
         Every answer to a seat renews it (a move, a view, a question), so a player who only watches
         during a rotation holds a current seat before the previous key is dropped.
         """
-        return {} if current else {"seat": self.vault.seat(state["game_id"], role)}
+        return {} if current else {"seat": self.vault.seat(game_id, role)}
 
     def open_replay(self, body: Body) -> tuple[str, Any]:
         envelope(body, ("actions",), ("game", "state", "seats"))
@@ -272,7 +272,7 @@ class PrivateCodec(Codec):
         seat = body["seat"]
         if not isinstance(seat, str):
             raise schema_problem({"seat": ["Must be a seat or the game's watch key (a string afk1.…)."]})
-        player, _ = self.vault.seat_player(seat, game_id)
+        player, current = self.vault.seat_player(seat, game_id)
         try:
             found = self.ledger.latest(game_id)
         except LedgerUnavailable as exc:
@@ -286,7 +286,7 @@ class PrivateCodec(Codec):
         seq, token = found
         state = cast(StateDict, self.vault.open(token))  # a token the referee made holds a checked state
         viewer = None if player == WATCH else player
-        return {"state": token, "seq": seq, "view": view_of(state, viewer)}
+        return {"state": token, "seq": seq, "view": view_of(state, viewer), **self.renewed(game_id, player, current)}
 
     # -- revealing (docs/api.md §10) -----------------------------------------------
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import re
+import time
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -45,9 +47,19 @@ def request_id(environ: dict[str, Any]) -> str:
     return rid
 
 
-def read_body(environ: dict[str, Any], limit: int) -> dict[str, Any]:
-    """The request's JSON object: 415 unless plain JSON (no Content-Encoding), 413 over ``limit`` bytes,
-    400 unless an object (or when an object repeats a key, or nests deeper than :data:`MAX_DEPTH`)."""
+@dataclass(frozen=True, slots=True)
+class BodyLimits:
+    """How much a body may be: ``size`` bytes at most (``REFEREE_MAX_BODY``), and a chunked one must
+    arrive whole within ``chunked_seconds`` (``REFEREE_CHUNKED_BODY_TIMEOUT``)."""
+
+    size: int
+    chunked_seconds: float
+
+
+def read_body(environ: dict[str, Any], limits: BodyLimits) -> dict[str, Any]:
+    """The request's JSON object: 415 unless plain JSON (no Content-Encoding), 413 over ``limits.size``
+    bytes, 408 for a chunked body slower than ``limits.chunked_seconds``, 400 unless an object (or when
+    an object repeats a key, or nests deeper than :data:`MAX_DEPTH`)."""
     encoding = environ.get("HTTP_CONTENT_ENCODING")
     if encoding is not None and encoding.strip().lower() not in ("", "identity"):
         raise Problem(
@@ -66,7 +78,7 @@ def read_body(environ: dict[str, Any], limit: int) -> dict[str, Any]:
                 "unsupported_media_type",
                 f"Send the body as {JSON}, not {mimetype or 'no Content-Type'}.",
             )
-    data = _read_raw(environ, limit)
+    data = _read_raw(environ, limits)
     try:
         body = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
@@ -158,18 +170,24 @@ def duplicate_key_path(data: bytes) -> str | None:
 
 DISCARD_FACTOR = 4  # a body up to 4 × REFEREE_MAX_BODY is read and dropped before the 413
 READ_CHUNK = 64 * 1024  # werkzeug's LimitedStream reads this much at a time
+# A chunked body is read (and an oversized one dropped) this much at a time, the clock looked at
+# after each piece: gunicorn parses the chunks as we read, so a piece of one-byte chunks takes it
+# tens of milliseconds.
+PIECE = 16 * 1024
 
 
-def _read_raw(environ: dict[str, Any], limit: int) -> bytes:
-    """The body's bytes, never more than ``limit`` (``REFEREE_MAX_BODY``; else 413).
+def _read_raw(environ: dict[str, Any], limits: BodyLimits) -> bytes:
+    """The body's bytes, never more than ``limits.size`` (else 413).
 
     An oversized body is read and dropped up to a bound before the 413 is
     sent, so a client that writes its whole body before reading gets the
     answer rather than a reset connection. A body that cannot be read (cut
-    short, a malformed chunk, a client too slow) is a 400.
+    short, a malformed chunk, a client too slow) is a 400; a chunked body
+    that is not whole within ``limits.chunked_seconds`` is a 408.
     """
     length = get_content_length(environ)  # werkzeug's request.content_length
     stream = environ["wsgi.input"]
+    limit = limits.size
     try:
         if length is not None:
             if length > limit:
@@ -180,17 +198,40 @@ def _read_raw(environ: dict[str, Any], limit: int) -> bytes:
             return get_input_stream(environ, max_content_length=limit).read()  # werkzeug's get_data()
         if not environ.get("wsgi.input_terminated"):
             return b""  # no length and a server that does not end the stream: read nothing (werkzeug's rule)
-        data: bytes = stream.read(limit + 1)  # chunked: read one byte past the limit to know
-        if len(data) > limit:
-            _discard(stream, DISCARD_FACTOR * limit, limit)
-            raise RequestEntityTooLarge()
-        return data
-    except RequestEntityTooLarge:
+        return _read_chunked(stream, limits)
+    except (RequestEntityTooLarge, Problem):
         raise
     except Exception as exc:  # the WSGI server's own errors: a cut or malformed body, a timeout
         raise Problem(
             "unreadable-body", "unreadable_body", f"The body could not be read: {type(exc).__name__}."
         ) from None
+
+
+def _read_chunked(stream: Any, limits: BodyLimits) -> bytes:
+    """A chunked body, whole within ``limits.chunked_seconds``: one byte past the size limit is a 413.
+
+    Each chunk costs the worker time to parse whatever its size, so the
+    clock, not the byte count, bounds a body of many tiny chunks (a gevent
+    worker serves no one else while it parses them).
+    """
+    deadline = time.monotonic() + limits.chunked_seconds
+    pieces: list[bytes] = []
+    size = 0
+    while size <= limits.size:
+        piece = stream.read(min(PIECE, limits.size + 1 - size))
+        if not piece:
+            return b"".join(pieces)
+        pieces.append(piece)
+        size += len(piece)
+        if time.monotonic() > deadline:
+            raise Problem(
+                "request-timeout",
+                "body_timeout",
+                f"The chunked body was not whole after {limits.chunked_seconds:g} s ({size} bytes read): "
+                "send it with Content-Length, or in larger chunks.",
+            )
+    _discard(stream, DISCARD_FACTOR * limits.size, limits.size, deadline)
+    raise RequestEntityTooLarge()
 
 
 def _read_to_end(stream: Any, limit: int) -> bytes:
@@ -209,10 +250,11 @@ def _read_to_end(stream: Any, limit: int) -> bytes:
     return data
 
 
-def _discard(stream: Any, length: int, limit: int) -> None:
+def _discard(stream: Any, length: int, limit: int, deadline: float = float("inf")) -> None:
+    """Read and drop up to ``length`` bytes (at most DISCARD_FACTOR × ``limit``), until ``deadline``."""
     left = min(length, DISCARD_FACTOR * limit)
-    while left > 0:
-        chunk = stream.read(min(left, 65536))
+    while left > 0 and time.monotonic() <= deadline:
+        chunk = stream.read(min(left, PIECE))
         if not chunk:
             return
         left -= len(chunk)

@@ -1,4 +1,4 @@
-"""``referee play``: bot against bot (registered in referee/cli.py; the bots are referee/bots/players.py).
+"""``referee play``: bot against bot (the bots are referee/bots/players.py).
 
 Exit status: 0 the games were played; 2 bad input (an unknown bot, a catalog
 that does not load, a service that cannot be reached or refuses): one line.
@@ -10,7 +10,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from referee.scenarios.cli import CommandError, load_catalog, positive_int, subcommand
+from referee.cli.common import CommandError, load_catalog, positive_int, subcommand
 
 if TYPE_CHECKING:
     from referee.bots.players import Bot

@@ -1,4 +1,4 @@
-"""``referee fuzz``: the subcommand (registered in referee/cli.py); the fuzzer is referee/scenarios/fuzz.py.
+"""``referee fuzz``: the subcommand; the fuzzer is referee/scenarios/fuzz.py.
 
 Exit status: 0 every invariant held in every game; 1 one failed (the failing
 game written into ``--out`` as a scenario file); 2 bad input (a catalog that
@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from referee.scenarios.cli import CommandError, load_catalog, positive_int, subcommand
+from referee.cli.common import CommandError, load_catalog, positive_int, subcommand
 
 
 def add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

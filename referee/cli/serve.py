@@ -1,21 +1,4 @@
-"""The ``referee`` command: one subcommand per function.
-
-    referee --version                                   the package version
-    referee serve [--host H] [--port P] [--workers N]   run the HTTP service (gunicorn);
-                  [--metrics-port P] [--catalog FILE]   `referee serve --help` lists every setting
-    referee openapi [--output FILE]                     print the OpenAPI document
-    referee check | record | replay | recheck ...       scenario files and game archives (docs/scenarios.md)
-    referee fuzz CATALOG [--games N] ...                random games checking every invariant (docs/bots.md)
-    referee play --bots A,B [--games N] ...             bot against bot (docs/bots.md)
-    referee verify-deal REVEALED.json [--commitment C]  check a revealed private game's deal
-
-Also ``python -m referee ...``. To add a subcommand, write ``_add_NAME(sub)``
-(``p = subcommand(sub, "NAME", cmd_NAME, summary, description)``, then its
-arguments) and ``cmd_NAME(args) -> int``, and list ``_add_NAME`` in
-:data:`SUBCOMMANDS`. Errors an operator can fix raise :class:`CommandError`:
-one line on stderr (``referee: error: ...``) and exit status 2, never a
-traceback; a file is named once (``load_catalog``, ``write_file``).
-"""
+"""``referee serve`` (the HTTP service under gunicorn) and ``referee openapi`` (its OpenAPI document)."""
 
 from __future__ import annotations
 
@@ -25,22 +8,16 @@ import os
 import socket
 import sys
 import tempfile
-from collections.abc import Callable, MutableMapping, Sequence
+from collections.abc import MutableMapping
 from typing import Any
 
-from referee.bots.cli import add_play
-from referee.scenarios.cli import SUBCOMMANDS as SCENARIO_SUBCOMMANDS
-from referee.scenarios.cli import CommandError, load_catalog, subcommand, write_file, write_output
-from referee.scenarios.cli import positive_int as _positive
-from referee.scenarios.fuzz_cli import add_fuzz
-
-PROG = "referee"
-
+from referee.cli.common import PROG, CommandError, catalog_of, subcommand, write_output
+from referee.cli.common import positive_int as _positive
 
 # -- serve ---------------------------------------------------------------------
 
 
-def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from referee.service.config import settings_help
 
     env = os.environ
@@ -126,18 +103,11 @@ def _load_settings(args: argparse.Namespace) -> tuple[Any, Any]:
     """The app's settings and catalog, or a one-line error naming the flag or variable."""
     from referee.service.config import ConfigError, Settings
 
-    catalog = _catalog(args.catalog)  # first, so that its error names the flag or the variable
+    catalog = catalog_of(args.catalog)  # first, so that its error names the flag or the variable
     try:
         return Settings.from_env(), catalog
     except ConfigError as exc:
         raise CommandError(str(exc)) from None
-
-
-def _catalog(flag: str | None) -> Any:
-    """The catalog of ``--catalog``, else of ``REFEREE_CATALOG``, else the built-in one; an error names which."""
-    if flag:
-        return load_catalog(flag, "--catalog ")
-    return load_catalog(os.environ.get("REFEREE_CATALOG") or None, "REFEREE_CATALOG=")
 
 
 def _prepare_metrics_dir(env: MutableMapping[str, str]) -> None:
@@ -206,7 +176,7 @@ def _port(text: str) -> int:
 # -- openapi -------------------------------------------------------------------
 
 
-def _add_openapi(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_openapi(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subcommand(
         sub,
         "openapi",
@@ -223,105 +193,3 @@ def cmd_openapi(args: argparse.Namespace) -> int:
 
     text = openapi_yaml(create_app(Settings(log_requests=False)))
     return write_output("--output", args.output, text)
-
-
-# -- verify-deal ---------------------------------------------------------------
-
-
-def _add_verify_deal(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = subcommand(
-        sub,
-        "verify-deal",
-        cmd_verify_deal,
-        "check the deal of a revealed private game (docs/api.md §10)",
-        (
-            "Check a private game revealed by POST /v1/reveal: the seed matches the commitment "
-            "shown at the deal, dealing again from that seed and the two decks gives the same "
-            "cards, and each file at the end is the untouched rest of the file dealt. Exit 0 "
-            "when it checks, 1 when it does not, 2 when the file cannot be read."
-        ),
-    )
-    p.add_argument(
-        "revealed", metavar="REVEALED.json", help='the answer of POST /v1/reveal ({"state": ...}) or the state alone'
-    )
-    p.add_argument(
-        "--commitment", metavar="sha256:HEX", help="the commitment you were shown at the deal (and in every view)"
-    )
-    p.add_argument(
-        "--catalog",
-        metavar="FILE",
-        help="the catalog the game was played with (default: REFEREE_CATALOG, else the built-in)",
-    )
-    p.add_argument("--out", metavar="FILE", help="write the re-dealt first state to FILE (JSON)")
-
-
-def cmd_verify_deal(args: argparse.Namespace) -> int:
-    import json
-
-    from referee.engine.fair_deal import DealMismatch, commitment, verify_deal
-    from referee.scenarios.source import ScenarioError, read_text
-
-    try:
-        doc = json.loads(read_text(args.revealed))
-    except ScenarioError as exc:  # names the file: cannot read it, or not UTF-8
-        raise CommandError(str(exc)) from None
-    except ValueError as exc:
-        raise CommandError(f"{args.revealed}: not JSON ({exc})") from None
-    state = doc.get("state", doc) if isinstance(doc, dict) else doc
-    catalog = _catalog(args.catalog)
-    try:
-        first = verify_deal(catalog, state, args.commitment)
-    except DealMismatch as exc:
-        print(f"{PROG} verify-deal: {args.revealed}: FAILED: {exc}", file=sys.stderr)
-        return 1
-    if args.out:
-        write_file("--out", args.out, json.dumps(first, ensure_ascii=False, indent=2))
-    seen = "matches the commitment given" if args.commitment else "compare it with the one you were shown"
-    print(
-        f"deal verified: seed commitment {commitment(state['seed'])} ({seen}); dealing again from the "
-        f"seed and both decks gives the game's {len(first['cards'])} cards and first player; both files "
-        f"are the untouched rest of the deal"
-    )
-    return 0
-
-
-# -- the dispatcher ------------------------------------------------------------
-
-# check, record, replay, recheck, expand: scenario files and archives for users' CI
-# (referee/scenarios/cli.py, docs/scenarios.md).
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = [
-    _add_serve,
-    _add_openapi,
-    *SCENARIO_SUBCOMMANDS,
-    add_fuzz,  # referee/scenarios/fuzz_cli.py
-    add_play,  # referee/bots/cli.py
-    _add_verify_deal,
-]
-
-
-def build_parser() -> argparse.ArgumentParser:
-    from referee import __version__
-
-    parser = argparse.ArgumentParser(prog=PROG, description="Ace File '99 rules referee.")
-    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for add in SUBCOMMANDS:
-        add(sub)
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
-        status: int = args.func(args)
-        return status
-    except CommandError as exc:
-        print(f"{PROG}: error: {' '.join(str(exc).split())}", file=sys.stderr)  # one line
-        return 2
-    except KeyboardInterrupt:
-        return 130
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -1,11 +1,10 @@
-"""The ``check``, ``record``, ``replay``, ``recheck`` and ``expand`` subcommands of ``referee``
-(registered in referee/cli.py), and what every subcommand shares about files.
+"""``referee check``, ``record``, ``replay``, ``recheck`` and ``expand``: scenario files and game archives
+(the tooling is referee/scenarios/, the format docs/scenarios.md).
 
 Exit status: 0 all good; 1 a scenario failed or an action was illegal; 2
 malformed input (a scenario file, an actions file, a path, a catalog) or the
 service could not be reached. Errors are one line each, never a traceback:
-a :class:`CommandError`, which names the option and its file once
-(``--catalog cards.yaml:12: card X-1, field kind: ...``).
+a :class:`~referee.cli.common.CommandError`, which names the option and its file once.
 """
 
 from __future__ import annotations
@@ -14,59 +13,18 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-PROG = "referee"
-
-
-class CommandError(Exception):
-    """A one-line error for the operator: ``referee: error: MESSAGE``, exit status 2."""
-
-
-# -- files: what every subcommand shares -------------------------------------------
-
-
-def load_catalog(path: str | None, option: str = "--catalog ") -> Any:
-    """The catalog file at ``path`` (the built-in one when ``None``); a bad one is a
-    :class:`CommandError` naming ``option`` (``"--catalog "``, ``"REFEREE_CATALOG="``) and the file once."""
-    from referee.engine import Catalog, CatalogError
-
-    try:
-        return Catalog.from_path(path) if path else Catalog.builtin()
-    except CatalogError as exc:  # its text starts with the file (and line)
-        raise CommandError(f"{option}{exc}") from None
-
-
-def check_writable(option: str, path: str) -> None:
-    """Stop before any work if the file of ``option`` could not be written, with :func:`write_file`'s words."""
-    import errno
-    import os
-
-    target = Path(path)
-    folder = target.parent
-    problem = (
-        errno.EISDIR
-        if target.is_dir()
-        else errno.ENOENT
-        if not folder.is_dir()
-        else errno.EACCES
-        if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK))
-        else None
-    )
-    if problem is not None:
-        raise CommandError(f"{option} {path}: cannot write: {os.strerror(problem)}")
-
-
-def write_file(option: str, path: str, data: str | bytes) -> None:
-    """Write ``data`` to the file of ``option``; a :class:`CommandError` naming both if it cannot."""
-    try:
-        if isinstance(data, bytes):
-            Path(path).write_bytes(data)
-        else:
-            Path(path).write_text(data, "utf-8")
-    except OSError as exc:
-        raise CommandError(f"{option} {path}: cannot write: {exc.strerror or exc}") from None
+from referee.cli.common import (
+    PROG,
+    CommandError,
+    check_writable,
+    load_catalog,
+    positive_int,
+    subcommand,
+    write_file,
+    write_output,
+)
 
 
 def _backend(args: argparse.Namespace) -> Any:
@@ -84,23 +42,6 @@ def _backend(args: argparse.Namespace) -> Any:
     from referee.scenarios.backends import InProcess
 
     return InProcess(load_catalog(args.catalog))
-
-
-# -- declaring a subcommand ---------------------------------------------------------
-
-
-def subcommand(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser],
-    name: str,
-    func: Callable[[argparse.Namespace], int],
-    summary: str,
-    description: str,
-    **parser: Any,
-) -> argparse.ArgumentParser:
-    """The parser of ``referee NAME``, which runs ``func(args)``; the caller adds its own arguments."""
-    p = sub.add_parser(name, help=summary, description=description, **parser)
-    p.set_defaults(func=func)
-    return p
 
 
 def _out(p: argparse.ArgumentParser, what: str) -> None:
@@ -151,17 +92,6 @@ def add_check(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
     _common(p)
     _spread(p, "files")
-
-
-def positive_int(text: str) -> int:
-    """An argparse type: an integer of 1 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a positive integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"not a positive integer: {text!r}")
-    return value
 
 
 def _spread(p: argparse.ArgumentParser, what: str) -> None:
@@ -318,17 +248,6 @@ def cmd_record(args: argparse.Namespace) -> int:
     return write_output("--out", args.out, text, played)
 
 
-def write_output(option: str, path: str | None, text: str, what: str | None = None) -> int:
-    """``text`` to standard output, or to the file of ``option`` (saying ``what`` it wrote there, if given); 0."""
-    if not path:
-        sys.stdout.write(text)
-        return 0
-    write_file(option, path, text)
-    if what:
-        print(f"{PROG}: wrote {path}: {what}", file=sys.stderr)
-    return 0
-
-
 # -- replay ----------------------------------------------------------------------
 
 
@@ -468,6 +387,3 @@ def cmd_expand(args: argparse.Namespace) -> int:
         json.dumps(replay, ensure_ascii=False, indent=1) + "\n",
         "load it in Replay at http://127.0.0.1:8000/table",
     )
-
-
-SUBCOMMANDS = [add_check, add_record, add_replay, add_recheck, add_expand]
