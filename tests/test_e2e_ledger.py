@@ -103,6 +103,41 @@ def test_sqlite_with_two_workers_keeps_one_line_of_play(serve, tmp_path, catalog
     assert httpx.get(server.url + "/readyz").status_code == 200
 
 
+def answered_while_a_move_waits(server_url: str, catalog, hold, release) -> None:
+    """With one gevent worker: a move waits on its ledger (``hold`` keeps the store from answering); the
+    worker answers /livez meanwhile, so the wait is off its event loop; after ``release`` the move is applied."""
+    with httpx.Client(base_url=server_url, timeout=30) as http:
+        game = deal(http, catalog)
+        token, seats = game["state"], game["seats"]
+        _, actions = turn(http, token, seats)
+        answers: list[httpx.Response] = []
+        hold()
+        try:
+            mover = threading.Thread(target=lambda: answers.append(apply(http, token, seats, actions[0])))
+            mover.start()
+            time.sleep(0.3)  # the move reaches the ledger and waits there
+            with httpx.Client(base_url=server_url, timeout=30) as other:
+                assert other.get("/livez").status_code == 200
+            assert mover.is_alive() and not answers, "the move did not wait on the ledger"
+        finally:
+            release()
+        mover.join(30)
+        assert answers and answers[0].status_code == 200, answers[0].text if answers else "no answer"
+
+
+def test_a_move_waiting_for_sqlites_lock_leaves_the_worker_serving(serve, tmp_path, catalog):
+    import sqlite3
+
+    db = tmp_path / "ledger.db"
+    env = {"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": f"sqlite:///{db}", "REFEREE_LEDGER_TIMEOUT": "10"}
+    server = serve(workers=1, env=env)
+    blocker = sqlite3.connect(db, isolation_level=None)  # another process holding the write lock
+    answered_while_a_move_waits(
+        server.url, catalog, lambda: blocker.execute("BEGIN EXCLUSIVE"), lambda: blocker.execute("ROLLBACK")
+    )
+    blocker.close()
+
+
 def test_an_unreachable_ledger_at_start_is_one_clear_line(tmp_path):
     from tests.conftest import free_port
 
@@ -187,6 +222,19 @@ def game_id(resp: httpx.Response) -> str:
 
 def test_two_racing_moves_on_two_replicas_one_wins_50_times(redis_replicas, catalog):
     racing_rounds((redis_replicas[0].url, redis_replicas[1].url), catalog, 50)
+
+
+def test_a_move_waiting_for_redis_leaves_the_worker_serving(serve, redis_server, catalog):
+    import redis
+
+    env = {"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": redis_server.url, "REFEREE_LEDGER_TIMEOUT": "10"}
+    server = serve(workers=1, env=env)
+    admin = redis.Redis.from_url(redis_server.url)
+    # CLIENT PAUSE ... WRITE holds every script (the move's compare-and-set) until UNPAUSE.
+    answered_while_a_move_waits(
+        server.url, catalog, lambda: admin.client_pause(20_000, all=False), admin.client_unpause
+    )
+    admin.close()
 
 
 def test_kill_9_of_redis_mid_game_then_restart_loses_no_accepted_move(nginx, redis_replicas, redis_server, catalog):

@@ -26,8 +26,9 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 from urllib.parse import urlsplit
 
 APPLIED: Literal["applied"] = "applied"
@@ -129,14 +130,100 @@ CREATE INDEX IF NOT EXISTS games_touched ON games (touched);
 _EXPIRE_EVERY = 1000  # new games between two sweeps of expired ones
 
 
+def _original(module: str, name: str):  # type: ignore[no-untyped-def]
+    """``module.name`` as it was before gevent's monkey-patching (the gevent worker patches after the
+    app is loaded), or as it is where gevent is not in use."""
+    try:
+        from gevent.monkey import get_original
+    except ImportError:  # pragma: no cover (gevent is a dependency: the default worker class)
+        return getattr(__import__(module), name)
+    return get_original(module, name)
+
+
+_thread_sleep = _original("time", "sleep")  # a real thread's sleep, even in gevent's thread pool
+
+
+def _off_the_loop():  # type: ignore[no-untyped-def]
+    """How this process runs a blocking batch: in the gevent hub's thread pool when gevent has patched
+    the process (the default worker), so its event loop serves other requests during the commit's
+    fsync; else in the calling thread (the sync worker serves one request at a time anyway)."""
+    try:
+        from gevent import get_hub, monkey
+    except ImportError:  # pragma: no cover
+        return lambda fn, arg: fn(arg)
+    if not monkey.is_module_patched("threading"):
+        return lambda fn, arg: fn(arg)
+    pool = get_hub().threadpool
+    return lambda fn, arg: pool.apply(fn, (arg,))
+
+
+_UNSET = object()  # a work's value before its batch has run
+
+
+@dataclass(eq=False)
+class _Work:
+    """One caller's work for the next transaction, and its outcome once that has committed."""
+
+    work: Callable[[sqlite3.Connection], Any]
+    done: bool = False
+    value: Any = _UNSET
+    error: BaseException | None = None
+
+
+class GroupCommit:
+    """Group commit: one transaction for all the works queued while the previous one was committing.
+
+    The first caller that finds no batch running leads: it takes the whole
+    queue, has ``commit`` run it (off gevent's loop, :func:`_off_the_loop`),
+    then wakes every waiter. Each caller returns (or raises) its own work's
+    outcome, and only after the transaction that held it has committed, so
+    an answer never runs ahead of the disk. A waiter whose work came too late
+    for that batch leads the next one. Under gevent the lock and condition are
+    gevent's (the process is patched before this is made: one per process,
+    made on first use); with threads, threads'.
+    """
+
+    def __init__(self, commit: Callable[[list[_Work]], None]):
+        self._commit = commit
+        self._run_batch = _off_the_loop()
+        self._changed = threading.Condition()
+        self._queue: list[_Work] = []
+        self._busy = False
+
+    def run(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
+        mine = _Work(work)
+        with self._changed:
+            self._queue.append(mine)
+            while self._busy and not mine.done:
+                self._changed.wait()
+            if not mine.done:  # lead the next batch
+                batch, self._queue, self._busy = self._queue, [], True
+        if not mine.done:
+            try:
+                self._run_batch(self._commit, batch)
+            finally:
+                with self._changed:
+                    for item in batch:
+                        if item.value is _UNSET and item.error is None:  # the batch itself failed to run
+                            item.error = LedgerUnavailable("the ledger's batch did not run")
+                        item.done = True
+                    self._busy = False
+                    self._changed.notify_all()
+        if mine.error is not None:
+            raise mine.error
+        return mine.value
+
+
 class SqliteLedger:
     """The ledger in one SQLite file, shared by every process on the machine.
 
-    Each process (gunicorn forks its workers after loading the app) and
-    thread opens its own connection on first use. ``synchronous=FULL`` (the
-    default): a move answered is on disk, as Redis's ``appendfsync always``
-    promises; ``NORMAL`` (``?synchronous=normal``): in the kernel, so it
-    survives any crash of a process, not a power cut.
+    Each process (gunicorn forks its workers after loading the app) opens one
+    connection on first use, and writes through a :class:`GroupCommit`: the
+    moves that arrive while a transaction commits go into the next one
+    together, so one commit (and its fsync) serves them all.
+    ``synchronous=FULL`` (the default): a move answered is on disk, as Redis's
+    ``appendfsync always`` promises; ``NORMAL`` (``?synchronous=normal``): in
+    the kernel, so it survives any crash of a process, not a power cut.
     """
 
     def __init__(self, path: str, ttl: float, timeout: float, synchronous: str = "FULL"):
@@ -144,15 +231,14 @@ class SqliteLedger:
         self.synchronous = synchronous
         self.ttl = ttl
         self.timeout = timeout
-        self._local = threading.local()
+        self._pid = -1
+        self._db: sqlite3.Connection | None = None
+        self._group: GroupCommit | None = None
         self._games = 0
 
-    def _db(self) -> sqlite3.Connection:
-        local = self._local
-        if getattr(local, "pid", None) != os.getpid():
-            local.pid = os.getpid()
-            local.db = None
-        if local.db is None:
+    def _connection(self) -> sqlite3.Connection:
+        """This process's connection (only ever used by one batch at a time)."""
+        if self._db is None:
             try:
                 # No busy handler (timeout 0): the one wait for the lock is _begin's, bounded by the timeout.
                 db = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
@@ -161,36 +247,59 @@ class SqliteLedger:
                 db.executescript(_SCHEMA)
             except sqlite3.Error as exc:
                 raise LedgerUnavailable(f"SQLite ledger {self.path}: {exc}") from None
-            local.db = db
-        return local.db
+            self._db = db
+        return self._db
 
     def _run(self, work):  # type: ignore[no-untyped-def]
-        """``work(db)`` in one immediate transaction; any SQLite error is :class:`LedgerUnavailable`."""
-        db = self._db()
+        """``work(db)`` in an immediate transaction, with whatever else is queued meanwhile.
+
+        It answers only once that transaction has committed; any SQLite error
+        is :class:`LedgerUnavailable` for every work of the batch, none of
+        which is then recorded.
+        """
+        if self._pid != os.getpid():  # a forked worker: its own connection and queue, made after gevent's patch
+            self._pid = os.getpid()
+            self._db = None
+            self._group = GroupCommit(self._commit)
+        assert self._group is not None
+        return self._group.run(work)
+
+    def _commit(self, batch: list[_Work]) -> None:
+        """Every work of ``batch``, in order, in one transaction; each one's outcome set on it."""
+        try:
+            db = self._connection()
+        except LedgerUnavailable as exc:
+            for item in batch:
+                item.error = exc
+            return
         try:
             self._begin(db)
             try:
-                out = work(db)
-            except BaseException:
-                db.execute("ROLLBACK")
+                for item in batch:
+                    item.value = item.work(db)
+            except BaseException as exc:
+                item.error = exc  # the work that failed; the others' share of the batch goes with it
                 raise
             db.execute("COMMIT")
-            return out
-        except sqlite3.Error as exc:
+        except BaseException as exc:
             if db.in_transaction:
                 try:
                     db.execute("ROLLBACK")
                 except sqlite3.Error:
                     pass
-            self._local.db = None  # a fresh connection next time (the file may have come back)
-            raise LedgerUnavailable(f"SQLite ledger {self.path}: {exc}") from None
+            if isinstance(exc, sqlite3.Error):
+                self._db = None  # a fresh connection next time (the file may have come back)
+            lost = LedgerUnavailable(f"SQLite ledger {self.path}: {exc}")
+            for other in batch:
+                if other.error is None or isinstance(other.error, sqlite3.Error):
+                    other.error = lost
 
     def _begin(self, db: sqlite3.Connection) -> None:
         """``BEGIN IMMEDIATE`` (the write lock), waiting at most the timeout while another worker holds it.
 
-        SQLite's own busy handler sleeps 1 ms, then 2, 5, 10...: far longer than a move holds the lock
-        (a fraction of a millisecond). Trying again after a short, growing pause keeps two busy workers
-        from waiting on each other's sleeps.
+        SQLite's own busy handler sleeps 1 ms, then 2, 5, 10...: far longer than a batch holds the lock.
+        Trying again after a short, growing pause keeps two busy workers from waiting on each other's
+        sleeps. The pause is the thread's own (this runs off gevent's loop, in a thread of its pool).
         """
         deadline = time.monotonic() + self.timeout
         pause = 0.00005
@@ -203,7 +312,7 @@ class SqliteLedger:
                     raise
                 if time.monotonic() + pause > deadline:
                     raise
-            time.sleep(pause)
+            _thread_sleep(pause)
             pause = min(pause * 2, 0.002)
 
     def start(self, game_id: str, token: str) -> None:
@@ -279,8 +388,7 @@ class SqliteLedger:
         self._run(lambda db: db.execute("UPDATE games SET touched = touched WHERE game_id = ''"))
 
     def close(self) -> None:
-        db = getattr(self._local, "db", None)
-        self._local.db = None
+        db, self._db = self._db, None
         if db is not None:
             db.close()
 
