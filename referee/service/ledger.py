@@ -130,23 +130,11 @@ CREATE INDEX IF NOT EXISTS games_touched ON games (touched);
 _EXPIRE_EVERY = 1000  # new games between two sweeps of expired ones
 
 
-def _original(module: str, name: str):  # type: ignore[no-untyped-def]
-    """``module.name`` as it was before gevent's monkey-patching (the gevent worker patches after the
-    app is loaded), or as it is where gevent is not in use."""
-    try:
-        from gevent.monkey import get_original
-    except ImportError:  # pragma: no cover (gevent is a dependency: the default worker class)
-        return getattr(__import__(module), name)
-    return get_original(module, name)
-
-
-_thread_sleep = _original("time", "sleep")  # a real thread's sleep, even in gevent's thread pool
-
-
 def _off_the_loop():  # type: ignore[no-untyped-def]
-    """How this process runs a blocking batch: in the gevent hub's thread pool when gevent has patched
-    the process (the default worker), so its event loop serves other requests during the commit's
-    fsync; else in the calling thread (the sync worker serves one request at a time anyway)."""
+    """How this process runs a call that waits on the disk (a commit's fsync): in the gevent hub's
+    thread pool when gevent has patched the process (the default worker), so its event loop serves
+    other requests meanwhile; else in the calling thread (the sync worker serves one request at a
+    time anyway)."""
     try:
         from gevent import get_hub, monkey
     except ImportError:  # pragma: no cover
@@ -174,8 +162,7 @@ class GroupCommit:
     """Group commit: one transaction for all the works queued while the previous one was committing.
 
     The first caller that finds no batch running leads: it takes the whole
-    queue, has ``commit`` run it (off gevent's loop, :func:`_off_the_loop`),
-    then wakes every waiter. Each caller returns (or raises) its own work's
+    queue, has ``commit`` run it, then wakes every waiter. Each caller returns (or raises) its own work's
     outcome, and only after the transaction that held it has committed, so
     an answer never runs ahead of the disk. A waiter whose work came too late
     for that batch leads the next one. Under gevent the lock and condition are
@@ -185,7 +172,6 @@ class GroupCommit:
 
     def __init__(self, commit: Callable[[list[_Work]], None]):
         self._commit = commit
-        self._run_batch = _off_the_loop()
         self._changed = threading.Condition()
         self._queue: list[_Work] = []
         self._busy = False
@@ -200,7 +186,7 @@ class GroupCommit:
                 batch, self._queue, self._busy = self._queue, [], True
         if not mine.done:
             try:
-                self._run_batch(self._commit, batch)
+                self._commit(batch)
             finally:
                 with self._changed:
                     for item in batch:
@@ -234,6 +220,7 @@ class SqliteLedger:
         self._pid = -1
         self._db: sqlite3.Connection | None = None
         self._group: GroupCommit | None = None
+        self._off_the_loop = _off_the_loop()
         self._games = 0
 
     def _connection(self) -> sqlite3.Connection:
@@ -261,11 +248,17 @@ class SqliteLedger:
             self._pid = os.getpid()
             self._db = None
             self._group = GroupCommit(self._commit)
+            self._off_the_loop = _off_the_loop()
         assert self._group is not None
         return self._group.run(work)
 
     def _commit(self, batch: list[_Work]) -> None:
-        """Every work of ``batch``, in order, in one transaction; each one's outcome set on it."""
+        """Every work of ``batch``, in order, in one transaction; each one's outcome set on it.
+
+        The works are quick (a few statements on pages in memory) and run here; the ``COMMIT``, which
+        writes the WAL and fsyncs it (and now and then checkpoints), runs off gevent's loop. One
+        handover of the interpreter lock per batch, not one per statement.
+        """
         try:
             db = self._connection()
         except LedgerUnavailable as exc:
@@ -280,7 +273,7 @@ class SqliteLedger:
             except BaseException as exc:
                 item.error = exc  # the work that failed; the others' share of the batch goes with it
                 raise
-            db.execute("COMMIT")
+            self._off_the_loop(db.execute, "COMMIT")
         except BaseException as exc:
             if db.in_transaction:
                 try:
@@ -299,7 +292,7 @@ class SqliteLedger:
 
         SQLite's own busy handler sleeps 1 ms, then 2, 5, 10...: far longer than a batch holds the lock.
         Trying again after a short, growing pause keeps two busy workers from waiting on each other's
-        sleeps. The pause is the thread's own (this runs off gevent's loop, in a thread of its pool).
+        sleeps. Under gevent the pause is gevent's, so the loop serves other requests meanwhile.
         """
         deadline = time.monotonic() + self.timeout
         pause = 0.00005
@@ -312,7 +305,7 @@ class SqliteLedger:
                     raise
                 if time.monotonic() + pause > deadline:
                     raise
-            _thread_sleep(pause)
+            time.sleep(pause)
             pause = min(pause * 2, 0.002)
 
     def start(self, game_id: str, token: str) -> None:
@@ -342,11 +335,12 @@ class SqliteLedger:
             now = time.time()
             if latest is None:  # adopted at the token's seq
                 db.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
+                db.execute("INSERT OR REPLACE INTO games VALUES (?, ?, ?)", (game_id, seq, now))
                 db.execute("INSERT OR REPLACE INTO moves VALUES (?, ?, NULL, ?)", (game_id, seq, sent))
                 latest = seq
             if latest == seq:
                 db.execute("INSERT OR REPLACE INTO moves VALUES (?, ?, ?, ?)", (game_id, seq + 1, digest, token))
-                db.execute("INSERT OR REPLACE INTO games VALUES (?, ?, ?)", (game_id, seq + 1, now))
+                db.execute("UPDATE games SET latest = ?, touched = ? WHERE game_id = ?", (seq + 1, now, game_id))
                 return Outcome(APPLIED, seq + 1, token)
             if latest > seq:
                 row = db.execute(
@@ -399,13 +393,15 @@ class SqliteLedger:
 
 # -- Redis -----------------------------------------------------------------------------------
 
-# KEYS[1] the game's hash; ARGV: seq, digest, token, ttl (s), the token sent (for adoption).
-# Answers {kind, latest, token}: kind 1 applied, 2 repeated (token: the recorded one), 0 stale.
+# KEYS[1] the game's hash; ARGV: seq, digest, token, ttl (s), the token sent or '' (for adoption).
+# Answers {kind, latest, token}: kind 1 applied, 2 repeated (token: the recorded one), 0 stale,
+# 3 a game it does not hold, when ARGV[5] is '' (then called again with the token sent).
 _RECORD = """
 local key = KEYS[1]
 local seq = tonumber(ARGV[1])
 local latest = redis.call('HGET', key, 'latest')
 if not latest then
+  if ARGV[5] == '' then return {3, -1, ''} end
   redis.call('DEL', key)
   redis.call('HSET', key, 'latest', seq, 't:' .. seq, ARGV[5])
   latest = seq
@@ -492,9 +488,15 @@ class RedisLedger:
         self._call(work)
 
     def record(self, game_id: str, seq: int, digest: str, token: str, sent: str) -> Outcome:
-        kind, latest, recorded = self._call(
-            lambda: self._record(keys=[game_key(game_id)], args=[seq, digest, token, self.ttl, sent])
-        )
+        def attempt(adopt: str) -> list:
+            return self._call(
+                lambda: self._record(keys=[game_key(game_id)], args=[seq, digest, token, self.ttl, adopt])
+            )
+
+        # The token sent (5 KB) travels only for a game the ledger does not hold: a second, rare round trip.
+        kind, latest, recorded = attempt("")
+        if kind == 3:
+            kind, latest, recorded = attempt(sent)
         if kind == 1:
             return Outcome(APPLIED, latest, token)
         if kind == 2:
