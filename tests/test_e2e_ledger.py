@@ -5,25 +5,36 @@ file with 2 workers; three replicas behind a real nginx sharing one real ``redis
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
 import random
+import shutil
+import subprocess
 import threading
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
 from tests.conftest import STATE_KEY, keep_or_random, launch_server, wait_ready
-from tests.redis_server import RedisServer, need_redis
+from tests.redis_server import RedisCluster, RedisServer, need_redis
 
 pytestmark = pytest.mark.e2e
 
 
-def deal(http: httpx.Client, catalog) -> dict:
+def new_game_body(catalog) -> dict:
     from referee.engine.playout import random_new_game
 
     body = random_new_game(catalog, "ledger-e2e")
     body.pop("seed")
-    resp = http.post("/v1/games", json=body)
+    return body
+
+
+def deal(http: httpx.Client, catalog) -> dict:
+    resp = http.post("/v1/games", json=new_game_body(catalog))
     assert resp.status_code == 201, resp.text
     return resp.json()
 
@@ -273,5 +284,99 @@ def test_kill_9_of_redis_mid_game_then_restart_loses_no_accepted_move(nginx, red
         for _ in range(5):  # play continues from the latest token
             _, actions = turn(lb, token, seats)
             resp = apply(lb, token, seats, keep_or_random(actions, rng))
+            assert resp.status_code == 200, resp.text
+            token = resp.json()["state"]
+
+
+# -- two replicas on a Redis Cluster of three nodes ---------------------------------------------------
+
+
+def test_replicas_on_a_redis_cluster_keep_one_line_of_play_with_games_on_every_node(tmp_path, catalog):
+    cluster = RedisCluster(tmp_path / "cluster")
+    servers = []
+    try:
+        env = {"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": cluster.url, "REFEREE_LEDGER_TIMEOUT": "1"}
+        servers = [launch_server(tmp_path, workers=1, env=env) for _ in range(2)]
+        for server in servers:
+            wait_ready(server)
+        racing_rounds((servers[0].url, servers[1].url), catalog, 10)
+        with httpx.Client(base_url=servers[1].url, timeout=30) as http:
+            for _ in range(40):  # a node left without any of 40 games: (2/3)**40, about 1e-7
+                deal(http, catalog)
+        # Each game is one key, hashed by its id to one of the 16384 slots the three nodes share.
+        assert all(count > 0 for count in cluster.keys_per_node()), cluster.keys_per_node()
+    finally:
+        for server in servers:
+            server.stop()
+        cluster.stop()
+
+
+# -- a full disk: 503, never a move unrecorded, and play on once there is room --------------------
+
+
+@contextlib.contextmanager
+def small_filesystem(path: Path, size: str) -> Iterator[Path]:
+    """A tmpfs of ``size`` mounted at ``path`` (root only), unmounted afterwards."""
+    path.mkdir()
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a tmpfs is not permitted here (needs root and mount): the full-disk test did not run")
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"mount -t tmpfs was refused ({mounted.stderr.decode().strip()}): the full-disk test did not run")
+    try:
+        yield path
+    finally:
+        subprocess.run(["umount", "-l", str(path)], check=False)
+
+
+def fill(path: Path) -> None:
+    """Write ``path`` until the filesystem has no byte left."""
+    with open(path, "wb", buffering=0) as f:
+        for chunk in (1 << 20, 4096, 1):
+            try:
+                while True:
+                    f.write(b"\0" * chunk)
+            except OSError as exc:
+                if exc.errno != errno.ENOSPC:
+                    raise
+
+
+def test_a_full_disk_is_503_and_readyz_503_then_play_goes_on_from_the_latest_token(serve, tmp_path, catalog):
+    with small_filesystem(tmp_path / "disk", "4m") as disk:
+        env = {"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": f"sqlite:///{disk / 'ledger.db'}"}
+        server = serve(workers=2, env={**env, "REFEREE_LEDGER_TIMEOUT": "1"})
+        try:
+            play_through_a_full_disk(server.url, disk, catalog)
+        finally:
+            server.stop()  # before the filesystem goes
+
+
+def play_through_a_full_disk(url: str, disk: Path, catalog) -> None:
+    rng = random.Random("full")
+    with httpx.Client(base_url=url, timeout=30) as http:
+        game = deal(http, catalog)
+        token, seats = game["state"], game["seats"]
+        for _ in range(4):
+            _, actions = turn(http, token, seats)
+            resp = apply(http, token, seats, keep_or_random(actions, rng))
+            assert resp.status_code == 200, resp.text
+            token, gid = resp.json()["state"], game_id(resp)
+        _, actions = turn(http, token, seats)
+        fill(disk / "filler")
+        try:
+            for _ in range(4):  # both workers, whichever takes each request
+                refused = apply(http, token, seats, actions[0])
+                assert refused.status_code == 503, refused.text
+                assert refused.json()["code"] == "ledger_unavailable" and refused.headers["Retry-After"] == "1"
+                assert http.get("/readyz").status_code == 503
+            assert http.post("/v1/games", json=new_game_body(catalog)).status_code == 503
+        finally:
+            (disk / "filler").unlink()
+        assert http.get("/readyz").status_code == 200
+        latest = http.post("/v1/latest", json={"game_id": gid, "seat": seats[0]}).json()
+        assert latest["seq"] == 4 and latest["state"] == token  # nothing of the refused moves was recorded
+        for _ in range(3):  # play goes on from the latest token
+            _, actions = turn(http, token, seats)
+            resp = apply(http, token, seats, keep_or_random(actions, rng))
             assert resp.status_code == 200, resp.text
             token = resp.json()["state"]

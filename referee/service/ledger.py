@@ -8,12 +8,16 @@ readable (no plain state, no seat, no key: tokens are encrypted).
 One small interface, :class:`Ledger`, with two stores:
 
 - :class:`SqliteLedger` (``sqlite:///absolute/path.db``): one machine; WAL
-  mode and one ``BEGIN IMMEDIATE`` transaction per move, so gunicorn's
-  workers (separate processes) see one order of moves;
-- :class:`RedisLedger` (``redis://host:port/db``): every replica shares one
-  Redis; a move's compare-and-set is one Lua script (atomic on the server),
+  mode, and ``BEGIN IMMEDIATE`` transactions, so gunicorn's workers
+  (separate processes) see one order of moves. Each process commits the moves
+  that queued while its previous commit ran in one transaction (a group
+  commit: one fsync for all of them), each move still its own compare-and-set,
+  and answers none before that commit has returned;
+- :class:`RedisLedger` (``redis://host:port/db``, or ``redis+cluster://host:port``
+  for a Redis Cluster): every replica shares one Redis; a move's
+  compare-and-set is one Lua script (atomic on the server, one round trip),
   and all of a game's data is one hash under a key with the game id as its
-  hash tag (``af:{g-…}``), so the same code runs on Redis Cluster.
+  hash tag (``af:{g-…}``), so on a cluster each game lives on one node.
 
 Every failure of the store (refused connection, timeout, a read-only or full
 disk, a Redis that cannot persist) is :class:`LedgerUnavailable`: the service
@@ -29,7 +33,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 APPLIED: Literal["applied"] = "applied"
 REPEATED: Literal["repeated"] = "repeated"
@@ -94,15 +98,24 @@ def check_url(url: str) -> str:
             raise LedgerURLError(f"{url!r}: the one option is ?synchronous=normal (docs/ledger.md, Durability)")
         return "sqlite"
     if parts.scheme in ("redis", "rediss"):
-        try:
-            port = parts.port
-        except ValueError:
-            port = -1
-        db = parts.path.strip("/")
-        if not parts.hostname or port == -1 or (db and not db.isdigit()) or parts.query:
+        if not _host_and_port(parts) or (parts.path.strip("/") and not parts.path.strip("/").isdigit()) or parts.query:
             raise LedgerURLError(f"{url!r}: write redis://host:port/db (db a number)")
         return "redis"
-    raise LedgerURLError(f"{url!r}: use sqlite:///absolute/path.db or redis://host:port/db")
+    if parts.scheme in CLUSTER_SCHEMES:
+        if not _host_and_port(parts) or parts.path.strip("/") not in ("", "0") or parts.query:
+            raise LedgerURLError(f"{url!r}: write redis+cluster://host:port (any one node of the cluster; db 0 only)")
+        return "redis"
+    raise LedgerURLError(f"{url!r}: use sqlite:///absolute/path.db, redis://host:port/db or redis+cluster://host:port")
+
+
+CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}  # and the scheme of its nodes
+
+
+def _host_and_port(parts: SplitResult) -> bool:
+    try:
+        return bool(parts.hostname) and parts.port != -1
+    except ValueError:  # a port that is not a number
+        return False
 
 
 # synchronous=FULL by default: a move answered is on disk, even through a power cut (as the shipped
@@ -126,6 +139,7 @@ CREATE TABLE IF NOT EXISTS moves (
     game_id TEXT NOT NULL, seq INTEGER NOT NULL, digest TEXT, token TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS games_touched ON games (touched);
+CREATE TABLE IF NOT EXISTS ping (id INTEGER PRIMARY KEY, at REAL NOT NULL);
 """
 _EXPIRE_EVERY = 1000  # new games between two sweeps of expired ones
 
@@ -162,12 +176,12 @@ class GroupCommit:
     """Group commit: one transaction for all the works queued while the previous one was committing.
 
     The first caller that finds no batch running leads: it takes the whole
-    queue, has ``commit`` run it, then wakes every waiter. Each caller returns (or raises) its own work's
-    outcome, and only after the transaction that held it has committed, so
-    an answer never runs ahead of the disk. A waiter whose work came too late
-    for that batch leads the next one. Under gevent the lock and condition are
-    gevent's (the process is patched before this is made: one per process,
-    made on first use); with threads, threads'.
+    queue, has ``commit`` run it, then wakes every waiter. Each caller returns
+    (or raises) its own work's outcome, and only after the transaction that
+    held it has committed, so an answer never runs ahead of the disk. A waiter
+    whose work came too late for that batch leads the next one. Under gevent
+    the condition is gevent's (one per process, made on first use, after the
+    worker has patched ``threading``); with threads, threads'.
     """
 
     def __init__(self, commit: Callable[[list[_Work]], None]):
@@ -378,8 +392,9 @@ class SqliteLedger:
         return self._run(work)
 
     def ping(self) -> None:
-        # A write, so that a read-only file or a full disk shows as unreachable, not only a missing one.
-        self._run(lambda db: db.execute("UPDATE games SET touched = touched WHERE game_id = ''"))
+        # A write that changes a page, so that a read-only file or a full disk shows as unreachable, not
+        # only a missing one (a write that changes nothing commits without touching the disk).
+        self._run(lambda db: db.execute("INSERT OR REPLACE INTO ping VALUES (1, ?)", (time.time(),)))
 
     def close(self) -> None:
         db, self._db = self._db, None
@@ -392,6 +407,14 @@ class SqliteLedger:
 
 
 # -- Redis -----------------------------------------------------------------------------------
+
+# KEYS[1] the game's hash; ARGV: the token of seq 0, ttl (s). A new game: its hash afresh.
+_START = """
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'latest', 0, 't:0', ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return 1
+"""
 
 # KEYS[1] the game's hash; ARGV: seq, digest, token, ttl (s), the token sent or '' (for adoption).
 # Answers {kind, latest, token}: kind 1 applied, 2 repeated (token: the recorded one), 0 stale,
@@ -438,36 +461,58 @@ return {tonumber(latest), redis.call('HGET', KEYS[1], 't:' .. latest)}
 """
 
 
+_SCRIPTS = {"start": _START, "record": _RECORD, "stale": _STALE, "latest": _LATEST}
+
+
 def game_key(game_id: str) -> str:
     """The hash of one game: its id as the hash tag, so a cluster keeps it on one node."""
     return "af:{" + game_id + "}"
 
 
 class RedisLedger:
-    """The ledger on Redis, shared by every replica (the ``redis`` client; its pool is fork-safe)."""
+    """The ledger on Redis, shared by every replica: one Redis (``redis://``) or a Redis Cluster
+    (``redis+cluster://``, any one node; the client finds the others and which node holds each game).
+
+    Each process makes its own client on first use (gunicorn forks its workers after loading the app,
+    and the gevent worker patches sockets after that), so its connections are cooperative ones.
+    """
 
     def __init__(self, url: str, ttl: float, timeout: float):
         import redis
-        from redis.backoff import NoBackoff
-        from redis.retry import Retry
+        import redis.cluster
 
-        self._errors = (redis.RedisError, OSError)
+        self._errors = (redis.RedisError, redis.cluster.RedisClusterException, OSError)
         self.url = url
         self.ttl = max(1, int(ttl))
-        self._redis = redis.Redis.from_url(
-            url,
-            socket_timeout=timeout,
-            socket_connect_timeout=timeout,
-            # One immediate retry of a failed connection (a pooled one Redis dropped on a restart): a
-            # call takes at most twice the timeout. Retrying a move is safe: the same action at the
-            # same seq is the recorded answer.
-            retry=Retry(NoBackoff(), 1),
-            retry_on_timeout=False,
-            decode_responses=True,
-        )
-        self._record = self._redis.register_script(_RECORD)
-        self._stale = self._redis.register_script(_STALE)
-        self._latest = self._redis.register_script(_LATEST)
+        self.timeout = timeout
+        self._pid = -1
+        self._redis: Any = None
+        self._scripts: dict[str, Any] = {}
+
+    def _client(self) -> Any:
+        if self._pid != os.getpid():
+            import redis
+            import redis.cluster
+            from redis.backoff import NoBackoff
+            from redis.retry import Retry
+
+            options: dict[str, Any] = {
+                "socket_timeout": self.timeout,
+                "socket_connect_timeout": self.timeout,
+                # One immediate retry of a failed connection (a pooled one Redis dropped on a restart): a
+                # call takes at most twice the timeout. Retrying a move is safe: the same action at the
+                # same seq is the recorded answer.
+                "retry": Retry(NoBackoff(), 1),
+                "decode_responses": True,
+            }
+            scheme, _, rest = self.url.partition("://")
+            if scheme in CLUSTER_SCHEMES:  # asks that node for the cluster's nodes and slots now
+                client: Any = redis.cluster.RedisCluster.from_url(f"{CLUSTER_SCHEMES[scheme]}://{rest}", **options)
+            else:
+                client = redis.Redis.from_url(self.url, retry_on_timeout=False, **options)
+            self._scripts = {name: client.register_script(source) for name, source in _SCRIPTS.items()}
+            self._redis, self._pid = client, os.getpid()
+        return self._redis
 
     def _call(self, work):  # type: ignore[no-untyped-def]
         try:
@@ -475,28 +520,23 @@ class RedisLedger:
         except self._errors as exc:
             raise LedgerUnavailable(f"Redis ledger: {type(exc).__name__}: {exc}") from None
 
+    def _script(self, name: str, game_id: str, *args: Any) -> Any:
+        """One script on the game's one key: one round trip, atomic on the node that holds the game."""
+
+        def work() -> Any:
+            self._client()
+            return self._scripts[name](keys=[game_key(game_id)], args=list(args))
+
+        return self._call(work)
+
     def start(self, game_id: str, token: str) -> None:
-        key = game_key(game_id)
-
-        def work() -> None:
-            pipe = self._redis.pipeline(transaction=True)
-            pipe.delete(key)
-            pipe.hset(key, mapping={"latest": 0, "t:0": token})
-            pipe.expire(key, self.ttl)
-            pipe.execute()
-
-        self._call(work)
+        self._script("start", game_id, token, self.ttl)
 
     def record(self, game_id: str, seq: int, digest: str, token: str, sent: str) -> Outcome:
-        def attempt(adopt: str) -> list:
-            return self._call(
-                lambda: self._record(keys=[game_key(game_id)], args=[seq, digest, token, self.ttl, adopt])
-            )
-
         # The token sent (5 KB) travels only for a game the ledger does not hold: a second, rare round trip.
-        kind, latest, recorded = attempt("")
+        kind, latest, recorded = self._script("record", game_id, seq, digest, token, self.ttl, "")
         if kind == 3:
-            kind, latest, recorded = attempt(sent)
+            kind, latest, recorded = self._script("record", game_id, seq, digest, token, self.ttl, sent)
         if kind == 1:
             return Outcome(APPLIED, latest, token)
         if kind == 2:
@@ -504,19 +544,21 @@ class RedisLedger:
         return Outcome(STALE, latest)
 
     def stale(self, game_id: str, seq: int, digest: str) -> int | None:
-        latest = self._call(lambda: self._stale(keys=[game_key(game_id)], args=[seq, digest]))
+        latest = self._script("stale", game_id, seq, digest)
         return None if latest < 0 else latest
 
     def latest(self, game_id: str) -> tuple[int, str] | None:
-        out = self._call(lambda: self._latest(keys=[game_key(game_id)]))
+        out = self._script("latest", game_id)
         return None if not out else (int(out[0]), out[1])
 
     def ping(self) -> None:
-        self._call(self._redis.ping)
+        self._call(lambda: self._client().ping())
 
     def close(self) -> None:
-        self._redis.connection_pool.disconnect()
+        if self._pid == os.getpid():
+            self._redis.close()
+        self._pid, self._redis, self._scripts = -1, None, {}
 
     def size(self, game_id: str) -> int:
         """Bytes Redis uses for one game (the benchmark's ledger size)."""
-        return int(self._call(lambda: self._redis.memory_usage(game_key(game_id), samples=0)) or 0)
+        return int(self._call(lambda: self._client().memory_usage(game_key(game_id), samples=0)) or 0)
