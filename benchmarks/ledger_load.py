@@ -1,19 +1,27 @@
 """What the ledger (docs/ledger.md) costs a private ``/v1/apply`` on the real server, and its size per game.
 
-    .venv/bin/python benchmarks/ledger_load.py            # make bench-ledger
+    .venv/bin/python benchmarks/ledger_load.py            # make bench-ledger (and the end of make bench-http)
+    .venv/bin/python benchmarks/ledger_load.py --connections 4,16,32 --rounds 2 --json
 
 Five ``referee serve`` servers in private mode with the same key and 2
-workers each: without a ledger; with a SQLite ledger (a file in a temporary
-directory), at the default ``synchronous=FULL`` and at ``?synchronous=normal``;
-and with a Redis ledger (a ``redis-server`` on loopback, started here, with an
-append-only file), at the shipped ``appendfsync always`` and at ``everysec``.
-Each gets the 64 mid-game positions of ``make bench-http`` as private bodies,
-every body a game of its own (a fresh game id) that the ledger holds at the
-token's seq (written before the clock starts), so each request is an ordinary
-move: one record (one transaction or one script), never the cheaper retry
-answer. Rounds alternate the servers, so a
-busy machine slows all three alike; the figures are requests per second and
-the ratio to the server without a ledger in the same round.
+(gevent) workers each: without a ledger; with a SQLite ledger (a file in a
+temporary directory), at the default ``synchronous=FULL`` and at
+``?synchronous=normal``; and with a Redis ledger (a ``redis-server`` on
+loopback, started here, with an append-only file), at the shipped
+``appendfsync always`` and at ``everysec``. Each gets the 64 mid-game
+positions of ``make bench-http`` as private bodies, every body a game of its
+own (a fresh game id) that the ledger holds at the token's seq (written before
+the clock starts), so each request is an ordinary move: one record (one
+transaction or one script), never the cheaper retry answer. Each round runs
+every server at each number of connections (``--connections``, default 4 and
+32: at 4 a request's wait for the store's fsync is most of its latency; at 32
+the workers serve other requests meanwhile), the servers' order reversed every
+other round, so a busy machine slows all of them alike; the load comes from
+``wrk`` when installed, else a threaded Python client. The figures: requests
+per second, latency, the workers' CPU time per request (from /proc: less
+sensitive to other work on the machine than throughput), each as a ratio to
+the server without a ledger in the same round, the medians over the rounds,
+and Redis's moves per second of its own CPU. A Redis is emptied after each run.
 
 Then the size: whole random games played through each ledger in-process, and
 the bytes each game takes (SQLite: the file and its WAL over the games;
@@ -27,6 +35,7 @@ import json
 import os
 import random
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -161,10 +170,10 @@ def size_per_game(key: bytes, url: str, games: int) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--duration", type=float, default=8.0, help="seconds per server and round (default 8)")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds over the three servers (default 3)")
+    parser.add_argument("--rounds", type=int, default=4, help="rounds over the five servers (default 4)")
     parser.add_argument("--connections", default="4,32", help="concurrent connections, one run of each (default 4,32)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
-    parser.add_argument("--bodies", type=int, default=12000, help="distinct games per run (default 12000)")
+    parser.add_argument("--bodies", type=int, default=20000, help="distinct games per run (default 20000)")
     parser.add_argument(
         "--tool", choices=("auto", "wrk", "python"), default="auto", help="load generator (default: wrk if installed)"
     )
@@ -186,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
         "redis": {"REFEREE_LEDGER": redis_url},
         "redis-everysec": {"REFEREE_LEDGER": lax_url},
     }
+    import redis
+
     servers: dict[str, tuple[subprocess.Popen, str]] = {}
     results: dict[int, dict[str, list[dict[str, Any]]]] = {c: {name: [] for name in stores} for c in levels}
 
@@ -222,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
                     if name != "none" and out["requests"] >= len(bodies) - 200:
                         print(f"warning: {name} cycled its bodies (raise --bodies)", file=sys.stderr)
                     results[connections][name].append(out)
+                    if redis_pid:  # the games of the run are done with: room for the next run's
+                        redis.Redis.from_url(url).flushall()
     finally:
         for proc, _ in servers.values():
             stop_server(proc)
@@ -252,6 +265,13 @@ def main(argv: list[str] | None = None) -> int:
                 }
             )
         summary["levels"][connections] = rounds
+        summary.setdefault("medians", {})[connections] = {
+            name: {
+                "ratio": statistics.median(row[name]["ratio"] for row in rounds),
+                "cpu_ratio": statistics.median(row[name]["cpu_ratio"] for row in rounds),
+            }
+            for name in stores
+        }
     summary["size"] = sizes
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -272,6 +292,10 @@ def main(argv: list[str] | None = None) -> int:
         for name in ("redis", "redis-everysec"):
             per_core = [row[name]["moves_per_redis_cpu_second"] for row in rounds]
             print(f"{connections:>5} {name}: {min(per_core):.0f}-{max(per_core):.0f} moves per second of Redis CPU")
+        for name in stores:
+            ratio = statistics.median(row[name]["ratio"] for row in rounds)
+            cpu_ratio = statistics.median(row[name]["cpu_ratio"] for row in rounds)
+            print(f"{connections:>5} {name}: median ratio {ratio:.2f}, median CPU ratio {cpu_ratio:.2f}")
     for name, size in sizes.items():
         print(
             f"size, {name}: {size['bytes_per_game'] / 1024:.0f} KiB per game "
