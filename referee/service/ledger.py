@@ -160,6 +160,9 @@ def _off_the_loop():  # type: ignore[no-untyped-def]
 
 
 _UNSET = object()  # a work's value before its batch has run
+# Held only while a process makes its SQLite queue on first use (never across a wait, so it is safe
+# under gevent too): two threads' first calls must not make two queues on one connection.
+_FIRST_USE = threading.Lock()
 
 
 @dataclass(eq=False)
@@ -259,10 +262,12 @@ class SqliteLedger:
         which is then recorded.
         """
         if self._pid != os.getpid():  # a forked worker: its own connection and queue, made after gevent's patch
-            self._pid = os.getpid()
-            self._db = None
-            self._group = GroupCommit(self._commit)
-            self._off_the_loop = _off_the_loop()
+            with _FIRST_USE:
+                if self._pid != os.getpid():
+                    self._db = None
+                    self._group = GroupCommit(self._commit)
+                    self._off_the_loop = _off_the_loop()
+                    self._pid = os.getpid()
         assert self._group is not None
         return self._group.run(work)
 
@@ -491,28 +496,34 @@ class RedisLedger:
 
     def _client(self) -> Any:
         if self._pid != os.getpid():
-            import redis
-            import redis.cluster
-            from redis.backoff import NoBackoff
-            from redis.retry import Retry
-
-            options: dict[str, Any] = {
-                "socket_timeout": self.timeout,
-                "socket_connect_timeout": self.timeout,
-                # One immediate retry of a failed connection (a pooled one Redis dropped on a restart): a
-                # call takes at most twice the timeout. Retrying a move is safe: the same action at the
-                # same seq is the recorded answer.
-                "retry": Retry(NoBackoff(), 1),
-                "decode_responses": True,
-            }
-            scheme, _, rest = self.url.partition("://")
-            if scheme in CLUSTER_SCHEMES:  # asks that node for the cluster's nodes and slots now
-                client: Any = redis.cluster.RedisCluster.from_url(f"{CLUSTER_SCHEMES[scheme]}://{rest}", **options)
-            else:
-                client = redis.Redis.from_url(self.url, retry_on_timeout=False, **options)
-            self._scripts = {name: client.register_script(source) for name, source in _SCRIPTS.items()}
-            self._redis, self._pid = client, os.getpid()
+            # Two first calls at once may each make a client (a cluster's asks its node for the slots,
+            # a wait no lock may be held across under gevent); either one serves, and one is kept.
+            client, scripts = self._connect()
+            self._redis, self._scripts, self._pid = client, scripts, os.getpid()
         return self._redis
+
+    def _connect(self) -> tuple[Any, dict[str, Any]]:
+        """A client for this process, and the scripts registered on it."""
+        import redis
+        import redis.cluster
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        options: dict[str, Any] = {
+            "socket_timeout": self.timeout,
+            "socket_connect_timeout": self.timeout,
+            # One immediate retry of a failed connection (a pooled one Redis dropped on a restart): a
+            # call takes at most twice the timeout. Retrying a move is safe: the same action at the
+            # same seq is the recorded answer.
+            "retry": Retry(NoBackoff(), 1),
+            "decode_responses": True,
+        }
+        scheme, _, rest = self.url.partition("://")
+        if scheme in CLUSTER_SCHEMES:  # asks that node for the cluster's nodes and slots now
+            client: Any = redis.cluster.RedisCluster.from_url(f"{CLUSTER_SCHEMES[scheme]}://{rest}", **options)
+        else:
+            client = redis.Redis.from_url(self.url, retry_on_timeout=False, **options)
+        return client, {name: client.register_script(source) for name, source in _SCRIPTS.items()}
 
     def _call(self, work):  # type: ignore[no-untyped-def]
         try:
