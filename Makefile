@@ -67,10 +67,12 @@ bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/engine.py --baseline 7bc43d9
 
 # /v1/apply beside a parse-and-echo endpoint under gevent direct, sync direct and nginx -> sync, and
-# slow-client availability; then every hot endpoint and private mode against the echo (2 workers; wrk if installed).
+# slow-client availability; then every hot endpoint and private mode against the echo (2 workers; wrk if installed);
+# then private apply with each ledger against private apply without one (the rows of bench-ledger, 2 rounds).
 bench-http: $(VENV)/.installed
 	$(BIN)/python benchmarks/http_edge.py
 	$(BIN)/python benchmarks/http_load.py
+	$(BIN)/python benchmarks/ledger_load.py --rounds 2 --size-games 1
 
 # The baseline revision of issues 8, 10 and 11 and this code's worker classes, side by side, alternated.
 bench-compare: $(VENV)/.installed
@@ -89,7 +91,7 @@ bench-recheck: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/recheck.py --local-cluster
 
 # Private /v1/apply without a ledger, with SQLite and with Redis on loopback (each at two durabilities),
-# the same rounds; then the ledger's size per game (docs/performance.md, "Ledger").
+# the same rounds, at 4 and 32 connections; then the ledger's size per game (docs/performance.md, "Ledger").
 bench-ledger: $(VENV)/.installed
 	$(BIN)/python benchmarks/ledger_load.py
 

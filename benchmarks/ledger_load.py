@@ -1,19 +1,27 @@
 """What the ledger (docs/ledger.md) costs a private ``/v1/apply`` on the real server, and its size per game.
 
-    .venv/bin/python benchmarks/ledger_load.py            # make bench-ledger
+    .venv/bin/python benchmarks/ledger_load.py            # make bench-ledger (and the end of make bench-http)
+    .venv/bin/python benchmarks/ledger_load.py --connections 4,16,32 --rounds 2 --json
 
 Five ``referee serve`` servers in private mode with the same key and 2
-workers each: without a ledger; with a SQLite ledger (a file in a temporary
-directory), at the default ``synchronous=FULL`` and at ``?synchronous=normal``;
-and with a Redis ledger (a ``redis-server`` on loopback, started here, with an
-append-only file), at the shipped ``appendfsync always`` and at ``everysec``.
-Each gets the 64 mid-game positions of ``make bench-http`` as private bodies,
-every body a game of its own (a fresh game id) that the ledger holds at the
-token's seq (written before the clock starts), so each request is an ordinary
-move: one record (one transaction or one script), never the cheaper retry
-answer. Rounds alternate the servers, so a
-busy machine slows all three alike; the figures are requests per second and
-the ratio to the server without a ledger in the same round.
+(gevent) workers each: without a ledger; with a SQLite ledger (a file in a
+temporary directory), at the default ``synchronous=FULL`` and at
+``?synchronous=normal``; and with a Redis ledger (a ``redis-server`` on
+loopback, started here, with an append-only file), at the shipped
+``appendfsync always`` and at ``everysec``. Each gets the 64 mid-game
+positions of ``make bench-http`` as private bodies, every body a game of its
+own (a fresh game id) that the ledger holds at the token's seq (written before
+the clock starts), so each request is an ordinary move: one record (one
+transaction or one script), never the cheaper retry answer. Each round runs
+every server at each number of connections (``--connections``, default 4 and
+32: at 4 a request's wait for the store's fsync is most of its latency; at 32
+the workers serve other requests meanwhile), the servers' order reversed every
+other round, so a busy machine slows all of them alike; the load comes from
+``wrk`` when installed, else a threaded Python client. The figures: requests
+per second, latency, the workers' CPU time per request (from /proc: less
+sensitive to other work on the machine than throughput), each as a ratio to
+the server without a ledger in the same round, the medians over the rounds,
+and Redis's moves per second of its own CPU. A Redis is emptied after each run.
 
 Then the size: whole random games played through each ledger in-process, and
 the bytes each game takes (SQLite: the file and its WAL over the games;
@@ -27,6 +35,7 @@ import json
 import os
 import random
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -40,7 +49,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bodies import midgame_bodies  # noqa: E402
-from benchmarks.servers import free_port, run_python, start_server, stop_server  # noqa: E402
+from benchmarks.servers import (  # noqa: E402
+    free_port,
+    run_python,
+    run_wrk,
+    start_server,
+    stop_server,
+    workers_cpu_seconds,
+)
 
 
 def fresh_bodies(
@@ -49,25 +65,28 @@ def fresh_bodies(
     """``count`` private bodies cycling over the positions, each with a game id of its own, and each
     game already in the ledger at its token's seq (written here, before the clock starts), so that
     every timed request is an ordinary move: one record, not an adoption."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from referee.service.ledger import open_ledger
     from referee.service.private_tokens import Vault
 
     vault = Vault(key)
-    ledger = open_ledger(ledger_url, 86400, 5) if ledger_url else None
-    out = []
+    ledger = open_ledger(ledger_url, 86400, 30) if ledger_url else None
+    out, games = [], []
     for n in range(count):
         body = bodies[n % len(bodies)]
         game_id = f"g-{prefix}-{n}"
         state = {k: v for k, v in body["state"].items() if k != "seal"}
         token = vault.token({**state, "game_id": game_id})
-        if ledger is not None:  # adopted at seq - 1 with this very token recorded as seq
-            ledger.record(game_id, state["seq"] - 1, "sha256:before", token, token)
+        games.append((game_id, state["seq"], token))
         out.append(
             orjson.dumps(
                 {"state": token, "action": body["action"], "seat": vault.seat(game_id, body["action"]["player"])}
             )
         )
-    if ledger is not None:
+    if ledger is not None:  # each adopted at seq - 1 with this very token recorded as seq (16 at a time)
+        with ThreadPoolExecutor(16) as pool:
+            list(pool.map(lambda g: ledger.record(g[0], g[1] - 1, "sha256:before", g[2], g[2]), games))
         ledger.close()
     return out
 
@@ -151,13 +170,18 @@ def size_per_game(key: bytes, url: str, games: int) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--duration", type=float, default=8.0, help="seconds per server and round (default 8)")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds over the three servers (default 3)")
-    parser.add_argument("--connections", type=int, default=4, help="concurrent connections (default 4)")
+    parser.add_argument("--rounds", type=int, default=4, help="rounds over the five servers (default 4)")
+    parser.add_argument("--connections", default="4,32", help="concurrent connections, one run of each (default 4,32)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
-    parser.add_argument("--bodies", type=int, default=8000, help="distinct games per server and round (default 8000)")
+    parser.add_argument("--bodies", type=int, default=20000, help="distinct games per run (default 20000)")
+    parser.add_argument(
+        "--tool", choices=("auto", "wrk", "python"), default="auto", help="load generator (default: wrk if installed)"
+    )
     parser.add_argument("--size-games", type=int, default=5, help="whole games for the size per game (default 5)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
+    levels = [int(c) for c in args.connections.split(",")]
+    tool = args.tool if args.tool != "auto" else ("wrk" if shutil.which("wrk") else "python")
 
     key = os.urandom(32)
     hexkey = key.hex()
@@ -171,25 +195,46 @@ def main(argv: list[str] | None = None) -> int:
         "redis": {"REFEREE_LEDGER": redis_url},
         "redis-everysec": {"REFEREE_LEDGER": lax_url},
     }
+    import redis
+
     servers: dict[str, tuple[subprocess.Popen, str]] = {}
-    results: dict[str, list[dict[str, Any]]] = {name: [] for name in stores}
+    results: dict[int, dict[str, list[dict[str, Any]]]] = {c: {name: [] for name in stores} for c in levels}
+
+    def drive(name: str, url: str, bodies: list[bytes], seconds: float, connections: int) -> dict[str, Any]:
+        if tool == "python":
+            return run_python(url, "/v1/apply", bodies, seconds, connections)
+        files = []
+        for n, blob in enumerate(bodies):
+            files.append(work / "bodies" / f"{n}.json")
+            files[-1].write_bytes(blob)
+        return run_wrk(url, "/v1/apply", files, seconds, connections, work / "bodies")
+
     try:
         for name, env in stores.items():
             servers[name] = start_server(args.workers, work / f"{name}.log", {"REFEREE_STATE_KEY": hexkey, **env})
         positions = midgame_bodies(64)
         for r in range(args.rounds):
-            order = list(stores) if r % 2 == 0 else list(reversed(stores))
-            for name in order:
-                bodies = fresh_bodies(positions, key, f"{name}-{r}", args.bodies, stores[name].get("REFEREE_LEDGER"))
-                run_python(servers[name][1], "/v1/apply", bodies[:200], 1.0, args.connections)  # warm-up
-                redis_pid = {"redis": redis_proc.pid, "redis-everysec": lax_proc.pid}.get(name)
-                cpu = cpu_seconds(redis_pid) if redis_pid else 0.0
-                out = run_python(servers[name][1], "/v1/apply", bodies[200:], args.duration, args.connections)
-                if redis_pid:  # moves a second per Redis core: moves over the CPU time Redis spent on them
-                    out["moves_per_redis_cpu_second"] = out["requests"] / max(cpu_seconds(redis_pid) - cpu, 1e-9)
-                if out["requests"] >= len(bodies) - 200:
-                    print(f"warning: {name} cycled its bodies (raise --bodies)", file=sys.stderr)
-                results[name].append(out)
+            for connections in levels:
+                order = list(stores) if r % 2 == 0 else list(reversed(stores))
+                for name in order:
+                    shutil.rmtree(work / "bodies", ignore_errors=True)
+                    (work / "bodies").mkdir()
+                    url = stores[name].get("REFEREE_LEDGER")
+                    bodies = fresh_bodies(positions, key, f"{name}-{r}-{connections}", args.bodies, url)
+                    master, target = servers[name][0].pid, servers[name][1]
+                    run_python(target, "/v1/apply", bodies[:200], 1.0, connections)  # warm-up
+                    redis_pid = {"redis": redis_proc.pid, "redis-everysec": lax_proc.pid}.get(name)
+                    cpu = cpu_seconds(redis_pid) if redis_pid else 0.0
+                    workers_cpu = workers_cpu_seconds(master)
+                    out = drive(name, target, bodies[200:], args.duration, connections)
+                    out["cpu_us"] = (workers_cpu_seconds(master) - workers_cpu) / max(out["requests"], 1) * 1e6
+                    if redis_pid:  # moves a second per Redis core: moves over the CPU time Redis spent on them
+                        out["moves_per_redis_cpu_second"] = out["requests"] / max(cpu_seconds(redis_pid) - cpu, 1e-9)
+                    if name != "none" and out["requests"] >= len(bodies) - 200:
+                        print(f"warning: {name} cycled its bodies (raise --bodies)", file=sys.stderr)
+                    results[connections][name].append(out)
+                    if redis_pid:  # the games of the run are done with: room for the next run's
+                        redis.Redis.from_url(url).flushall()
     finally:
         for proc, _ in servers.values():
             stop_server(proc)
@@ -204,27 +249,53 @@ def main(argv: list[str] | None = None) -> int:
             proc.wait(10)
         shutil.rmtree(work, ignore_errors=True)
 
-    summary: dict[str, Any] = {"rounds": []}
-    for r in range(args.rounds):
-        base = results["none"][r]["rps"]
-        summary["rounds"].append(
-            {name: {**results[name][r], "ratio": results[name][r]["rps"] / base} for name in stores}
-        )
+    summary: dict[str, Any] = {"tool": tool, "workers": args.workers, "duration_s": args.duration, "levels": {}}
+    for connections in levels:
+        rounds = []
+        for r in range(args.rounds):
+            base = results[connections]["none"][r]
+            rounds.append(
+                {
+                    name: {
+                        **results[connections][name][r],
+                        "ratio": results[connections][name][r]["rps"] / base["rps"],
+                        "cpu_ratio": base["cpu_us"] / max(results[connections][name][r]["cpu_us"], 1e-9),
+                    }
+                    for name in stores
+                }
+            )
+        summary["levels"][connections] = rounds
+        summary.setdefault("medians", {})[connections] = {
+            name: {
+                "ratio": statistics.median(row[name]["ratio"] for row in rounds),
+                "cpu_ratio": statistics.median(row[name]["cpu_ratio"] for row in rounds),
+            }
+            for name in stores
+        }
     summary["size"] = sizes
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
-    print(f"private /v1/apply, {args.workers} workers, {args.connections} connections, {args.duration:g} s a run")
-    print(f"{'round':>5}  {'ledger':<14} {'req/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'failed':>6} {'ratio':>6}")
-    for r, row in enumerate(summary["rounds"]):
-        for name, out in row.items():
-            print(
-                f"{r + 1:>5}  {name:<14} {out['rps']:>8.0f} {out['p50_ms']:>7.2f} {out['p99_ms']:>7.2f}"
-                f" {out['failed']:>6} {out['ratio']:>6.2f}"
-            )
-    for name in ("redis", "redis-everysec"):
-        per_core = [row[name]["moves_per_redis_cpu_second"] for row in summary["rounds"]]
-        print(f"{name}: {min(per_core):.0f}-{max(per_core):.0f} moves per second of Redis CPU")
+    print(f"private /v1/apply, {args.workers} workers, {tool}, {args.duration:g} s a run")
+    print(
+        f"{'conns':>5} {'round':>5}  {'ledger':<14} {'req/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'failed':>6}"
+        f" {'ratio':>6} {'cpu us':>7} {'cpu ratio':>9}"
+    )
+    for connections, rounds in summary["levels"].items():
+        for r, row in enumerate(rounds):
+            for name, out in row.items():
+                print(
+                    f"{connections:>5} {r + 1:>5}  {name:<14} {out['rps']:>8.0f} {out['p50_ms']:>7.2f}"
+                    f" {out['p99_ms']:>7.2f} {out['failed']:>6} {out['ratio']:>6.2f} {out['cpu_us']:>7.0f}"
+                    f" {out['cpu_ratio']:>9.2f}"
+                )
+        for name in ("redis", "redis-everysec"):
+            per_core = [row[name]["moves_per_redis_cpu_second"] for row in rounds]
+            print(f"{connections:>5} {name}: {min(per_core):.0f}-{max(per_core):.0f} moves per second of Redis CPU")
+        for name in stores:
+            ratio = statistics.median(row[name]["ratio"] for row in rounds)
+            cpu_ratio = statistics.median(row[name]["cpu_ratio"] for row in rounds)
+            print(f"{connections:>5} {name}: median ratio {ratio:.2f}, median CPU ratio {cpu_ratio:.2f}")
     for name, size in sizes.items():
         print(
             f"size, {name}: {size['bytes_per_game'] / 1024:.0f} KiB per game "

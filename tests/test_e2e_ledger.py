@@ -5,25 +5,36 @@ file with 2 workers; three replicas behind a real nginx sharing one real ``redis
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
 import random
+import shutil
+import subprocess
 import threading
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
 from tests.conftest import STATE_KEY, keep_or_random, launch_server, wait_ready
-from tests.redis_server import RedisServer, need_redis
+from tests.redis_server import RedisCluster, RedisServer, need_redis
 
 pytestmark = pytest.mark.e2e
 
 
-def deal(http: httpx.Client, catalog) -> dict:
+def new_game_body(catalog) -> dict:
     from referee.engine.playout import random_new_game
 
     body = random_new_game(catalog, "ledger-e2e")
     body.pop("seed")
-    resp = http.post("/v1/games", json=body)
+    return body
+
+
+def deal(http: httpx.Client, catalog) -> dict:
+    resp = http.post("/v1/games", json=new_game_body(catalog))
     assert resp.status_code == 201, resp.text
     return resp.json()
 
@@ -101,6 +112,41 @@ def test_sqlite_with_two_workers_keeps_one_line_of_play(serve, tmp_path, catalog
     racing_rounds((server.url, server.url), catalog, 20)  # the two moves land on both workers
     assert db.exists() and (tmp_path / "ledger.db-wal").exists()  # WAL mode
     assert httpx.get(server.url + "/readyz").status_code == 200
+
+
+def answered_while_a_move_waits(server_url: str, catalog, hold, release) -> None:
+    """With one gevent worker: a move waits on its ledger (``hold`` keeps the store from answering); the
+    worker answers /livez meanwhile, so the wait is off its event loop; after ``release`` the move is applied."""
+    with httpx.Client(base_url=server_url, timeout=30) as http:
+        game = deal(http, catalog)
+        token, seats = game["state"], game["seats"]
+        _, actions = turn(http, token, seats)
+        answers: list[httpx.Response] = []
+        hold()
+        try:
+            mover = threading.Thread(target=lambda: answers.append(apply(http, token, seats, actions[0])))
+            mover.start()
+            time.sleep(0.3)  # the move reaches the ledger and waits there
+            with httpx.Client(base_url=server_url, timeout=30) as other:
+                assert other.get("/livez").status_code == 200
+            assert mover.is_alive() and not answers, "the move did not wait on the ledger"
+        finally:
+            release()
+        mover.join(30)
+        assert answers and answers[0].status_code == 200, answers[0].text if answers else "no answer"
+
+
+def test_a_move_waiting_for_sqlites_lock_leaves_the_worker_serving(serve, tmp_path, catalog):
+    import sqlite3
+
+    db = tmp_path / "ledger.db"
+    env = {"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": f"sqlite:///{db}", "REFEREE_LEDGER_TIMEOUT": "10"}
+    server = serve(workers=1, env=env)
+    blocker = sqlite3.connect(db, isolation_level=None)  # another process holding the write lock
+    answered_while_a_move_waits(
+        server.url, catalog, lambda: blocker.execute("BEGIN EXCLUSIVE"), lambda: blocker.execute("ROLLBACK")
+    )
+    blocker.close()
 
 
 def test_an_unreachable_ledger_at_start_is_one_clear_line(tmp_path):
@@ -189,6 +235,19 @@ def test_two_racing_moves_on_two_replicas_one_wins_50_times(redis_replicas, cata
     racing_rounds((redis_replicas[0].url, redis_replicas[1].url), catalog, 50)
 
 
+def test_a_move_waiting_for_redis_leaves_the_worker_serving(serve, redis_server, catalog):
+    import redis
+
+    env = {"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": redis_server.url, "REFEREE_LEDGER_TIMEOUT": "10"}
+    server = serve(workers=1, env=env)
+    admin = redis.Redis.from_url(redis_server.url)
+    # CLIENT PAUSE ... WRITE holds every script (the move's compare-and-set) until UNPAUSE.
+    answered_while_a_move_waits(
+        server.url, catalog, lambda: admin.client_pause(20_000, all=False), admin.client_unpause
+    )
+    admin.close()
+
+
 def test_kill_9_of_redis_mid_game_then_restart_loses_no_accepted_move(nginx, redis_replicas, redis_server, catalog):
     rng = random.Random("kill")
     with httpx.Client(base_url=nginx.url, timeout=30) as lb:
@@ -225,5 +284,99 @@ def test_kill_9_of_redis_mid_game_then_restart_loses_no_accepted_move(nginx, red
         for _ in range(5):  # play continues from the latest token
             _, actions = turn(lb, token, seats)
             resp = apply(lb, token, seats, keep_or_random(actions, rng))
+            assert resp.status_code == 200, resp.text
+            token = resp.json()["state"]
+
+
+# -- two replicas on a Redis Cluster of three nodes ---------------------------------------------------
+
+
+def test_replicas_on_a_redis_cluster_keep_one_line_of_play_with_games_on_every_node(tmp_path, catalog):
+    cluster = RedisCluster(tmp_path / "cluster")
+    servers = []
+    try:
+        env = {"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": cluster.url, "REFEREE_LEDGER_TIMEOUT": "1"}
+        servers = [launch_server(tmp_path, workers=1, env=env) for _ in range(2)]
+        for server in servers:
+            wait_ready(server)
+        racing_rounds((servers[0].url, servers[1].url), catalog, 10)
+        with httpx.Client(base_url=servers[1].url, timeout=30) as http:
+            for _ in range(40):  # a node left without any of 40 games: (2/3)**40, about 1e-7
+                deal(http, catalog)
+        # Each game is one key, hashed by its id to one of the 16384 slots the three nodes share.
+        assert all(count > 0 for count in cluster.keys_per_node()), cluster.keys_per_node()
+    finally:
+        for server in servers:
+            server.stop()
+        cluster.stop()
+
+
+# -- a full disk: 503, never a move unrecorded, and play on once there is room --------------------
+
+
+@contextlib.contextmanager
+def small_filesystem(path: Path, size: str) -> Iterator[Path]:
+    """A tmpfs of ``size`` mounted at ``path`` (root only), unmounted afterwards."""
+    path.mkdir()
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a tmpfs is not permitted here (needs root and mount): the full-disk test did not run")
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"mount -t tmpfs was refused ({mounted.stderr.decode().strip()}): the full-disk test did not run")
+    try:
+        yield path
+    finally:
+        subprocess.run(["umount", "-l", str(path)], check=False)
+
+
+def fill(path: Path) -> None:
+    """Write ``path`` until the filesystem has no byte left."""
+    with open(path, "wb", buffering=0) as f:
+        for chunk in (1 << 20, 4096, 1):
+            try:
+                while True:
+                    f.write(b"\0" * chunk)
+            except OSError as exc:
+                if exc.errno != errno.ENOSPC:
+                    raise
+
+
+def test_a_full_disk_is_503_and_readyz_503_then_play_goes_on_from_the_latest_token(serve, tmp_path, catalog):
+    with small_filesystem(tmp_path / "disk", "4m") as disk:
+        env = {"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": f"sqlite:///{disk / 'ledger.db'}"}
+        server = serve(workers=2, env={**env, "REFEREE_LEDGER_TIMEOUT": "1"})
+        try:
+            play_through_a_full_disk(server.url, disk, catalog)
+        finally:
+            server.stop()  # before the filesystem goes
+
+
+def play_through_a_full_disk(url: str, disk: Path, catalog) -> None:
+    rng = random.Random("full")
+    with httpx.Client(base_url=url, timeout=30) as http:
+        game = deal(http, catalog)
+        token, seats = game["state"], game["seats"]
+        for _ in range(4):
+            _, actions = turn(http, token, seats)
+            resp = apply(http, token, seats, keep_or_random(actions, rng))
+            assert resp.status_code == 200, resp.text
+            token, gid = resp.json()["state"], game_id(resp)
+        _, actions = turn(http, token, seats)
+        fill(disk / "filler")
+        try:
+            for _ in range(4):  # both workers, whichever takes each request
+                refused = apply(http, token, seats, actions[0])
+                assert refused.status_code == 503, refused.text
+                assert refused.json()["code"] == "ledger_unavailable" and refused.headers["Retry-After"] == "1"
+                assert http.get("/readyz").status_code == 503
+            assert http.post("/v1/games", json=new_game_body(catalog)).status_code == 503
+        finally:
+            (disk / "filler").unlink()
+        assert http.get("/readyz").status_code == 200
+        latest = http.post("/v1/latest", json={"game_id": gid, "seat": seats[0]}).json()
+        assert latest["seq"] == 4 and latest["state"] == token  # nothing of the refused moves was recorded
+        for _ in range(3):  # play goes on from the latest token
+            _, actions = turn(http, token, seats)
+            resp = apply(http, token, seats, keep_or_random(actions, rng))
             assert resp.status_code == 200, resp.text
             token = resp.json()["state"]

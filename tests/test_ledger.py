@@ -37,11 +37,25 @@ def redis_url(tmp_path_factory):
         server.stop()
 
 
-@pytest.fixture(params=["sqlite", "redis"])
+@pytest.fixture(scope="module")
+def redis_cluster_url(tmp_path_factory):
+    from tests.redis_server import RedisCluster
+
+    cluster = RedisCluster(tmp_path_factory.mktemp("redis-cluster"))
+    try:
+        yield cluster.url
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "redis", "redis-cluster"])
 def db_url(request, tmp_path) -> str:
-    """Each test of the ledger runs on both stores: a SQLite file of its own, and a real Redis."""
+    """Each test of the ledger runs on every store: a SQLite file of its own, a real Redis, and a real
+    Redis Cluster of three nodes."""
     if request.param == "redis":
         return request.getfixturevalue("redis_url")
+    if request.param == "redis-cluster":
+        return request.getfixturevalue("redis_cluster_url")
     return f"sqlite:///{tmp_path / 'ledger.db'}"
 
 
@@ -200,6 +214,47 @@ def test_two_racing_moves_from_one_token_one_wins(ledger_app, private_game_body)
     assert sorted(statuses) == [200, 409]
 
 
+def test_moves_queued_while_a_transaction_commits_share_the_next_one():
+    """The SQLite ledger's group commit: one transaction for every move that waited on the previous
+    one, and each caller answered with its own outcome only after the transaction that held it."""
+    import time
+
+    from referee.service.ledger import GroupCommit
+
+    batches: list[int] = []
+    first_started, release = threading.Event(), threading.Event()
+
+    def commit(batch) -> None:
+        if not batches:
+            first_started.set()
+            release.wait(30)  # a slow fsync
+        for item in batch:
+            item.value = item.work(None)
+        batches.append(len(batch))
+
+    group = GroupCommit(commit)
+    answers: dict[int, tuple[int, int]] = {}
+
+    def call(n: int) -> None:
+        answers[n] = (group.run(lambda db: n), len(batches))  # the outcome, and the batches committed by then
+
+    threads = [threading.Thread(target=call, args=(n,)) for n in range(5)]
+    threads[0].start()
+    assert first_started.wait(30)
+    for t in threads[1:]:
+        t.start()
+    deadline = time.monotonic() + 30
+    while len(group._queue) < 4:  # the four later moves wait for the first commit
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    release.set()
+    for t in threads:
+        t.join()
+    assert batches == [1, 4]
+    assert answers[0][0] == 0 and answers[0][1] >= 1
+    assert {n: answers[n] for n in range(1, 5)} == {1: (1, 2), 2: (2, 2), 3: (3, 2), 4: (4, 2)}
+
+
 # -- §11: /v1/latest ------------------------------------------------------------------------
 
 
@@ -354,6 +409,8 @@ def test_a_locked_database_is_503_with_retry_after_and_readyz_503(make_app, priv
         ({"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": "sqlite:///x.db?mode=ro"}, "synchronous=normal"),
         ({"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": "redis://localhost:notaport/0"}, "redis://host:port/db"),
         ({"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": "mysql://x/y"}, "use sqlite:///"),
+        ({"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": "redis+cluster://h:1/2"}, r"redis\+cluster://host:port"),
+        ({"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": "redis+cluster://h:x"}, r"redis\+cluster://host:port"),
         ({"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": "sqlite:///x.db", "REFEREE_LEDGER_TIMEOUT": "0"}, "0.05"),
     ],
 )

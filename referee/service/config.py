@@ -102,8 +102,9 @@ ENVIRONMENT: tuple[EnvSetting, ...] = (
     EnvSetting(
         "REFEREE_LEDGER",
         "unset (no ledger)",
-        "private mode only (docs/ledger.md): sqlite:///absolute/path.db (one machine) or redis://host:port/db "
-        "(shared by every replica) keeps each game's one line of play: a move on an older token is 409 stale_state",
+        "private mode only (docs/ledger.md): sqlite:///absolute/path.db (one machine), redis://host:port/db "
+        "(shared by every replica) or redis+cluster://host:port (a Redis Cluster) keeps each game's one line of "
+        "play: a move on an older token is 409 stale_state",
     ),
     EnvSetting(
         "REFEREE_LEDGER_TTL",
