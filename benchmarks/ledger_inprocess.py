@@ -24,7 +24,6 @@ much of a ledger's cost is the wait itself, which any store's round trip has.
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import statistics
 import sys
@@ -37,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bodies import midgame_bodies  # noqa: E402
+from benchmarks.http_inprocess import caller  # noqa: E402
 from benchmarks.ledger_load import cpu_seconds, fresh_bodies, start_redis  # noqa: E402
 
 KEY = bytes(range(32))
@@ -66,38 +66,10 @@ def idling(app: Any, seconds: float) -> Any:
 
 def apply_all(app: Any, bodies: list[bytes]) -> float:
     """CPU seconds of this process for one /v1/apply of each body."""
-    status: list[str] = []
-
-    def start_response(s: str, headers: Any, exc_info: Any = None) -> None:
-        status.append(s)
-
+    calls = [caller(app, "/v1/apply", body) for body in bodies]
     start = time.process_time()
-    for body in bodies:
-        environ = {
-            "REQUEST_METHOD": "POST",
-            "PATH_INFO": "/v1/apply",
-            "SCRIPT_NAME": "",
-            "QUERY_STRING": "",
-            "SERVER_NAME": "127.0.0.1",
-            "SERVER_PORT": "8000",
-            "SERVER_PROTOCOL": "HTTP/1.1",
-            "REMOTE_ADDR": "127.0.0.1",
-            "CONTENT_TYPE": "application/json",
-            "CONTENT_LENGTH": str(len(body)),
-            "wsgi.input": io.BytesIO(body),
-            "wsgi.input_terminated": True,
-            "wsgi.url_scheme": "http",
-            "wsgi.errors": sys.stderr,
-            "wsgi.multithread": False,
-            "wsgi.multiprocess": True,
-            "wsgi.run_once": False,
-            "wsgi.version": (1, 0),
-        }
-        out = app(environ, start_response)
-        for _ in out:
-            pass
-        if not status[-1].startswith("200"):
-            raise SystemExit(f"/v1/apply answered {status[-1]}")
+    for call in calls:
+        call()
     return time.process_time() - start
 
 

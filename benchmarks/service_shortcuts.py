@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from http_inprocess import caller, make_app
 from http_load import midgame_bodies
+from shortcuts import keep_fastest, print_gains
 
 from referee.engine.shortcuts import Shortcut
 from referee.service.shortcuts import SHORTCUTS
@@ -106,25 +107,10 @@ def main() -> int:
                 for name, shortcut in order if r % 2 == 0 else order[::-1]:
                     mins = best[name, endpoint]
                     with off(shortcut):
-                        for i, f in enumerate(calls[name][endpoint]):
-                            start = clock()
-                            f()
-                            took = clock() - start
-                            if took < mins[i]:
-                                mins[i] = took
+                        keep_fastest(calls[name][endpoint], mins, clock)
     finally:
         os.dup2(saved_stderr, 2)
-    mean = {key: sum(v) / len(v) * 1e6 for key, v in best.items()}
-    print(f"µs per call (mean over {len(bodies)} bodies of each body's fastest of {args.rounds} calls), in-process")
-    for group in (endpoints[: len(PATHS)], endpoints[len(PATHS) :]):
-        print(f"  {'setting':<44}" + "".join(f"{e:>26}" for e in group))
-        for name in settings:
-            cells = []
-            for e in group:
-                took, base = mean[name, e], mean["all on", e]
-                cells.append(f"{took:6.1f}" + ("" if name == "all on" else f" ({took / base - 1:+6.1%})"))
-            label = name if name == "all on" else f"without {name}"
-            print(f"  {label[:44]:<44}" + "".join(f"{c:>26}" for c in cells))
+    print_gains(best, list(settings), (endpoints[: len(PATHS)], endpoints[len(PATHS) :]), args.rounds, width=26)
     return 0
 
 
