@@ -167,6 +167,14 @@ def size_per_game(key: bytes, url: str, games: int) -> dict[str, float]:
     return {"games": games, "moves_per_game": moves / games, "bytes_per_game": sum(sizes) / len(sizes)}
 
 
+def pin_tree(pid: int, cpus: set[int]) -> None:
+    """Process ``pid`` and its descendants (a server's master and workers) onto ``cpus``."""
+    os.sched_setaffinity(pid, cpus)
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            pin_tree(int(child), cpus)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--duration", type=float, default=8.0, help="seconds per server and round (default 8)")
@@ -178,8 +186,19 @@ def main(argv: list[str] | None = None) -> int:
         "--tool", choices=("auto", "wrk", "python"), default="auto", help="load generator (default: wrk if installed)"
     )
     parser.add_argument("--size-games", type=int, default=5, help="whole games for the size per game (default 5)")
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the servers on the last CPU, Redis and the load generator on the others, so the workers' "
+        "CPU is theirs alone, as where Redis runs on machines of its own (use with --workers 1)",
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
+    cpus = sorted(os.sched_getaffinity(0))
+    if args.pin:
+        if len(cpus) < 2:
+            parser.error("--pin needs at least two CPUs")
+        os.sched_setaffinity(0, set(cpus[:-1]))  # Redis and wrk, started below, inherit it
     levels = [int(c) for c in args.connections.split(",")]
     tool = args.tool if args.tool != "auto" else ("wrk" if shutil.which("wrk") else "python")
 
@@ -212,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for name, env in stores.items():
             servers[name] = start_server(args.workers, work / f"{name}.log", {"REFEREE_STATE_KEY": hexkey, **env})
+            if args.pin:
+                pin_tree(servers[name][0].pid, {cpus[-1]})
         positions = midgame_bodies(64)
         for r in range(args.rounds):
             for connections in levels:
@@ -249,7 +270,13 @@ def main(argv: list[str] | None = None) -> int:
             proc.wait(10)
         shutil.rmtree(work, ignore_errors=True)
 
-    summary: dict[str, Any] = {"tool": tool, "workers": args.workers, "duration_s": args.duration, "levels": {}}
+    summary: dict[str, Any] = {
+        "tool": tool,
+        "workers": args.workers,
+        "pinned": args.pin,
+        "duration_s": args.duration,
+        "levels": {},
+    }
     for connections in levels:
         rounds = []
         for r in range(args.rounds):
@@ -276,7 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
-    print(f"private /v1/apply, {args.workers} workers, {tool}, {args.duration:g} s a run")
+    pinned = f", the servers on CPU {cpus[-1]}, Redis and {tool} on the others" if args.pin else ""
+    print(f"private /v1/apply, {args.workers} workers, {tool}, {args.duration:g} s a run{pinned}")
     print(
         f"{'conns':>5} {'round':>5}  {'ledger':<14} {'req/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'failed':>6}"
         f" {'ratio':>6} {'cpu us':>7} {'cpu ratio':>9}"
