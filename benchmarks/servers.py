@@ -171,6 +171,8 @@ def run_wrk(
         "p99_ms": raw["p99_us"] / 1000,
         "mean_ms": raw["mean_us"] / 1000,
         "failed": raw["non2xx"] + raw["errors"],
+        "non2xx": raw["non2xx"],  # answers other than 2xx
+        "socket_errors": raw["errors"],  # wrk's connect, read, write and timeout errors
     }
 
 
