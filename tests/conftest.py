@@ -8,6 +8,7 @@ server with ``referee serve`` on a free loopback port.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import os
 import random
@@ -289,3 +290,19 @@ def serve(tmp_path) -> Iterator[Callable[..., Server]]:
     yield start
     for server in started:
         server.stop()
+
+
+@contextlib.contextmanager
+def local_cluster(workers: int) -> Iterator[str]:
+    """A real Dask ``LocalCluster`` of ``workers`` single-threaded processes on loopback (no dashboards);
+    yields its scheduler's address. Skips the test where ``distributed`` is not installed."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        worker_dashboard_address=None,
+    ) as cluster:
+        yield cluster.scheduler_address

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import local_cluster
 
 import referee
 from referee.cli import main
@@ -109,16 +110,8 @@ def test_given_a_game_longer_than_max_actions_then_the_ends_invariant_fails(tmp_
 
 
 def test_given_a_dask_cluster_the_summary_is_that_of_one_job(tmp_path, capsys):
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=1,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-        worker_dashboard_address=None,
-    ) as cluster:
-        main(["fuzz", BUILTIN, "--games", "2", "--seed", "d", "--json", "--dask", cluster.scheduler_address])
+    with local_cluster(1) as scheduler:
+        main(["fuzz", BUILTIN, "--games", "2", "--seed", "d", "--json", "--dask", scheduler])
         dask = json.loads(capsys.readouterr().out)
     main(["fuzz", BUILTIN, "--games", "2", "--seed", "d", "--json"])
     one = json.loads(capsys.readouterr().out)

@@ -15,6 +15,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from conftest import local_cluster
 
 from referee.cli import main as referee
 from referee.engine import Catalog
@@ -285,16 +286,8 @@ def test_record_jsonl_appends_a_line_recheck_reads(tmp_path, capsys):
 
 @pytest.fixture(scope="module")
 def dask_scheduler():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-        worker_dashboard_address=None,
-    ) as cluster:
-        yield cluster.scheduler_address
+    with local_cluster(2) as scheduler:
+        yield scheduler
 
 
 def test_check_on_dask_gives_what_one_job_gives(dask_scheduler, scenarios, tmp_path, capsys):

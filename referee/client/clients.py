@@ -140,6 +140,14 @@ class _ClientBase:
                 raise
             return call.when_refused(err)
 
+    @staticmethod
+    def _follow_up(call: Call[T], err: RefereeClientError) -> Call[T]:
+        """The call a refusal of ``call`` leads to (a stale move: fetch the latest state), else ``err``."""
+        follow = call.follow(err) if call.follow is not None else None
+        if follow is None:
+            raise err
+        return follow
+
     def _answer(self, call: Call[Any], outcome: Outcome) -> Any:
         where = f"{call.method} {self.base_url}{call.path}"
         if isinstance(outcome, httpx.TimeoutException):
@@ -186,10 +194,7 @@ class RefereeClient(_ClientBase):
         try:
             return self._conclude(call, tries.last)
         except RefereeClientError as err:
-            follow = call.follow(err) if call.follow is not None else None
-            if follow is None:
-                raise
-            return self._send(follow)
+            return self._send(self._follow_up(call, err))
 
     def _try(self, call: Call[Any]) -> Outcome:
         try:
@@ -223,10 +228,7 @@ class AsyncRefereeClient(_ClientBase):
         try:
             return self._conclude(call, tries.last)
         except RefereeClientError as err:
-            follow = call.follow(err) if call.follow is not None else None
-            if follow is None:
-                raise
-            return await self._send(follow)
+            return await self._send(self._follow_up(call, err))
 
     async def _try(self, call: Call[Any]) -> Outcome:
         try:
