@@ -167,6 +167,10 @@ def size_per_game(key: bytes, url: str, games: int) -> dict[str, float]:
     return {"games": games, "moves_per_game": moves / games, "bytes_per_game": sum(sizes) / len(sizes)}
 
 
+# The shipped durability first, then the faster setting each store has (docs/ledger.md).
+STORES = ("none", "sqlite", "sqlite-normal", "redis", "redis-everysec")
+
+
 def pin_tree(pid: int, cpus: set[int]) -> None:
     """Process ``pid`` and its descendants (a server's master and workers) onto ``cpus``."""
     os.sched_setaffinity(pid, cpus)
@@ -185,15 +189,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--tool", choices=("auto", "wrk", "python"), default="auto", help="load generator (default: wrk if installed)"
     )
-    parser.add_argument("--size-games", type=int, default=5, help="whole games for the size per game (default 5)")
+    parser.add_argument(
+        "--size-games", type=int, default=5, help="whole games for the size per game (default 5; 0: no size)"
+    )
     parser.add_argument(
         "--pin",
         action="store_true",
         help="the servers on the last CPU, Redis and the load generator on the others, so the workers' "
         "CPU is theirs alone, as where Redis runs on machines of its own (use with --workers 1)",
     )
+    parser.add_argument(
+        "--stores",
+        default=",".join(STORES),
+        help=f"the servers to run, of {','.join(STORES)} (default all; none, the baseline, always runs)",
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
+    chosen = {"none", *args.stores.split(",")}
+    if not chosen <= set(STORES):
+        parser.error(f"--stores: choose among {', '.join(STORES)}")
     cpus = sorted(os.sched_getaffinity(0))
     if args.pin:
         if len(cpus) < 2:
@@ -207,13 +221,13 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="referee-ledger-bench-"))
     redis_proc, redis_url = start_redis(work / "redis", "always")
     lax_proc, lax_url = start_redis(work / "redis-everysec", "everysec")
-    stores = {  # the shipped durability first, then the faster setting each store has (docs/ledger.md)
-        "none": {},
-        "sqlite": {"REFEREE_LEDGER": f"sqlite:///{work / 'ledger.db'}"},
-        "sqlite-normal": {"REFEREE_LEDGER": f"sqlite:///{work / 'ledger-normal.db'}?synchronous=normal"},
-        "redis": {"REFEREE_LEDGER": redis_url},
-        "redis-everysec": {"REFEREE_LEDGER": lax_url},
+    urls = {
+        "sqlite": f"sqlite:///{work / 'ledger.db'}",
+        "sqlite-normal": f"sqlite:///{work / 'ledger-normal.db'}?synchronous=normal",
+        "redis": redis_url,
+        "redis-everysec": lax_url,
     }
+    stores = {name: {"REFEREE_LEDGER": urls[name]} if name in urls else {} for name in STORES if name in chosen}
     import redis
 
     servers: dict[str, tuple[subprocess.Popen, str]] = {}
@@ -260,10 +274,14 @@ def main(argv: list[str] | None = None) -> int:
         for proc, _ in servers.values():
             stop_server(proc)
     try:
-        sizes = {
-            "sqlite": size_per_game(key, f"sqlite:///{work / 'size.db'}", args.size_games),
-            "redis": size_per_game(key, redis_url, args.size_games),
-        }
+        sizes = (
+            {
+                "sqlite": size_per_game(key, f"sqlite:///{work / 'size.db'}", args.size_games),
+                "redis": size_per_game(key, redis_url, args.size_games),
+            }
+            if args.size_games
+            else {}
+        )
     finally:
         for proc in (redis_proc, lax_proc):
             proc.terminate()
@@ -318,6 +336,8 @@ def main(argv: list[str] | None = None) -> int:
                     f" {out['cpu_ratio']:>9.2f}"
                 )
         for name in ("redis", "redis-everysec"):
+            if name not in stores:
+                continue
             per_core = [row[name]["moves_per_redis_cpu_second"] for row in rounds]
             print(f"{connections:>5} {name}: {min(per_core):.0f}-{max(per_core):.0f} moves per second of Redis CPU")
         for name in stores:

@@ -15,9 +15,12 @@ One small interface, :class:`Ledger`, with two stores:
   and answers none before that commit has returned;
 - :class:`RedisLedger` (``redis://host:port/db``, or ``redis+cluster://host:port``
   for a Redis Cluster): every replica shares one Redis; a move's
-  compare-and-set is one Lua script (atomic on the server, one round trip),
-  and all of a game's data is one hash under a key with the game id as its
-  hash tag (``af:{g-…}``), so on a cluster each game lives on one node.
+  compare-and-set is one Lua script (atomic on the server), and all of a
+  game's data is one hash under a key with the game id as its hash tag
+  (``af:{g-…}``), so on a cluster each game lives on one node. Each process
+  sends the scripts that queued while its previous round trip was under way
+  in one pipeline (the same :class:`GroupCommit`): one round trip for them
+  all, each still its own script.
 
 Every failure of the store (refused connection, timeout, a read-only or full
 disk, a Redis that cannot persist) is :class:`LedgerUnavailable`: the service
@@ -26,6 +29,7 @@ answers 503 and applies nothing; nothing is ever accepted unrecorded.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sqlite3
 import threading
@@ -171,56 +175,76 @@ _UNSET = object()  # a work's value before its batch has run
 _FIRST_USE = threading.Lock()
 
 
-@dataclass(eq=False)
 class _Work:
-    """One caller's work for the next transaction, and its outcome once that has committed."""
+    """One caller's work for the next batch (a function of the SQLite connection, or a Redis script
+    call), and its outcome once that batch has been written.
 
-    work: Callable[[sqlite3.Connection], Any]
-    done: bool = False
-    value: Any = _UNSET
-    error: BaseException | None = None
+    ``woken`` is set when the outcome is there, or when the caller is handed
+    the lead of the next batch; it is made when the work is (``threading``'s
+    Event, which is gevent's once the worker has patched ``threading``).
+    """
+
+    __slots__ = ("done", "error", "value", "woken", "work")
+
+    def __init__(self, work: Any):
+        self.work = work
+        self.woken = threading.Event()
+        self.done = False
+        self.value: Any = _UNSET
+        self.error: BaseException | None = None
 
 
 class GroupCommit:
-    """Group commit: one transaction for all the works queued while the previous one was committing.
+    """Group commit: one write to the store for all the works queued while the previous one was under way
+    (one SQLite transaction, or one Redis round trip).
 
     The first caller that finds no batch running leads: it takes the whole
-    queue, has ``commit`` run it, then wakes every waiter. Each caller returns
-    (or raises) its own work's outcome, and only after the transaction that
-    held it has committed, so an answer never runs ahead of the disk. A waiter
-    whose work came too late for that batch leads the next one. Under gevent
-    the condition is gevent's (one per process, made on first use, after the
-    worker has patched ``threading``); with threads, threads'.
+    queue and has ``commit`` run it (setting each work's ``value`` or
+    ``error``). Then it wakes each caller of that batch, and hands the lead
+    to the first work that queued meanwhile, whose caller takes the queue as
+    it then stands. Each caller returns (or raises) its own work's outcome,
+    and only after the write that held it has returned, so an answer never
+    runs ahead of the store. The lock is held only to take or add to the
+    queue, never across a wait.
     """
 
     def __init__(self, commit: Callable[[list[_Work]], None]):
         self._commit = commit
-        self._changed = threading.Condition()
+        self._lock = threading.Lock()
         self._queue: list[_Work] = []
         self._busy = False
 
-    def run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+    def run(self, work: Any) -> Any:
+        """``work``'s outcome (its value, or its error raised), once the batch that held it is written."""
         mine = _Work(work)
-        with self._changed:
+        with self._lock:
             self._queue.append(mine)
-            while self._busy and not mine.done:
-                self._changed.wait()
-            if not mine.done:  # lead the next batch
-                batch, self._queue, self._busy = self._queue, [], True
+            lead, self._busy = not self._busy, True
+        if not lead:
+            mine.woken.wait()  # for the outcome, or for the lead
         if not mine.done:
-            try:
-                self._commit(batch)
-            finally:
-                with self._changed:
-                    for item in batch:
-                        if item.value is _UNSET and item.error is None:  # the batch itself failed to run
-                            item.error = LedgerUnavailable("the ledger's batch did not run")
-                        item.done = True
-                    self._busy = False
-                    self._changed.notify_all()
+            self._lead()
         if mine.error is not None:
             raise mine.error
-        return cast(_T, mine.value)
+        return mine.value
+
+    def _lead(self) -> None:
+        """Write the queue as one batch; wake its callers, and the next leader if any work queued meanwhile."""
+        with self._lock:
+            batch, self._queue = self._queue, []
+        try:
+            self._commit(batch)
+        finally:
+            for item in batch:
+                if item.value is _UNSET and item.error is None:  # the batch itself failed to run
+                    item.error = LedgerUnavailable("the ledger's batch did not run")
+                item.done = True
+                item.woken.set()
+            with self._lock:
+                following = self._queue[0] if self._queue else None
+                self._busy = following is not None
+            if following is not None:
+                following.woken.set()
 
 
 class SqliteLedger:
@@ -275,7 +299,7 @@ class SqliteLedger:
                     self._off_the_loop = _off_the_loop()
                     self._pid = os.getpid()
         assert self._group is not None
-        return self._group.run(work)
+        return cast(_T, self._group.run(work))
 
     def _commit(self, batch: list[_Work]) -> None:
         """Every work of ``batch``, in order, in one transaction; each one's outcome set on it.
@@ -420,60 +444,80 @@ class SqliteLedger:
 
 # -- Redis -----------------------------------------------------------------------------------
 
-# KEYS[1] the game's hash; ARGV: the token of seq 0, ttl (s). A new game: its hash afresh.
-_START = """
-redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'latest', 0, 't:0', ARGV[1])
-redis.call('EXPIRE', KEYS[1], ARGV[2])
-return 1
-"""
+# One script runs a batch of calls: KEYS holds each call's game hash, ARGV each call's name and then
+# its arguments, in the same order. Each call runs in a protected call (pcall), so one that fails
+# (a Redis out of memory refusing its write) fails alone, having written nothing, and answers
+# {0, message}; the others answer {1, ...}:
+# - start(token, ttl): a new game, its hash afresh at seq 0. Answers {1}.
+# - record(seq, digest, token, ttl, sent): the move on seq; sent is the token it was made on, or ''.
+#   Answers {1, kind, latest, token}: kind 1 applied, 2 repeated (token: the recorded one), 0 stale,
+#   3 a game it does not hold, when sent is '' (the client then calls again with the token sent).
+# - stale(seq, digest): {1, latest} if a move by digest on seq would be refused, else {1, -1}.
+# - latest(): {1, latest, token}, or {1} for a game it does not hold.
+_BATCH = """
+local calls = {}
 
-# KEYS[1] the game's hash; ARGV: seq, digest, token, ttl (s), the token sent or '' (for adoption).
-# Answers {kind, latest, token}: kind 1 applied, 2 repeated (token: the recorded one), 0 stale,
-# 3 a game it does not hold, when ARGV[5] is '' (then called again with the token sent).
-_RECORD = """
-local key = KEYS[1]
-local seq = tonumber(ARGV[1])
-local latest = redis.call('HGET', key, 'latest')
-if not latest then
-  if ARGV[5] == '' then return {3, -1, ''} end
+function calls.start(key, token, ttl)
   redis.call('DEL', key)
-  redis.call('HSET', key, 'latest', seq, 't:' .. seq, ARGV[5])
-  latest = seq
-else
+  redis.call('HSET', key, 'latest', 0, 't:0', token)
+  redis.call('EXPIRE', key, ttl)
+  return {1}
+end
+
+function calls.record(key, seq, digest, token, ttl, sent)
+  seq = tonumber(seq)
+  local latest = redis.call('HGET', key, 'latest')
+  if not latest then
+    if sent == '' then return {1, 3, -1, ''} end
+    redis.call('DEL', key)
+    redis.call('HSET', key, 'latest', seq, 't:' .. seq, sent)
+    latest = seq
+  else
+    latest = tonumber(latest)
+  end
+  if latest == seq then
+    redis.call('HSET', key, 'latest', seq + 1, 'd:' .. (seq + 1), digest, 't:' .. (seq + 1), token)
+    redis.call('EXPIRE', key, ttl)
+    return {1, 1, seq + 1, ''}
+  end
+  if latest > seq and redis.call('HGET', key, 'd:' .. (seq + 1)) == digest then
+    return {1, 2, latest, redis.call('HGET', key, 't:' .. (seq + 1))}
+  end
+  return {1, 0, latest, ''}
+end
+
+function calls.stale(key, seq, digest)
+  local latest = redis.call('HGET', key, 'latest')
+  if not latest then return {1, -1} end
   latest = tonumber(latest)
+  seq = tonumber(seq)
+  if latest == seq then return {1, -1} end
+  if latest > seq and redis.call('HGET', key, 'd:' .. (seq + 1)) == digest then return {1, -1} end
+  return {1, latest}
 end
-if latest == seq then
-  redis.call('HSET', key, 'latest', seq + 1, 'd:' .. (seq + 1), ARGV[2], 't:' .. (seq + 1), ARGV[3])
-  redis.call('EXPIRE', key, ARGV[4])
-  return {1, seq + 1, ''}
+
+function calls.latest(key)
+  local latest = redis.call('HGET', key, 'latest')
+  if not latest then return {1} end
+  return {1, tonumber(latest), redis.call('HGET', key, 't:' .. latest)}
 end
-if latest > seq and redis.call('HGET', key, 'd:' .. (seq + 1)) == ARGV[2] then
-  return {2, latest, redis.call('HGET', key, 't:' .. (seq + 1))}
+
+local arity = {start = 2, record = 5, stale = 2, latest = 0}
+local answers, at = {}, 1
+for i, key in ipairs(KEYS) do
+  local name = ARGV[at]
+  local n = arity[name]
+  local ok, answer = pcall(calls[name], key, unpack(ARGV, at + 1, at + n))
+  if not ok then
+    answer = {0, type(answer) == 'table' and answer.err or tostring(answer)}
+  end
+  answers[i] = answer
+  at = at + 1 + n
 end
-return {0, latest, ''}
+return answers
 """
-
-# KEYS[1] the game's hash; ARGV: seq, digest. Answers the latest seq if refused, else -1.
-_STALE = """
-local latest = redis.call('HGET', KEYS[1], 'latest')
-if not latest then return -1 end
-latest = tonumber(latest)
-local seq = tonumber(ARGV[1])
-if latest == seq then return -1 end
-if latest > seq and redis.call('HGET', KEYS[1], 'd:' .. (seq + 1)) == ARGV[2] then return -1 end
-return latest
-"""
-
-# KEYS[1] the game's hash. Answers {latest, token} or nil.
-_LATEST = """
-local latest = redis.call('HGET', KEYS[1], 'latest')
-if not latest then return false end
-return {tonumber(latest), redis.call('HGET', KEYS[1], 't:' .. latest)}
-"""
-
-
-_SCRIPTS = {"start": _START, "record": _RECORD, "stale": _STALE, "latest": _LATEST}
+# The script by its SHA-1, as Redis names it in its script cache (EVALSHA sends 40 bytes, not the script).
+_BATCH_SHA = hashlib.sha1(_BATCH.encode()).hexdigest()
 
 
 def game_key(game_id: str) -> str:
@@ -486,31 +530,40 @@ class RedisLedger:
     (``redis+cluster://``, any one node; the client finds the others and which node holds each game).
 
     Each process makes its own client on first use (gunicorn forks its workers after loading the app,
-    and the gevent worker patches sockets after that), so its connections are cooperative ones.
+    and the gevent worker patches sockets after that), so its connections are cooperative ones. Its
+    calls go through a :class:`GroupCommit`: the calls that queue while one is under way are sent
+    together as one script (one per cluster slot), atomic on its node, each call in it still its own
+    compare-and-set: one round trip, one script and one append to Redis's append-only file (one
+    fsync) for them all.
     """
 
     def __init__(self, url: str, ttl: float, timeout: float):
         import redis
         import redis.exceptions
+        from redis.crc import key_slot
 
         self._errors = (redis.RedisError, redis.exceptions.RedisClusterException, OSError)
+        self._no_script = redis.exceptions.NoScriptError
         self.url = url
+        self.cluster = urlsplit(url).scheme in CLUSTER_SCHEMES
+        # A script's keys must share a slot on a cluster: a batch is one script per slot there.
+        self._slot: Callable[[str], int] = (lambda key: key_slot(key.encode())) if self.cluster else (lambda key: 0)
         self.ttl = max(1, int(ttl))
         self.timeout = timeout
         self._pid = -1
         self._redis: Any = None
-        self._scripts: dict[str, Any] = {}
+        self._group: GroupCommit | None = None
 
     def _client(self) -> Any:
         if self._pid != os.getpid():
             # Two first calls at once may each make a client (a cluster's asks its node for the slots,
             # a wait no lock may be held across under gevent); either one serves, and one is kept.
-            client, scripts = self._connect()
-            self._redis, self._scripts, self._pid = client, scripts, os.getpid()
+            client = self._connect()
+            self._redis, self._group, self._pid = client, GroupCommit(self._send), os.getpid()
         return self._redis
 
-    def _connect(self) -> tuple[Any, dict[str, Any]]:
-        """A client for this process, and the scripts registered on it."""
+    def _connect(self) -> Any:
+        """A client for this process."""
         import redis
         import redis.cluster
         from redis.backoff import NoBackoff
@@ -520,17 +573,15 @@ class RedisLedger:
             "socket_timeout": self.timeout,
             "socket_connect_timeout": self.timeout,
             # One immediate retry of a failed connection (a pooled one Redis dropped on a restart): a
-            # call takes at most twice the timeout. Retrying a move is safe: the same action at the
-            # same seq is the recorded answer.
+            # call takes at most twice the timeout. Sending a batch again is safe: the same action at
+            # the same seq is the recorded answer.
             "retry": Retry(NoBackoff(), 1),
             "decode_responses": True,
         }
         scheme, _, rest = self.url.partition("://")
-        if scheme in CLUSTER_SCHEMES:  # asks that node for the cluster's nodes and slots now
-            client: Any = redis.cluster.RedisCluster.from_url(f"{CLUSTER_SCHEMES[scheme]}://{rest}", **options)
-        else:
-            client = redis.Redis.from_url(self.url, retry_on_timeout=False, **options)
-        return client, {name: client.register_script(source) for name, source in _SCRIPTS.items()}
+        if self.cluster:  # asks that node for the cluster's nodes and slots now
+            return redis.cluster.RedisCluster.from_url(f"{CLUSTER_SCHEMES[scheme]}://{rest}", **options)
+        return redis.Redis.from_url(self.url, retry_on_timeout=False, **options)
 
     def _call(self, work: Callable[[], _T]) -> _T:
         try:
@@ -538,14 +589,52 @@ class RedisLedger:
         except self._errors as exc:
             raise LedgerUnavailable(f"Redis ledger: {type(exc).__name__}: {exc}") from None
 
-    def _script(self, name: str, game_id: str, *args: Any) -> Any:
-        """One script on the game's one key: one round trip, atomic on the node that holds the game."""
+    def _script(self, name: str, game_id: str, *args: Any) -> list[Any]:
+        """One call of the batch script on the game's one key, sent with this process's next batch;
+        its answer without the leading 1."""
+        self._call(self._client)
+        assert self._group is not None
+        answer: list[Any] = self._group.run((game_key(game_id), (name, *args)))
+        return answer
 
-        def work() -> Any:
-            self._client()
-            return self._scripts[name](keys=[game_key(game_id)], args=list(args))
+    def _send(self, batch: list[_Work]) -> None:
+        """Every call of ``batch`` in one round trip: one script per slot (one in all, off a cluster);
+        each call's answer, or a :class:`LedgerUnavailable`, set on it.
 
-        return self._call(work)
+        A Redis that has lost its script cache (it was restarted) refuses a
+        script with ``NOSCRIPT``, having run nothing: it is given the script
+        and those calls are sent once more.
+        """
+        by_slot: dict[int, list[_Work]] = {}
+        for item in batch:
+            by_slot.setdefault(self._slot(item.work[0]), []).append(item)
+        groups = list(by_slot.values())
+        try:
+            replies = self._scripts(groups)
+            again = [n for n, reply in enumerate(replies) if isinstance(reply, self._no_script)]
+            if again:
+                self._redis.script_load(_BATCH)
+                for n, reply in zip(again, self._scripts([groups[n] for n in again]), strict=True):
+                    replies[n] = reply
+        except self._errors as exc:
+            replies = [exc] * len(groups)
+        for group, reply in zip(groups, replies, strict=True):
+            for n, item in enumerate(group):
+                if isinstance(reply, Exception):  # the script's error: unreachable, cannot write (MISCONF)...
+                    item.error = LedgerUnavailable(f"Redis ledger: {type(reply).__name__}: {reply}")
+                elif reply[n][0] == 1:
+                    item.value = reply[n][1:]
+                else:  # the call's own error (out of memory): it wrote nothing
+                    item.error = LedgerUnavailable(f"Redis ledger: {reply[n][1]}")
+
+    def _scripts(self, groups: list[list[_Work]]) -> list[Any]:
+        """The replies to one batch script per group, sent in one pipeline (an error in its place)."""
+        pipe = self._redis.pipeline(transaction=False)
+        for group in groups:
+            keys = [item.work[0] for item in group]
+            pipe.execute_command("EVALSHA", _BATCH_SHA, len(keys), *keys, *(a for item in group for a in item.work[1]))
+        replies: list[Any] = pipe.execute(raise_on_error=False)
+        return replies
 
     def start(self, game_id: str, token: str) -> None:
         self._script("start", game_id, token, self.ttl)
@@ -562,12 +651,12 @@ class RedisLedger:
         return Outcome(STALE, latest)
 
     def stale(self, game_id: str, seq: int, digest: str) -> int | None:
-        latest = self._script("stale", game_id, seq, digest)
-        return None if latest < 0 else latest
+        (latest,) = self._script("stale", game_id, seq, digest)
+        return None if latest < 0 else int(latest)
 
     def latest(self, game_id: str) -> tuple[int, str] | None:
-        out = self._script("latest", game_id)
-        return None if not out else (int(out[0]), out[1])
+        found = self._script("latest", game_id)
+        return (int(found[0]), found[1]) if found else None
 
     def ping(self) -> None:
         self._call(lambda: self._client().ping())
@@ -575,7 +664,7 @@ class RedisLedger:
     def close(self) -> None:
         if self._pid == os.getpid():
             self._redis.close()
-        self._pid, self._redis, self._scripts = -1, None, {}
+        self._pid, self._redis, self._group = -1, None, None
 
     def size(self, game_id: str) -> int:
         """Bytes Redis uses for one game (the benchmark's ledger size)."""
