@@ -255,6 +255,109 @@ def test_moves_queued_while_a_transaction_commits_share_the_next_one():
     assert {n: answers[n] for n in range(1, 5)} == {1: (1, 2), 2: (2, 2), 3: (3, 2), 4: (4, 2)}
 
 
+def test_redis_sends_the_calls_that_queue_during_a_round_trip_as_one_script(redis_url):
+    """Given a Redis that holds its answers (CLIENT PAUSE) while 1 move is under way and 15 more queue,
+    when it answers, then the 15 go as one script: two EVALSHA for 16 moves, each move applied."""
+    import redis
+
+    from referee.service.ledger import APPLIED, RedisLedger
+
+    ledger = RedisLedger(redis_url, 60, 5)
+    admin = redis.Redis.from_url(redis_url)
+    games = [f"g-batch-{n}" for n in range(16)]
+    for game in games:
+        ledger.start(game, "afs1.token0")
+    admin.config_resetstat()
+    admin.execute_command("CLIENT", "PAUSE", 10_000, "WRITE")
+    outcomes: dict[str, object] = {}
+
+    def move(game: str) -> None:
+        outcomes[game] = ledger.record(game, 0, "sha256:d", "afs1.token1", "")
+
+    threads = [threading.Thread(target=move, args=(g,)) for g in games]
+    try:
+        threads[0].start()
+        wait_for(lambda: ledger._group is not None and ledger._group._busy)  # the first round trip waits
+        for t in threads[1:]:
+            t.start()
+        wait_for(lambda: len(ledger._group._queue) == 15)
+    finally:
+        admin.execute_command("CLIENT", "UNPAUSE")
+    for t in threads:
+        t.join(30)
+    assert {g: (o.kind, o.latest) for g, o in outcomes.items()} == dict.fromkeys(games, (APPLIED, 1))
+    assert admin.info("commandstats")["cmdstat_evalsha"]["calls"] == 2
+
+
+def wait_for(condition, seconds: float = 30) -> None:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.005)
+
+
+def test_a_call_that_fails_in_a_redis_batch_fails_alone(redis_url):
+    """Given a batch of three moves, the middle one on a key that is not a game's hash (Redis refuses
+    its HGET: WRONGTYPE), when the batch is sent, then that move alone is LedgerUnavailable and writes
+    nothing, and the two others are applied."""
+    import redis
+
+    from referee.service.ledger import APPLIED, LedgerUnavailable, RedisLedger, _Work, game_key
+
+    ledger = RedisLedger(redis_url, 60, 5)
+    redis.Redis.from_url(redis_url).set(game_key("g-not-a-hash"), "x")
+    for game in ("g-first", "g-last"):
+        ledger.start(game, "afs1.token0")
+    ledger._client()
+    batch = [
+        _Work((game_key(g), ("record", 0, "sha256:d", "afs1.token1", 60, "")))
+        for g in ("g-first", "g-not-a-hash", "g-last")
+    ]
+    ledger._send(batch)
+    assert [w.value[0] if w.error is None else None for w in batch] == [1, None, 1]
+    assert isinstance(batch[1].error, LedgerUnavailable) and "WRONGTYPE" in str(batch[1].error)
+    assert redis.Redis.from_url(redis_url).get(game_key("g-not-a-hash")) == b"x"
+    assert ledger.record("g-last", 1, "sha256:e", "afs1.token2", "").kind == APPLIED
+
+
+def test_a_batch_on_a_cluster_is_one_script_per_slot_and_every_move_is_applied(redis_cluster_url):
+    """Given 12 games spread over a cluster's three nodes, when one batch holds a move of each (and a
+    second move of one of them), then each move gets its own outcome: the first of each game applied,
+    the second one on the same seq stale."""
+    from redis.crc import key_slot
+
+    from referee.service.ledger import RedisLedger, _Work, game_key
+
+    ledger = RedisLedger(redis_cluster_url, 60, 5)
+    games = [f"g-spread-{n}" for n in range(12)]
+    assert len({key_slot(game_key(g).encode()) for g in games}) == 12
+    for game in games:
+        ledger.start(game, "afs1.token0")
+    batch = [_Work((game_key(g), ("record", 0, "sha256:d", "afs1.token1", 60, ""))) for g in games]
+    batch.append(_Work((game_key(games[0]), ("record", 0, "sha256:other", "afs1.token9", 60, ""))))
+    ledger._send(batch)
+    assert [w.error for w in batch] == [None] * 13
+    assert [w.value for w in batch] == [[1, 1, ""]] * 12 + [[0, 1, ""]]
+    assert [ledger.latest(g) for g in games] == [(1, "afs1.token1")] * 12
+
+
+def test_a_redis_that_lost_its_scripts_is_given_them_again(redis_url):
+    """Given a game under way, when Redis forgets its scripts (SCRIPT FLUSH: what a restart does), then
+    the next move is still applied (the script is loaded again and the move sent once more)."""
+    import redis
+
+    from referee.service.ledger import APPLIED, RedisLedger
+
+    ledger = RedisLedger(redis_url, 60, 5)
+    ledger.start("g-flushed", "afs1.token0")
+    assert ledger.record("g-flushed", 0, "sha256:d", "afs1.token1", "").kind == APPLIED
+    redis.Redis.from_url(redis_url).script_flush()
+    assert ledger.record("g-flushed", 1, "sha256:e", "afs1.token2", "").kind == APPLIED
+    assert ledger.latest("g-flushed") == (2, "afs1.token2")
+
+
 # -- §11: /v1/latest ------------------------------------------------------------------------
 
 

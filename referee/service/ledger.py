@@ -139,11 +139,15 @@ def open_ledger(url: str, ttl: float, timeout: float) -> Ledger:
 
 # -- SQLite ----------------------------------------------------------------------------------
 
+# moves is a rowid table: each move's row (its ~5 KB token) goes at the table's end, and only its
+# (game_id, seq) key into the index. Ordered by that key (WITHOUT ROWID), a move split a page of its
+# game's rows, and SQLite kept at most ~1 KB of each row in that page, the rest in overflow pages
+# (docs/performance.md, "Ledger: one script a batch"). A file made with the earlier layout is read alike.
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (game_id TEXT PRIMARY KEY, latest INTEGER NOT NULL, touched REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS moves (
     game_id TEXT NOT NULL, seq INTEGER NOT NULL, digest TEXT, token TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)) WITHOUT ROWID;
+    PRIMARY KEY (game_id, seq));
 CREATE INDEX IF NOT EXISTS games_touched ON games (touched);
 CREATE TABLE IF NOT EXISTS ping (id INTEGER PRIMARY KEY, at REAL NOT NULL);
 """
