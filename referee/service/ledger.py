@@ -18,9 +18,9 @@ One small interface, :class:`Ledger`, with two stores:
   compare-and-set is one Lua script (atomic on the server), and all of a
   game's data is one hash under a key with the game id as its hash tag
   (``af:{g-…}``), so on a cluster each game lives on one node. Each process
-  sends the scripts that queued while its previous round trip was under way
-  in one pipeline (the same :class:`GroupCommit`): one round trip for them
-  all, each still its own script.
+  sends the calls that queued while its previous round trip was under way
+  as one script (one per slot on a cluster; the same :class:`GroupCommit`),
+  each call in it still its own compare-and-set.
 
 Every failure of the store (refused connection, timeout, a read-only or full
 disk, a Redis that cannot persist) is :class:`LedgerUnavailable`: the service
