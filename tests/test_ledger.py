@@ -255,6 +255,51 @@ def test_moves_queued_while_a_transaction_commits_share_the_next_one():
     assert {n: answers[n] for n in range(1, 5)} == {1: (1, 2), 2: (2, 2), 3: (3, 2), 4: (4, 2)}
 
 
+def test_after_a_batch_of_several_the_next_leader_waits_for_as_many():
+    """Given a batch of 2, when a move finds no batch running, then it waits (up to the linger) until a
+    second move has queued, and both go as one batch; after a batch of 1 a move never waits."""
+    from referee.service.ledger import GroupCommit
+
+    batches: list[int] = []
+    release = threading.Event()
+
+    def commit(batch) -> None:
+        if not batches:
+            release.wait(30)  # the first write is slow: two moves queue behind it
+        for item in batch:
+            item.value = item.work(None)
+        batches.append(len(batch))
+
+    group = GroupCommit(commit, linger=3600)
+    threads = [threading.Thread(target=group.run, args=(lambda db: None,)) for _ in range(5)]
+    threads[0].start()
+    wait_for(lambda: group._busy)
+    threads[1].start()
+    threads[2].start()
+    wait_for(lambda: len(group._queue) == 2)
+    release.set()
+    for t in threads[:3]:
+        t.join(30)
+    assert batches == [1, 2]  # the lead after a batch of 1 did not wait
+    threads[3].start()
+    wait_for(lambda: group._busy and len(group._queue) == 1)  # the leader waits for a second move
+    threads[4].start()
+    for t in threads[3:]:
+        t.join(30)
+    assert batches == [1, 2, 2]
+
+
+def test_after_a_batch_of_one_a_move_does_not_wait_for_others():
+    from referee.service.ledger import GroupCommit
+
+    group = GroupCommit(lambda batch: [setattr(item, "value", 7) for item in batch], linger=3600)
+    answers: list[int] = []
+    thread = threading.Thread(target=lambda: answers.extend([group.run(None), group.run(None)]))
+    thread.start()
+    thread.join(30)
+    assert answers == [7, 7]
+
+
 def test_redis_sends_the_calls_that_queue_during_a_round_trip_as_one_script(redis_url):
     """Given a Redis that holds its answers (CLIENT PAUSE) while 1 move is under way and 15 more queue,
     when it answers, then the 15 go as one script: two EVALSHA for 16 moves, each move applied."""
