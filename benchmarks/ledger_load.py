@@ -185,7 +185,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=4, help="rounds over the five servers (default 4)")
     parser.add_argument("--connections", default="4,32", help="concurrent connections, one run of each (default 4,32)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
-    parser.add_argument("--bodies", type=int, default=20000, help="distinct games per run (default 20000)")
+    parser.add_argument(
+        "--bodies", type=int, default=40000, help="distinct games per run (default 40000: more than a run moves)"
+    )
     parser.add_argument(
         "--tool", choices=("auto", "wrk", "python"), default="auto", help="load generator (default: wrk if installed)"
     )
