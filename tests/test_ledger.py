@@ -273,7 +273,7 @@ def test_after_a_batch_of_several_the_next_leader_waits_for_as_many():
     group = GroupCommit(commit, linger=3600)
     threads = [threading.Thread(target=group.run, args=(lambda db: None,)) for _ in range(5)]
     threads[0].start()
-    wait_for(lambda: group._busy)
+    wait_for(lambda: group._busy and not group._queue)  # the first move has taken its batch
     threads[1].start()
     threads[2].start()
     wait_for(lambda: len(group._queue) == 2)
@@ -322,7 +322,8 @@ def test_redis_sends_the_calls_that_queue_during_a_round_trip_as_one_script(redi
     threads = [threading.Thread(target=move, args=(g,)) for g in games]
     try:
         threads[0].start()
-        wait_for(lambda: ledger._group is not None and ledger._group._busy)  # the first round trip waits
+        # the first move has taken its batch (it alone) and waits for Redis
+        wait_for(lambda: ledger._group is not None and ledger._group._busy and not ledger._group._queue)
         for t in threads[1:]:
             t.start()
         wait_for(lambda: len(ledger._group._queue) == 15)
