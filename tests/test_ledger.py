@@ -520,6 +520,96 @@ def test_a_plain_view_for_null_is_the_spectator_view(client, new_game_body):
     assert view["viewer"] is None and view["cards"] == {}  # at the deal, both hands are hidden
 
 
+# -- SQLite's layout: what a move writes, how long a game is kept -------------------------------
+
+
+def sqlite_rows(path, sql: str, *args) -> list[tuple]:
+    with sqlite3.connect(path) as db:
+        return db.execute(sql, args).fetchall()
+
+
+def test_a_move_writes_its_row_and_leaves_the_games_table_alone(tmp_path):
+    """Given a game touched less than TTL_SLACK of the TTL ago, when a move is recorded, then its row is
+    in moves and games is as it was: the game's latest seq is its highest move."""
+    from referee.service.ledger import APPLIED, SqliteLedger
+
+    path = str(tmp_path / "ledger.db")
+    ledger = SqliteLedger(path, ttl=86400, timeout=1)
+    ledger.start("g-1", "token-0")
+    touched = sqlite_rows(path, "SELECT touched FROM games")
+    assert ledger.record("g-1", 0, "sha256:a", "token-1", "").kind == APPLIED
+    assert sqlite_rows(path, "SELECT touched FROM games") == touched
+    assert sqlite_rows(path, "SELECT seq, digest, token FROM moves ORDER BY seq") == [
+        (0, None, "token-0"),
+        (1, "sha256:a", "token-1"),
+    ]
+    assert ledger.latest("g-1") == (1, "token-1")
+
+
+def test_a_game_is_kept_the_ttl_after_its_last_move_not_after_its_first(tmp_path):
+    """Given a TTL of 1 s, when a move comes 0.6 s after the deal, then the game is still held 1.2 s after
+    the deal, and no longer 1.1 s after that move (the sweep then deletes its rows)."""
+    import time
+
+    from referee.service.ledger import TTL_SLACK, SqliteLedger
+
+    path = str(tmp_path / "ledger.db")
+    ledger = SqliteLedger(path, ttl=1.0, timeout=1)
+    ledger.start("g-1", "token-0")
+    time.sleep(0.6)
+    ledger.record("g-1", 0, "sha256:a", "token-1", "")
+    time.sleep(0.6)
+    assert ledger.latest("g-1") == (1, "token-1")
+    time.sleep(0.5 + 2 * TTL_SLACK)
+    assert ledger.latest("g-1") is None
+    ledger._run(ledger._expire)
+    assert sqlite_rows(path, "SELECT count(*) FROM moves") == [(0,)]
+    assert sqlite_rows(path, "SELECT count(*) FROM games") == [(0,)]
+
+
+def test_an_expired_game_is_adopted_afresh_at_the_token_seq(tmp_path):
+    import time
+
+    from referee.service.ledger import APPLIED, SqliteLedger
+
+    ledger = SqliteLedger(str(tmp_path / "ledger.db"), ttl=0.2, timeout=1)
+    ledger.start("g-1", "token-0")
+    ledger.record("g-1", 0, "sha256:a", "token-1", "")
+    time.sleep(0.3)
+    outcome = ledger.record("g-1", 5, "sha256:b", "token-6", "token-5")
+    assert (outcome.kind, outcome.latest) == (APPLIED, 6)
+    assert ledger.latest("g-1") == (6, "token-6")
+
+
+def test_a_file_of_the_earlier_layout_is_read_and_written(tmp_path):
+    """Given a file whose games table still keeps each game's latest seq (the layout before 2026-12-02),
+    when a worker opens it, then that column is dropped (a worker of the earlier code fails its moves
+    rather than read a seq no longer kept), its games are held at their highest move, and play goes on."""
+    from referee.service.ledger import APPLIED, STALE, SqliteLedger
+
+    path = str(tmp_path / "ledger.db")
+    with sqlite3.connect(path) as db:
+        db.executescript(
+            """
+            CREATE TABLE games (game_id TEXT PRIMARY KEY, latest INTEGER NOT NULL, touched REAL NOT NULL);
+            CREATE TABLE moves (game_id TEXT NOT NULL, seq INTEGER NOT NULL, digest TEXT, token TEXT NOT NULL,
+                PRIMARY KEY (game_id, seq));
+            CREATE INDEX games_touched ON games (touched);
+            """
+        )
+        db.execute("INSERT INTO games VALUES ('g-1', 2, strftime('%s', 'now'))")
+        db.executemany(
+            "INSERT INTO moves VALUES ('g-1', ?, ?, ?)",
+            [(0, None, "token-0"), (1, "sha256:a", "token-1"), (2, "sha256:b", "token-2")],
+        )
+    ledger = SqliteLedger(path, ttl=86400, timeout=1)
+    assert ledger.latest("g-1") == (2, "token-2")
+    assert [c[1] for c in sqlite_rows(path, "PRAGMA table_info(games)")] == ["game_id", "touched"]
+    assert ledger.record("g-1", 1, "sha256:x", "token-x", "").kind == STALE
+    assert ledger.record("g-1", 2, "sha256:c", "token-3", "").kind == APPLIED
+    assert ledger.latest("g-1") == (3, "token-3")
+
+
 # -- unreachable: 503, never a move unrecorded ------------------------------------------------
 
 

@@ -142,15 +142,25 @@ def open_ledger(url: str, ttl: float, timeout: float) -> Ledger:
 # moves is a rowid table: each move's row (its ~5 KB token) goes at the table's end, and only its
 # (game_id, seq) key into the index. Ordered by that key (WITHOUT ROWID), a move split a page of its
 # game's rows, and SQLite kept at most ~1 KB of each row in that page, the rest in overflow pages
-# (docs/performance.md, "Ledger: one script a batch"). A file made with the earlier layout is read alike.
+# (docs/performance.md, "Ledger: one script a batch"). A game's latest seq is its highest move, read
+# from that index; games keeps only when each game was last touched, for the expiry, and a move
+# rewrites it only when it is older than TTL_SLACK of the TTL: so a move writes its row and its index
+# entry, and no page of games (docs/performance.md, "Ledger: a move writes its row and no more").
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (game_id TEXT PRIMARY KEY, latest INTEGER NOT NULL, touched REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS games (game_id TEXT PRIMARY KEY, touched REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS moves (
     game_id TEXT NOT NULL, seq INTEGER NOT NULL, digest TEXT, token TEXT NOT NULL,
     PRIMARY KEY (game_id, seq));
 CREATE INDEX IF NOT EXISTS games_touched ON games (touched);
 CREATE TABLE IF NOT EXISTS ping (id INTEGER PRIMARY KEY, at REAL NOT NULL);
 """
+# A file of the earlier layout kept each game's latest seq in games.latest, rewritten by every move.
+# It is dropped when a worker first opens the file, so that a worker of the earlier code still
+# running on it (a reload) fails its moves (503) instead of reading a latest seq no longer kept.
+_DROP_LATEST = "ALTER TABLE games DROP COLUMN latest"
+# How stale games.touched may grow, as a share of the TTL, before a move rewrites it; a game is
+# expired only TTL (1 + TTL_SLACK) after it was touched, so never sooner than TTL after its last move.
+TTL_SLACK = 0.01
 _EXPIRE_EVERY = 1000  # new games between two sweeps of expired ones
 
 
@@ -304,10 +314,22 @@ class SqliteLedger:
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute(f"PRAGMA synchronous={self.synchronous}")
                 db.executescript(_SCHEMA)
+                self._migrate(db)
             except sqlite3.Error as exc:
                 raise LedgerUnavailable(f"SQLite ledger {self.path}: {exc}") from None
             self._db = db
         return self._db
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        """The earlier layout brought to today's (see ``_DROP_LATEST``), once, under the write lock."""
+        self._begin(db)
+        try:
+            if any(column[1] == "latest" for column in db.execute("PRAGMA table_info(games)")):
+                db.execute(_DROP_LATEST)
+            db.execute("COMMIT")
+        finally:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
 
     def _run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         """``work(db)`` in an immediate transaction, with whatever else is queued meanwhile.
@@ -384,38 +406,46 @@ class SqliteLedger:
 
     def start(self, game_id: str, token: str) -> None:
         def work(db: sqlite3.Connection) -> None:
-            db.execute("INSERT OR REPLACE INTO games VALUES (?, 0, ?)", (game_id, time.time()))
-            db.execute("INSERT OR REPLACE INTO moves VALUES (?, 0, NULL, ?)", (game_id, token))
+            self._take(db, game_id, 0, None, token)
 
         self._run(work)
         self._games += 1
         if self._games % _EXPIRE_EVERY == 0:
             self._run(self._expire)
 
+    def _take(self, db: sqlite3.Connection, game_id: str, seq: int, digest: str | None, token: str) -> None:
+        """``game_id`` afresh, held at ``seq`` with ``token`` (a new game, or one adopted at its token's seq)."""
+        db.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
+        db.execute("INSERT OR REPLACE INTO games VALUES (?, ?)", (game_id, time.time()))
+        db.execute("INSERT INTO moves VALUES (?, ?, ?, ?)", (game_id, seq, digest, token))
+
     def _expire(self, db: sqlite3.Connection) -> None:
-        cutoff = time.time() - self.ttl
+        cutoff = time.time() - self.ttl * (1 + TTL_SLACK)
         db.execute("DELETE FROM moves WHERE game_id IN (SELECT game_id FROM games WHERE touched < ?)", (cutoff,))
         db.execute("DELETE FROM games WHERE touched < ?", (cutoff,))
 
-    def _latest(self, db: sqlite3.Connection, game_id: str) -> int | None:
-        row = db.execute("SELECT latest, touched FROM games WHERE game_id = ?", (game_id,)).fetchone()
-        if row is None or row[1] < time.time() - self.ttl:
+    def _latest(self, db: sqlite3.Connection, game_id: str) -> tuple[int, float] | None:
+        """The game's latest seq and when it was last touched; None for a game it does not hold."""
+        row = db.execute(
+            "SELECT (SELECT max(seq) FROM moves WHERE game_id = ?1), touched FROM games WHERE game_id = ?1",
+            (game_id,),
+        ).fetchone()
+        if row is None or row[0] is None or row[1] < time.time() - self.ttl * (1 + TTL_SLACK):
             return None
-        latest: int = row[0]
-        return latest
+        return row[0], row[1]
 
     def record(self, game_id: str, seq: int, digest: str, token: str, sent: str) -> Outcome:
         def work(db: sqlite3.Connection) -> Outcome:
-            latest = self._latest(db, game_id)
-            now = time.time()
-            if latest is None:  # adopted at the token's seq
-                db.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
-                db.execute("INSERT OR REPLACE INTO games VALUES (?, ?, ?)", (game_id, seq, now))
-                db.execute("INSERT OR REPLACE INTO moves VALUES (?, ?, NULL, ?)", (game_id, seq, sent))
-                latest = seq
+            held = self._latest(db, game_id)
+            if held is None:  # adopted at the token's seq
+                self._take(db, game_id, seq, None, sent)
+                held = (seq, time.time())
+            latest, touched = held
             if latest == seq:
-                db.execute("INSERT OR REPLACE INTO moves VALUES (?, ?, ?, ?)", (game_id, seq + 1, digest, token))
-                db.execute("UPDATE games SET latest = ?, touched = ? WHERE game_id = ?", (seq + 1, now, game_id))
+                db.execute("INSERT INTO moves VALUES (?, ?, ?, ?)", (game_id, seq + 1, digest, token))
+                now = time.time()
+                if now - touched > self.ttl * TTL_SLACK:
+                    db.execute("UPDATE games SET touched = ? WHERE game_id = ?", (now, game_id))
                 return Outcome(APPLIED, seq + 1, token)
             if latest > seq:
                 row = db.execute(
@@ -429,9 +459,10 @@ class SqliteLedger:
 
     def stale(self, game_id: str, seq: int, digest: str) -> int | None:
         def work(db: sqlite3.Connection) -> int | None:
-            latest = self._latest(db, game_id)
-            if latest is None or latest == seq:
+            held = self._latest(db, game_id)
+            if held is None or held[0] == seq:
                 return None
+            latest = held[0]
             if latest > seq:
                 row = db.execute(
                     "SELECT digest FROM moves WHERE game_id = ? AND seq = ?", (game_id, seq + 1)
@@ -444,9 +475,10 @@ class SqliteLedger:
 
     def latest(self, game_id: str) -> tuple[int, str] | None:
         def work(db: sqlite3.Connection) -> tuple[int, str] | None:
-            latest = self._latest(db, game_id)
-            if latest is None:
+            held = self._latest(db, game_id)
+            if held is None:
                 return None
+            latest = held[0]
             row = db.execute("SELECT token FROM moves WHERE game_id = ? AND seq = ?", (game_id, latest)).fetchone()
             return (latest, row[0]) if row is not None else None
 
