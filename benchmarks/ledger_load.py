@@ -31,6 +31,8 @@ Redis: ``MEMORY USAGE`` of a game's hash), with the moves per game.
 from __future__ import annotations
 
 import argparse
+import base64
+import hashlib
 import json
 import os
 import random
@@ -75,7 +77,9 @@ def fresh_bodies(
     out, games = [], []
     for n in range(count):
         body = bodies[n % len(bodies)]
-        game_id = f"g-{prefix}-{n}"
+        # Spread over the id space as the referee's own ids are (g- and 22 random characters), not in
+        # order, so that each move finds its game where a real one would be (a page of its own).
+        game_id = "g-" + base64.urlsafe_b64encode(hashlib.sha256(f"{prefix}-{n}".encode()).digest()).decode()[:22]
         state = {k: v for k, v in body["state"].items() if k != "seal"}
         token = vault.token({**state, "game_id": game_id})
         games.append((game_id, state["seq"], token))
@@ -85,6 +89,8 @@ def fresh_bodies(
             )
         )
     if ledger is not None:  # each adopted at seq - 1 with this very token recorded as seq (16 at a time)
+        # Written in another order than the moves come, as games started at different times are.
+        random.Random(prefix).shuffle(games)
         with ThreadPoolExecutor(16) as pool:
             list(pool.map(lambda g: ledger.record(g[0], g[1] - 1, "sha256:before", g[2], g[2]), games))
         ledger.close()
