@@ -308,6 +308,23 @@ def test_gunicorn_reads_its_settings_from_the_settings_table(monkeypatch):
     assert (conf["worker_connections"], conf["workers"], conf["timeout"], conf["loglevel"]) == (4096, 3, 12, "warning")
 
 
+def test_workers_start_with_what_the_master_loaded_frozen_and_a_larger_young_generation(monkeypatch):
+    """The hooks gunicorn runs around each fork: the master's objects out of every collection, and a
+    worker's young generation collected every GC_YOUNG allocations (docs/performance.md)."""
+    import gc
+
+    conf = gunicorn_config(monkeypatch, {})
+    threshold = gc.get_threshold()
+    try:
+        conf["pre_fork"](None, None)
+        assert gc.get_freeze_count() > 10_000  # the modules and the app this test process has loaded
+        conf["post_fork"](None, None)
+        assert gc.get_threshold() == (conf["GC_YOUNG"], *threshold[1:]) and conf["GC_YOUNG"] > 700
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)
+
+
 @pytest.mark.parametrize(
     "env",
     [

@@ -24,6 +24,15 @@ written twice.
   multiprocess directory (``referee serve`` empties it before starting
   gunicorn), so a replaced worker leaves no live-gauge file behind; the
   directory is removed at exit when ``referee serve`` created it.
+- Garbage collection: the master freezes what it has loaded (``gc.freeze``
+  before each fork: the catalog, the app, the modules), and each worker
+  collects its young objects every ``GC_YOUNG`` allocations instead of
+  CPython's 700. A request that waits for the ledger keeps its parsed state
+  alive meanwhile; with a few dozen waiting, the young generation passed 700
+  every few requests, and each collection walked live objects it could not
+  free, and promoted them, until a full collection walked everything loaded
+  as well: 18 µs a request with a SQLite ledger at 32 connections, 0.4 µs
+  now (docs/performance.md, "The collector and requests that wait").
 - Logs: JSON lines on stderr; gunicorn's access log is off because the app
   writes its own line per request (with the request id). Off for real: with
   a ``logconfig_dict`` gunicorn's own logger would build every request's
@@ -31,6 +40,7 @@ written twice.
   :class:`QuietAccessLogger` skips that.
 """
 
+import gc
 import os
 import shutil
 from typing import Any
@@ -95,6 +105,18 @@ logconfig_dict = {
 
 def _metrics_dir() -> str | None:
     return os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
+
+
+# Young objects between two collections in a worker (CPython's default is 700; 3.13's, 2,000).
+GC_YOUNG = 3000
+
+
+def pre_fork(server: Any, worker: Any) -> None:
+    gc.freeze()  # what the master loaded is never garbage: no worker's collection walks it again
+
+
+def post_fork(server: Any, worker: Any) -> None:
+    gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
 
 
 def when_ready(server: Any) -> None:
