@@ -145,7 +145,7 @@ def open_ledger(url: str, ttl: float, timeout: float) -> Ledger:
 # (docs/performance.md, "Ledger: one script a batch"). A game's latest seq is its highest move, read
 # from that index; games keeps only when each game was last touched, for the expiry, and a move
 # rewrites it only when it is older than TTL_SLACK of the TTL: so a move writes its row and its index
-# entry, and no page of games (docs/performance.md, "Ledger: a move writes its row and no more").
+# entry, and no page of games (docs/performance.md, "Ledger: a move writes its row").
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (game_id TEXT PRIMARY KEY, touched REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS moves (
@@ -406,21 +406,25 @@ class SqliteLedger:
 
     def start(self, game_id: str, token: str) -> None:
         def work(db: sqlite3.Connection) -> None:
-            self._take(db, game_id, 0, None, token)
+            self._take(db, game_id, 0, token)
 
         self._run(work)
         self._games += 1
         if self._games % _EXPIRE_EVERY == 0:
             self._run(self._expire)
 
-    def _take(self, db: sqlite3.Connection, game_id: str, seq: int, digest: str | None, token: str) -> None:
+    def _take(self, db: sqlite3.Connection, game_id: str, seq: int, token: str) -> None:
         """``game_id`` afresh, held at ``seq`` with ``token`` (a new game, or one adopted at its token's seq)."""
         db.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
         db.execute("INSERT OR REPLACE INTO games VALUES (?, ?)", (game_id, time.time()))
-        db.execute("INSERT INTO moves VALUES (?, ?, ?, ?)", (game_id, seq, digest, token))
+        db.execute("INSERT INTO moves VALUES (?, ?, NULL, ?)", (game_id, seq, token))
+
+    def _expired_before(self) -> float:
+        """Games last touched before this time are past their TTL (see ``TTL_SLACK``)."""
+        return time.time() - self.ttl * (1 + TTL_SLACK)
 
     def _expire(self, db: sqlite3.Connection) -> None:
-        cutoff = time.time() - self.ttl * (1 + TTL_SLACK)
+        cutoff = self._expired_before()
         db.execute("DELETE FROM moves WHERE game_id IN (SELECT game_id FROM games WHERE touched < ?)", (cutoff,))
         db.execute("DELETE FROM games WHERE touched < ?", (cutoff,))
 
@@ -430,7 +434,7 @@ class SqliteLedger:
             "SELECT (SELECT max(seq) FROM moves WHERE game_id = ?1), touched FROM games WHERE game_id = ?1",
             (game_id,),
         ).fetchone()
-        if row is None or row[0] is None or row[1] < time.time() - self.ttl * (1 + TTL_SLACK):
+        if row is None or row[0] is None or row[1] < self._expired_before():
             return None
         return row[0], row[1]
 
@@ -438,7 +442,7 @@ class SqliteLedger:
         def work(db: sqlite3.Connection) -> Outcome:
             held = self._latest(db, game_id)
             if held is None:  # adopted at the token's seq
-                self._take(db, game_id, seq, None, sent)
+                self._take(db, game_id, seq, sent)
                 held = (seq, time.time())
             latest, touched = held
             if latest == seq:
