@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 import referee_schemas as S
+from tests.conftest import launch_server
 
 pytestmark = pytest.mark.e2e
 
@@ -75,6 +76,26 @@ def test_sigterm_drains_then_stops(serve):
     assert server.proc.wait(15) == 0
     with pytest.raises(httpx.TransportError):
         httpx.get(server.url + "/livez", timeout=1)
+
+
+def worker_pids(master: int) -> list[int]:
+    return [int(pid) for pid in open(f"/proc/{master}/task/{master}/children").read().split()]
+
+
+def test_a_sigterm_as_the_master_forks_a_worker_stops_that_worker_too(tmp_path):
+    """Given a server whose master has just forked its second worker (still booting),
+    when the master gets SIGTERM, then every worker stops and the master exits at once, not
+    after its 30 s graceful timeout: a worker holds its stop signals from its fork until its
+    own handlers are in place, instead of losing them to the master's handlers it inherited."""
+    server = launch_server(tmp_path, workers=2)  # REFEREE_DRAIN_SECONDS=0: stop at once
+    try:
+        deadline = time.monotonic() + 60
+        while len(worker_pids(server.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.0005)
+        os.kill(server.pid, signal.SIGTERM)
+        assert server.proc.wait(15) == 0, server.output()
+    finally:
+        server.stop()
 
 
 def test_bad_requests_over_real_http(serve):

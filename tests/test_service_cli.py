@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -323,6 +324,34 @@ def test_workers_start_with_what_the_master_loaded_frozen_and_a_larger_young_gen
     finally:
         gc.unfreeze()
         gc.set_threshold(*threshold)
+        conf["_forking_a_worker"] = False  # pre_fork, with no fork after it, blocked them here
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, conf["WORKER_STOP_SIGNALS"])
+
+
+def test_a_worker_holds_its_stop_signals_from_its_fork_and_the_master_does_not(monkeypatch):
+    """Around gunicorn's fork of a worker (pre_fork, then os.fork): the worker starts with SIGTERM,
+    SIGQUIT and SIGINT blocked (post_worker_init unblocks them once its handlers are in place: the
+    e2e test of a SIGTERM as a worker boots), and the master has them unblocked again at once."""
+    import gc
+
+    conf = gunicorn_config(monkeypatch, {})
+    stop = conf["WORKER_STOP_SIGNALS"]
+    assert stop == {signal.SIGTERM, signal.SIGQUIT, signal.SIGINT}
+    read_end, write_end = os.pipe()
+    try:
+        conf["pre_fork"](None, None)
+        pid = os.fork()
+        if pid == 0:  # the worker
+            os.write(write_end, b"blocked" if stop <= signal.pthread_sigmask(signal.SIG_BLOCK, []) else b"free")
+            os._exit(0)
+        os.waitpid(pid, 0)
+        assert os.read(read_end, 16) == b"blocked"
+        assert not stop & signal.pthread_sigmask(signal.SIG_BLOCK, [])  # the master
+    finally:
+        gc.unfreeze()
+        os.close(read_end)
+        os.close(write_end)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stop)
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,9 @@ written twice.
   turn ``/readyz`` to 503, keep serving for ``REFEREE_DRAIN_SECONDS`` (so a
   load balancer can take the replica out of rotation), then finish their
   requests and exit. A reload (SIGHUP) replaces workers without ever
-  reporting unready. SIGINT/SIGQUIT stop at once.
+  reporting unready. SIGINT/SIGQUIT stop at once. A worker holds these stop
+  signals blocked from its fork until its own handlers are in place
+  (``WORKER_STOP_SIGNALS``), so one sent as it boots is not lost.
 - Metrics: dead workers are marked (``child_exit``,
   ``prometheus_client.multiprocess.mark_process_dead``) in the Prometheus
   multiprocess directory (``referee serve`` empties it before starting
@@ -43,6 +45,7 @@ written twice.
 import gc
 import os
 import shutil
+import signal
 from typing import Any
 
 from gunicorn.glogging import Logger
@@ -111,8 +114,30 @@ def _metrics_dir() -> str | None:
 GC_YOUNG = 3000
 
 
+# The signals a worker stops on (the master sends them; SIGINT also comes from a terminal). From its
+# fork until post_worker_init a worker holds them blocked, so that one sent meanwhile waits for the
+# worker's own handler. Unblocked, it reached the master's handler that the fork had copied, which
+# dropped it: a SIGTERM to the master just after it started a worker left that worker serving, and
+# the master waited its whole graceful timeout before killing it.
+WORKER_STOP_SIGNALS = frozenset({signal.SIGTERM, signal.SIGQUIT, signal.SIGINT})
+_forking_a_worker = False
+
+
 def pre_fork(server: Any, worker: Any) -> None:
+    global _forking_a_worker
     gc.freeze()  # what the master loaded is never garbage: no worker's collection walks it again
+    signal.pthread_sigmask(signal.SIG_BLOCK, WORKER_STOP_SIGNALS)
+    _forking_a_worker = True
+
+
+def _after_fork_in_master() -> None:
+    global _forking_a_worker
+    if _forking_a_worker:  # gunicorn's fork of a worker, not another fork of this process
+        _forking_a_worker = False
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, WORKER_STOP_SIGNALS)
+
+
+os.register_at_fork(after_in_parent=_after_fork_in_master)
 
 
 def post_fork(server: Any, worker: Any) -> None:
@@ -135,6 +160,8 @@ def post_worker_init(worker: Any) -> None:
     from referee.service import metrics
 
     metrics.publish_config(referee.catalog, referee.fingerprints())  # this worker's samples
+    # Its handlers are in place and its app loaded: a stop signal sent since its fork arrives now.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, WORKER_STOP_SIGNALS)
 
 
 def child_exit(server: Any, worker: Any) -> None:
