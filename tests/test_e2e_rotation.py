@@ -1,6 +1,7 @@
 """A live rolling rotation of the state key (issue 19, point 4): three private-mode replicas behind
-real nginx (deploy/compose/nginx.conf, taking a failed replica back after 1 s, not 5), games in flight the whole time, every replica replaced in
-turn for each of the three steps of docs/operations.md ("Rotating a secret or a state key"):
+real nginx (deploy/compose/nginx.conf, taking a failed replica back after 1 s, not 5), games in
+flight the whole time, every replica replaced in turn for each of the three steps of
+docs/operations.md ("Rotating a secret or a state key"):
 
 1. ``REFEREE_STATE_KEY=old``, ``REFEREE_STATE_KEY_PREVIOUS=new`` (the new key accepted everywhere);
 2. ``REFEREE_STATE_KEY=new``, ``REFEREE_STATE_KEY_PREVIOUS=old`` (the new key used);
