@@ -17,7 +17,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -204,6 +204,7 @@ class Server:
         self.proc = proc
         self.url = url
         self.log = log
+        self.terminated = False
 
     @property
     def pid(self) -> int:
@@ -212,16 +213,31 @@ class Server:
     def output(self) -> str:
         return self.log.read_text("utf-8", "replace")
 
-    def stop(self, timeout: float = 20) -> int:
-        """SIGTERM to the server's PID (gunicorn's master: `referee serve` execs it); its exit status."""
-        if self.proc.poll() is None:
+    def terminate(self) -> None:
+        """SIGTERM to the server's PID (gunicorn's master: `referee serve` execs it), once."""
+        if self.proc.poll() is None and not self.terminated:
             os.kill(self.proc.pid, signal.SIGTERM)
+            self.terminated = True
+
+    def stop(self, timeout: float = 20) -> int:
+        """:meth:`terminate`, then wait for it to exit (SIGKILL after ``timeout``); its exit status."""
+        self.terminate()
+        if self.proc.poll() is None:
             try:
                 self.proc.wait(timeout)
             except subprocess.TimeoutExpired:
                 os.kill(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(5)
         return self.proc.returncode
+
+
+def stop_servers(servers: Iterable[Server]) -> None:
+    """Stop several servers in the time of one: SIGTERM to each, then wait for each."""
+    servers = list(servers)
+    for server in servers:
+        server.terminate()
+    for server in servers:
+        server.stop()
 
 
 def start_server(
@@ -288,8 +304,7 @@ def serve(tmp_path) -> Iterator[Callable[..., Server]]:
         return start_server(tmp_path, started, workers, env, module)
 
     yield start
-    for server in started:
-        server.stop()
+    stop_servers(started)
 
 
 @contextlib.contextmanager

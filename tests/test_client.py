@@ -7,11 +7,6 @@ the client and ``referee check --url`` against it.
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -172,51 +167,10 @@ def test_connection_error():
 # -- against a real server ------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
-def server(tmp_path):
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_") and k != "PROMETHEUS_MULTIPROC_DIR"}
-    log = tmp_path / "server.log"
-    cmd = [
-        str(Path(sys.executable).with_name("referee")),
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--workers",
-        "1",
-    ]
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"referee serve exited with {proc.returncode}:\n{log.read_text()}")
-            try:
-                if httpx.get(url + "/readyz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"referee serve did not answer in 30 s:\n{log.read_text()}")
-            time.sleep(0.1)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+def server(serve) -> str:
+    """A real ``referee serve`` (gunicorn, one worker) on a free loopback port: its URL."""
+    return serve(workers=1).url
 
 
 @pytest.mark.e2e

@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import STATE_KEY, keep_or_random, launch_server, wait_ready
+from tests.conftest import STATE_KEY, keep_or_random, launch_server, stop_servers, wait_ready
 from tests.redis_server import RedisCluster, RedisServer, need_redis
 
 pytestmark = pytest.mark.e2e
@@ -188,8 +188,7 @@ def redis_replicas(tmp_path_factory, redis_server):
             wait_ready(server)
         yield servers
     finally:
-        for server in servers:
-            server.stop()
+        stop_servers(servers)
 
 
 @pytest.fixture
@@ -306,8 +305,7 @@ def test_replicas_on_a_redis_cluster_keep_one_line_of_play_with_games_on_every_n
         # Each game is one key, hashed by its id to one of the 16384 slots the three nodes share.
         assert all(count > 0 for count in cluster.keys_per_node()), cluster.keys_per_node()
     finally:
-        for server in servers:
-            server.stop()
+        stop_servers(servers)
         cluster.stop()
 
 

@@ -24,7 +24,7 @@ from benchmarks.nginx import NGINX, Nginx, sidecar_config
 from referee.engine import apply, legal_actions, new_game
 from referee.engine.playout import random_new_game
 from referee.service.sealing import Sealer
-from tests.conftest import OTHER_SECRET, SECRET, keep_or_random, launch_server, wait_ready
+from tests.conftest import OTHER_SECRET, SECRET, keep_or_random, launch_server, stop_servers, wait_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -55,8 +55,7 @@ def replicas(tmp_path_factory):
             wait_ready(server)
         yield servers
     finally:
-        for server in servers.values():
-            server.stop()
+        stop_servers(servers.values())
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from conftest import STATE_KEY, Server, keep_or_random, start_server
+from conftest import STATE_KEY, Server, keep_or_random, start_server, stop_servers
 from test_e2e_private import who_acts
 
 from referee.client import (
@@ -30,8 +30,7 @@ MOVES = 60  # test_e2e_private.py plays whole games; here, enough of one to cros
 def server(tmp_path_factory) -> Iterator[Server]:
     started: list[Server] = []
     yield start_server(tmp_path_factory.mktemp("private-async"), started, env={"REFEREE_STATE_KEY": STATE_KEY})
-    for s in started:
-        s.stop()
+    stop_servers(started)
 
 
 async def join_both(url: str, body: dict) -> tuple[AsyncRefereeClient, object, list[AsyncPrivateGame]]:

@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from benchmarks.nginx import NGINX, Nginx, compose_config
-from tests.conftest import OTHER_STATE_KEY, STATE_KEY, keep_or_random, launch_server, wait_ready
+from tests.conftest import OTHER_STATE_KEY, STATE_KEY, keep_or_random, launch_server, stop_servers, wait_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -137,8 +137,7 @@ def test_a_rolling_two_phase_state_key_rotation_fails_no_game(tmp_path, private_
         for table in tables:
             table.join(30)
         nginx.stop()
-        for replica in replicas:
-            replica.stop()
+        stop_servers(replicas)
     failures = [f for table in tables for f in table.failures]
     assert failures == []
     assert sum(t.moves for t in tables) > 50
