@@ -324,8 +324,7 @@ def test_workers_start_with_what_the_master_loaded_frozen_and_a_larger_young_gen
     finally:
         gc.unfreeze()
         gc.set_threshold(*threshold)
-        conf["_forking_a_worker"] = False  # pre_fork, with no fork after it, blocked them here
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, conf["WORKER_STOP_SIGNALS"])
+        conf["_after_fork_in_master"]()  # pre_fork, with no fork after it, left the stop signals blocked here
 
 
 def test_a_worker_holds_its_stop_signals_from_its_fork_and_the_master_does_not(monkeypatch):
