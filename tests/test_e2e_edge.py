@@ -229,8 +229,15 @@ def test_a_normal_client_keeps_99_percent_of_its_probes_while_idle_sockets_and_a
 # -- out of file descriptors --------------------------------------------------------------
 
 
-def worker_pids(server) -> list[int]:
-    return [int(pid) for pid in re.findall(r"Booting worker with pid: (\d+)", server.output())]
+def worker_pids(server, booted: int = 1) -> list[int]:
+    """Every worker the server has booted (its log's lines), once at least ``booted`` have: gunicorn
+    starts its workers up to 0.1 s apart, so the first may answer /livez before the last has booted."""
+    deadline = time.monotonic() + 30
+    while True:
+        pids = [int(pid) for pid in re.findall(r"Booting worker with pid: (\d+)", server.output())]
+        if len(pids) >= booted or time.monotonic() > deadline:
+            return pids
+        time.sleep(0.05)
 
 
 def lowest_free_fd(pid: int) -> int:
@@ -294,7 +301,7 @@ def test_gevent_under_a_low_ulimit_with_many_idle_sockets_keeps_its_workers(tmp_
     server = launch_server(tmp_path, workers=2, env={"REFEREE_CLIENT_TIMEOUT": "2"}, preexec_fn=low_limit)
     wait_ready(server)
     try:
-        pids = worker_pids(server)
+        pids = worker_pids(server, booted=2)
         port = int(server.url.rsplit(":", 1)[1])
         with attacking("127.0.0.1", port, idle=400, trickle=0, nonreading=0):
             time.sleep(3.0)

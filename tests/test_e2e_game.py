@@ -78,7 +78,8 @@ def test_sigterm_drains_then_stops(serve):
         httpx.get(server.url + "/livez", timeout=1)
 
 
-def worker_pids(master: int) -> list[int]:
+def forked_workers(master: int) -> list[int]:
+    """The master's children now, booted or still booting."""
     return [int(pid) for pid in open(f"/proc/{master}/task/{master}/children").read().split()]
 
 
@@ -90,7 +91,7 @@ def test_a_sigterm_as_the_master_forks_a_worker_stops_that_worker_too(tmp_path):
     server = launch_server(tmp_path, workers=2)  # REFEREE_DRAIN_SECONDS=0: stop at once
     try:
         deadline = time.monotonic() + 60
-        while len(worker_pids(server.pid)) < 2 and time.monotonic() < deadline:
+        while len(forked_workers(server.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.0005)
         os.kill(server.pid, signal.SIGTERM)
         assert server.proc.wait(15) == 0, server.output()
