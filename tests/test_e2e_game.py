@@ -6,6 +6,7 @@ import os
 import random
 import signal
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -80,7 +81,7 @@ def test_sigterm_drains_then_stops(serve):
 
 def forked_workers(master: int) -> list[int]:
     """The master's children now, booted or still booting."""
-    return [int(pid) for pid in open(f"/proc/{master}/task/{master}/children").read().split()]
+    return [int(pid) for pid in Path(f"/proc/{master}/task/{master}/children").read_text().split()]
 
 
 def test_a_sigterm_as_the_master_forks_a_worker_stops_that_worker_too(tmp_path):
