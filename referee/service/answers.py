@@ -19,7 +19,6 @@ from typing import Any
 import orjson
 
 from referee import engine
-from referee.engine import Catalog
 from referee.engine.errors import RuleViolation
 from referee.engine.labels import labelled, names_for
 from referee.service.codecs import ACT, ASK, LOOK
@@ -37,24 +36,7 @@ def _lang(lang: str) -> str | None:
     return "ja" if lang == "ja" else None
 
 
-def _named(catalog: Catalog, violation: RuleViolation, state: Any, player: Any) -> RuleViolation:
-    """The refusal, its detail to name players and cards from ``state`` as ``player`` sees them."""
-    namers = names_for(catalog, state, player)
-    if namers is not None:
-        violation.params["_names"] = namers
-    return violation
-
-
-def _name_replay_refusal(catalog: Catalog, exc: RuleViolation, actions: Any, origin: dict[str, Any]) -> None:
-    """A refused replay's detail names the players and cards as they were when the action was refused."""
-    index = getattr(exc, "index", None)
-    if type(index) is int:
-        at, _ = engine.replay(catalog, actions[:index], **origin)
-        action = actions[index]
-        _named(catalog, exc, at, action.get("player") if isinstance(action, dict) else None)
-
-
-def game_answers(ref: Referee) -> dict[str, Handler]:
+def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one nested handler per endpoint: a table, not a branching
     """The game endpoints' handlers by endpoint name (``apply``, ``legal_actions``...)."""
     catalog = ref.catalog
     codec = ref.codec
@@ -62,7 +44,11 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
     dumps = orjson.dumps
 
     def named(violation: RuleViolation, state: Any, player: Any) -> RuleViolation:
-        return _named(catalog, violation, state, player)
+        """The refusal, its detail to name players and cards from ``state`` as ``player`` sees them."""
+        namers = names_for(catalog, state, player)
+        if namers is not None:
+            violation.params["_names"] = namers
+        return violation
 
     def new_game(environ: Environ) -> Answer:
         body = read_body(environ, limits)
@@ -105,7 +91,11 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         try:
             state, applied = engine.replay(catalog, body["actions"], **{key: start})
         except RuleViolation as exc:
-            _name_replay_refusal(catalog, exc, body["actions"], {key: start})
+            index = getattr(exc, "index", None)
+            if type(index) is int:  # name the players and cards as they were when the action was refused
+                at, _ = engine.replay(catalog, body["actions"][:index], **{key: start})
+                action = body["actions"][index]
+                named(exc, at, action.get("player") if isinstance(action, dict) else None)
             raise
         return 200, dumps({"state": codec.close_state(state), "applied": applied}), None
 

@@ -34,60 +34,40 @@ def response_of(handler: Handler) -> Response:
     return resp
 
 
-def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:
+def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:  # noqa: C901 -- one nested view per route, declared in order: a list, not a branching
     """The game endpoints; ``answers`` are their handlers (:func:`referee.service.answers.game_answers`)."""
+    catalog = ref.catalog
     blp = Blueprint("game", __name__, description="The referee (docs/api.md §1).")
-    _play_routes(blp, answers)
-    _private_routes(blp, answers)
-    _catalog_routes(blp, ref, answers)
-    return blp
 
+    common = {"content_type": JSON}
 
-_COMMON = {"content_type": JSON}
-
-
-class _Doc:
-    """The OpenAPI documentation decorators of one blueprint's views."""
-
-    def __init__(self, blp: Blueprint) -> None:
-        self.blp = blp
-
-    def errors(self, *names: str) -> Callable[[View], View]:
-        """Document the error answers ``names`` (of :data:`ERROR_RESPONSES`) on a view."""
-
+    def errors(*names: str) -> Callable[[View], View]:
         def decorate(func: View) -> View:
             for name in names:
-                func = self.blp.alt_response(ERROR_RESPONSES[name][1], response=name)(func)
+                func = blp.alt_response(ERROR_RESPONSES[name][1], response=name)(func)
             return func
 
         return decorate
 
-    def request_body(self, schema: Any, text: str, example: Any = None) -> Callable[[View], View]:
-        """Document a view's required JSON request body."""
+    def request_body(schema: Any, text: str, example: Any = None) -> Callable[[View], View]:
         content: dict[str, Any] = {"schema": schema}
         if example is not None:
             content["example"] = example
-        documented: Callable[[View], View] = self.blp.doc(
+        documented: Callable[[View], View] = blp.doc(
             requestBody={"required": True, "description": text, "content": {JSON: content}}
         )
         return documented
 
-
-def _play_routes(blp: Blueprint, answers: dict[str, Handler]) -> None:
-    """Dealing and playing: ``/v1/games``, ``apply``, ``validate``, ``legal-actions``, ``replay``, ``view``."""
-    common = _COMMON
-    doc = _Doc(blp)
-
     @blp.route("/v1/games", methods=["POST"])
     @blp.doc(operationId="newGame")
-    @doc.request_body(S.NewGameSchema, "Both decks and the game's options (docs/api.md §2).", NEW_GAME_EXAMPLE)
+    @request_body(S.NewGameSchema, "Both decks and the game's options (docs/api.md §2).", NEW_GAME_EXAMPLE)
     @blp.response(
         201,
         S.either(S.GameResponseSchema, S.PrivateGameResponseSchema),
         description="The new game, in the mulligan phase (private mode: its token and seats).",
         **common,
     )
-    @doc.errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation", "LedgerUnavailable")
+    @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation", "LedgerUnavailable")
     def new_game() -> Response:
         """Start a game: check both decks, shuffle, deal.
 
@@ -98,7 +78,7 @@ def _play_routes(blp: Blueprint, answers: dict[str, Handler]) -> None:
 
     @blp.route("/v1/apply", methods=["POST"])
     @blp.doc(operationId="applyAction")
-    @doc.request_body(
+    @request_body(
         S.either(S.ApplyRequestSchema, S.PrivateActRequestSchema),
         "A state and one action (private mode: a token, the action and the actor's seat).",
         apply_example(),
@@ -109,8 +89,8 @@ def _play_routes(blp: Blueprint, answers: dict[str, Handler]) -> None:
         description="The next state and its events (private mode: also the actor's view).",
         **common,
     )
-    @doc.errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
-    @doc.errors("StaleState", "LedgerUnavailable")
+    @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
+    @errors("StaleState", "LedgerUnavailable")
     def apply() -> Response:
         """Apply one action.
 
@@ -121,25 +101,25 @@ def _play_routes(blp: Blueprint, answers: dict[str, Handler]) -> None:
 
     @blp.route("/v1/validate", methods=["POST"])
     @blp.doc(operationId="validateAction")
-    @doc.request_body(
+    @request_body(
         S.either(S.ApplyRequestSchema, S.PrivateActRequestSchema),
         "A state and one action (private mode: a token, the action and the actor's seat).",
     )
     @blp.response(200, S.ValidateResponseSchema, description="Whether the action is legal now.", **common)
-    @doc.errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
+    @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
     def validate() -> Response:
         """Dry-run one action: never a 422, the violation is in the answer."""
         return response_of(answers["validate"])
 
     @blp.route("/v1/legal-actions", methods=["POST"])
     @blp.doc(operationId="legalActions")
-    @doc.request_body(
+    @request_body(
         S.either(S.LegalActionsRequestSchema, S.PrivateAskRequestSchema),
         "A state, and optionally a player (private mode: a token and a seat).",
         {"state": copy.deepcopy(apply_example()["state"]), "player": 0, "labels": True},
     )
     @blp.response(200, S.LegalActionsResponseSchema, description="Every legal action now.", **common)
-    @doc.errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
+    @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
     def legal_actions() -> Response:
         """Every legal action now, for that player or for whoever may act.
 
@@ -152,7 +132,7 @@ def _play_routes(blp: Blueprint, answers: dict[str, Handler]) -> None:
 
     @blp.route("/v1/replay", methods=["POST"])
     @blp.doc(operationId="replayGame")
-    @doc.request_body(
+    @request_body(
         S.either(S.ReplayRequestSchema, S.PrivateReplayRequestSchema),
         "A new game or a state, and the actions to apply in order (private mode: a token and both seats).",
     )
@@ -162,7 +142,7 @@ def _play_routes(blp: Blueprint, answers: dict[str, Handler]) -> None:
         description="The state after every action.",
         **common,
     )
-    @doc.errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
+    @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
     def replay() -> Response:
         """Apply a list of actions in order.
 
@@ -173,27 +153,21 @@ def _play_routes(blp: Blueprint, answers: dict[str, Handler]) -> None:
 
     @blp.route("/v1/view", methods=["POST"])
     @blp.doc(operationId="viewGame")
-    @doc.request_body(
+    @request_body(
         S.either(S.ViewRequestSchema, S.PrivateAskRequestSchema),
         "A state and a player (private mode: a token and a seat).",
     )
     @blp.response(200, S.ViewResponseSchema, description="What that player may see.", **common)
-    @doc.errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
+    @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
     def view() -> Response:
         """What one player may see (docs/api.md §5). A view is never sealed and never accepted as a state."""
         return response_of(answers["view"])
 
-
-def _private_routes(blp: Blueprint, answers: dict[str, Handler]) -> None:
-    """Private play's own endpoints (docs/api.md §10–§11): ``/v1/reveal`` and ``/v1/latest``."""
-    common = _COMMON
-    doc = _Doc(blp)
-
     @blp.route("/v1/reveal", methods=["POST"])
     @blp.doc(operationId="revealGame")
-    @doc.request_body(S.RevealRequestSchema, "The token of a finished private game and both its seats.")
+    @request_body(S.RevealRequestSchema, "The token of a finished private game and both its seats.")
     @blp.response(200, S.RevealResponseSchema, description="The whole plain state, seed included.", **common)
-    @doc.errors("BadRequest", "PrivateRefused", "PayloadTooLarge", "UnsupportedMediaType")
+    @errors("BadRequest", "PrivateRefused", "PayloadTooLarge", "UnsupportedMediaType")
     def reveal() -> Response:
         """Private mode only (docs/api.md §10): the whole state of a finished game.
 
@@ -208,10 +182,10 @@ def _private_routes(blp: Blueprint, answers: dict[str, Handler]) -> None:
 
     @blp.route("/v1/latest", methods=["POST"])
     @blp.doc(operationId="latestState")
-    @doc.request_body(S.LatestRequestSchema, "A private game's id and a seat of it (or its spectator key).")
+    @request_body(S.LatestRequestSchema, "A private game's id and a seat of it (or its spectator key).")
     @blp.response(200, S.LatestResponseSchema, description="The game's latest token and the seat's view.", **common)
-    @doc.errors("BadRequest", "PrivateRefused", "NotFound", "PayloadTooLarge", "UnsupportedMediaType")
-    @doc.errors("LedgerUnavailable")
+    @errors("BadRequest", "PrivateRefused", "NotFound", "PayloadTooLarge", "UnsupportedMediaType")
+    @errors("LedgerUnavailable")
     def latest() -> Response:
         """With a ledger only (docs/api.md §11): a private game's latest token.
 
@@ -220,18 +194,11 @@ def _private_routes(blp: Blueprint, answers: dict[str, Handler]) -> None:
         """
         return response_of(answers["latest"])
 
-
-def _catalog_routes(blp: Blueprint, ref: Referee, answers: dict[str, Handler]) -> None:
-    """Decks and the catalog: ``/v1/decks/validate``, ``/v1/cards``, ``/v1/cards/<id>``, ``/v1/rules``."""
-    catalog = ref.catalog
-    common = _COMMON
-    doc = _Doc(blp)
-
     @blp.route("/v1/decks/validate", methods=["POST"])
     @blp.doc(operationId="validateDeck")
-    @doc.request_body(S.DeckValidateRequestSchema, "One deck.", {"deck": NEW_GAME_EXAMPLE["decks"][0]})
+    @request_body(S.DeckValidateRequestSchema, "One deck.", {"deck": NEW_GAME_EXAMPLE["decks"][0]})
     @blp.response(200, S.DeckValidateResponseSchema, description="Every problem of the deck.", **common)
-    @doc.errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType")
+    @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType")
     def validate_deck() -> Response:
         """Check one deck against RULES 3: every problem, not just the first."""
         return response_of(answers["validate_deck"])
@@ -246,7 +213,7 @@ def _catalog_routes(blp: Blueprint, ref: Referee, answers: dict[str, Handler]) -
     @blp.route("/v1/cards/<id>", methods=["GET"])
     @blp.doc(operationId="getCard")
     @blp.response(200, S.CardSchema, description="The card.", **common)
-    @doc.errors("NotFound")
+    @errors("NotFound")
     def card(id: str) -> Response:
         """One card of the catalog, by its catalog id."""
         data = ref.card_bodies.get(id)
@@ -260,3 +227,5 @@ def _catalog_routes(blp: Blueprint, ref: Referee, answers: dict[str, Handler]) -
     def rules() -> Response:
         """The rule index of RULES.md."""
         return Response(ref.rules_body, mimetype=JSON)
+
+    return blp
