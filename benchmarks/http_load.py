@@ -106,6 +106,68 @@ def round_order(index: int) -> tuple[tuple[str, str], ...]:
     return order if index % 2 == 0 else order[::-1]
 
 
+def judge(results: dict[str, Any]) -> None:
+    """Add each round's ratios (to the echo; the private row's to plain apply), their medians and the aims."""
+    for rnd in results["rounds"]:
+        for name in AIMS:
+            rnd[name]["ratio"] = rnd[name]["rps"] / rnd["echo"]["rps"] if rnd["echo"]["rps"] else 0.0
+            rnd[name]["cpu_ratio"] = rnd["echo"]["cpu_us"] / rnd[name]["cpu_us"] if rnd[name]["cpu_us"] else 0.0
+        private, plain = rnd["private"], rnd["apply"]
+        private["ratio"] = private["rps"] / plain["rps"] if plain["rps"] else 0.0
+        private["cpu_ratio"] = plain["cpu_us"] / private["cpu_us"] if private["cpu_us"] else 0.0
+    ratios = {name: statistics.median(r[name]["ratio"] for r in results["rounds"]) for name in AIMS}
+    results["private_ratio"] = statistics.median(r["private"]["ratio"] for r in results["rounds"])
+    results["private_cpu_ratio"] = statistics.median(r["private"]["cpu_ratio"] for r in results["rounds"])
+    results["ratio"] = ratios
+    results["cpu_ratio"] = {name: statistics.median(r[name]["cpu_ratio"] for r in results["rounds"]) for name in AIMS}
+    p99 = max(r["apply"]["p99_ms"] for r in results["rounds"])
+    results["aims"] = {
+        **{f"{name}_at_least_{aim:.2f}_of_echo": ratios[name] >= aim for name, aim in AIMS.items()},
+        "apply_p99_under_20ms": p99 < 20,
+        "worker_rss_under_100mib": all(x < 100 for x in results["worker_rss_mib"]),
+        f"private_apply_at_least_{PRIVATE_AIM:.2f}_of_apply": results["private_ratio"] >= PRIVATE_AIM,
+        "no_failed_requests": all(r[n]["failed"] == 0 for r in results["rounds"] for n, _ in ENDPOINTS + (PRIVATE,)),
+    }
+
+
+def report(results: dict[str, Any], args: argparse.Namespace) -> None:
+    """Print the rounds, the medians and each aim, met or missed."""
+    ratios = results["ratio"]
+    bodies = results["bodies"]
+    print(
+        f"{results['tool']}, {args.workers} workers, {args.connections} connections, {args.duration:g} s per endpoint "
+        f"and round, {bodies} mid-game bodies of ~{results['body_bytes_mean']} B"
+    )
+    print(
+        f"{'round':<6}{'endpoint':<15}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'failed':>8}{'/ echo':>9}"
+        f"{'CPU us/req':>12}{'echo/it':>9}"
+    )
+    for i, rnd in enumerate(results["rounds"], 1):
+        for name, _ in ENDPOINTS + (PRIVATE,):
+            r = rnd[name]
+            ratio = f"{r['ratio']:.2f}" if "ratio" in r else ""
+            cpu_ratio = f"{r['cpu_ratio']:.2f}" if "cpu_ratio" in r else ""
+            print(
+                f"{i:<6}{name:<15}{r['rps']:>10.0f}{r['p50_ms']:>10.2f}{r['p99_ms']:>10.2f}{r['failed']:>8}"
+                f"{ratio:>9}{r['cpu_us']:>12.0f}{cpu_ratio:>9}"
+            )
+    print(
+        "throughput / echo's in the same round (median of rounds): "
+        + ", ".join(f"{name} {ratio:.2f}" for name, ratio in ratios.items())
+    )
+    print(
+        "workers' CPU per request, echo's / the endpoint's (median of rounds; steadier on a shared "
+        "machine): " + ", ".join(f"{name} {ratio:.2f}" for name, ratio in results["cpu_ratio"].items())
+    )
+    print(
+        f"private apply / plain apply (the private row's ratios are to apply's, same round; median): "
+        f"throughput {results['private_ratio']:.2f}, CPU per request {results['private_cpu_ratio']:.2f}"
+    )
+    print(f"worker RSS (MiB): {', '.join(str(x) for x in results['worker_rss_mib'])}")
+    for aim, met in results["aims"].items():
+        print(f"  {'ok  ' if met else 'MISS'} {aim}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--duration", type=float, default=10.0, help="seconds per endpoint and round (default 10)")
@@ -188,61 +250,11 @@ def main(argv: list[str] | None = None) -> int:
             stop_server(server)
         shutil.rmtree(workdir, ignore_errors=True)
 
-    for rnd in results["rounds"]:
-        for name in AIMS:
-            rnd[name]["ratio"] = rnd[name]["rps"] / rnd["echo"]["rps"] if rnd["echo"]["rps"] else 0.0
-            rnd[name]["cpu_ratio"] = rnd["echo"]["cpu_us"] / rnd[name]["cpu_us"] if rnd[name]["cpu_us"] else 0.0
-        private, plain = rnd["private"], rnd["apply"]
-        private["ratio"] = private["rps"] / plain["rps"] if plain["rps"] else 0.0
-        private["cpu_ratio"] = plain["cpu_us"] / private["cpu_us"] if private["cpu_us"] else 0.0
-    ratios = {name: statistics.median(r[name]["ratio"] for r in results["rounds"]) for name in AIMS}
-    results["private_ratio"] = statistics.median(r["private"]["ratio"] for r in results["rounds"])
-    results["private_cpu_ratio"] = statistics.median(r["private"]["cpu_ratio"] for r in results["rounds"])
-    results["ratio"] = ratios
-    results["cpu_ratio"] = {name: statistics.median(r[name]["cpu_ratio"] for r in results["rounds"]) for name in AIMS}
-    p99 = max(r["apply"]["p99_ms"] for r in results["rounds"])
-    results["aims"] = {
-        **{f"{name}_at_least_{aim:.2f}_of_echo": ratios[name] >= aim for name, aim in AIMS.items()},
-        "apply_p99_under_20ms": p99 < 20,
-        "worker_rss_under_100mib": all(x < 100 for x in results["worker_rss_mib"]),
-        f"private_apply_at_least_{PRIVATE_AIM:.2f}_of_apply": results["private_ratio"] >= PRIVATE_AIM,
-        "no_failed_requests": all(r[n]["failed"] == 0 for r in results["rounds"] for n, _ in ENDPOINTS + (PRIVATE,)),
-    }
+    judge(results)
     if args.json:
         print(json.dumps(results, indent=2))
     else:
-        print(
-            f"{tool}, {args.workers} workers, {args.connections} connections, {args.duration:g} s per endpoint "
-            f"and round, {len(bodies)} mid-game bodies of ~{results['body_bytes_mean']} B"
-        )
-        print(
-            f"{'round':<6}{'endpoint':<15}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'failed':>8}{'/ echo':>9}"
-            f"{'CPU us/req':>12}{'echo/it':>9}"
-        )
-        for i, rnd in enumerate(results["rounds"], 1):
-            for name, _ in ENDPOINTS + (PRIVATE,):
-                r = rnd[name]
-                ratio = f"{r['ratio']:.2f}" if "ratio" in r else ""
-                cpu_ratio = f"{r['cpu_ratio']:.2f}" if "cpu_ratio" in r else ""
-                print(
-                    f"{i:<6}{name:<15}{r['rps']:>10.0f}{r['p50_ms']:>10.2f}{r['p99_ms']:>10.2f}{r['failed']:>8}"
-                    f"{ratio:>9}{r['cpu_us']:>12.0f}{cpu_ratio:>9}"
-                )
-        print(
-            "throughput / echo's in the same round (median of rounds): "
-            + ", ".join(f"{name} {ratio:.2f}" for name, ratio in ratios.items())
-        )
-        print(
-            "workers' CPU per request, echo's / the endpoint's (median of rounds; steadier on a shared "
-            "machine): " + ", ".join(f"{name} {ratio:.2f}" for name, ratio in results["cpu_ratio"].items())
-        )
-        print(
-            f"private apply / plain apply (the private row's ratios are to apply's, same round; median): "
-            f"throughput {results['private_ratio']:.2f}, CPU per request {results['private_cpu_ratio']:.2f}"
-        )
-        print(f"worker RSS (MiB): {', '.join(str(x) for x in results['worker_rss_mib'])}")
-        for aim, met in results["aims"].items():
-            print(f"  {'ok  ' if met else 'MISS'} {aim}")
+        report(results, args)
     return 0 if all(results["aims"].values()) else 1
 
 

@@ -185,7 +185,7 @@ def pin_tree(pid: int, cpus: set[int]) -> None:
             pin_tree(int(child), cpus)
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--duration", type=float, default=8.0, help="seconds per server and round (default 8)")
     parser.add_argument("--rounds", type=int, default=4, help="rounds over the five servers (default 4)")
@@ -212,6 +212,11 @@ def main(argv: list[str] | None = None) -> int:
         help=f"the servers to run, of {','.join(STORES)} (default all; none, the baseline, always runs)",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
     args = parser.parse_args(argv)
     chosen = {"none", *args.stores.split(",")}
     if not chosen <= set(STORES):
@@ -225,7 +230,6 @@ def main(argv: list[str] | None = None) -> int:
     tool = args.tool if args.tool != "auto" else ("wrk" if shutil.which("wrk") else "python")
 
     key = os.urandom(32)
-    hexkey = key.hex()
     work = Path(tempfile.mkdtemp(prefix="referee-ledger-bench-"))
     redis_proc, redis_url = start_redis(work / "redis", "always")
     lax_proc, lax_url = start_redis(work / "redis-everysec", "everysec")
@@ -236,52 +240,9 @@ def main(argv: list[str] | None = None) -> int:
         "redis-everysec": lax_url,
     }
     stores = {name: {"REFEREE_LEDGER": urls[name]} if name in urls else {} for name in STORES if name in chosen}
-    import redis
-
-    servers: dict[str, tuple[subprocess.Popen, str]] = {}
-    results: dict[int, dict[str, list[dict[str, Any]]]] = {c: {name: [] for name in stores} for c in levels}
-
-    def drive(name: str, url: str, bodies: list[bytes], seconds: float, connections: int) -> dict[str, Any]:
-        if tool == "python":
-            return run_python(url, "/v1/apply", bodies, seconds, connections)
-        files = []
-        for n, blob in enumerate(bodies):
-            files.append(work / "bodies" / f"{n}.json")
-            files[-1].write_bytes(blob)
-        return run_wrk(url, "/v1/apply", files, seconds, connections, work / "bodies")
-
+    redis_pids = {"redis": redis_proc.pid, "redis-everysec": lax_proc.pid}
     try:
-        for name, env in stores.items():
-            servers[name] = start_server(args.workers, work / f"{name}.log", {"REFEREE_STATE_KEY": hexkey, **env})
-            if args.pin:
-                pin_tree(servers[name][0].pid, {cpus[-1]})
-        positions = midgame_bodies(64)
-        for r in range(args.rounds):
-            for connections in levels:
-                order = list(stores) if r % 2 == 0 else list(reversed(stores))
-                for name in order:
-                    shutil.rmtree(work / "bodies", ignore_errors=True)
-                    (work / "bodies").mkdir()
-                    url = stores[name].get("REFEREE_LEDGER")
-                    bodies = fresh_bodies(positions, key, f"{name}-{r}-{connections}", args.bodies, url)
-                    master, target = servers[name][0].pid, servers[name][1]
-                    run_python(target, "/v1/apply", bodies[:200], 1.0, connections)  # warm-up
-                    redis_pid = {"redis": redis_proc.pid, "redis-everysec": lax_proc.pid}.get(name)
-                    cpu = cpu_seconds(redis_pid) if redis_pid else 0.0
-                    workers_cpu = workers_cpu_seconds(master)
-                    out = drive(name, target, bodies[200:], args.duration, connections)
-                    out["cpu_us"] = (workers_cpu_seconds(master) - workers_cpu) / max(out["requests"], 1) * 1e6
-                    if redis_pid:  # moves a second per Redis core: moves over the CPU time Redis spent on them
-                        out["moves_per_redis_cpu_second"] = out["requests"] / max(cpu_seconds(redis_pid) - cpu, 1e-9)
-                    if name != "none" and out["requests"] >= len(bodies) - 200:
-                        print(f"warning: {name} cycled its bodies (raise --bodies)", file=sys.stderr)
-                    results[connections][name].append(out)
-                    if redis_pid:  # the games of the run are done with: room for the next run's
-                        redis.Redis.from_url(url).flushall()
-    finally:
-        for proc, _ in servers.values():
-            stop_server(proc)
-    try:
+        results = measure(args, tool, levels, stores, key, work, cpus, redis_pids)
         sizes = (
             {
                 "sqlite": size_per_game(key, f"sqlite:///{work / 'size.db'}", args.size_games),
@@ -296,6 +257,96 @@ def main(argv: list[str] | None = None) -> int:
             proc.wait(10)
         shutil.rmtree(work, ignore_errors=True)
 
+    summary = summarise(results, args, tool, levels, list(stores))
+    summary["size"] = sizes
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    report(summary, args, tool, cpus)
+    return 0
+
+
+def measure(
+    args: argparse.Namespace,
+    tool: str,
+    levels: list[int],
+    stores: dict[str, dict[str, str]],
+    key: bytes,
+    work: Path,
+    cpus: list[int],
+    redis_pids: dict[str, int],
+) -> dict[int, dict[str, list[dict[str, Any]]]]:
+    """Each round's run of every server at every level of connections, the servers' order reversed every other round."""
+    import redis
+
+    servers: dict[str, tuple[subprocess.Popen, str]] = {}
+    results: dict[int, dict[str, list[dict[str, Any]]]] = {c: {name: [] for name in stores} for c in levels}
+    try:
+        for name, env in stores.items():
+            servers[name] = start_server(args.workers, work / f"{name}.log", {"REFEREE_STATE_KEY": key.hex(), **env})
+            if args.pin:
+                pin_tree(servers[name][0].pid, {cpus[-1]})
+        positions = midgame_bodies(64)
+        for r in range(args.rounds):
+            for connections in levels:
+                order = list(stores) if r % 2 == 0 else list(reversed(stores))
+                for name in order:
+                    shutil.rmtree(work / "bodies", ignore_errors=True)
+                    (work / "bodies").mkdir()
+                    url = stores[name].get("REFEREE_LEDGER")
+                    bodies = fresh_bodies(positions, key, f"{name}-{r}-{connections}", args.bodies, url)
+                    out = one_run(args, tool, servers[name], bodies, connections, work, redis_pids.get(name))
+                    if name != "none" and out["requests"] >= len(bodies) - 200:
+                        print(f"warning: {name} cycled its bodies (raise --bodies)", file=sys.stderr)
+                    results[connections][name].append(out)
+                    if name in redis_pids:  # the games of the run are done with: room for the next run's
+                        redis.Redis.from_url(url).flushall()
+    finally:
+        for proc, _ in servers.values():
+            stop_server(proc)
+    return results
+
+
+def one_run(
+    args: argparse.Namespace,
+    tool: str,
+    server: tuple[subprocess.Popen, str],
+    bodies: list[bytes],
+    connections: int,
+    work: Path,
+    redis_pid: int | None,
+) -> dict[str, Any]:
+    """One server's run: a warm-up on the first 200 bodies, then the clock on the rest; the workers' (and Redis's) CPU."""
+    master, target = server[0].pid, server[1]
+    run_python(target, "/v1/apply", bodies[:200], 1.0, connections)  # warm-up
+    cpu = cpu_seconds(redis_pid) if redis_pid else 0.0
+    workers_cpu = workers_cpu_seconds(master)
+    out = drive(tool, target, bodies[200:], args.duration, connections, work)
+    out["cpu_us"] = (workers_cpu_seconds(master) - workers_cpu) / max(out["requests"], 1) * 1e6
+    if redis_pid:  # moves a second per Redis core: moves over the CPU time Redis spent on them
+        out["moves_per_redis_cpu_second"] = out["requests"] / max(cpu_seconds(redis_pid) - cpu, 1e-9)
+    return out
+
+
+def drive(tool: str, url: str, bodies: list[bytes], seconds: float, connections: int, work: Path) -> dict[str, Any]:
+    """Private ``/v1/apply`` with ``bodies`` for ``seconds``, by wrk (each body a file) or the Python client."""
+    if tool == "python":
+        return run_python(url, "/v1/apply", bodies, seconds, connections)
+    files = []
+    for n, blob in enumerate(bodies):
+        files.append(work / "bodies" / f"{n}.json")
+        files[-1].write_bytes(blob)
+    return run_wrk(url, "/v1/apply", files, seconds, connections, work / "bodies")
+
+
+def summarise(
+    results: dict[int, dict[str, list[dict[str, Any]]]],
+    args: argparse.Namespace,
+    tool: str,
+    levels: list[int],
+    stores: list[str],
+) -> dict[str, Any]:
+    """Each run's ratios to the server without a ledger in the same round, and their medians."""
     summary: dict[str, Any] = {
         "tool": tool,
         "workers": args.workers,
@@ -325,10 +376,13 @@ def main(argv: list[str] | None = None) -> int:
             }
             for name in stores
         }
-    summary["size"] = sizes
-    if args.json:
-        print(json.dumps(summary, indent=2))
-        return 0
+    return summary
+
+
+def report(summary: dict[str, Any], args: argparse.Namespace, tool: str, cpus: list[int]) -> None:
+    """Print every run, the Redis CPU figures, the medians and the size per game."""
+    stores = list(summary["medians"][next(iter(summary["levels"]))])
+    sizes = summary["size"]
     pinned = f", the servers on CPU {cpus[-1]}, Redis and {tool} on the others" if args.pin else ""
     print(f"private /v1/apply, {args.workers} workers, {tool}, {args.duration:g} s a run{pinned}")
     print(
@@ -357,7 +411,6 @@ def main(argv: list[str] | None = None) -> int:
             f"size, {name}: {size['bytes_per_game'] / 1024:.0f} KiB per game "
             f"({size['moves_per_game']:.0f} moves a game, {size['games']} games)"
         )
-    return 0
 
 
 if __name__ == "__main__":

@@ -47,71 +47,14 @@ def positions(draw: Any) -> dict[str, Any]:
         pl = players[draw(st.integers(0, 1))]
         zone = draw(st.sampled_from(ZONES))
         how = draw(st.sampled_from(["move", "copy", "drop", "twin", "stranger", "catalog id", "case", "stack", "flow"]))
-        if how == "stack":  # two of one player's fairies on one case (RULES 8.9)
-            cases = [e["card"] for p in players for e in p["cases"]]
-            if len(pl["fairies"]) >= 2 and cases:
-                case = draw(st.sampled_from(cases))
-                for f in pl["fairies"][:2]:
-                    f["case"] = case
-            continue
-        if how == "flow":
-            key = draw(st.sampled_from(["step", "phase", "active", "case_played"]))
-            state[key] = draw(st.sampled_from(["main", "end", "case", "turn", "over", 0, 1, True, False]))
-            continue
-        if how == "catalog id":
-            if not isinstance(state["cards"], dict):
-                continue
-            state["cards"][draw(st.sampled_from(ids))] = draw(
-                st.sampled_from(GAME_CARDS) | st.sampled_from(OTHER_CARDS)
-            )
-            continue
-        if how == "case":
-            entries = [e for p in players for z in ("fairies", "evidence") for e in p[z]]
-            if entries:
-                cases = [e["card"] for p in players for e in p["cases"]]
-                draw(st.sampled_from(entries))["case"] = draw(st.sampled_from([None, *ids[:3], *cases]))
-            continue
-        if not pl[zone]:
-            continue
-        item = pl[zone][draw(st.integers(0, len(pl[zone]) - 1))]
-        iid = item if isinstance(item, str) else item["card"]
-        if how == "twin" and zone in ("file", "hand", "trash"):  # another card's id in its place
-            pl[zone][pl[zone].index(item)] = draw(st.sampled_from(ids))
-            continue
-        if how == "stranger":  # an id the state's cards do not list, in the card's place
-            stranger = draw(st.sampled_from(["zz-stranger", "a" * 3, "0"]))
-            if zone in ("file", "hand", "trash"):
-                pl[zone][pl[zone].index(item)] = stranger
-            else:
-                item["card"] = stranger
-            continue
-        if how in ("move", "drop"):
-            pl[zone].remove(item)
-        if how in ("move", "copy"):
-            to = players[draw(st.integers(0, 1))]
-            target = draw(st.sampled_from(ZONES))
-            to[target].append(
-                iid
-                if target in ("file", "hand", "trash")
-                else {"card": iid, "face_up": True, "actioned": False}
-                if target == "cases"
-                else {"card": iid, "case": None}
-            )
+        if how in ("stack", "flow", "catalog id", "case"):
+            _bend_field(draw, state, pl, how)
+        else:
+            _bend_card(draw, state, pl, zone, how)
     how = draw(st.sampled_from(["none", "cards", "id"]))  # last: what the state's reading reads apart
     pl, zone = players[draw(st.integers(0, 1))], draw(st.sampled_from(ZONES))
     if how == "cards":  # an odd entry of cards, or no dict at all
-        odd = st.sampled_from(["", "x", 0, None, True, ["a"], {"a": "b"}])
-        cards = state["cards"]  # a dict still: the field's bends leave it one
-        where = draw(st.sampled_from(["key", "value", "subclass", "not a dict"]))
-        if where == "key":
-            cards[draw(st.sampled_from(["", 0, "new"]))] = "x"
-        elif where == "value":
-            cards[draw(st.sampled_from(ids))] = draw(odd)
-        elif where == "subclass":  # a str subclass reads as the string it spells
-            iid = draw(st.sampled_from(ids))
-            cards[iid] = _Text(cards[iid])
-        else:
-            state["cards"] = draw(odd)
+        _bend_cards_entry(draw, state)
     if how == "id" and pl[zone]:  # an instance id in a zone made empty or not a string
         j = draw(st.integers(0, len(pl[zone]) - 1))
         odd_id = draw(st.sampled_from(["", 0, None, _Text(ids[0])]))
@@ -120,6 +63,78 @@ def positions(draw: Any) -> dict[str, Any]:
         else:
             pl[zone][j]["card"] = odd_id
     return state
+
+
+def _bend_field(draw: Any, state: dict[str, Any], pl: dict[str, Any], how: str) -> None:
+    """Stack two fairies on one case, change a flag of the flow, re-kind a card, or re-attach a card to a case."""
+    players, ids = state["players"], sorted(state["cards"])
+    if how == "stack":  # two of one player's fairies on one case (RULES 8.9)
+        cases = [e["card"] for p in players for e in p["cases"]]
+        if len(pl["fairies"]) >= 2 and cases:
+            case = draw(st.sampled_from(cases))
+            for f in pl["fairies"][:2]:
+                f["case"] = case
+    elif how == "flow":
+        key = draw(st.sampled_from(["step", "phase", "active", "case_played"]))
+        state[key] = draw(st.sampled_from(["main", "end", "case", "turn", "over", 0, 1, True, False]))
+    elif how == "catalog id":
+        if isinstance(state["cards"], dict):
+            state["cards"][draw(st.sampled_from(ids))] = draw(
+                st.sampled_from(GAME_CARDS) | st.sampled_from(OTHER_CARDS)
+            )
+    else:  # "case"
+        entries = [e for p in players for z in ("fairies", "evidence") for e in p[z]]
+        if entries:
+            cases = [e["card"] for p in players for e in p["cases"]]
+            draw(st.sampled_from(entries))["case"] = draw(st.sampled_from([None, *ids[:3], *cases]))
+
+
+def _bend_card(draw: Any, state: dict[str, Any], pl: dict[str, Any], zone: str, how: str) -> None:
+    """One card of ``pl``'s ``zone`` moved, copied, dropped, twinned or replaced by a stranger."""
+    players, ids = state["players"], sorted(state["cards"])
+    if not pl[zone]:
+        return
+    item = pl[zone][draw(st.integers(0, len(pl[zone]) - 1))]
+    iid = item if isinstance(item, str) else item["card"]
+    if how == "twin" and zone in ("file", "hand", "trash"):  # another card's id in its place
+        pl[zone][pl[zone].index(item)] = draw(st.sampled_from(ids))
+        return
+    if how == "stranger":  # an id the state's cards do not list, in the card's place
+        stranger = draw(st.sampled_from(["zz-stranger", "a" * 3, "0"]))
+        if zone in ("file", "hand", "trash"):
+            pl[zone][pl[zone].index(item)] = stranger
+        else:
+            item["card"] = stranger
+        return
+    if how in ("move", "drop"):
+        pl[zone].remove(item)
+    if how in ("move", "copy"):
+        to = players[draw(st.integers(0, 1))]
+        target = draw(st.sampled_from(ZONES))
+        to[target].append(
+            iid
+            if target in ("file", "hand", "trash")
+            else {"card": iid, "face_up": True, "actioned": False}
+            if target == "cases"
+            else {"card": iid, "case": None}
+        )
+
+
+def _bend_cards_entry(draw: Any, state: dict[str, Any]) -> None:
+    """An odd key or value in ``cards``, a ``str`` subclass there, or ``cards`` not a dict at all."""
+    ids = sorted(state["cards"])
+    odd = st.sampled_from(["", "x", 0, None, True, ["a"], {"a": "b"}])
+    cards = state["cards"]  # a dict still: the field's bends leave it one
+    where = draw(st.sampled_from(["key", "value", "subclass", "not a dict"]))
+    if where == "key":
+        cards[draw(st.sampled_from(["", 0, "new"]))] = "x"
+    elif where == "value":
+        cards[draw(st.sampled_from(ids))] = draw(odd)
+    elif where == "subclass":  # a str subclass reads as the string it spells
+        iid = draw(st.sampled_from(ids))
+        cards[iid] = _Text(cards[iid])
+    else:
+        state["cards"] = draw(odd)
 
 
 def answers(raw: dict[str, Any]) -> tuple[Any, ...]:

@@ -74,7 +74,7 @@ def _fits(card: Any, kind: str, fairies: int) -> bool:
     return card.kind == kind and (kind != "case" or card.dispatch_limit >= fairies)
 
 
-def determinize(
+def determinize(  # noqa: C901 (one pass over every hidden zone; to be split)
     catalog: Catalog,
     view: dict[str, Any],
     decks: list[Any],

@@ -264,24 +264,36 @@ def _check(value: Any, tp: Any, path: str, errors: Errors, outer: dict[str, Any]
     if isinstance(tp, type) and issubclass(tp, Struct):
         _struct(value, tp, path, errors, says)
     elif typing.get_origin(tp) is list:
-        if type(value) is not list:
-            _err(errors, path, message or "must be a list")
-            return
-        low, high = _constraint(metas, "min_length"), _constraint(metas, "max_length")
-        if (low is not None and len(value) < low) or (high is not None and len(value) > high):
-            _err(errors, path, message or f"must hold {low} to {high} items")
-            return
-        for i, item in enumerate(value):
-            _check(item, args[0], _join(path, i), errors, {})
+        _check_list(value, args[0], metas, path, errors, message)
     elif typing.get_origin(tp) is dict:
-        if type(value) is not dict:
-            _err(errors, path, message or "must be an object")
-            return
-        for key, item in value.items():
-            if explain(key, args[0]) or explain(item, args[1]):
-                _err(errors, _join(path, key), says["entry"])
+        _check_dict(value, args, path, errors, message, says)
     elif not _scalar_fits(value, tp, metas):
         _err(errors, path, message or _scalar_message(tp))
+
+
+def _check_list(value: Any, item_tp: Any, metas: list[Meta], path: str, errors: Errors, message: str | None) -> None:
+    """A list field: its type, then its length bounds, then each item."""
+    if type(value) is not list:
+        _err(errors, path, message or "must be a list")
+        return
+    low, high = _constraint(metas, "min_length"), _constraint(metas, "max_length")
+    if (low is not None and len(value) < low) or (high is not None and len(value) > high):
+        _err(errors, path, message or f"must hold {low} to {high} items")
+        return
+    for i, item in enumerate(value):
+        _check(item, item_tp, _join(path, i), errors, {})
+
+
+def _check_dict(
+    value: Any, args: tuple[Any, ...], path: str, errors: Errors, message: str | None, says: dict[str, Any]
+) -> None:
+    """A mapping field: its type, then each entry, a bad one named by its key with the field's ``entry`` text."""
+    if type(value) is not dict:
+        _err(errors, path, message or "must be an object")
+        return
+    for key, item in value.items():
+        if explain(key, args[0]) or explain(item, args[1]):
+            _err(errors, _join(path, key), says["entry"])
 
 
 def _kind(value: Any) -> type:

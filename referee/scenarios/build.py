@@ -21,6 +21,7 @@ each id in id order and up to its name's deck limit (RULES 3.2).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from referee.engine import Catalog
@@ -123,6 +124,10 @@ def _entry_card(entry: Any) -> Any:
     return entry.get("card") if isinstance(entry, dict) else entry
 
 
+# (path, entry, key) of a case reference that waits until every card has its id
+_Later = list[tuple[tuple[str | int, ...], dict[str, Any], str]]
+
+
 def build_position(catalog: Catalog, pos: dict[str, Any], catalog_ref: dict[str, str] | None = None) -> dict[str, Any]:
     """A State from a ``position`` (see the module doc); the referee then checks it like any state.
 
@@ -134,83 +139,9 @@ def build_position(catalog: Catalog, pos: dict[str, Any], catalog_ref: dict[str,
     in_mulligan = phase == Phase.MULLIGAN
     first = pos.get("first_player", 0)
     turn = pos.get("turn", 0 if in_mulligan else 1)
-    kept_default = not in_mulligan
-    players: list[dict[str, Any]] = []
     cards: dict[str, str] = {}
-    # (path, entry, key) whose case reference waits for every id
-    later: list[tuple[tuple[str | int, ...], dict[str, Any], str]] = []
-    for p in (0, 1):
-        spec = pos.get(f"p{p}") or {}
-        base = ("position", f"p{p}")
-        hand = list(spec.get("hand", []))
-        trash = list(spec.get("trash", []))
-        cases = [e if isinstance(e, dict) else {"card": e} for e in spec.get("cases", [])]
-        fairies = [e if isinstance(e, dict) else {"card": e, "case": None} for e in spec.get("fairies", [])]
-        evidence = list(spec.get("evidence", []))
-        file_spec = spec.get("file")
-        if isinstance(file_spec, dict):
-            top, file_count = list(file_spec.get("top", [])), file_spec.get("count")
-        elif isinstance(file_spec, list):
-            top, file_count = list(file_spec), None
-        else:
-            top, file_count = [], file_spec
-        listed = [
-            *hand,
-            *(_entry_card(e) for e in cases),
-            *(_entry_card(e) for e in fairies),
-            *(_entry_card(e) for e in evidence),
-            *trash,
-            *top,
-        ]
-        if in_mulligan and "hand" not in spec:  # RULES 5.3: every hand holds 7 while deciding
-            hand = filler(catalog, [c for c in listed if isinstance(c, str)], OPENING_HAND, strict=False)
-            listed = hand + listed
-        room = DECK_SIZE - len(listed)
-        if room < 0:
-            raise BuildError(base, f"player {p} is given {len(listed)} cards; a player has exactly {DECK_SIZE}")
-        if file_count is not None and not len(top) <= file_count <= len(top) + room:
-            raise BuildError(
-                base + ("file",),
-                f"player {p}'s file cannot hold {file_count} card(s): "
-                f"{len(listed)} are listed, so at most {len(top) + room} fit",
-            )
-        extra = filler(catalog, [c for c in listed if isinstance(c, str)], room, strict=False)
-        if file_count is None:
-            file_cids = top + extra
-        else:
-            n = file_count - len(top)
-            file_cids = top + extra[:n]
-            trash = trash + extra[n:]
-        prefix = "ab"[p]
-        counter = iter(range(1, DECK_SIZE + 1))
-
-        def new_id(cid: Any) -> str:
-            iid = f"{prefix}{next(counter):02d}"  # noqa: B023 (called only inside this iteration)
-            cards[iid] = cid
-            return iid
-
-        pl: dict[str, Any] = {"name": spec.get("name", f"Player {p + 1}")}
-        pl["hand"] = [new_id(c) for c in hand]
-        pl["cases"] = [
-            {"card": new_id(e.get("card")), "face_up": e.get("face_up", False), "actioned": e.get("actioned", False)}
-            for e in cases
-        ]
-        pl["fairies"] = []
-        for j, e in enumerate(fairies):
-            entry = {"card": new_id(e.get("card")), "case": e.get("case")}
-            pl["fairies"].append(entry)
-            later.append((base + ("fairies", j, "case"), entry, "case"))
-        pl["evidence"] = []
-        for j, e in enumerate(evidence):
-            e = e if isinstance(e, dict) else {"card": e}
-            entry = {"card": new_id(e.get("card")), "case": e.get("case")}
-            pl["evidence"].append(entry)
-            later.append((base + ("evidence", j, "case"), entry, "case"))
-        pl["trash"] = [new_id(c) for c in trash]
-        pl["file"] = [new_id(c) for c in file_cids]
-        pl["kept"] = spec.get("kept", kept_default)
-        players.append(build(PlayerState, **pl))
-
+    later: _Later = []
+    players = [_build_player(catalog, p, pos.get(f"p{p}") or {}, in_mulligan, cards, later) for p in (0, 1)]
     if in_mulligan:
         active = deciding(first, players[first]["kept"])
     else:
@@ -236,26 +167,111 @@ def build_position(catalog: Catalog, pos: dict[str, Any], catalog_ref: dict[str,
     )
     for path, entry, key in later:
         entry[key] = _field_card(state, entry[key], path)
-    pen = pos.get("pending")
-    if pen is not None:
-        pen = dict(pen)
-        try:
-            pen["action"] = resolve_action(state, pen.get("action"))
-        except RefError as exc:
-            raise BuildError(("position", "pending", "action"), str(exc)) from None
-        if isinstance(pen.get("counters"), list):
-            pen["counters"] = [
-                _field_card(state, c, ("position", "pending", "counters", j)) for j, c in enumerate(pen["counters"])
-            ]
-        state["pending"] = pen
+    _resolve_pending(state, pos.get("pending"))
     for key in ("modifiers", "used"):
-        entries = []
-        for j, m in enumerate(pos.get(key, [])):
-            m = dict(m)
-            m["card"] = _field_card(state, m.get("card"), ("position", key, j, "card"))
-            entries.append(m)
-        state[key] = entries
+        state[key] = _resolve_card_entries(state, pos.get(key, []), key)
     return state
+
+
+def _file_spec(file_spec: Any) -> tuple[list[Any], Any]:
+    """The cards named on top of a player's file, and its size if given (``None``: whatever is left)."""
+    if isinstance(file_spec, dict):
+        return list(file_spec.get("top", [])), file_spec.get("count")
+    if isinstance(file_spec, list):
+        return list(file_spec), None
+    return [], file_spec
+
+
+def _build_player(
+    catalog: Catalog, p: int, spec: dict[str, Any], in_mulligan: bool, cards: dict[str, str], later: _Later
+) -> dict[str, Any]:
+    """Player ``p``'s zones from its spec, filled to a whole deck; each card's instance id goes into ``cards``.
+
+    The fairies' and evidence's cases are left as written, and noted in ``later`` to resolve once
+    every card of both players has its id.
+    """
+    base = ("position", f"p{p}")
+    hand = list(spec.get("hand", []))
+    trash = list(spec.get("trash", []))
+    cases = [e if isinstance(e, dict) else {"card": e} for e in spec.get("cases", [])]
+    fairies = [e if isinstance(e, dict) else {"card": e, "case": None} for e in spec.get("fairies", [])]
+    evidence = [e if isinstance(e, dict) else {"card": e} for e in spec.get("evidence", [])]
+    top, file_count = _file_spec(spec.get("file"))
+    listed = [*hand, *(_entry_card(e) for e in [*cases, *fairies, *evidence]), *trash, *top]
+    if in_mulligan and "hand" not in spec:  # RULES 5.3: every hand holds 7 while deciding
+        hand = filler(catalog, [c for c in listed if isinstance(c, str)], OPENING_HAND, strict=False)
+        listed = hand + listed
+    room = DECK_SIZE - len(listed)
+    if room < 0:
+        raise BuildError(base, f"player {p} is given {len(listed)} cards; a player has exactly {DECK_SIZE}")
+    if file_count is not None and not len(top) <= file_count <= len(top) + room:
+        raise BuildError(
+            base + ("file",),
+            f"player {p}'s file cannot hold {file_count} card(s): "
+            f"{len(listed)} are listed, so at most {len(top) + room} fit",
+        )
+    extra = filler(catalog, [c for c in listed if isinstance(c, str)], room, strict=False)
+    if file_count is None:
+        file_cids = top + extra
+    else:
+        n = file_count - len(top)
+        file_cids = top + extra[:n]
+        trash = trash + extra[n:]
+    new_id = _id_maker("ab"[p], cards)
+    pl: dict[str, Any] = {"name": spec.get("name", f"Player {p + 1}")}
+    pl["hand"] = [new_id(c) for c in hand]
+    pl["cases"] = [
+        {"card": new_id(e.get("card")), "face_up": e.get("face_up", False), "actioned": e.get("actioned", False)}
+        for e in cases
+    ]
+    for zone, entries in (("fairies", fairies), ("evidence", evidence)):
+        pl[zone] = []
+        for j, e in enumerate(entries):
+            entry = {"card": new_id(e.get("card")), "case": e.get("case")}
+            pl[zone].append(entry)
+            later.append((base + (zone, j, "case"), entry, "case"))
+    pl["trash"] = [new_id(c) for c in trash]
+    pl["file"] = [new_id(c) for c in file_cids]
+    pl["kept"] = spec.get("kept", not in_mulligan)
+    return build(PlayerState, **pl)
+
+
+def _id_maker(prefix: str, cards: dict[str, str]) -> Callable[[Any], str]:
+    """Gives each card the next instance id of a player (``a01``, ``a02``, …) and notes it in ``cards``."""
+    counter = iter(range(1, DECK_SIZE + 1))
+
+    def new_id(cid: Any) -> str:
+        iid = f"{prefix}{next(counter):02d}"
+        cards[iid] = cid
+        return iid
+
+    return new_id
+
+
+def _resolve_pending(state: dict[str, Any], pen: Any) -> None:
+    """The position's pending action, its references resolved against the built state."""
+    if pen is None:
+        return
+    pen = dict(pen)
+    try:
+        pen["action"] = resolve_action(state, pen.get("action"))
+    except RefError as exc:
+        raise BuildError(("position", "pending", "action"), str(exc)) from None
+    if isinstance(pen.get("counters"), list):
+        pen["counters"] = [
+            _field_card(state, c, ("position", "pending", "counters", j)) for j, c in enumerate(pen["counters"])
+        ]
+    state["pending"] = pen
+
+
+def _resolve_card_entries(state: dict[str, Any], given: list[Any], key: str) -> list[dict[str, Any]]:
+    """The position's ``modifiers`` or ``used``: each entry's ``card`` resolved to its instance id."""
+    entries = []
+    for j, m in enumerate(given):
+        m = dict(m)
+        m["card"] = _field_card(state, m.get("card"), ("position", key, j, "card"))
+        entries.append(m)
+    return entries
 
 
 def _field_card(state: dict[str, Any], value: Any, path: tuple[str | int, ...]) -> Any:

@@ -36,7 +36,7 @@ def _lang(lang: str) -> str | None:
     return "ja" if lang == "ja" else None
 
 
-def game_answers(ref: Referee) -> dict[str, Handler]:
+def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one nested handler per endpoint: a table, not a branching
     """The game endpoints' handlers by endpoint name (``apply``, ``legal_actions``...)."""
     catalog = ref.catalog
     codec = ref.codec

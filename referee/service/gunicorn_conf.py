@@ -34,7 +34,7 @@ written twice.
   every few requests, and each collection walked live objects it could not
   free, and promoted them, until a full collection walked everything loaded
   as well: 18 µs a request with a SQLite ledger at 32 connections, 0.4 µs
-  now (docs/performance.md, "Ledger: a move writes its row").
+  now (docs/decisions.md, "The gunicorn master freezes; young collections every 3,000").
 - Logs: JSON lines on stderr; gunicorn's access log is off because the app
   writes its own line per request (with the request id). Off for real: with
   a ``logconfig_dict`` gunicorn's own logger would build every request's

@@ -7,7 +7,7 @@ whichever worker answers, aggregates them all. Only prometheus_client's public
 API writes them (``labels()``, ``inc()``, ``observe()``, ``set()``): about
 3.3 µs per request against 1.3–1.7 µs for the slot writes this module once
 made into the client's private mmap layout, well under 1% of a request's
-CPU (docs/performance.md, "The edge"). The gunicorn config calls
+CPU (docs/performance.md, "HTTP"). The gunicorn config calls
 ``multiprocess.mark_process_dead`` for every worker that exits
 (``child_exit``): the info gauges are ``livemax``, so a dead or replaced
 worker leaves no gauge file behind (its counters' files stay, as they must:
