@@ -295,3 +295,30 @@ def test_the_served_catalog_with_its_name_deck_limit_loads_as_the_catalog_itself
     body = {"catalog": builtin.ref, "cards": [builtin.card_json(i) for i in builtin.cards]}
     assert all("name_deck_limit" in card for card in body["cards"])
     assert served_catalog("http://127.0.0.1:1", body).digest == builtin.digest
+
+
+# -- --url against a referee in private mode (issue 40, item 1) ----------------------------------------
+
+
+@pytest.mark.e2e
+def test_url_against_a_private_mode_service_is_one_line_and_exit_2(tmp_path, serve, capsys):
+    """Given a real service in private mode, ``check --url`` says in one line that the service is private
+    and what the scenarios need, exit 2, before any scenario runs (no 'N passed, M failed')."""
+    from conftest import STATE_KEY
+
+    server = serve(env={"REFEREE_STATE_KEY": STATE_KEY})
+    folder = write(tmp_path / "s", a=PASSING, b=FAILING)
+
+    code = referee(["check", "--url", server.url, str(folder)])
+
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert err.count("\n") == 1 and err.startswith(f"referee: error: --url {server.url}: ")
+    assert "private mode" in err and "plain mode" in err
+
+
+def test_a_plain_mode_service_is_not_taken_for_a_private_one(wsgi_backend):
+    """The probe that tells a private service (an empty ``POST /v1/reveal``) lets a plain one through."""
+    from referee.scenarios.backends import refuse_private
+
+    refuse_private("http://referee.test", wsgi_backend.client)

@@ -33,11 +33,11 @@ def _backend(args: argparse.Namespace) -> Any:
         if args.catalog:
             raise CommandError("--catalog is for in-process runs; the service at --url uses its own catalog")
         from referee.client import RefereeClientError
-        from referee.scenarios.backends import CatalogMismatch, Http
+        from referee.scenarios.backends import CatalogMismatch, Http, PrivateService
 
         try:
             return Http(args.url, timeout=args.timeout)
-        except (RefereeClientError, CatalogMismatch) as exc:
+        except (RefereeClientError, CatalogMismatch, PrivateService) as exc:
             raise CommandError(f"--url {args.url}: {exc}") from None
     from referee.scenarios.backends import InProcess
 
