@@ -368,8 +368,8 @@ def add_expand(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "Run a scenario file (FILE, or FILE#N for its N-th document), a referee record file or "
             "a /v1/replay body in-process and write what the table page's Replay loads: the game or "
             "state it starts from, every action with instance ids (references resolved; the refused "
-            "one included) and 'focus', the action to look at. Open http://127.0.0.1:8000/table, "
-            "Replay, and load the file."
+            "one included) and 'focus', the action to look at. Open the table page (/table of a running "
+            "referee), Replay, and load the file."
         ),
     )
     p.add_argument("file", metavar="FILE", help="a scenario file (FILE#N: its N-th document) or a recorded game")
@@ -385,5 +385,5 @@ def cmd_expand(args: argparse.Namespace) -> int:
         "--out",
         args.out,
         json.dumps(replay, ensure_ascii=False, indent=1) + "\n",
-        "load it in Replay at http://127.0.0.1:8000/table",
+        "load it in Replay on the table page (/table of a running referee)",
     )

@@ -107,6 +107,7 @@ class InProcess:
 
     label = "in-process"
     replays_in_one_request = False  # applying the actions one by one costs the same
+    table_url: str | None = None  # no referee serves a table page here
 
     def __init__(self, catalog: Catalog, *, check_each_state: bool = True):
         self.catalog = catalog
@@ -254,6 +255,7 @@ class Http:
 
         self.client: RefereeClient = client or RefereeClient(url, timeout=timeout)
         self.label = url
+        self.table_url = url.rstrip("/") + "/table"  # the table page of that referee (check's hints)
         self.timeout = timeout
         body = self.client.cards()
         refuse_private(url, self.client)
