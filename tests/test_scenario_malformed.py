@@ -211,6 +211,10 @@ def test_bad_catalog_option(tmp_path, capsys):
     [
         # the unknown type is the point: the step is the one expected to be refused
         "given: {position: {}}\nwhen: [{type: fly, player: 0}]\nthen: {error: {status: 400, code: invalid_schema}}\n",
+        # ... or a refusal at whichever step it comes
+        "given: {position: {p0: {cases: [AF-042]}}}\n"
+        "when: [{type: draw, player: 0}, {type: fly, player: 0}]\n"
+        "then: {error: {status: 400, code: invalid_schema, index: any}}\n",
         # an unknown card in the given, which is expected to be refused (RULES 3.4)
         "given: {game: {decks: [{top: [AF-999]}, {top: []}]}}\nthen: {violation: {rule: '3.4', code: unknown_card}}\n",
     ],

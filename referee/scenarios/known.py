@@ -50,7 +50,8 @@ def check_names(sc: Scenario, catalog: Catalog) -> None:
 
 
 def _refusal_expected(sc: Scenario, step: Index) -> bool:
-    return sc.expect != "legal" and sc.expect_index == step
+    """Whether the scenario expects a refusal at ``step`` (``index: any``: at whichever step it comes)."""
+    return sc.expect != "legal" and sc.expect_index in (step, "any")
 
 
 def _unknown_card(cid: str, catalog: Catalog) -> str:
