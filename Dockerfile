@@ -41,8 +41,10 @@ RUN python -m venv "$VIRTUAL_ENV" \
 USER 10001:10001
 EXPOSE 8000
 STOPSIGNAL SIGTERM
+# GET /livez on the address the server listens on, read from the server's own environment (REFEREE_BIND), so
+# a port set by REFEREE_PORT or by `--port` is followed (referee/service/healthcheck.py).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
-  CMD ["python", "-c", "import sys, urllib.request; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/livez', timeout=2).status == 200 else 1)"]
+  CMD ["python", "-m", "referee.service.healthcheck"]
 # `referee serve` checks the settings, then execs gunicorn (PID 1 stays gunicorn).
 ENTRYPOINT ["referee", "serve"]
 CMD []

@@ -27,6 +27,7 @@ when: [{type: draw, player: 0}]
 then: {p0.hand: [AF-004]}
 """
 MALFORMED = "given: {position: {}}\nthen: {turn: first}\n"
+IN_PROCESS_TABLE = "on the table page (/table of a running referee)"  # where a failure's hint sends the reader
 
 
 def write(folder: Path, **files: str) -> Path:
@@ -152,8 +153,9 @@ def test_catalog_option(tmp_path, capsys):
     )
     code, lines = run(capsys, "--catalog", str(catalog), str(folder))
     assert code == 0, "\n".join(lines)
-    code, lines = run(capsys, str(folder))  # the built-in catalog has no M-7
-    assert code == 1
+    code, lines = run(capsys, str(folder))  # the built-in catalog has no M-7: the files are malformed for it
+    assert code == 2
+    assert "M-7 is not a card of the catalog af-ref" in lines[0]
 
 
 # -- against the HTTP service -----------------------------------------------------
@@ -207,8 +209,9 @@ def test_failures_read_the_same_over_http(tmp_path, wsgi_backend):
         out = io.StringIO()
         check([folder], backend, out=out)
         texts.append(out.getvalue())
-    assert texts[0] == texts[1]
-    assert "what it changed" in texts[1]
+    # the same but for the hints: over HTTP they name the table page of the referee at --url
+    assert texts[0].replace(IN_PROCESS_TABLE, "at http://referee.test/table") == texts[1]
+    assert "what it changed" in texts[1] and IN_PROCESS_TABLE not in texts[1]
 
 
 def test_url_that_does_not_answer(tmp_path, capsys):
@@ -254,9 +257,11 @@ def test_url_against_a_service_with_another_catalog_gives_the_in_process_results
     in_process = run(capsys, "--catalog", str(catalog), examples)
     over_http = run(capsys, "--url", server.url, examples)
 
-    assert over_http == in_process
-    summary = re.fullmatch(r"(\d+) passed, (\d+) failed", over_http[1][-1])
-    assert summary and int(summary[1]) > 140, over_http[1][-1]  # the few that name AF-001 or pin a deal fail
+    table = f"at {server.url}/table"  # the hints name the table page of the referee at --url
+    assert over_http == (in_process[0], [line.replace(IN_PROCESS_TABLE, table) for line in in_process[1]])
+    summary = re.fullmatch(r"(\d+) passed, (\d+) failed(, \d+ malformed)?", over_http[1][-1])
+    # the few that pin a deal or a deck limit fail; one naming AF-001, which this catalog lacks, is malformed
+    assert summary and int(summary[1]) > 140, over_http[1][-1]
 
 
 def test_a_served_catalog_that_loads_as_another_is_an_error_naming_both():
@@ -295,3 +300,30 @@ def test_the_served_catalog_with_its_name_deck_limit_loads_as_the_catalog_itself
     body = {"catalog": builtin.ref, "cards": [builtin.card_json(i) for i in builtin.cards]}
     assert all("name_deck_limit" in card for card in body["cards"])
     assert served_catalog("http://127.0.0.1:1", body).digest == builtin.digest
+
+
+# -- --url against a referee in private mode (issue 40, item 1) ----------------------------------------
+
+
+@pytest.mark.e2e
+def test_url_against_a_private_mode_service_is_one_line_and_exit_2(tmp_path, serve, capsys):
+    """Given a real service in private mode, ``check --url`` says in one line that the service is private
+    and what the scenarios need, exit 2, before any scenario runs (no 'N passed, M failed')."""
+    from conftest import STATE_KEY
+
+    server = serve(env={"REFEREE_STATE_KEY": STATE_KEY})
+    folder = write(tmp_path / "s", a=PASSING, b=FAILING)
+
+    code = referee(["check", "--url", server.url, str(folder)])
+
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert err.count("\n") == 1 and err.startswith(f"referee: error: --url {server.url}: ")
+    assert "private mode" in err and "plain mode" in err
+
+
+def test_a_plain_mode_service_is_not_taken_for_a_private_one(wsgi_backend):
+    """The probe that tells a private service (an empty ``POST /v1/reveal``) lets a plain one through."""
+    from referee.scenarios.backends import refuse_private
+
+    refuse_private("http://referee.test", wsgi_backend.client)

@@ -87,9 +87,18 @@ def built(tmp_path_factory) -> dict[str, Path]:
         [sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)], capture_output=True, text=True, timeout=600
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    (out / "build.log").write_text(done.stdout + done.stderr, "utf-8")
     [sdist] = out.glob("*.tar.gz")
     [wheel] = out.glob("*.whl")
-    return {"sdist": sdist, "wheel": wheel}
+    return {"sdist": sdist, "wheel": wheel, "log": out / "build.log"}
+
+
+def test_the_build_warns_of_no_package_left_out_of_the_configuration(built):
+    """``python -m build`` (and every install) prints none of setuptools' warnings that a folder of package
+    data, such as the /table page's referee/service/table, is absent from the packages configuration."""
+    log = built["log"].read_text("utf-8")
+    assert "is absent from the `packages` configuration" not in log.replace("'", "`")
+    assert not re.findall(r"Package '[\w.]+' is absent", log)
 
 
 def wheel_names(wheel: Path) -> list[str]:

@@ -32,7 +32,55 @@ GOOD_GIVEN = "given: {position: {}}\n"
         ),
         ("given: {position: {}}\ngiven: {position: {}}\nthen: {legal: true}\n", ":2: given:", "this key appears twice"),
         # the schema
-        ("given: {position: {}}\nthen:\n  legal: true\n  p0.hnad: 3\n", ":2: then:", "'p0.hnad' was unexpected"),
+        (
+            "given: {position: {}}\nthen:\n  legal: true\n  p0.hnad: 3\n",
+            ":4: then.p0.hnad:",
+            "unknown key 'p0.hnad' (did you mean 'p0.hand'?)",
+        ),
+        # a misspelt key is named, with the right one (issue 40): not "then is a required property"
+        (
+            GOOD_GIVEN + "when: [{type: draw, player: 0}]\nthan: {legal: true}\n",
+            ":3: than:",
+            "unknown key 'than' (did you mean 'then'?)",
+        ),
+        (
+            "given: {position: {p0: {hnad: [AF-004]}}}\nthen: {legal: true}\n",
+            ":1: given.position.p0.hnad:",
+            "unknown key 'hnad' (did you mean 'hand'?)",
+        ),
+        # what the catalog and the action types do not hold is a mistake in the file, not a rule failure
+        (
+            "given: {position: {p0: {cases: [AF-042]}}}\nwhen:\n  - {type: drow, player: 0}\nthen: {legal: true}\n",
+            ":3: when.0.type:",
+            "unknown action type 'drow' (did you mean 'draw'?)",
+        ),
+        (
+            "given:\n  position:\n    p0: {cases: [AF-042], hand: [AF-004, AF-999]}\nthen: {legal: true}\n",
+            ":3: given.position.p0.hand.1:",
+            "AF-999 is not a card of the catalog af-ref",
+        ),
+        (
+            "given:\n  position:\n    p0: {cases: [{card: AF-942}]}\nthen: {legal: true}\n",
+            ":3: given.position.p0.cases.0.card:",
+            "AF-942 is not a card of the catalog af-ref (did you mean 'AF-042'?)",
+        ),
+        (
+            "given: {game: {decks: [{top: [AF-004, AF-999]}, {top: []}]}}\nthen: {legal: true}\n",
+            ":1: given.game.decks.0.top.1:",
+            "AF-999 is not a card of the catalog",
+        ),
+        (
+            "given: {position: {p0: {cases: [AF-042], hand: [AF-004]}}}\n"
+            "when:\n  - {type: play_fairy, player: 0, card: p0.hand.AF-999}\nthen: {legal: true}\n",
+            ":3: when.0.card:",
+            "AF-999 is not a card of the catalog",
+        ),
+        (
+            "given: {position: {p0: {cases: [AF-042]}}}\n"
+            "when:\n  - {type: drow, player: 0}\n  - {type: draw, player: 0}\nthen: {violation: {rule: '8.2'}}\n",
+            ":3: when.0.type:",
+            "unknown action type 'drow'",
+        ),
         ("given: {position: {}}\nthen:\n  p0.hand: lots\n", ":3: then.p0.hand:", "must be a count, the exact list"),
         ("given: {position: {}}\nthen:\n  turn: one\n", ":3: then.turn:", 'is not of type "integer"'),
         (
@@ -156,3 +204,59 @@ def test_bad_catalog_option(tmp_path, capsys):
     assert referee(["check", "--catalog", str(bad), str(tmp_path / "s.yaml")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("referee: error: --catalog") and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the unknown type is the point: the step is the one expected to be refused
+        "given: {position: {}}\nwhen: [{type: fly, player: 0}]\nthen: {error: {status: 400, code: invalid_schema}}\n",
+        # ... or a refusal at whichever step it comes
+        "given: {position: {p0: {cases: [AF-042]}}}\n"
+        "when: [{type: draw, player: 0}, {type: fly, player: 0}]\n"
+        "then: {error: {status: 400, code: invalid_schema, index: any}}\n",
+        # an unknown card in the given, which is expected to be refused (RULES 3.4)
+        "given: {game: {decks: [{top: [AF-999]}, {top: []}]}}\nthen: {violation: {rule: '3.4', code: unknown_card}}\n",
+    ],
+)
+def test_an_unknown_name_at_the_step_expected_to_be_refused_is_the_scenarios_point(tmp_path, capsys, text):
+    code, out, err = check(tmp_path, capsys, text)
+    assert code == 0, out + err
+    assert out.splitlines()[-1] == "1 passed, 0 failed"
+
+
+FAILING = "given: {position: {p0: {cases: [AF-042]}}}\nwhen: [{type: draw, player: 0}]\nthen: {turn: 5}\n"
+
+
+def test_a_failures_hint_in_process_names_no_address(tmp_path, capsys):
+    """Issue 40: the hint under a failure named http://127.0.0.1:8000/table whatever referee ran; in-process it
+    names the table page and no made-up address."""
+    code, out, _ = check(tmp_path, capsys, FAILING)
+    assert code == 1
+    [hint] = [line.strip() for line in out.splitlines() if "see it on the table" in line]
+    assert "http" not in hint and "8000" not in hint
+    assert hint.endswith("load failed.json in Replay on the table page (/table of a running referee)")
+
+
+def test_a_failures_hint_over_http_names_the_table_of_the_referee_at_url(tmp_path):
+    import io
+
+    import httpx
+
+    from referee.client import RefereeClient
+    from referee.scenarios.backends import Http
+    from referee.scenarios.check import check as run_check
+    from referee.service.app import create_app
+    from referee.service.config import Settings
+
+    url = "http://referee.test:9123/"
+    app = create_app(Settings(log_requests=False))
+    backend = Http(url, client=RefereeClient(url, transport=httpx.WSGITransport(app=app)))
+    (tmp_path / "fails.yaml").write_text(FAILING, "utf-8")
+    out = io.StringIO()
+    try:
+        run_check([tmp_path], backend, out=out)
+    finally:
+        backend.close()
+    [hint] = [line.strip() for line in out.getvalue().splitlines() if "see it on the table" in line]
+    assert hint.endswith("load failed.json in Replay at http://referee.test:9123/table")

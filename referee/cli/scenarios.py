@@ -33,11 +33,11 @@ def _backend(args: argparse.Namespace) -> Any:
         if args.catalog:
             raise CommandError("--catalog is for in-process runs; the service at --url uses its own catalog")
         from referee.client import RefereeClientError
-        from referee.scenarios.backends import CatalogMismatch, Http
+        from referee.scenarios.backends import CatalogMismatch, Http, PrivateService
 
         try:
             return Http(args.url, timeout=args.timeout)
-        except (RefereeClientError, CatalogMismatch) as exc:
+        except (RefereeClientError, CatalogMismatch, PrivateService) as exc:
             raise CommandError(f"--url {args.url}: {exc}") from None
     from referee.scenarios.backends import InProcess
 
@@ -368,8 +368,8 @@ def add_expand(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "Run a scenario file (FILE, or FILE#N for its N-th document), a referee record file or "
             "a /v1/replay body in-process and write what the table page's Replay loads: the game or "
             "state it starts from, every action with instance ids (references resolved; the refused "
-            "one included) and 'focus', the action to look at. Open http://127.0.0.1:8000/table, "
-            "Replay, and load the file."
+            "one included) and 'focus', the action to look at. Open the table page (/table of a running "
+            "referee), Replay, and load the file."
         ),
     )
     p.add_argument("file", metavar="FILE", help="a scenario file (FILE#N: its N-th document) or a recorded game")
@@ -385,5 +385,5 @@ def cmd_expand(args: argparse.Namespace) -> int:
         "--out",
         args.out,
         json.dumps(replay, ensure_ascii=False, indent=1) + "\n",
-        "load it in Replay at http://127.0.0.1:8000/table",
+        "load it in Replay on the table page (/table of a running referee)",
     )

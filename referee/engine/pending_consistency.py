@@ -127,6 +127,8 @@ def _check_pending_names(catalog: Catalog, s: StateDict, act: ActionDict) -> Non
             f"a pending {kind} names one target per effect that takes one (RULES 9.6)",
             "pending.action.targets",
         )
+    if effects is not None:
+        _check_no_target_readied_by_its_own_payment(effects, act)
     if (
         kind == "use_ability"
         and catalog[cards[act["card"]]].abilities[act["ability"]].once_per_turn
@@ -138,6 +140,21 @@ def _check_pending_names(catalog: Catalog, s: StateDict, act: ActionDict) -> Non
             "declared, but used does not list it (RULES 9.1)",
             "used",
         )
+
+
+def _check_no_target_readied_by_its_own_payment(effects: tuple[Effect, ...], act: ActionDict) -> None:
+    """RULES 9.6: targets are judged on the state before the cost is paid. A case that paid was unactioned
+    then, so it was no target of ``ready`` (an own actioned case): such a window was never opened."""
+    paid = set(act.get("pay", []))
+    targeted = [e for e in effects if e.targeted]
+    for j, (effect, target) in enumerate(zip(targeted, act["targets"])):
+        if effect.op == "ready" and target in paid:
+            raise _fail(
+                "inconsistent_pending",
+                f"the pending {act['type']} readies {target}, which paid for it: a case actioned only by "
+                "paying for this action is no target (RULES 9.6)",
+                f"pending.action.targets.{j}",
+            )
 
 
 # The fairy or evidence a pending action names besides a played card: (field, the kinds it may be).

@@ -107,6 +107,7 @@ class InProcess:
 
     label = "in-process"
     replays_in_one_request = False  # applying the actions one by one costs the same
+    table_url: str | None = None  # no referee serves a table page here
 
     def __init__(self, catalog: Catalog, *, check_each_state: bool = True):
         self.catalog = catalog
@@ -192,6 +193,35 @@ class CatalogMismatch(Exception):
     """The catalog a service serves (``GET /v1/cards``) does not load here as the catalog it names."""
 
 
+class PrivateService(Exception):
+    """The service runs in private mode (docs/api.md §10): it deals its games itself and takes state tokens and
+    seats, so the scenarios, which build and send plain states, cannot run against it."""
+
+    def __init__(self, url: str):
+        super().__init__(
+            f"the service at {url} runs in private mode (it takes state tokens and seats, docs/api.md §10); "
+            "scenarios send plain states, so run them against a referee in plain mode "
+            "(started without REFEREE_STATE_KEY), or in-process without --url"
+        )
+
+
+def refuse_private(url: str, client: Any) -> None:
+    """Raise :class:`PrivateService` when the service at ``url`` runs in private mode.
+
+    One empty ``POST /v1/reveal`` tells: a plain-mode referee answers 400 ``private_mode_off`` whatever the
+    body; a private one reads the body and refuses it otherwise. A service without the path (404) is taken
+    as plain: the scenarios' own requests then say what is wrong.
+    """
+    from referee.client import RefereeHTTPError
+
+    try:
+        client.reveal("", [])
+    except RefereeHTTPError as exc:
+        if exc.code == "private_mode_off" or exc.status == 404:
+            return
+    raise PrivateService(url)
+
+
 # What ``GET /v1/cards`` adds to each card of the catalog format (docs/api.md §8), computed by the service.
 SERVED_ONLY_FIELDS = ("name_deck_limit",)
 
@@ -225,8 +255,10 @@ class Http:
 
         self.client: RefereeClient = client or RefereeClient(url, timeout=timeout)
         self.label = url
+        self.table_url = url.rstrip("/") + "/table"  # the table page of that referee (check's hints)
         self.timeout = timeout
         body = self.client.cards()
+        refuse_private(url, self.client)
         self.ref = dict(body["catalog"])
         self.catalog = served_catalog(url, body)
 

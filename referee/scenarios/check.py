@@ -146,6 +146,7 @@ def check(
     if not files:
         raise NothingToCheck("no scenario files (*.yaml, *.yml) under " + " ".join(map(str, paths)))
     start = time.perf_counter()
+    table = getattr(backend, "table_url", None)  # the page of the referee at --url; in-process, none
     results: list[Result] = []
     # a bar for the parallel path (--jobs N, --dask) on a terminal; silent under --quiet and in CI logs
     with (
@@ -161,7 +162,7 @@ def check(
             if on_result:
                 on_result(r)
             if not (r.passed and quiet):
-                _report(out, r)
+                _report(out, r, table)
     seconds = time.perf_counter() - start
     out.write(summary_line(results) + "\n")
     out.flush()
@@ -182,12 +183,12 @@ def summary_line(results: list[Result]) -> str:
     return f"{line}, {malformed} malformed" if malformed else line
 
 
-def _report(out: TextIO, r: Result) -> None:
+def _report(out: TextIO, r: Result, table: str | None = None) -> None:
     out.write(report_line(r) + "\n")
     if r.status == "failed":
         for line in r.details:
             out.write("      " + line + "\n")
-        out.write("      " + hint(r.label) + "\n")
+        out.write("      " + hint(r.label, table) + "\n")
 
 
 def exit_code(results: list[Result]) -> int:

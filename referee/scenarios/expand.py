@@ -56,10 +56,12 @@ def expand(sc: Scenario, backend: Any) -> dict[str, Any]:
     return out
 
 
-def hint(label: str) -> str:
-    """What ``referee check`` prints under a failed scenario: how to see it on the table."""
+def hint(label: str, table: str | None = None) -> str:
+    """What ``referee check`` prints under a failed scenario: how to see it on the table.
+
+    ``table`` is the table page of the referee the scenarios ran against (``--url``); in-process there is
+    none to name, and no address is made up: the page is ``/table`` of whichever referee the reader runs.
+    """
     quoted = f"'{label}'" if "#" in label or " " in label else label
-    return (
-        f"see it on the table: referee expand {quoted} -o failed.json, then load failed.json "
-        f"in Replay at http://127.0.0.1:8000/table (make serve)"
-    )
+    where = f"at {table}" if table else "on the table page (/table of a running referee)"
+    return f"see it on the table: referee expand {quoted} -o failed.json, then load failed.json in Replay {where}"

@@ -10,7 +10,9 @@ the field.
 
 from __future__ import annotations
 
+import difflib
 import json
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -84,11 +86,18 @@ def parse(doc: Document) -> Scenario:  # noqa: C901 (one branch per section of t
     data = doc.data
     if not isinstance(data, dict):
         raise doc.error((), "a scenario is a mapping with given, when and then")
-    errors = sorted(_validator().iter_errors(data), key=lambda e: doc.line_of(tuple(e.instance_path)))
+    # An unknown key comes first: a misspelt one (``than:``) is why a required one (``then``) is missing.
+    errors = sorted(
+        _validator().iter_errors(data),
+        key=lambda e: (not _unknown_keys(e), doc.line_of(tuple(e.instance_path))),
+    )
     if errors:
         first = errors[0]
         path = tuple(first.instance_path)
         more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
+        unknown = _unknown_keys(first)
+        if unknown:
+            raise doc.error((*path, unknown[0]), _unknown_key_message(first, unknown) + more)
         raise doc.error(path, _message(first, data) + more)
     rule = data.get("rule")
     if rule is not None and rule not in _rules():
@@ -140,6 +149,45 @@ def load(path: str | Path, text: str | None = None) -> list[Scenario]:
     if not docs:
         raise ScenarioError(str(path), None, None, "the file holds no scenario")
     return [parse(d) for d in docs]
+
+
+def _unknown_keys(err: Any) -> list[str]:
+    """The keys a mapping may not hold, when that is the schema error (``additionalProperties``)."""
+    unexpected = getattr(err.kind, "unexpected", None)
+    return [str(key) for key in unexpected] if unexpected else []
+
+
+def _unknown_key_message(err: Any, unknown: list[str]) -> str:
+    """``unknown key 'than' (did you mean 'then'?)``: the first unknown key, the known one nearest to it."""
+    node = _schema_node(list(err.schema_path)[:-1])
+    known = sorted(node.get("properties", {})) if isinstance(node, dict) else []
+    patterns = node.get("patternProperties", {}) if isinstance(node, dict) else {}
+    spelt = [name for pattern in patterns for name in _pattern_keys(pattern)]
+    suggestion = did_you_mean(unknown[0], known + spelt)
+    text = f"unknown key {unknown[0]!r}" + suggestion
+    if len(unknown) > 1:
+        text += "; unknown too: " + ", ".join(map(repr, unknown[1:]))
+    if known and not suggestion:
+        text += " (the keys here: " + ", ".join(known) + (", and zone keys such as p0.hand" if spelt else "") + ")"
+    return text
+
+
+_ZONE_KEYS = re.compile(r"\^p\[01\]\\\.(?:\(([\w|]+)\)|(\w+))\$")
+
+
+def _pattern_keys(pattern: str) -> list[str]:
+    """The keys a ``patternProperties`` pattern of the form ``^p[01]\\.(hand|file)$`` allows, spelt out (for
+    suggestions); none for any other pattern."""
+    m = _ZONE_KEYS.fullmatch(pattern)
+    if m is None:
+        return []
+    return [f"p{p}.{word}" for p in (0, 1) for word in (m[1] or m[2]).split("|")]
+
+
+def did_you_mean(word: str, known: Any) -> str:
+    """`` (did you mean 'then'?)`` for the known word nearest to ``word``, or ``""`` when none is near."""
+    near = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {near[0]!r}?)" if near else ""
 
 
 def _message(err: Any, data: Any) -> str:

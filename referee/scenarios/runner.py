@@ -14,6 +14,7 @@ from referee.scenarios import assertions, invariants
 from referee.scenarios.assertions import flow, legend, readable_lines
 from referee.scenarios.backends import BackendGame, Http, InProcess, Refusal
 from referee.scenarios.build import BuildError, build_position, expand_game
+from referee.scenarios.known import check_names
 from referee.scenarios.model import Scenario
 from referee.scenarios.refs import RefError, has_refs, resolve_action
 from referee.scenarios.source import ScenarioError
@@ -63,6 +64,7 @@ def run(sc: Scenario, backend: Any) -> Result:
     start = time.perf_counter()
     result = Result(sc.label, sc.name, "passed", file=sc.file, line=sc.doc.line, rule=sc.rule)
     try:
+        check_names(sc, backend.catalog)  # a misspelt type or card is a malformed file, not a failure
         details = judge(sc, backend)
     except ScenarioError as exc:
         result.status, result.error, result.details = "error", exc, [str(exc)]

@@ -39,6 +39,8 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar, cast
 from urllib.parse import SplitResult, urlsplit
 
+from referee.service import metrics
+
 _T = TypeVar("_T")
 
 APPLIED: Literal["applied"] = "applied"
@@ -267,9 +269,11 @@ class GroupCommit:
             batch, self._queue = self._queue, []
             self._last = len(batch)
             self._full.clear()
+        started = time.perf_counter()
         try:
             self._commit(batch)
         finally:
+            metrics.ledger_batch(len(batch), time.perf_counter() - started)
             for item in batch:
                 if item.value is _UNSET and item.error is None:  # the batch itself failed to run
                     item.error = LedgerUnavailable("the ledger's batch did not run")

@@ -29,6 +29,17 @@ table or ``unmatched``; ``status`` a status the service answers.
   ``current`` or ``previous``; the fingerprint of :mod:`referee.service.sealing`,
   never the key), so a replica with another secret shows
 
+The ledger of private games (docs/ledger.md), in a referee that has one:
+
+- ``referee_ledger_store_seconds`` (histogram): one write to the store, the
+  batch of a group commit (a SQLite transaction and its commit, or one Redis
+  round trip), failed ones included
+- ``referee_ledger_batch_size`` (histogram): the calls that write carried
+- ``referee_ledger_refusals_total{status,code}``: the answers the ledger
+  caused, ``503`` ``ledger_unavailable`` (the store cannot be reached, on any
+  path, ``/readyz`` too) and ``409`` ``stale_state`` (a move on a token that is
+  not the game's latest)
+
 ``REFEREE_METRICS_PORT`` moves ``/metrics`` to a listener of its own
 (:func:`metrics_listener`), away from the public API port.
 """
@@ -69,6 +80,22 @@ KEYS = Gauge(
     multiprocess_mode="livemax",
 )
 
+LEDGER_STORE = Histogram(
+    "referee_ledger_store_seconds",
+    "Time of one write to the ledger's store: a group commit's batch (SQLite transaction, or Redis round trip).",
+    buckets=(0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
+)
+LEDGER_BATCH = Histogram(
+    "referee_ledger_batch_size",
+    "Calls carried by one write to the ledger's store (a group commit's batch).",
+    buckets=(1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64, 128),
+)
+LEDGER_REFUSALS = Counter(
+    "referee_ledger_refusals_total",
+    "Answers the ledger caused: 503 ledger_unavailable and 409 stale_state.",
+    ("status", "code"),
+)
+
 METHODS = {"GET": "GET", "POST": "POST", "OPTIONS": "OPTIONS"}  # anything else counts as "other"
 
 _REQUESTS: dict[tuple[str, str, int], Any] = {}
@@ -96,6 +123,17 @@ def record(endpoint: str, method: str, status: int, seconds: float, violation: t
         if inc is None:
             inc = _VIOLATIONS[violation] = VIOLATIONS.labels(*violation).inc
         inc()
+
+
+def ledger_batch(size: int, seconds: float) -> None:
+    """One write of the ledger's group commit: how many calls it carried and how long the store took."""
+    LEDGER_BATCH.observe(size)
+    LEDGER_STORE.observe(seconds)
+
+
+def ledger_refusal(status: int, code: str) -> None:
+    """One answer the ledger caused (503 ``ledger_unavailable``, 409 ``stale_state``)."""
+    LEDGER_REFUSALS.labels(str(status), code).inc()
 
 
 def publish_config(catalog: Any, fingerprints: dict[str, str]) -> None:

@@ -31,6 +31,7 @@ from referee.engine.facts import Player
 from referee.engine.fair_deal import commitment, private_deal
 from referee.engine.state_types import StateDict
 from referee.engine.views import view_of, visible_cards
+from referee.service import metrics
 from referee.service.codecs import (
     ACT,
     ACTION_KEYS,
@@ -62,6 +63,7 @@ MAX_GAME_ID = 64  # game ids are "g-" and 22 characters; anything much longer is
 
 
 def ledger_unavailable(exc: LedgerUnavailable) -> Problem:
+    metrics.ledger_refusal(503, "ledger_unavailable")  # made only to be raised: counted here, once for every path
     problem = Problem(
         "ledger-unavailable",
         "ledger_unavailable",
@@ -84,6 +86,7 @@ def action_digest(action: Any) -> str:
 
 
 def stale_state(seq: int, latest: int) -> Problem:
+    metrics.ledger_refusal(409, "stale_state")  # made only to be raised: counted here, once for every path
     return Problem(
         "stale-state",
         "stale_state",

@@ -85,6 +85,20 @@ def test_11_2_either_player_may_concede_inside_a_response_window(who):
     assert after["result"] == {"winner": 1 - who, "reason": "concede"} and after["pending"] is None
 
 
+@pytest.mark.parametrize("who", [0, 1])
+def test_11_2_concede_costs_nothing_so_a_pay_list_naming_a_case_breaks_7_3(who):
+    """RULES 11.2 (clarified 2026-12-05), 7.3: conceding is a free action; naming a case to pay for it is
+    the wrong number of payers, as on any free action, and the game goes on. An empty list is fine."""
+    p = Position()
+    mine = p.case(who, "AF-042")
+    state = p.build()
+    v = assert_illegal(state, act("concede", who, pay=[mine]), "7.3", "wrong_pay_count")
+    assert v.params == {"cost": 0, "given": 1}
+    after, _ = apply(state, act("concede", who, pay=[]))
+    assert after["result"] == {"winner": 1 - who, "reason": "concede"}
+    assert after["players"][who]["cases"][0]["actioned"] is False
+
+
 def test_11_2_the_waiting_player_may_concede_in_the_mulligan_phase():
     """RULES 11.2: player 1 concedes while player 0 decides on a mulligan."""
     state, _ = new_game()

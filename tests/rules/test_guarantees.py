@@ -265,6 +265,14 @@ def test_13_3_the_step_comes_before_a_missing_card():
     assert_illegal(state, act("play_fairy", 0, card="nope"), "8.1", "not_main_step")
 
 
+@pytest.mark.parametrize("kind", ["mulligan", "keep"])
+def test_13_3_inside_the_third_group_the_step_the_game_is_in_comes_first(kind):
+    """RULES 13.3: a mulligan (or keep) in the end step breaks 6.6 (the step the game is in), not 5.4."""
+    p = Position(step="end")
+    p.hand(0, *["AF-005"] * 8)
+    assert_illegal(p.build(), act(kind, 0), "6.6", "end_step")
+
+
 def test_13_3_a_missing_card_comes_before_the_cost():
     """RULES 13.3: missing card AND no payment → 12.3, not 7.2."""
     state = Position().build()  # no case at all: nothing could pay
@@ -319,6 +327,21 @@ def test_13_3_the_actions_own_rule_comes_before_the_cost(rule, code):
         "8.6": act("redispatch", 0, fairy=on, case=case),
     }[rule]
     assert_illegal(state, action, rule, code)
+
+
+@pytest.mark.parametrize("cid", ["AF-041", "AF-047"])
+@pytest.mark.parametrize("kind", ["dispatch", "redispatch"])
+def test_13_3_every_refusal_8_9_1_causes_cites_8_9_1_whatever_the_cases_limit(cid, kind):
+    """RULES 13.3 (clarified 2026-12-05): a second fairy onto the opponent's face-down case is refused under
+    8.9.1 whether the case's printed limit is 2 (学園祭の怪, AF-041) or 1 (理科室の異臭, AF-047), never under
+    8.9, and before the cost (player 0 has no unactioned case)."""
+    p = Position()
+    here = p.case(0, "AF-042", actioned=True)
+    case = p.case(1, cid)
+    p.fairy(0, "AF-004", on=case)
+    second = p.fairy(0, "AF-005", on=here if kind == "redispatch" else None)
+    v = assert_illegal(p.build(), act(kind, 0, fairy=second, case=case), "8.9.1", "face_down_case_limit")
+    assert v.params["limit"] == 1
 
 
 def test_13_3_the_count_of_payers_is_checked_last():

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from referee.engine import InconsistentState
+
 from .positions import PLUS, Position, act, apply, assert_illegal, assert_legal, events_of, legal, normal, run
 
 # -- 9.1 Abilities ------------------------------------------------------------------------------
@@ -611,6 +613,50 @@ def test_9_6_each_effect_has_its_own_legal_targets(cid, why):
     target = {"AF-061": mine, "AF-068": up, "AF-066": their_dead}[cid]
     state = p.build()
     assert_illegal(state, act("cast_spell", 0, card=spell, targets=[target]), "9.6", "illegal_target")
+
+
+@pytest.mark.parametrize("named", ["pay", "default"])
+def test_9_6_a_case_actioned_only_by_paying_for_this_action_is_no_target(named):
+    """RULES 9.6 (ruling 2026-12-05): targets are judged on the state before the cost is paid. 妖精の羽ばたき
+    (AF-061, ready one own actioned case) aimed at the one case that pays for it is refused, whether that
+    case is named in ``pay`` or taken by default; another case already actioned is a target."""
+    p = Position()
+    payer = p.case(0, "AF-042")
+    spell = p.hand(0, "AF-061")
+    state = p.build()
+    action = act("cast_spell", 0, card=spell, targets=[payer], **({"pay": [payer]} if named == "pay" else {}))
+    v = assert_illegal(state, action, "9.6", "illegal_target")
+    assert v.params == {"target": payer, "effect": "ready", "card": spell}
+
+    tired = p.case(0, "AF-043", actioned=True)
+    after, _ = apply(p.build(), {**action, "targets": [tired]})
+    assert [c["actioned"] for c in after["players"][0]["cases"]] == [True, False]
+
+
+def test_9_6_a_counters_target_is_judged_before_the_counter_is_paid():
+    """RULES 9.6 (ruling 2026-12-05): 時間稼ぎ (AF-082, ready one own actioned case) answering a case being
+    played may not target the responder's case that pays for it."""
+    p = Position(step="case", windows="strict")
+    payer = p.case(1, "AF-042")
+    counter = p.hand(1, "AF-082")
+    new_case = p.hand(0, "AF-043")
+    state, _ = apply(p.build(), act("play_case", 0, card=new_case))
+    assert state["pending"] is not None
+    assert_illegal(state, act("counter", 1, card=counter, targets=[payer], pay=[payer]), "9.6", "illegal_target")
+
+
+def test_9_6_a_pending_ready_whose_target_paid_for_it_was_never_declared():
+    """RULES 9.6, 13.1: a hand-built window on 妖精の羽ばたき whose target is the case that paid for it could
+    not have been declared (the target was unactioned before paying), so the state is refused."""
+    p = Position()
+    payer = p.case(0, "AF-042", actioned=True)
+    p.case(1, "AF-043")
+    p.hand(1, "AF-080")  # 妖力封じ answers cast_spell: the window could be open
+    spell = p.hand(0, "AF-061")
+    p.pending(act("cast_spell", 0, card=spell, targets=[payer], pay=[payer]))
+    with pytest.raises(InconsistentState) as caught:
+        p.build()  # checks the state as every request is checked (RULES 13.1)
+    assert (caught.value.code, caught.value.path) == ("inconsistent_pending", "state.pending.action.targets.0")
 
 
 def test_9_6_one_target_per_targeted_effect():

@@ -261,6 +261,39 @@ def test_6_7_until_end_of_turn_effects_and_once_per_turn_uses_end_when_the_turn_
     assert after["modifiers"] == [] and after["used"] == []
 
 
+def test_6_7_a_card_that_leaves_the_field_comes_back_without_its_effects_but_keeps_its_uses():
+    """RULES 6.7 (ruling 2026-12-05): 物知りの妖精 (AF-008) gives itself +2 (once per turn), is bounced by
+    追い払い (AF-064) and played again the same turn: it comes back at its printed power, and its
+    ability stays used for the turn."""
+    p = Position()
+    for cid in ("AF-042", "AF-043", "AF-044"):
+        p.case(0, cid)
+    fairy = p.fairy(0, "AF-008")
+    bounce = p.hand(0, "AF-064")
+    state = p.build()
+
+    state, _ = apply(state, act("use_ability", 0, card=fairy, ability=0, targets=[]))
+    assert state["modifiers"] == [{"card": fairy, "power": 2}]
+    after, _ = run(state, act("cast_spell", 0, card=bounce, targets=[fairy]), act("play_fairy", 0, card=fairy))
+
+    assert {"card": fairy, "case": None} in after["players"][0]["fairies"]
+    assert after["modifiers"] == []
+    assert after["used"] == [{"card": fairy, "ability": 0}]
+    assert_illegal(after, act("use_ability", 0, card=fairy, ability=0, targets=[]), "9.1", "ability_used")
+
+
+def test_6_7_a_card_trashed_and_recovered_keeps_its_once_per_turn_use_recorded():
+    """RULES 6.7: a used card that left the field for the trash is still listed in ``used`` (the state
+    is consistent, RULES 13.1), so it cannot use the ability again if it comes back this turn."""
+    p = Position()
+    p.case(0, "AF-042")
+    south = p.trash(0, "AF-002")
+    p.used(south, 0)
+    state = p.build()
+    after, _ = apply(state, act("draw", 0))
+    assert after["used"] == [{"card": south, "ability": 0}]
+
+
 def test_6_7_the_cards_own_states_carry_over_to_the_next_turn():
     """RULES 6.7: actioned and face-up cases, dispatched fairies and attached evidence stay as they were."""
     p = Position()
