@@ -56,7 +56,7 @@ const UI = {
     thinking: "{name} (the computer) is thinking…", unreachable: "The referee cannot be reached; trying again…",
     ledger_down: "The referee's ledger is unreachable; trying again…",
     not_found_game: "This referee holds no such game (expired, or dealt elsewhere).",
-    vs_computer: "against the computer ({bot}, {strength})", seen_hint: "read from the positions",
+    vs_computer: "Against the computer: {bot}, {strength}.", seen_hint: "read from the positions",
     links: "Links for this game", follow_note: "This page follows the game by itself.",
   },
   ja: {
@@ -107,7 +107,7 @@ const UI = {
     thinking: "{name}（コンピューター）が考えています…", unreachable: "レフェリーに接続できません。再試行しています…",
     ledger_down: "レフェリーの台帳に接続できません。再試行しています…",
     not_found_game: "このレフェリーにそのゲームはありません（期限切れか、別の場所で配られたゲーム）。",
-    vs_computer: "コンピューターと対戦（{bot}、{strength}）", seen_hint: "局面から読み取った行動",
+    vs_computer: "コンピューターと対戦：{bot}、{strength}。", seen_hint: "局面から読み取った行動",
     links: "このゲームのリンク", follow_note: "このページはゲームの進行を自動で追います。",
   },
 };

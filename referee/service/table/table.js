@@ -419,9 +419,9 @@ async function act(action) {
       S.history.push({ state: before, events: S.events.length, seat: S.seat, by: plain.player });
       S.played.push(plain);
     }
-    if (byComputer && S.mode === "private") {
+    if (byComputer) {
       // The computer's seat was told its own events (its hand among them): the log reads the move
-      // from this seat's views instead, so nothing the computer may see reaches this page's screen.
+      // from the player's views instead, so nothing the computer may see reaches the screen.
       const was = S.view;
       adopt(step.state, []);
       await refresh();
@@ -433,7 +433,8 @@ async function act(action) {
   } catch (err) {
     if (err instanceof RefereeError && err.status === 409) { // stale: another device moved first
       S.note = t(S.lang, "caught_up");
-      await followOnce();
+      S.busy = false;
+      await followOnce().catch(() => undefined); // the poll tries again if this ask fails
       return;
     }
     const { rule, text } = describeError(err);
