@@ -49,7 +49,9 @@ export function changesBetween(before, after) {
     if (after.phase !== "mulligan") {
       const inHand = new Set(was.hand);
       const drawn = now.hand.filter((iid) => !inHand.has(iid));
-      if (drawn.length && now.file < was.file) add(DRAW, { type: "draw", player: p, cards: drawn });
+      // Cards this viewer may not see are counted, as the referee tells an opponent's draw.
+      const shown = drawn.every((iid) => after.cards[iid]);
+      if (drawn.length && now.file < was.file) add(DRAW, { type: "draw", player: p, cards: shown ? drawn : drawn.length });
     }
   }
   const a = after.pending;
@@ -57,9 +59,13 @@ export function changesBetween(before, after) {
     add(WINDOW, { type: "window_opened", responder: a.responder, action: a.action.type });
   }
   if (before.pending && !a) add(WINDOW, { type: "window_closed", negated: before.pending.negated });
+  const mover = actorOf(before);
+  if (before.step === "case" && after.step === "main" && before.turn === after.turn && !stages[FIELD].length) {
+    add(FIELD, { type: "skip_case", player: mover });
+  }
   if (before.turn !== after.turn && after.turn > 0) add(TURN, { type: "turn_started", turn: after.turn, player: after.active });
   if (!before.result && after.result) add(END, { type: "game_over", ...after.result });
   const out = stages.flat();
-  if (!out.length && after.seq !== before.seq) out.push({ type: "moved", player: actorOf(before), seen: true });
+  if (!out.length && after.seq !== before.seq) out.push({ type: "moved", player: mover, seen: true });
   return out;
 }

@@ -140,7 +140,8 @@ const EVENTS = {
     bounce: "{fairy} returns to {to}'s hand.", trash: "{card} goes to {player}'s trash.",
     recover: "{player} takes {card} back from the trash.", discard: "{player} discards {cards}.",
     discard_owed: "{player} must discard {count}.", skipped: "Skipped ({reason}).",
-    game_over: "Game over: {winner} wins ({reason}).", moved: "{player} moves.",
+    game_over: "Game over: {winner} wins ({reason}).", moved: "{player} moves.", skip_case: "{player} plays no case this turn.",
+    case_played_hidden: "{player} plays a case face down.",
     jumped: "Actions {first} to {last} applied at once (step through them for their events).",
   },
   ja: {
@@ -162,7 +163,8 @@ const EVENTS = {
     bounce: "{fairy}は{to}の手札に戻った。", trash: "{card}は{player}のトラッシュへ。",
     recover: "{player}はトラッシュから{card}を手札に戻した。", discard: "{player}は{cards}を捨てた。",
     discard_owed: "{player}は{count}枚捨てる必要がある。", skipped: "スキップ（{reason}）。",
-    game_over: "ゲーム終了：{winner}の勝ち（{reason}）。", moved: "{player}の行動。", jumped: "{first}手目から{last}手目までをまとめて進めた（1手ずつ進めると経過が出ます）。",
+    game_over: "ゲーム終了：{winner}の勝ち（{reason}）。", moved: "{player}の行動。", skip_case: "{player}はこのターン事件を出さない。",
+    case_played_hidden: "{player}は事件を裏向きで出した。", jumped: "{first}手目から{last}手目までをまとめて進めた（1手ずつ進めると経過が出ます）。",
   },
 };
 const OUTCOMES = {
@@ -174,9 +176,11 @@ const OUTCOMES = {
  * One event in words. `name(iid)` names a card as the viewer may see it,
  * `who(i)` names a player, `kind(type)` names an action type.
  */
-export function eventText(lang, ev, name, who, actionName) {
+export function eventText(lang, ev, name, who, actionName, known = () => true) {
   const table = EVENTS[lang] || EVENTS.en;
-  const template = table[ev.type];
+  // A case played face down that this viewer may not know: said without naming it.
+  const hiddenCase = ev.type === "case_played" && typeof ev.case === "string" && !known(ev.case);
+  const template = table[hiddenCase ? "case_played_hidden" : ev.type];
   if (!template) return ev.type;
   const v = { ...ev };
   for (const k of ["player", "responder", "by", "to", "winner", "first_player"]) {

@@ -359,7 +359,7 @@ function drawLog() {
   const items = S.events.map((ev, i) => h("li", { dataset: ev.seen ? { type: ev.type, seen: "1" } : { type: ev.type },
     title: ev.seen ? t(S.lang, "seen_hint") : undefined },
     h("span.n", { "aria-hidden": "true" }, `${i + 1}.`), " ",
-    h("span.ev", {}, eventText(S.lang, ev, nameOf, who, (type) => actionName(S.lang, type)))));
+    h("span.ev", {}, eventText(S.lang, ev, nameOf, who, (type) => actionName(S.lang, type), (iid) => !!view.cards[iid]))));
   const log = $("log");
   log.replaceChildren(...items);
   log.scrollTop = log.scrollHeight;
