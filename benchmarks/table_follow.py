@@ -43,7 +43,9 @@ def main() -> int:
     try:
         with httpx.Client(base_url=server.url, timeout=30) as http, sync_playwright() as pw:
             decks = http.get("/table/decks.json").json()["decks"]
-            deal = http.post("/v1/games", json={"decks": [decks[0]["deck"], decks[1]["deck"]], "players": ["Aoi", "Ren"]})
+            deal = http.post(
+                "/v1/games", json={"decks": [decks[0]["deck"], decks[1]["deck"]], "players": ["Aoi", "Ren"]}
+            )
             token, seats = deal.json()["state"], deal.json()["seats"]
             game_id = http.post("/v1/view", json={"state": token, "seat": seats[0]}).json()["view"]["game_id"]
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -62,7 +64,9 @@ def main() -> int:
                 if not listed:
                     break  # the game is over
                 time.sleep(rng.uniform(0, 0.5))  # a move comes at any point of the page's poll, not in step
-                resp = http.post("/v1/apply", json={"state": token, "seat": seat, "action": keep_or_random(listed, rng)})
+                resp = http.post(
+                    "/v1/apply", json={"state": token, "seat": seat, "action": keep_or_random(listed, rng)}
+                )
                 recorded = time.perf_counter()
                 token, seq = resp.json()["state"], seq + 1
                 page.wait_for_function(SHOWN, arg=seq, polling="raf", timeout=10_000)
@@ -72,7 +76,9 @@ def main() -> int:
         server.stop()
     delays.sort()
     p90 = delays[int(0.9 * (len(delays) - 1))]
-    print(f"{len(delays)} moves: median {statistics.median(delays):.0f} ms, p90 {p90:.0f} ms, worst {delays[-1]:.0f} ms")
+    print(
+        f"{len(delays)} moves: median {statistics.median(delays):.0f} ms, p90 {p90:.0f} ms, worst {delays[-1]:.0f} ms"
+    )
     return 0
 
 

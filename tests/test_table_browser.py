@@ -10,6 +10,7 @@ each time one is taken, no text of the event log may be clipped. axe-core (npm, 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -67,8 +68,9 @@ def server(tmp_path_factory):
     server.stop()
 
 
-@pytest.fixture(scope="module")
-def browser():
+@contextlib.contextmanager
+def chromium():
+    """Debian's Chromium under Playwright (skips the test where it is missing; fails it on CI)."""
     if not Path(CHROMIUM).exists():
         message = f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)"
         if os.environ.get("CI"):
@@ -78,6 +80,12 @@ def browser():
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as browser:
+        yield browser
 
 
 @pytest.fixture(scope="module")
@@ -204,6 +212,10 @@ class Table:
 
 @pytest.fixture(scope="session")
 def axe_core() -> Path:
+    return install_axe()
+
+
+def install_axe() -> Path:
     """axe-core from npm, pinned by tests/axe/package-lock.json (installed on first use)."""
     if not AXE.exists():
         subprocess.run(
@@ -700,7 +712,9 @@ def play_against_the_computer(table, limit: int = 900) -> int:
         seen = table.seen()
         if seen["over"]:
             return clicks
-        choice = next((i for want in PREFERRED for i, label in enumerate(seen["labels"]) if label.startswith(want)), None)
+        choice = next(
+            (i for want in PREFERRED for i, label in enumerate(seen["labels"]) if label.startswith(want)), None
+        )
         if choice is None:  # the computer's move (or its answer being drawn): wait for the next drawing
             page.wait_for_function("n => Number(document.body.dataset.gen || 0) > n", arg=seen["gen"], timeout=30_000)
             continue

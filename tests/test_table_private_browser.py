@@ -9,19 +9,20 @@ shipped nginx config in front of sync workers; one plays the computer on a phone
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 from benchmarks.nginx import NGINX, Nginx
 from tests.conftest import STATE_KEY, start_server
-from tests.test_table_browser import (  # noqa: F401  (browser and axe_core are fixtures)
+from tests.test_table_browser import (
     PREFERRED,
     RAW_ID,
     Table,
     _watch,
-    axe_core,
-    browser,
+    chromium,
+    install_axe,
     play_against_the_computer,
 )
 
@@ -31,6 +32,17 @@ expect = playwright_api.expect
 pytestmark = pytest.mark.e2e
 
 FOLLOW = 10_000  # ms: how long a test waits for a page to show a move (it shows within a poll, 0.5 s)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as browser:
+        yield browser
+
+
+@pytest.fixture(scope="session")
+def axe_core() -> Path:
+    return install_axe()
 
 
 def _ledger_env(work) -> dict[str, str]:
