@@ -551,7 +551,7 @@ async function restoreHot() {
 /** Back to the Deal form; the finished game leaves the browser's storage. */
 function newGame() {
   localStorage.removeItem(HOT_KEY);
-  localStorage.removeItem(PRIVATE_KEY);
+  if (S.mode === "private") localStorage.removeItem(PRIVATE_KEY); // a watcher forgets nothing of a seat's
   stopFollowing();
   if (location.hash) history.replaceState(null, "", "/table");
   S.mode = "hot";
@@ -753,6 +753,7 @@ function readComputer() {
 /** Begin playing a dealt game: hot-seat (plain mode), or private, where this page holds the dealer's
  *  seat (player 1's, or the one the computer does not play) and, against the computer, the computer's. */
 async function startGame(step, names, computer) {
+  stopFollowing(); // a game followed before this one
   S.mode = step.seats ? "private" : "hot";
   S.names = names;
   S.state = null;
@@ -1033,8 +1034,10 @@ async function loadReplay(text) {
   }
   const players = (body.game && body.game.players) || (body.state && body.state.players?.map((p) => p.name));
   S.names = players && players.length === 2 ? players : [t(S.lang, "player_1"), t(S.lang, "player_2")];
+  stopFollowing();
   S.mode = "replay";
   S.seats = null;
+  S.computer = null;
   S.replay = R;
   S.seat = 0;
   S.curtain = null;
