@@ -90,6 +90,60 @@ class ViewRequestSchema(Schema):
     player = player_index(required=True, allow_none=True)
 
 
+# referee.bots.suggest's MAX_BUDGET_MS and MAX_ITERATIONS (tests/test_suggest.py checks they agree).
+MAX_BUDGET_MS = 2000
+MAX_ITERATIONS = 1000
+
+
+class _BotFields(Schema):
+    """What ``/v1/suggest`` asks besides the state and whose move (docs/api.md §16)."""
+
+    bot = fields.String(
+        required=True,
+        metadata={
+            **_doc("The bot: `random`, `greedy` or `ismcts`; another name is 400 `unknown_bot`, listing them."),
+            "example": "ismcts",
+        },
+    )
+    budget_ms = fields.Integer(
+        strict=True,
+        validate=validate.Range(1, MAX_BUDGET_MS),
+        metadata={
+            **_doc(
+                f"The bot's time in milliseconds, at most {MAX_BUDGET_MS}: the answer comes within it (10% over "
+                "at most). Exactly one of `budget_ms` and `iterations`."
+            ),
+            "example": 500,
+        },
+    )
+    iterations = fields.Integer(
+        strict=True,
+        validate=validate.Range(1, MAX_ITERATIONS),
+        metadata=_doc(
+            "In place of `budget_ms`: a fixed amount of work (ISMCTS iterations; the other bots' work is fixed "
+            "anyway), so the same request gives the same move on every machine."
+        ),
+    )
+    seed = fields.String(
+        validate=validate.Length(max=200),
+        metadata=_doc("With the state's `seq`, the bot's only source of randomness (default empty)."),
+    )
+
+    @validates_schema(skip_on_field_errors=False, pass_original=True)
+    def _one_budget(self, data: dict[str, Any], original: Any, **kwargs: Any) -> None:
+        if isinstance(original, dict) and ("budget_ms" in original) == ("iterations" in original):
+            raise ValidationError("Give exactly one of budget_ms and iterations.", "_schema")
+
+
+class SuggestRequestSchema(_BotFields):
+    class Meta:
+        unknown = RAISE
+        description = "A state, the player whose move is wanted, and the bot (docs/api.md §16)."
+
+    state = fields.Nested(StateSchema, required=True)
+    player = player_index(required=True)
+
+
 class DeckValidateRequestSchema(Schema):
     class Meta:
         unknown = RAISE
@@ -264,6 +318,7 @@ class ProblemSchema(Schema):
         validate=validate.Length(max=2 * DECK_MAX_VIOLATIONS),
         metadata=_doc("Deck 422s: every violation (RULES 3). " + VIOLATIONS_BOUND),
     )
+    bots = fields.List(fields.String(), metadata=_doc("400 `unknown_bot` (/v1/suggest): the bots there are."))
     latest_seq = natural(metadata=_doc("409 `stale_state` (a ledger, docs/api.md §11): the game's latest seq."))
 
 
@@ -312,6 +367,31 @@ class PrivateAskRequestSchema(Schema):
     player = player_index(
         allow_none=True, metadata=_doc("If sent, the seat's player (`null` with the spectator key, on /v1/view).")
     )
+
+
+class PrivateSuggestRequestSchema(_BotFields):
+    class Meta:
+        unknown = RAISE
+        description = (
+            "Private mode: a state token, the seat whose move is wanted (`player`, if sent, must be the "
+            "seat's), and the bot (docs/api.md §16)."
+        )
+
+    state = state_token(required=True)
+    seat = seat_field(required=True)
+    player = player_index(metadata=_doc("If sent, the seat's player."))
+
+
+class SuggestResponseSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = "One of the player's legal actions, chosen by the bot from that player's view only."
+
+    action = listed_action_field(required=True)
+    label = fields.String(
+        required=True, metadata=_doc("The action in words (English, or Japanese with `Accept-Language: ja`).")
+    )
+    seat = fields.String(metadata={"description": RENEWED_SEAT})
 
 
 class PrivateReplayRequestSchema(Schema):

@@ -37,10 +37,17 @@ def test_the_page_and_its_modules_are_served_from_the_package(client):
     html = page.get_data(as_text=True)
     assert '<script type="module" src="/table/table.js">' in html
     assert "http://" not in html and "https://" not in html  # nothing from another origin
-    for name in ("table.js", "api.js", "board.js", "i18n.js"):
+    for name in ("table.js", "api.js", "board.js", "i18n.js", "changes.js"):
         resp = client.get(f"/table/{name}")
         assert resp.status_code == 200 and resp.mimetype == "text/javascript", name
     assert client.get("/table/table.css").mimetype == "text/css"
+
+
+@pytest.mark.parametrize("path", ["/table/remote.html", "/table/watch.html"])
+def test_the_earlier_two_device_and_watch_links_open_the_one_table(client, path):
+    """Links handed out before the one board (``remote.html#game=…``) keep working: the fragment says which game."""
+    resp = client.get(path)
+    assert resp.status_code == 200 and '<script type="module" src="/table/table.js">' in resp.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("path", ["/table/nope.js", "/table/..%2Fapp.py", "/table/table_page.py", "/table/x/y.js"])

@@ -10,6 +10,7 @@ each time one is taken, no text of the event log may be clipped. axe-core (npm, 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -67,8 +68,9 @@ def server(tmp_path_factory):
     server.stop()
 
 
-@pytest.fixture(scope="module")
-def browser():
+@contextlib.contextmanager
+def chromium():
+    """Debian's Chromium under Playwright (skips the test where it is missing; fails it on CI)."""
     if not Path(CHROMIUM).exists():
         message = f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)"
         if os.environ.get("CI"):
@@ -81,6 +83,12 @@ def browser():
 
 
 @pytest.fixture(scope="module")
+def browser():
+    with chromium() as browser:
+        yield browser
+
+
+@pytest.fixture(scope="module")
 def cards(server) -> dict[str, dict]:
     return {c["id"]: c for c in httpx.get(server.url + "/v1/cards").json()["cards"]}
 
@@ -90,6 +98,7 @@ def names(cards: dict[str, dict], ids) -> set[str]:
 
 
 AXE = ROOT / "tests" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+RAW_ID = re.compile(r"\b[ab](?=[0-9a-f]{0,5}\d)[0-9a-f]{6}\b")  # an instance id ("a89f2fc"): never shown
 
 # What the page shows, read in one round trip.
 READ_PAGE = """() => ({
@@ -98,6 +107,7 @@ READ_PAGE = """() => ({
   labels: [...document.querySelectorAll("#actions .action")].map((b) => b.innerText),
   groups: [...document.querySelectorAll("#actions .group")].map((g) => g.dataset.group),
   over: !!document.querySelector("#actions .game-over"),
+  gen: Number(document.body.dataset.gen || 0),
 })"""
 
 # Every piece of log text that does not fit its box, or sits outside the log: none may.
@@ -202,6 +212,10 @@ class Table:
 
 @pytest.fixture(scope="session")
 def axe_core() -> Path:
+    return install_axe()
+
+
+def install_axe() -> Path:
     """axe-core from npm, pinned by tests/axe/package-lock.json (installed on first use)."""
     if not AXE.exists():
         subprocess.run(
@@ -322,9 +336,12 @@ def test_a_card_with_nothing_listed_says_so_and_sends_nothing(table):
     expect(page.locator("#actions")).to_contain_text("事件「落書き騒ぎ」を裏向きで出す")
     expect(page.locator(".player-zone.me .hand")).to_contain_text("落書き騒ぎ")
     expect(page.locator(".player-zone.me .hand")).to_contain_text("The Graffiti Fuss")  # English beside
+    graffiti = page.locator(".player-zone.me .hand .card[data-cid='AF-042']").first
+    expect(graffiti.locator(".c-name")).to_have_text("落書き騒ぎ")  # the name in the page's language first
     table.shot("table-ja")
     page.click("#lang-en")
     expect(page.locator("#actions")).to_contain_text("Play case The Graffiti Fuss face down")
+    expect(graffiti.locator(".c-name")).to_have_text("The Graffiti Fuss")
 
 
 def test_an_empty_trash_says_so(table):
@@ -406,6 +423,7 @@ def test_a_seeded_game_is_played_to_the_end_by_clicking(any_table, axe_core):
     expect(page.locator("#actions .over-text")).to_contain_text("The game is over:")
     expect(page.locator("#log")).to_contain_text("Game over:")
     assert page.locator("#log li").count() >= 100  # three-digit numbers in the log
+    assert not RAW_ID.findall(page.locator("#log").inner_text())  # cards by name, never an instance id
     table.no_sideways_scroll()
     table.shot(f"game-over-{table.size}")
     table.axe("game over")
@@ -542,8 +560,11 @@ def test_the_replay_viewer_opens_at_the_deal_and_ends_on_the_position_of_v1_repl
 
     page = table.open()
     page.click("#tab-replay")
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url.rsplit("/", 1)[-1]) if "/v1/" in r.url else None)
     page.set_input_files("#replay-file", str(tmp_path / "game.json"))
     expect(page.locator("#rp-pos")).to_have_text("the deal (0/80)")
+    assert sent.count("replay") == 1 and "apply" not in sent, sent  # the whole line in one call
     expect(page.locator("#status")).to_contain_text("Turn 0")
     table.shot("replay")
     table.axe("replay")
@@ -558,7 +579,7 @@ def test_the_replay_viewer_opens_at_the_deal_and_ends_on_the_position_of_v1_repl
         expect(zone.locator(".trash-count")).to_have_text(f"Trash {len(view['players'][p]['trash'])}")
         expect(zone.locator(".hand-count")).to_have_text(f"Hand {len(view['players'][p]['hand'])}")
         expect(zone.locator(".cases .case-slot")).to_have_count(len(view["players"][p]["cases"]))
-    hand = page.locator(".player-zone.me .hand .card .c-en").all_inner_texts()
+    hand = page.locator(".player-zone.me .hand .card .c-name").all_inner_texts()  # English first in English
     cards = {c["id"]: c for c in httpx.get(server.url + "/v1/cards").json()["cards"]}
     assert sorted(hand) == sorted(cards[view["cards"][i]]["name_en"] for i in view["players"][0]["hand"])
     table.click(page.locator("#rp-prev"))
@@ -598,6 +619,8 @@ def test_the_replay_viewer_jumps_to_a_scenarios_failing_action(table, tmp_path):
     expect(problem).to_contain_text("Player 1 already has 1 fairy(ies) dispatched to The Graffiti Fuss")
     page.click("#lang-ja")
     expect(problem).to_contain_text("ルール 8.9")
+    expect(problem).to_contain_text("「落書き騒ぎ」")  # the referee's detail, asked again in Japanese
+    expect(problem).not_to_contain_text("already has")
 
 
 PRIVATE_KEY = "5f0c1e9a4b7d2c8e3f6a1b0d9c8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e"  # docs/api.md §10, tests only
@@ -629,7 +652,8 @@ def test_private_mode_one_seat_per_tab(request, private_server):
     page.select_option("#first-player", "0")
     aoi.click(page.locator("#deal-button"))
     expect(page.locator("#seat-bar")).to_contain_text("you hold Aoi's seat only")
-    expect(page.locator("#seat-bar")).to_contain_text("every move is final")
+    expect(page.locator("#seat-bar")).to_contain_text("Every move is final")
+    assert page.locator("body").inner_text().count("Private mode") == 1  # said once
     expect(page.locator("#undo")).to_have_count(0)
     # No ledger (docs/api.md §11): the page keeps the one-browser invite and says why.
     expect(page.locator("#no-ledger")).to_contain_text("keeps no ledger")
@@ -675,3 +699,52 @@ def test_the_page_fits_a_phone_and_a_tap_shows_a_cards_full_text(browser, server
     table.no_sideways_scroll()
     table.shot("table-phone")
     context.close()
+
+
+PREFERRED = ["Keep this hand", "Play case", "Play no case", "Draw a card", "Discard", "Pass", "End the turn"]
+
+
+def play_against_the_computer(table, limit: int = 900) -> int:
+    """Click the player's moves (as _click_to_the_end) until the game is over; the computer moves by
+    itself (/v1/suggest, then /v1/apply with its seat), and the page waits for it. Returns the clicks."""
+    page = table.page
+    for clicks in range(limit):
+        seen = table.seen()
+        if seen["over"]:
+            return clicks
+        choice = next(
+            (i for want in PREFERRED for i, label in enumerate(seen["labels"]) if label.startswith(want)), None
+        )
+        if choice is None:  # the computer's move (or its answer being drawn): wait for the next drawing
+            page.wait_for_function("n => Number(document.body.dataset.gen || 0) > n", arg=seen["gen"], timeout=30_000)
+            continue
+        table.click(page.locator("#actions .action").nth(choice))
+    raise AssertionError("the game did not end")
+
+
+def test_a_hot_seat_game_against_the_computer_is_played_to_the_end(browser, server, axe_core):
+    """docs/api.md §16: the deal form's "against the computer"; the computer plays Ren's seat with a quick
+    bot, no curtain comes down (nobody passes the device), and the game ends with a result."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    errors, foreign, refused = _watch(page, server.url)
+    suggested: list[int] = []
+    page.on("response", lambda r: suggested.append(r.status) if r.url.endswith("/v1/suggest") else None)
+    table = Table(page, server.url)
+    table.open()
+    page.select_option("#opponent", "computer")
+    expect(page.locator("#bot")).to_be_visible()
+    page.select_option("#bot", "greedy")
+    page.select_option("#strength", "100")
+    table.shot("deal-computer")
+    table.deal("table-computer")
+    expect(page.locator("#seat-bar")).to_contain_text("Against the computer: greedy, quick")
+    clicks = play_against_the_computer(table)
+    assert clicks > 10 and suggested and set(suggested) == {200}
+    expect(page.locator("#curtain")).to_be_hidden()
+    expect(page.locator("#status")).to_contain_text("wins")
+    assert not RAW_ID.findall(page.locator("#log").inner_text())
+    table.shot("computer-over-desktop")
+    table.axe("game over against the computer")
+    context.close()
+    assert errors == [] and foreign == [] and refused == []

@@ -124,6 +124,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/suggest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A bot's move for one player, from that player's view only (docs/api.md §16).
+         * @description The bot is told the player's view, legal actions and own deck list, and
+         *     samples what it cannot see (the opponent's deck from the catalog). Its
+         *     randomness comes from the state's `seq` and the request's `seed`: with
+         *     `iterations` the same request gives the same move on every machine.
+         *     `budget_ms` above 2000 is a 400; an unknown `bot` a 400 (`unknown_bot`,
+         *     with `bots`, the known ones); a player who may not act now a 422 citing
+         *     RULES 12.2 (11.3 once the game is over).
+         */
+        post: operations["suggestAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reveal": {
         parameters: {
             query?: never;
@@ -370,6 +396,8 @@ export interface components {
             actor?: number;
             /** @description Deck 422s: every violation (RULES 3). Bounded: per deck, RULES 3.1 once, 3.2 and 3.3 at most once per id, and the first 10 distinct unknown ids (3.4) followed by one `more_unknown_cards` violation with their count: at most 212 per deck. */
             violations?: components["schemas"]["Violation"][];
+            /** @description 400 `unknown_bot` (/v1/suggest): the bots there are. */
+            bots?: string[];
             /** @description 409 `stale_state` (a ledger, docs/api.md §11): the game's latest seq. */
             latest_seq?: number;
         } & {
@@ -1818,6 +1846,61 @@ export interface components {
             /** @description Private mode, during a key rotation: present when the seat sent was made under the previous key; the same seat under the current key, to use from now on (docs/operations.md). */
             seat?: string;
         };
+        /** @description A state, the player whose move is wanted, and the bot (docs/api.md §16). */
+        SuggestRequest: {
+            /**
+             * @description The bot: `random`, `greedy` or `ismcts`; another name is 400 `unknown_bot`, listing them.
+             * @example ismcts
+             */
+            bot: string;
+            /**
+             * @description The bot's time in milliseconds, at most 2000: the answer comes within it (10% over at most). Exactly one of `budget_ms` and `iterations`.
+             * @example 500
+             */
+            budget_ms?: number;
+            /** @description In place of `budget_ms`: a fixed amount of work (ISMCTS iterations; the other bots' work is fixed anyway), so the same request gives the same move on every machine. */
+            iterations?: number;
+            /** @description With the state's `seq`, the bot's only source of randomness (default empty). */
+            seed?: string;
+            state: components["schemas"]["State"];
+            /** @enum {integer} */
+            player: 0 | 1;
+        };
+        /** @description Private mode: a state token, the seat whose move is wanted (`player`, if sent, must be the seat's), and the bot (docs/api.md §16). */
+        PrivateSuggestRequest: {
+            /**
+             * @description The bot: `random`, `greedy` or `ismcts`; another name is 400 `unknown_bot`, listing them.
+             * @example ismcts
+             */
+            bot: string;
+            /**
+             * @description The bot's time in milliseconds, at most 2000: the answer comes within it (10% over at most). Exactly one of `budget_ms` and `iterations`.
+             * @example 500
+             */
+            budget_ms?: number;
+            /** @description In place of `budget_ms`: a fixed amount of work (ISMCTS iterations; the other bots' work is fixed anyway), so the same request gives the same move on every machine. */
+            iterations?: number;
+            /** @description With the state's `seq`, the bot's only source of randomness (default empty). */
+            seed?: string;
+            /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
+            state: string;
+            /** @description A seat: the key one player acts and sees with (POST /v1/games gave it). */
+            seat: string;
+            /**
+             * @description If sent, the seat's player.
+             * @enum {integer}
+             */
+            player?: 0 | 1;
+        };
+        /** @description One of the player's legal actions, chosen by the bot from that player's view only. */
+        SuggestResponse: {
+            /** @description A legal action (docs/api.md §6), with its `label` when asked for. */
+            action: components["schemas"]["ListedMulliganAction"] | components["schemas"]["ListedKeepAction"] | components["schemas"]["ListedPlayCaseAction"] | components["schemas"]["ListedSkipCaseAction"] | components["schemas"]["ListedDrawAction"] | components["schemas"]["ListedPlayFairyAction"] | components["schemas"]["ListedPlayEvidenceAction"] | components["schemas"]["ListedDispatchAction"] | components["schemas"]["ListedRedispatchAction"] | components["schemas"]["ListedRecallAction"] | components["schemas"]["ListedInvestigateAction"] | components["schemas"]["ListedUseAbilityAction"] | components["schemas"]["ListedCastSpellAction"] | components["schemas"]["ListedCounterAction"] | components["schemas"]["ListedPassAction"] | components["schemas"]["ListedEndTurnAction"] | components["schemas"]["ListedDiscardAction"] | components["schemas"]["ListedConcedeAction"];
+            /** @description The action in words (English, or Japanese with `Accept-Language: ja`). */
+            label: string;
+            /** @description Private mode, during a key rotation: present when the seat sent was made under the previous key; the same seat under the current key, to use from now on (docs/operations.md). */
+            seat?: string;
+        };
         /** @description The state token of a finished private game and both its seats: the referee cannot tell a game's last token from a copy someone conceded on to see the cards, so revealing needs both players (at the end, each gives the other their seat). */
         RevealRequest: {
             /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
@@ -2754,6 +2837,256 @@ export interface operations {
             403: components["responses"]["SealRefused"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Error"];
+        };
+    };
+    suggestAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A state, whose move, the bot and its budget (private mode: a token and the seat). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "state": {
+                 *         "schema": "ace-file/state@1",
+                 *         "ruleset": "ace-file-99",
+                 *         "catalog": {
+                 *           "id": "af-ref",
+                 *           "digest": "sha256:0a25b5b4f3be9876715f79e7a4d8f604488713b2a27f5d9179d72fa4201038a9"
+                 *         },
+                 *         "options": {
+                 *           "response_windows": "auto"
+                 *         },
+                 *         "seed": "readme-1",
+                 *         "rng": 158,
+                 *         "turn": 0,
+                 *         "phase": "mulligan",
+                 *         "step": "mulligan",
+                 *         "active": 0,
+                 *         "first_player": 0,
+                 *         "case_played": false,
+                 *         "pending": null,
+                 *         "result": null,
+                 *         "cards": {
+                 *           "a081743": "AF-023",
+                 *           "a0cbf7c": "AF-042",
+                 *           "a0d7994": "AF-043",
+                 *           "a0dbf29": "AF-070",
+                 *           "a107aba": "AF-060",
+                 *           "a152073": "AF-002",
+                 *           "a155d47": "AF-073",
+                 *           "a1e39d1": "AF-063",
+                 *           "a3775f4": "AF-040",
+                 *           "a3d2418": "AF-042",
+                 *           "a54d79c": "AF-042",
+                 *           "a5739b0": "AF-040",
+                 *           "a577513": "AF-043",
+                 *           "a5bab36": "AF-006",
+                 *           "a5cd921": "AF-023",
+                 *           "a605cbe": "AF-002",
+                 *           "a69d4f9": "AF-040",
+                 *           "a7d6105": "AF-004",
+                 *           "a8227fc": "AF-060",
+                 *           "a828976": "AF-004",
+                 *           "a84d880": "AF-006",
+                 *           "a8bfd35": "AF-045",
+                 *           "a957d8e": "AF-020",
+                 *           "a97fd14": "AF-060",
+                 *           "aae63d7": "AF-073",
+                 *           "ab6d403": "AF-043",
+                 *           "ab8d51e": "AF-006",
+                 *           "ab9908b": "AF-073",
+                 *           "abc91fc": "AF-063",
+                 *           "ac8ceb8": "AF-070",
+                 *           "acc93d6": "AF-063",
+                 *           "ad509ee": "AF-023",
+                 *           "ae3eb62": "AF-045",
+                 *           "af10ae5": "AF-070",
+                 *           "af46a79": "AF-020",
+                 *           "af55eba": "AF-001",
+                 *           "af6f395": "AF-004",
+                 *           "af83fd6": "AF-020",
+                 *           "af8c4b0": "AF-002",
+                 *           "afaf2e7": "AF-045",
+                 *           "b08b609": "AF-025",
+                 *           "b08f9f3": "AF-068",
+                 *           "b0da8ea": "AF-075",
+                 *           "b10aea5": "AF-052",
+                 *           "b1ffddb": "AF-046",
+                 *           "b204dbb": "AF-068",
+                 *           "b2a0f81": "AF-044",
+                 *           "b2e9446": "AF-052",
+                 *           "b396dfd": "AF-071",
+                 *           "b397893": "AF-071",
+                 *           "b3dc8b8": "AF-003",
+                 *           "b3eeb40": "AF-044",
+                 *           "b43fd9f": "AF-025",
+                 *           "b5316fb": "AF-009",
+                 *           "b59db93": "AF-022",
+                 *           "b5a4680": "AF-012",
+                 *           "b5b2ddd": "AF-052",
+                 *           "b5c1cea": "AF-047",
+                 *           "b626935": "AF-061",
+                 *           "b6aaa20": "AF-046",
+                 *           "b6b3a7b": "AF-061",
+                 *           "b6c0a93": "AF-022",
+                 *           "b6c7d07": "AF-012",
+                 *           "b6d77c8": "AF-061",
+                 *           "b6e5db6": "AF-044",
+                 *           "b7427d8": "AF-075",
+                 *           "b7a296e": "AF-047",
+                 *           "b7ed0c2": "AF-075",
+                 *           "b832296": "AF-012",
+                 *           "b892cbb": "AF-025",
+                 *           "ba21e56": "AF-068",
+                 *           "ba4308f": "AF-007",
+                 *           "ba8ffba": "AF-007",
+                 *           "bad878e": "AF-009",
+                 *           "bb13b4d": "AF-022",
+                 *           "bd8a456": "AF-046",
+                 *           "be0d306": "AF-007",
+                 *           "be5a87c": "AF-047",
+                 *           "bee00a7": "AF-009",
+                 *           "bfb655f": "AF-071"
+                 *         },
+                 *         "players": [
+                 *           {
+                 *             "name": "Aoi",
+                 *             "file": [
+                 *               "acc93d6",
+                 *               "a577513",
+                 *               "a107aba",
+                 *               "a605cbe",
+                 *               "a5bab36",
+                 *               "ab9908b",
+                 *               "a3775f4",
+                 *               "a957d8e",
+                 *               "a8227fc",
+                 *               "a3d2418",
+                 *               "a0d7994",
+                 *               "af83fd6",
+                 *               "aae63d7",
+                 *               "a69d4f9",
+                 *               "ab8d51e",
+                 *               "ae3eb62",
+                 *               "af55eba",
+                 *               "af8c4b0",
+                 *               "a84d880",
+                 *               "af6f395",
+                 *               "a1e39d1",
+                 *               "a152073",
+                 *               "ab6d403",
+                 *               "af10ae5",
+                 *               "ad509ee",
+                 *               "abc91fc",
+                 *               "a54d79c",
+                 *               "afaf2e7",
+                 *               "ac8ceb8",
+                 *               "a828976",
+                 *               "a8bfd35",
+                 *               "a155d47",
+                 *               "af46a79"
+                 *             ],
+                 *             "hand": [
+                 *               "a5cd921",
+                 *               "a081743",
+                 *               "a97fd14",
+                 *               "a5739b0",
+                 *               "a7d6105",
+                 *               "a0cbf7c",
+                 *               "a0dbf29"
+                 *             ],
+                 *             "trash": [],
+                 *             "cases": [],
+                 *             "fairies": [],
+                 *             "evidence": [],
+                 *             "kept": false
+                 *           },
+                 *           {
+                 *             "name": "Ren",
+                 *             "file": [
+                 *               "b10aea5",
+                 *               "b59db93",
+                 *               "b5a4680",
+                 *               "b0da8ea",
+                 *               "b6b3a7b",
+                 *               "b7ed0c2",
+                 *               "bfb655f",
+                 *               "b1ffddb",
+                 *               "b7427d8",
+                 *               "ba21e56",
+                 *               "b6c7d07",
+                 *               "bad878e",
+                 *               "b08b609",
+                 *               "ba4308f",
+                 *               "b43fd9f",
+                 *               "ba8ffba",
+                 *               "b832296",
+                 *               "b7a296e",
+                 *               "b3eeb40",
+                 *               "b2a0f81",
+                 *               "b2e9446",
+                 *               "b5c1cea",
+                 *               "b3dc8b8",
+                 *               "b397893",
+                 *               "b6c0a93",
+                 *               "b396dfd",
+                 *               "b5b2ddd",
+                 *               "b6d77c8",
+                 *               "bb13b4d",
+                 *               "b5316fb",
+                 *               "be0d306",
+                 *               "bd8a456",
+                 *               "b626935"
+                 *             ],
+                 *             "hand": [
+                 *               "be5a87c",
+                 *               "b6aaa20",
+                 *               "b892cbb",
+                 *               "b6e5db6",
+                 *               "b204dbb",
+                 *               "bee00a7",
+                 *               "b08f9f3"
+                 *             ],
+                 *             "trash": [],
+                 *             "cases": [],
+                 *             "fairies": [],
+                 *             "evidence": [],
+                 *             "kept": false
+                 *           }
+                 *         ],
+                 *         "modifiers": [],
+                 *         "used": [],
+                 *         "seq": 0
+                 *       },
+                 *       "player": 0,
+                 *       "bot": "ismcts",
+                 *       "budget_ms": 500
+                 *     }
+                 */
+                "application/json": components["schemas"]["SuggestRequest"] | components["schemas"]["PrivateSuggestRequest"];
+            };
+        };
+        responses: {
+            /** @description The bot's move: one of the player's legal actions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuggestResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["SealRefused"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["RuleViolation"];
             default: components["responses"]["Error"];
         };
     };

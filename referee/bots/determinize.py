@@ -2,10 +2,14 @@
 
 OpenSpiel calls it ``resample_from_infostate``. Given one seat's view
 (docs/api.md §5), the cards that seat has seen earlier (:class:`Memory`: a
-fairy bounced back to the opponent's hand stays known) and both deck lists,
+fairy bounced back to the opponent's hand stays known) and the deck lists,
 :func:`determinize` deals the cards the seat cannot see — the opponent's
 hand, the opponent's face-down cases, and both files in their order — from
-what the decks hold minus every card the seat knows. Guarantees
+what the decks hold minus every card the seat knows. A deck given as
+``None`` (the opponent's list, which a seat does not know) is drawn from the
+catalog as a prior: its unseen cards are drawn one by one, uniformly among the
+catalog's ids whose name still has room in a legal deck (RULES 3.2), given the
+cards of that deck the seat has seen. Guarantees
 (tests/test_determinize.py checks them with hypothesis):
 
 - the sample's view for that seat is the given view (bar ``commitment``, the
@@ -74,14 +78,48 @@ def _fits(card: Any, kind: str, fairies: int) -> bool:
     return card.kind == kind and (kind != "case" or card.dispatch_limit >= fairies)
 
 
-def determinize(  # noqa: C901 (one pass over every hidden zone; to be split)
+def _from_prior(
+    catalog: Catalog, known: Counter[str], wanted: list[tuple[str, int]], count: int, stream: SeededStream
+) -> list[str]:
+    """``count`` catalog ids for a deck whose list is not known, ``known`` of it seen: first one for each
+    ``(kind, fairies)`` in ``wanted`` (an instance that must be of that kind), then any card; each uniformly
+    among the ids whose name is below its limit (RULES 3.2) in the deck so far."""
+    names: Counter[str] = Counter()
+    for cid, n in known.items():
+        names[catalog[cid].name] += n
+    ids = sorted(catalog.cards)
+    out: list[str] = []
+
+    def draw(kind: str | None, fairies: int) -> None:
+        room = [
+            cid
+            for cid in ids
+            if names[catalog[cid].name] < catalog.name_limit(catalog[cid].name)
+            and (kind is None or _fits(catalog[cid], kind, fairies))
+        ]
+        if not room:
+            raise CannotDeal(f"the catalog has no {kind or 'card'} left for a legal deck")
+        cid = room[stream.below(len(room))]
+        names[catalog[cid].name] += 1
+        out.append(cid)
+
+    for kind, fairies in wanted:
+        draw(kind, fairies)
+    while len(out) < count:
+        draw(None, 0)
+    return out
+
+
+def determinize(  # noqa: C901 -- one pass over every hidden zone
     catalog: Catalog,
     view: dict[str, Any],
     decks: list[Any],
     seed: str,
     memory: Memory | dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """A full State consistent with ``view`` (one seat's), ``memory`` and both ``decks``, drawn from ``seed``."""
+    """A full State consistent with ``view`` (one seat's), ``memory`` and ``decks``, drawn from ``seed``.
+
+    ``decks[p]`` is a deck list, or ``None`` when it is not known (drawn from the catalog as a prior)."""
     seen = dict(memory.seen if isinstance(memory, Memory) else memory or {})
     seen.update(view["cards"])
     stream = SeededStream("determinize:" + seed)
@@ -102,7 +140,7 @@ def determinize(  # noqa: C901 (one pass over every hidden zone; to be split)
     taken = {iid for pl in view["players"] for iid in _zones(pl)}
     for p, pl in enumerate(view["players"]):
         present = _zones(pl)
-        pool = deck_counts(decks[p])
+        known: Counter[str] = Counter()
         hidden = []
         for iid in present:
             cid = seen.get(iid)
@@ -110,10 +148,17 @@ def determinize(  # noqa: C901 (one pass over every hidden zone; to be split)
                 hidden.append(iid)
                 continue
             cards[iid] = cid
-            pool[cid] -= 1
-            if pool[cid] < 0:
-                raise CannotDeal(f"player {p}'s deck holds fewer {cid} than the view shows")
-        left = sorted(pool.elements())  # the multiset alone decides the draw, never how it was stored
+            known[cid] += 1
+        if decks[p] is None:
+            wanted = sorted(((kind_of[i], need.get(i, 0)) for i in hidden if i in kind_of), key=lambda w: -w[1])
+            left = sorted(_from_prior(catalog, known, wanted, len(hidden) + pl["file"], stream))
+        else:
+            pool = deck_counts(decks[p])
+            pool.subtract(known)
+            short = sorted(cid for cid, n in pool.items() if n < 0)
+            if short:
+                raise CannotDeal(f"player {p}'s deck holds fewer {short[0]} than the view shows")
+            left = sorted(pool.elements())  # the multiset alone decides the draw, never how it was stored
         if len(left) != len(hidden) + pl["file"]:
             raise CannotDeal(f"player {p}'s deck leaves {len(left)} unseen cards for {len(hidden) + pl['file']} places")
         stream.shuffle(left)

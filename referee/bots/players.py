@@ -82,14 +82,25 @@ def settle(session: Session) -> None:
         session.apply({"type": "pass", "player": s["pending"]["responder"]})
 
 
+def _time_left(start: float, deadline: float, done: int) -> bool:
+    """Whether one more iteration, as long as the mean of the ``done`` ones so far, ends by ``deadline``."""
+    now = time.perf_counter()
+    mean = (now - start) / done if done else 0.0
+    return now + mean <= deadline
+
+
 class Bot:
-    """The interface: :meth:`start` once per game, then :meth:`act` at each of the seat's decisions."""
+    """The interface: :meth:`start` once per game, then :meth:`act` at each of the seat's decisions.
+
+    ``deadline`` (a ``time.perf_counter()`` instant, or None): when set, a bot that searches stops in time to
+    answer by then (``POST /v1/suggest``'s ``budget_ms``); else it does its fixed amount of work."""
 
     name = "bot"
 
     def __init__(self, catalog: Catalog | None = None, seed: str = "bot"):
         self.catalog = catalog or Catalog.builtin()
         self.seed = seed
+        self.deadline: float | None = None
 
     def start(self, seat: int, decks: list[Any], game_seed: str) -> None:
         self.seat = seat
@@ -133,7 +144,10 @@ class GreedyBot(Bot):
             return next(a for a in playable if a["type"] == "keep")
         base = self.sample(view, "greedy")
         best, best_value = playable[0], -math.inf
-        for a in playable:
+        start = time.perf_counter()
+        for done, a in enumerate(playable):
+            if self.deadline is not None and not _time_left(start, self.deadline, done):
+                break  # the best found so far
             trial = Session(self.catalog, base.snapshot())
             try:
                 trial.apply(a)
@@ -176,10 +190,11 @@ class ISMCTSBot(Bot):
     def choose(self, view: dict[str, Any], playable: list[Action]) -> Action:
         root = _Node(self.seat)
         wanted = {_key(a): a for a in playable}
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        start = time.perf_counter()
+        deadline = self.deadline if self.seconds is None else start + self.seconds
         i = 0
         budget = max(self.iterations, len(playable))  # at least one iteration for each legal action
-        while (i < budget) if deadline is None else (time.perf_counter() < deadline or i < len(playable)):
+        while (i < budget) if deadline is None else _time_left(start, deadline, i):
             session = self.sample(view, f"it{i}")
             i += 1
             node, path = root, [root]

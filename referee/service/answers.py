@@ -13,18 +13,21 @@ opens the body's state and seat and closes the next state into the answer.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
 import orjson
 
 from referee import engine
+from referee.bots import suggest as bots
 from referee.engine.errors import RuleViolation
-from referee.engine.labels import labelled, names_for
-from referee.service.codecs import ACT, ASK, LOOK
+from referee.engine.labels import label, labelled, names_for
+from referee.service import metrics
+from referee.service.codecs import ACT, ASK, LOOK, SUGGEST
 from referee.service.context import Referee
-from referee.service.problems import violation_json
-from referee.service.reading import BodyLimits, envelope, language, read_body
+from referee.service.problems import Problem, schema_problem, violation_json
+from referee.service.reading import T0_KEY, BodyLimits, envelope, language, read_body
 
 # status, JSON body, and "ja" when its human text is Japanese (Content-Language), else None
 Answer = tuple[int, bytes, "str | None"]
@@ -34,6 +37,37 @@ Handler = Callable[[Environ], Answer]
 
 def _lang(lang: str) -> str | None:
     return "ja" if lang == "ja" else None
+
+
+# The bot answers by this share of budget_ms after the request came in: the rest is the answer's own work.
+BUDGET_SHARE = 0.95
+MAX_SEED = 200  # characters of a suggestion's seed
+
+
+def _bounded_int(body: dict[str, Any], key: str, high: int) -> int | None:
+    value = body.get(key)
+    if key not in body:
+        return None
+    if type(value) is not int or not 1 <= value <= high:
+        raise schema_problem({key: [f"Must be an integer from 1 to {high} (docs/api.md §16)."]})
+    return value
+
+
+def suggestion_asked(body: dict[str, Any]) -> tuple[str, str, int | None, int | None]:
+    """``/v1/suggest``'s own fields: the bot, the seed, and exactly one of iterations and budget_ms."""
+    bot, seed = body["bot"], body.get("seed", "")
+    if not isinstance(bot, str):
+        raise schema_problem({"bot": ["Not a valid string."]})
+    if not isinstance(seed, str) or len(seed) > MAX_SEED:
+        raise schema_problem({"seed": [f"Must be a string of at most {MAX_SEED} characters."]})
+    if ("budget_ms" in body) == ("iterations" in body):
+        raise schema_problem({"_schema": ["Give exactly one of budget_ms and iterations."]})
+    budget_ms = _bounded_int(body, "budget_ms", bots.MAX_BUDGET_MS)
+    iterations = _bounded_int(body, "iterations", bots.MAX_ITERATIONS)
+    if bot not in bots.BOTS:
+        known = sorted(bots.BOTS)
+        raise Problem("unknown-bot", "unknown_bot", f"No bot {bot[:40]!r}: one of {', '.join(known)}.", bots=known)
+    return bot, seed, iterations, budget_ms
 
 
 def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one nested handler per endpoint: a table, not a branching
@@ -104,6 +138,26 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
         opened = codec.open(body, LOOK)
         return 200, dumps({"view": engine.view(catalog, opened.state, opened.player), **opened.renewed}), None
 
+    def suggest(environ: Environ) -> Answer:
+        body = read_body(environ, limits)
+        opened = codec.open(body, SUGGEST)
+        bot, seed, iterations, budget_ms = suggestion_asked(body)
+        session = engine.Session.from_state(catalog, opened.state)
+        player = opened.player
+        assert player is not None  # a seat's player or the body's: a spectator's key cannot ask (codec)
+        deadline = None
+        if budget_ms is not None:
+            deadline = environ.get(T0_KEY, time.perf_counter()) + budget_ms * BUDGET_SHARE / 1000
+        cpu = time.process_time()
+        try:
+            action = bots.suggest(catalog, session, player, bot, seed=seed, iterations=iterations, deadline=deadline)
+        except RuleViolation as exc:
+            raise named(exc, session.state, player) from None
+        metrics.record_suggest(bot, time.process_time() - cpu)
+        lang = language(environ)
+        text = label(session.board, action, lang)  # type: ignore[arg-type]
+        return 200, dumps({"action": action, "label": text, **opened.renewed}), _lang(lang)
+
     def reveal(environ: Environ) -> Answer:
         return 200, dumps(codec.reveal(read_body(environ, limits))), None
 
@@ -125,6 +179,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
         "legal_actions": legal_actions,
         "replay": replay,
         "view": view,
+        "suggest": suggest,
         "reveal": reveal,
         "latest": latest,
         "validate_deck": validate_deck,

@@ -39,12 +39,15 @@ class Shape(Enum):
     ACT = "act"  # apply, validate: an action, whose player acts
     ASK = "ask"  # legal-actions: an optional player (and labels)
     LOOK = "look"  # view: whose view (null: a spectator's, docs/api.md §12)
+    SUGGEST = "suggest"  # suggest: a bot's move for one player (docs/api.md §16)
 
 
 # Bound once: a member read through its class costs a lookup on every request (docs/decisions.md).
-ACT, ASK, LOOK = Shape.ACT, Shape.ASK, Shape.LOOK
+ACT, ASK, LOOK, SUGGEST = Shape.ACT, Shape.ASK, Shape.LOOK, Shape.SUGGEST
 ACTION_KEYS = ("action",)  # what a body that acts has besides the state (and, in private mode, the seat)
 ASK_OPTIONAL = ("player", "labels")
+SUGGEST_KEYS = ("bot",)  # what a body asking for a bot's move has besides the state and its player or seat
+SUGGEST_OPTIONAL = ("budget_ms", "iterations", "seed")  # exactly one of the first two (the handler checks)
 
 
 @dataclass(slots=True)
@@ -134,6 +137,9 @@ class PlainCodec(Codec):
             envelope(body, ("state",), ASK_OPTIONAL)
             player = player_field(body)
             labels_field(body)
+        elif shape is SUGGEST:
+            envelope(body, ("state", "player", *SUGGEST_KEYS), SUGGEST_OPTIONAL)
+            player = player_field(body)
         else:
             envelope(body, ("state", "player"))
             player = None if body["player"] is None else player_field(body)  # None: a spectator

@@ -24,6 +24,8 @@ table or ``unmatched``; ``status`` a status the service answers.
 - ``referee_request_duration_seconds{endpoint}`` (histogram)
 - ``referee_violations_total{rule,code}``: 422s and ``/v1/validate`` answers
   with a violation, by RULES.md id
+- ``referee_suggest_cpu_seconds{bot}`` (histogram): the CPU time of each ``/v1/suggest`` answer's bot
+  (its requests are counted apart too, under their own ``endpoint``)
 - ``referee_catalog_info{catalog,digest}``: 1 for the loaded catalog
 - ``referee_key_info{role,fingerprint}``: 1 for each configured key (``role``
   ``current`` or ``previous``; the fingerprint of :mod:`referee.service.sealing`,
@@ -68,6 +70,12 @@ LATENCY = Histogram(
 )
 VIOLATIONS = Counter(
     "referee_violations_total", "Rule violations found (422s and validate answers), by rule id.", ("rule", "code")
+)
+SUGGEST_CPU = Histogram(
+    "referee_suggest_cpu_seconds",
+    "CPU time a /v1/suggest answer's bot used, in the worker.",
+    ("bot",),
+    buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 5.0),
 )
 CATALOG = Gauge(
     "referee_catalog_info", "The catalog loaded (value 1).", ("catalog", "digest"), multiprocess_mode="livemax"
@@ -134,6 +142,11 @@ def ledger_batch(size: int, seconds: float) -> None:
 def ledger_refusal(status: int, code: str) -> None:
     """One answer the ledger caused (503 ``ledger_unavailable``, 409 ``stale_state``)."""
     LEDGER_REFUSALS.labels(str(status), code).inc()
+
+
+def record_suggest(bot: str, cpu_seconds: float) -> None:
+    """The CPU one ``/v1/suggest`` answer's bot used (``bot`` is one of the project's bots, a fixed set)."""
+    SUGGEST_CPU.labels(bot).observe(cpu_seconds)
 
 
 def publish_config(catalog: Any, fingerprints: dict[str, str]) -> None:

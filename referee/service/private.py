@@ -38,6 +38,9 @@ from referee.service.codecs import (
     ASK,
     ASK_OPTIONAL,
     LOOK,
+    SUGGEST,
+    SUGGEST_KEYS,
+    SUGGEST_OPTIONAL,
     Body,
     Codec,
     Opened,
@@ -138,6 +141,8 @@ class PrivateCodec(Codec):
         look = shape is LOOK
         if shape is ACT:
             envelope(body, ("state", *ACTION_KEYS, "seat"))
+        elif shape is SUGGEST:
+            envelope(body, ("state", "seat", *SUGGEST_KEYS), ("player", *SUGGEST_OPTIONAL))
         else:
             envelope(body, ("state", "seat"), ("player",) if look else ASK_OPTIONAL)
         if shape is ACT:

@@ -52,6 +52,7 @@ PROBLEMS: dict[str, ProblemType] = {
     "not-in-private-mode": ProblemType(400, "Not allowed in private mode"),
     "private-mode-off": ProblemType(400, "Private play is off"),
     "no-ledger": ProblemType(400, "No ledger"),
+    "unknown-bot": ProblemType(400, "Unknown bot"),
     "bad-request": ProblemType(400, "Bad request", generic=True),
     "duplicate-key": ProblemType(400, "Duplicate key in JSON"),
     "too-deeply-nested": ProblemType(400, "JSON nested too deeply"),

@@ -163,6 +163,28 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:  # n
         """What one player may see (docs/api.md §5). A view is never sealed and never accepted as a state."""
         return response_of(answers["view"])
 
+    @blp.route("/v1/suggest", methods=["POST"])
+    @blp.doc(operationId="suggestAction")
+    @request_body(
+        S.either(S.SuggestRequestSchema, S.PrivateSuggestRequestSchema),
+        "A state, whose move, the bot and its budget (private mode: a token and the seat).",
+        {"state": copy.deepcopy(apply_example()["state"]), "player": 0, "bot": "ismcts", "budget_ms": 500},
+    )
+    @blp.response(200, S.SuggestResponseSchema, description="The bot's move: one of the player's legal actions.")
+    @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
+    def suggest() -> Response:
+        """A bot's move for one player, from that player's view only (docs/api.md §16).
+
+        The bot is told the player's view, legal actions and own deck list, and
+        samples what it cannot see (the opponent's deck from the catalog). Its
+        randomness comes from the state's `seq` and the request's `seed`: with
+        `iterations` the same request gives the same move on every machine.
+        `budget_ms` above 2000 is a 400; an unknown `bot` a 400 (`unknown_bot`,
+        with `bots`, the known ones); a player who may not act now a 422 citing
+        RULES 12.2 (11.3 once the game is over).
+        """
+        return response_of(answers["suggest"])
+
     @blp.route("/v1/reveal", methods=["POST"])
     @blp.doc(operationId="revealGame")
     @request_body(S.RevealRequestSchema, "The token of a finished private game and both its seats.")

@@ -4,7 +4,9 @@ Plain HTML, CSS and ES modules shipped in the package (``referee/service/table/`
 served as they are: no CDN, no bundler, no request leaving the referee's origin.
 The page plays only through the public API (``/v1/...``); the one thing served
 here besides files is ``/table/decks.json``, a few named legal decks of the
-catalog in use to deal with.
+catalog in use to deal with. One page serves everyone (hot-seat, a private seat, a
+spectator, the replay viewer): the links of earlier releases, ``/table/remote.html#...``
+and ``/table/watch.html#...``, are answered with it too (the fragment says which game).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from referee.service.problems import Problem
 
 TABLE_DIR = Path(__file__).with_name("table")
 SERVED_SUFFIXES = (".html", ".js", ".css", ".svg")
+EARLIER_PAGES = ("remote.html", "watch.html")  # their links now open the one table page
 NAMED_DECKS = (("Aoi: the four winds", "葵：四方の風"), ("Ren: inspectors", "蓮：警部たち"))
 
 
@@ -56,6 +59,8 @@ def register_table(app: Flask, ref: Referee) -> None:
 
     @app.get("/table/<name>")
     def table_file(name: str) -> Response:
+        if name in EARLIER_PAGES:
+            return send_from_directory(TABLE_DIR, "index.html", max_age=0)
         if not name.endswith(SERVED_SUFFIXES) or not (TABLE_DIR / name).is_file():
             raise Problem("not-found", "not_found", f"No such file {name!r}.")
         mimetype = "text/javascript" if name.endswith(".js") else None

@@ -65,6 +65,14 @@ export function createClient(options = {}) {
     view: async (state, player, seat) => (await call("/v1/view", seated(seat ? { state } : { state, player }, seat))).view,
     /** @param {string} gameId @param {string} seat @returns {Promise<{state: string, seq: number, view: View}>} */
     latest: (gameId, seat) => call("/v1/latest", { game_id: gameId, seat }),
+    /** One call for a whole line of play (docs/api.md §1): the state after every action, or a 422 with `index`.
+     *  @param {{game?: NewGame, state?: State, actions: Action[], seats?: string[]}} body
+     *  @returns {Promise<{state: State, applied: number}>} */
+    replay: (body) => call("/v1/replay", body),
+    /** A bot's move for one seat, from that seat's view only (docs/api.md §16).
+     *  @param {{state: State, player?: 0 | 1, seat?: string, bot: string, budget_ms: number}} body
+     *  @returns {Promise<{action: Action, label?: string}>} */
+    suggest: (body) => call("/v1/suggest", body),
     /** @returns {Promise<{status: string, ledger: boolean}>} */
     ready: () => call("/readyz"),
     /** @returns {Promise<{catalog: {id: string, digest: string}, cards: Card[]}>} */

@@ -48,30 +48,42 @@ export function cardFrame(iid, card, lang, opts = {}) {
   if (opts.actioned) classes.push("actioned");
   if (opts.owner !== undefined) classes.push(`owner-${opts.owner}`);
   if (!card) {
+    // A card back has no visible words ("AF" is drawn by CSS), so its label is the whole name.
     const operable = iid ? { tabindex: "0", role: "button", "aria-label": t(lang, "face_down") } : { role: "img", "aria-label": t(lang, "face_down") };
     return h(`div.${[...classes, "back"].join(".")}`, { dataset: { iid: iid || "" }, title: t(lang, "face_down"), ...operable },
-      h("div.back-mark", {}, "AF"));
+      h("div.back-mark", { "aria-hidden": "true" }));
   }
   classes.push(`kind-${card.kind}`);
   if (opts.faceDown) classes.push("face-down");
-  const english = card.name_en && card.name_en !== card.name ? card.name_en : null;
-  const title = [card.name, english, stats(card, lang, opts.bonus), card.text].filter(Boolean).join("\n");
-  // A card on the table is a button: reachable with Tab, operated with Enter or Space (table.js).
-  const operable = iid ? { tabindex: "0", role: "button", "aria-label": cardWords(card, lang, opts) } : {};
+  const [main, other] = cardNames(card, lang);
+  const title = [main, other, stats(card, lang, opts.bonus), card.text].filter(Boolean).join("\n");
+  // A card on the table is a button: reachable with Tab, operated with Enter or Space (table.js). Its
+  // accessible name is its visible text (no aria-label: a label unlike the words shown fails WCAG 2.5.3);
+  // what is shown only by drawing (turned sideways) is said in words a screen reader reads.
+  const operable = iid ? { tabindex: "0", role: "button" } : {};
   return h(`div.${classes.join(".")}`, { dataset: { iid: iid || "", cid: card.id }, title, ...operable },
     h("div.c-head", {}, h("span.c-kind", {}, KIND[lang]?.[card.kind] || card.kind),
-      opts.faceDown ? h("span.c-flag", {}, t(lang, "face_down")) : null),
-    h("div.c-name", { lang: "ja" }, card.name),
-    english ? h("div.c-en", { lang: "en" }, english) : null,
+      opts.faceDown ? h("span.c-flag", {}, t(lang, "face_down")) : null,
+      opts.actioned ? h("span.sr-only", {}, t(lang, "actioned")) : null),
+    h("div.c-name", { lang: lang === "ja" ? "ja" : (card.name_en ? "en" : "ja") }, main),
+    other ? h("div.c-alt", { lang: lang === "ja" ? "en" : "ja" }, other) : null,
     h("div.c-stats", {}, stats(card, lang, opts.bonus)),
-    card.text ? h("div.c-text", {}, card.text) : null);
+    card.text ? h("div.c-text", { lang: "en" }, card.text) : null);
+}
+
+/** A card's names in the page's language first: [main, the other language's or null]. The catalog's
+ *  `name` is Japanese and `name_en` English; the rules text is English only. */
+export function cardNames(card, lang) {
+  const en = card.name_en || null;
+  if (lang === "ja" || !en) return [card.name, en && en !== card.name ? en : null];
+  return [en, card.name !== en ? card.name : null];
 }
 
 /** A card in words, for a screen reader and the card panel: kind, names, stats, state and text. */
 export function cardWords(card, lang, opts = {}) {
-  const english = card.name_en && card.name_en !== card.name ? ` (${card.name_en})` : "";
+  const [main, other] = cardNames(card, lang);
   const flags = [opts.faceDown ? t(lang, "face_down") : null, opts.actioned ? t(lang, "actioned") : null].filter(Boolean);
-  return [`${KIND[lang]?.[card.kind] || card.kind}: ${card.name}${english}`, stats(card, lang, opts.bonus),
+  return [`${KIND[lang]?.[card.kind] || card.kind}: ${main}${other ? ` (${other})` : ""}`, stats(card, lang, opts.bonus),
     ...flags, card.text].filter(Boolean).join(lang === "ja" ? "。" : ". ");
 }
 
@@ -89,7 +101,7 @@ export function cardName(view, catalog, iid, lang, cid) {
     // An opponent's face-down case by its place, as the referee's labels name it.
     for (const [p, pl] of view.players.entries()) {
       const n = iid ? pl.cases.findIndex((c) => c.card === iid) + 1 : 0;
-      if (n > 0 && p !== view.viewer) return t(lang, "place_face_down", { n, nth: ordinal(n) });
+      if (n > 0 && view.viewer !== null && p !== view.viewer) return t(lang, "place_face_down", { n, nth: ordinal(n) });
       if (n > 0) return lang === "ja" ? "裏向きの事件" : "a face-down case";
     }
     return lang === "ja" ? "非公開のカード" : "a hidden card";
@@ -141,13 +153,15 @@ function playerZone(view, catalog, p, lang, names, onTrash) {
     standby.length ? h("div.standby", {}, h("span.zone-label", {}, t(lang, "standby")), standby) : null);
   const handRow = h("div.hand" + (me ? ".mine" : ".theirs"),
     { dataset: { player: String(p) }, role: "group", "aria-label": t(lang, "your_hand", { name: names[p] }) }, hand);
-  return h(`section.player-zone.${me ? "me" : "opp"}`, { dataset: { player: String(p) }, "aria-label": names[p] },
-    me ? [head, field, handRow] : [head, handRow, field]);
+  // The viewer's own half is "me"; a spectator (viewer null) sees player 1 above and player 0 below.
+  const place = me ? "me" : (view.viewer === null && p === 0 ? "near" : "opp");
+  return h(`section.player-zone.${place}`, { dataset: { player: String(p) }, "aria-label": names[p] },
+    place === "opp" ? [head, handRow, field] : [head, field, handRow]);
 }
 
 /** The whole board for `view`: the opponent above, the viewer below. */
 export function drawBoard(container, view, catalog, lang, names, onTrash) {
-  const me = view.viewer;
+  const me = view.viewer ?? 0; // a spectator's view has no viewer
   container.replaceChildren(
     playerZone(view, catalog, 1 - me, lang, names, onTrash),
     playerZone(view, catalog, me, lang, names, onTrash));

@@ -13,7 +13,7 @@ const UI = {
     player_1: "Player 1", player_2: "Player 2", name: "Name", deck: "Deck", options: "Options",
     seed: "Seed", first_player: "First player", from_seed: "from the seed", windows: "Response windows",
     windows_auto: "auto", windows_strict: "strict", deal: "Deal", paste: "Paste a deck…",
-    deal_hint: "Hot-seat: both players at this screen. When the referee runs in private mode, each player gets a seat and plays in their own tab.",
+    deal_hint: "Hot-seat: both players at this screen. When the referee runs in private mode, each player gets a seat and a link, and plays on their own device.",
     legal_actions: "Legal actions", event_log: "Events", close: "Close", load: "Load",
     replay_hint: "Load a replay body ({\"game\" or \"state\", \"actions\"}) or the output of referee expand FILE (a referee record file or any scenario, its failing action marked).",
     failing_action: "Failing action", turn: "Turn", step: "step", active: "to act", file: "File", trash: "Trash",
@@ -26,7 +26,7 @@ const UI = {
     no_actions: "Nothing to do now: it is {name}'s move.", over_actions: "The game is over.",
     pick_target: "Choose a target for {card}, or pick an action.", clear: "Clear",
     illegal: "Not legal", rule: "Rule", invite: "Invite link for {name} (their seat):",
-    invite_device: "Link for {name} (their seat, any device):", watch_link: "Watch link (spectators):",
+    invite_device: "Link for {name} (their seat, any device)", watch_link: "Watch link (spectators)",
     no_ledger: "This referee keeps no ledger (REFEREE_LEDGER), so the invite carries the whole game and the two tabs follow each other in this browser only.",
     copy: "Copy", private_mode: "Private mode: you hold {name}'s seat only.",
     actioned: "actioned", face_down: "face down", power: "Power", level: "Level", hit: "Hit", cost: "Cost",
@@ -40,19 +40,31 @@ const UI = {
     undo_note: "(hot-seat only)", place_face_down: "your opponent's {nth} case, face down",
     replay_this: "Replay this game from the deal", trash_empty: "The trash is empty.", new_game: "New game", undo: "Undo",
     undo_hint: "Hot-seat only: step back one move (this page's own history).", undone: "Move undone.",
-    download: "Download this game", final_moves: "Private mode: every move is final (no undo).",
+    download: "Download this game", final_moves: "Every move is final (no undo).",
     game_over_note: "The game is over: {result}.", resumed: "Game restored from this browser.",
     first: "First", previous: "Previous", next: "Next", last: "Last", language: "Language",
     discard_pick: "End of turn: choose {n} card(s) of your hand to discard ({k} chosen), or take the suggestion below.",
     discard_these: "Discard {cards}", discard_choose: "Choose {n} more in your hand",
     card_text: "Card", opponent_hand: "{name}'s hand", your_hand: "{name}'s hand", board: "Table",
+    opponent: "Opponent", opp_person: "a person (hot-seat, or their own device)", opp_computer: "the computer",
+    bot: "Computer player", strength: "Strength", strength_quick: "quick (0.1 s a move)",
+    strength_normal: "normal (0.5 s a move)", strength_strong: "strong (2 s a move)",
+    computer_seat: "The computer plays", computer_name: "Computer",
+    your_link: "Your link (this seat, to go on from any device)",
+    caught_up: "The game had moved on (another device): here is the latest position.",
+    watching: "Watching: you see what both players may see; nothing here can act.",
+    thinking: "{name} (the computer) is thinking…", unreachable: "The referee cannot be reached; trying again…",
+    ledger_down: "The referee's ledger is unreachable; trying again…",
+    not_found_game: "This referee holds no such game (expired, or dealt elsewhere).",
+    vs_computer: "Against the computer: {bot}, {strength}.", seen_hint: "read from the positions",
+    links: "Links for this game", follow_note: "This page follows the game by itself.",
   },
   ja: {
     title: "エースファイル'99 テーブル", tab_deal: "配る", tab_play: "対戦", tab_replay: "リプレイ",
     player_1: "プレイヤー1", player_2: "プレイヤー2", name: "名前", deck: "デッキ", options: "設定",
     seed: "シード", first_player: "先攻", from_seed: "シードで決める", windows: "対応ウィンドウ",
     windows_auto: "自動", windows_strict: "常に開く", deal: "配る", paste: "デッキを貼り付け…",
-    deal_hint: "ホットシート：2人で同じ画面を使います。レフェリーが非公開モードのときは、各プレイヤーが自分の席を持ち、別々のタブで遊びます。",
+    deal_hint: "ホットシート：2人で同じ画面を使います。レフェリーが非公開モードのときは、各プレイヤーが自分の席とリンクを持ち、自分の端末で遊びます。",
     legal_actions: "できる行動", event_log: "経過", close: "閉じる", load: "読み込む",
     replay_hint: "リプレイ本文（{\"game\" または \"state\", \"actions\"}）か、referee expand FILE の出力（referee record のファイルやシナリオ。失敗した行動に印つき）を読み込みます。",
     failing_action: "失敗した行動", turn: "ターン", step: "ステップ", active: "手番", file: "ファイル", trash: "トラッシュ",
@@ -65,7 +77,7 @@ const UI = {
     no_actions: "今はできる行動がありません：{name}の番です。", over_actions: "ゲームは終了しました。",
     pick_target: "{card}の対象を選ぶか、行動を選んでください。", clear: "解除",
     illegal: "できません", rule: "ルール", invite: "{name}への招待リンク（その人の席）：",
-    invite_device: "{name}のリンク（その人の席・どの端末でも）：", watch_link: "観戦リンク：",
+    invite_device: "{name}のリンク（その人の席・どの端末でも）", watch_link: "観戦リンク",
     no_ledger: "このレフェリーは台帳（REFEREE_LEDGER）を持たないため、招待リンクはゲーム全体を運び、二つのタブはこのブラウザの中でだけ同期します。",
     copy: "コピー", private_mode: "非公開モード：あなたは{name}の席だけを持っています。",
     actioned: "アクション済", face_down: "裏向き", power: "パワー", level: "レベル", hit: "ヒット", cost: "コスト",
@@ -79,12 +91,24 @@ const UI = {
     undo_note: "（ホットシートのみ）", place_face_down: "相手の{n}番目の事件（裏向き）",
     replay_this: "このゲームを最初からリプレイ", trash_empty: "トラッシュは空です。", new_game: "新しいゲーム", undo: "元に戻す",
     undo_hint: "ホットシートのみ：1手戻します（このページの履歴）。", undone: "1手戻しました。",
-    download: "このゲームをダウンロード", final_moves: "非公開モード：行動は取り消せません。",
+    download: "このゲームをダウンロード", final_moves: "行動は取り消せません。",
     game_over_note: "ゲームは終了しました：{result}。", resumed: "このブラウザに保存されたゲームを再開しました。",
     first: "最初", previous: "前へ", next: "次へ", last: "最後", language: "言語",
     discard_pick: "ターン終了：手札から捨てるカードを{n}枚選んでください（{k}枚選択中）。下の候補でもかまいません。",
     discard_these: "{cards}を捨てる", discard_choose: "手札からあと{n}枚選んでください",
     card_text: "カード", opponent_hand: "{name}の手札", your_hand: "{name}の手札", board: "テーブル",
+    opponent: "対戦相手", opp_person: "人（ホットシート、または相手の端末）", opp_computer: "コンピューター",
+    bot: "コンピューターの種類", strength: "強さ", strength_quick: "速い（1手0.1秒）",
+    strength_normal: "普通（1手0.5秒）", strength_strong: "強い（1手2秒）",
+    computer_seat: "コンピューターの席", computer_name: "コンピューター",
+    your_link: "あなたのリンク（この席。どの端末からでも続けられます）",
+    caught_up: "ゲームが先に進んでいました（別の端末）。最新の局面です。",
+    watching: "観戦中：両プレイヤーが見られるものだけを表示します。ここからは行動できません。",
+    thinking: "{name}（コンピューター）が考えています…", unreachable: "レフェリーに接続できません。再試行しています…",
+    ledger_down: "レフェリーの台帳に接続できません。再試行しています…",
+    not_found_game: "このレフェリーにそのゲームはありません（期限切れか、別の場所で配られたゲーム）。",
+    vs_computer: "コンピューターと対戦：{bot}、{strength}。", seen_hint: "局面から読み取った行動",
+    links: "このゲームのリンク", follow_note: "このページはゲームの進行を自動で追います。",
   },
 };
 
@@ -116,7 +140,9 @@ const EVENTS = {
     bounce: "{fairy} returns to {to}'s hand.", trash: "{card} goes to {player}'s trash.",
     recover: "{player} takes {card} back from the trash.", discard: "{player} discards {cards}.",
     discard_owed: "{player} must discard {count}.", skipped: "Skipped ({reason}).",
-    game_over: "Game over: {winner} wins ({reason}).",
+    game_over: "Game over: {winner} wins ({reason}).", moved: "{player} moves.", skip_case: "{player} plays no case this turn.",
+    case_played_hidden: "{player} plays a case face down.",
+    jumped: "Actions {first} to {last} applied at once (step through them for their events).",
   },
   ja: {
     game_started: "ゲーム開始。先攻は{player}。",
@@ -137,7 +163,8 @@ const EVENTS = {
     bounce: "{fairy}は{to}の手札に戻った。", trash: "{card}は{player}のトラッシュへ。",
     recover: "{player}はトラッシュから{card}を手札に戻した。", discard: "{player}は{cards}を捨てた。",
     discard_owed: "{player}は{count}枚捨てる必要がある。", skipped: "スキップ（{reason}）。",
-    game_over: "ゲーム終了：{winner}の勝ち（{reason}）。",
+    game_over: "ゲーム終了：{winner}の勝ち（{reason}）。", moved: "{player}の行動。", skip_case: "{player}はこのターン事件を出さない。",
+    case_played_hidden: "{player}は事件を裏向きで出した。", jumped: "{first}手目から{last}手目までをまとめて進めた（1手ずつ進めると経過が出ます）。",
   },
 };
 const OUTCOMES = {
@@ -149,19 +176,27 @@ const OUTCOMES = {
  * One event in words. `name(iid)` names a card as the viewer may see it,
  * `who(i)` names a player, `kind(type)` names an action type.
  */
-export function eventText(lang, ev, name, who, actionName) {
+export function eventText(lang, ev, name, who, actionName, known = () => true) {
   const table = EVENTS[lang] || EVENTS.en;
-  const template = table[ev.type];
+  // A case played face down that this viewer may not know: said without naming it.
+  const hiddenCase = ev.type === "case_played" && typeof ev.case === "string" && !known(ev.case);
+  const template = table[hiddenCase ? "case_played_hidden" : ev.type];
   if (!template) return ev.type;
   const v = { ...ev };
   for (const k of ["player", "responder", "by", "to", "winner", "first_player"]) {
     if (typeof ev[k] === "number") v[k] = who(ev[k]);
   }
+  // `by` is a player where a case is solved, and a card (an instance id) where an action is negated or
+  // an investigation gets power; `target` is a card: never shown as a raw id.
+  for (const k of ["by", "target"]) if (typeof ev[k] === "string") v[k] = name(ev[k]);
   if (ev.type === "game_started") v.player = who(ev.first_player);
   for (const k of ["card", "fairy", "case", "evidence"]) {
     if (typeof ev[k] === "string") v[k] = ev.type === "reveal" && k === "card" ? name(null, ev[k]) : name(ev[k]);
   }
   if (Array.isArray(ev.cards)) v.cards = ev.cards.map((c) => name(c)).join(lang === "ja" ? "、" : ", ");
+  else if (typeof ev.cards === "number" && ev.type !== "mill" && ev.type !== "mulligan") {
+    v.cards = lang === "ja" ? `${ev.cards}枚` : `${ev.cards} card${ev.cards === 1 ? "" : "s"}`; // drawn, not shown to this seat
+  }
   if (Array.isArray(ev.cases)) v.n = ev.cases.length;
   if (typeof ev.amount === "number") v.amount = ev.amount >= 0 ? `+${ev.amount}` : `${ev.amount}`;
   if (ev.outcome) v.outcome = (OUTCOMES[lang] || OUTCOMES.en)[ev.outcome] || ev.outcome;

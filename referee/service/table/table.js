@@ -1,10 +1,12 @@
 // @ts-check
-// The table page: deal, play (hot-seat or private seats) and replay, all through the API.
-// The page never reads a plain state: every picture is drawn from /v1/view for one seat,
-// and the actions offered are /v1/legal-actions for that seat, labelled by the referee.
+// The table page: deal, play (hot-seat, a private seat, against the computer), watch and replay,
+// all through the API, on one board for everyone. The page never reads a plain state: every
+// picture is drawn from a view for one seat (/v1/view, or /v1/latest's view when following a
+// private game), and the actions offered are /v1/legal-actions for that seat, labelled by the referee.
 
 import { RefereeError, createClient } from "./api.js";
 import { cardFrame, cardName, cardWords, drawBoard, drawStatus, h } from "./board.js";
+import { changesBetween } from "./changes.js";
 import { actionName, eventText, t } from "./i18n.js";
 
 /** @typedef {import("./api.js").State} State */
@@ -15,7 +17,7 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 const S = {
   lang: localStorage.getItem("af-table-lang") === "ja" ? "ja" : "en",
-  mode: "hot", // hot | private | replay
+  mode: "hot", // hot | private | watch | replay
   /** @type {State | null} */ state: null,
   /** @type {string[] | null} */ seats: null, // private mode: the seat keys this tab holds, by player
   seat: 0, // whose view is drawn
@@ -41,6 +43,10 @@ const S = {
   // dealt; with one, the invite is a short link (game id and seat) that works on any device.
   ledger: /** @type {boolean | null} */ (null),
   watch: /** @type {string | null} */ (null),
+  gameId: /** @type {string | null} */ (null), // private mode: the game's id (every private view carries it)
+  // Against the computer: the seat it plays, which bot, its budget per move (docs/api.md §16).
+  computer: /** @type {{player: 0 | 1, bot: string, budget: number} | null} */ (null),
+  thinking: false,
 };
 
 const HOT_KEY = "af-table-hot"; // the hot-seat game in this browser's storage: it survives a reload
@@ -52,6 +58,11 @@ const catalog = new Map();
 // -- helpers -----------------------------------------------------------------
 
 const seatKey = () => (S.seats ? S.seats[S.seat] || null : null);
+/** The key this page acts (or watches) with for `player`: a seat, or null in plain mode. */
+const seatOf = (player) => (S.seats ? S.seats[player] || null : null);
+const PRIVATE_KEY = "af-table-private"; // the private game this browser last played: its link (fragment)
+const POLL_MS = 500; // following a private game: how often to ask for the latest state while someone plays
+const POLL_IDLE_MS = 3000; // ... after a minute without a move, or while the page is hidden
 const actor = (view) => (view.pending ? view.pending.responder : view.active);
 const nameOf = (iid, cid) => cardName(S.view, catalog, iid, S.lang, cid);
 
@@ -95,18 +106,23 @@ function showTab(name) {
 
 // -- drawing -------------------------------------------------------------------
 
-async function refresh() {
+/** Draw the state held from one seat's view: `known` is a view already at hand (/v1/latest's). */
+async function refresh(known) {
   if (S.state === null) return;
   const state = S.state;
-  const seat = seatKey();
+  const seat = S.mode === "watch" ? S.watch : seatKey();
   const [view, actions] = await Promise.all([
-    api.view(state, /** @type {0|1} */ (S.seat), seat),
-    S.mode === "replay" ? Promise.resolve([]) : api.legalActions(state, /** @type {0|1} */ (S.seat), seat),
+    known ? Promise.resolve(known) : api.view(state, /** @type {0|1} */ (S.seat), seat),
+    S.mode === "replay" || S.mode === "watch" ? Promise.resolve([])
+      : api.legalActions(state, /** @type {0|1} */ (S.seat), seat),
   ]);
   if (S.state !== state) return; // a newer state arrived meanwhile
   S.view = view;
+  if (S.mode === "private" || S.mode === "watch") {
+    S.names = view.players.map((pl, p) => pl.name || t(S.lang, p ? "player_2" : "player_1"));
+  }
   S.actions = S.mode === "private" ? actions : actions.filter((a) => a.player === S.seat);
-  if (S.mode === "hot" && S.follow && view.phase !== "over" && actor(view) !== S.seat) {
+  if (S.mode === "hot" && !S.computer && S.follow && view.phase !== "over" && actor(view) !== S.seat) {
     S.seat = actor(view);
     S.curtain = S.seat;
     S.view = null;
@@ -114,6 +130,7 @@ async function refresh() {
     return;
   }
   draw();
+  if (S.computer && view.phase !== "over" && actor(view) === S.computer.player) setTimeout(computerMove, 0);
 }
 
 let generation = 0;
@@ -159,10 +176,15 @@ function draw() {
 
 function drawSeatBar() {
   const bar = $("seat-bar");
+  if (S.mode === "watch") {
+    bar.replaceChildren(h("p.private-note", {}, t(S.lang, "watching")));
+    return;
+  }
   if (S.mode === "replay" || S.mode === "hot") {
-    const buttons = [0, 1].map((p) => h("button.seat" + (S.seat === p ? ".active" : ""),
+    const seats = S.computer ? [] : [0, 1];
+    const buttons = seats.map((p) => h("button.seat" + (S.seat === p ? ".active" : ""),
       { dataset: { seat: String(p) }, onclick: () => switchSeat(p) }, S.names[p]));
-    const follow = S.mode === "hot"
+    const follow = S.mode === "hot" && !S.computer
       ? h("label.follow", {}, h("input", { type: "checkbox", id: "follow", checked: S.follow,
           onchange: (e) => { S.follow = e.target.checked; } }), " ", t(S.lang, "follow"))
       : null;
@@ -170,29 +192,52 @@ function drawSeatBar() {
       h("button#undo.tool", { onclick: undo, disabled: !S.history.length, title: t(S.lang, "undo_hint") },
         `↶ ${t(S.lang, "undo")}`), h("span.tool-note", {}, t(S.lang, "undo_note")),
       h("button#download.tool", { onclick: download }, `⤓ ${t(S.lang, "download")}`)) : null;
-    bar.replaceChildren(h("span.seat-label", {}, `${t(S.lang, "seat")} (${t(S.lang, S.mode === "hot" ? "hot_seat" : "tab_replay")}):`),
-      ...buttons, ...(follow ? [follow] : []), ...(tools ? [tools] : []));
+    const label = S.computer ? computerLine() : `${t(S.lang, "seat")} (${t(S.lang, S.mode === "hot" ? "hot_seat" : "tab_replay")}):`;
+    bar.replaceChildren(h("span.seat-label", {}, label), ...buttons, ...(follow ? [follow] : []), ...(tools ? [tools] : []));
     return;
   }
-  const parts = [h("p.private-note", {}, t(S.lang, "private_mode", { name: S.names[S.seat] }), " ", t(S.lang, "final_moves"))];
-  const other = S.seats && S.seats.length === 2 ? S.seats[1 - S.seat] : null;
-  const gameId = S.view && /** @type {any} */ (S.view).game_id;
-  if (other && S.ledger && gameId) {
-    const link = `${location.origin}/table/remote.html#game=${gameId}&seat=${other}`;
-    parts.push(h("p.invite", {}, t(S.lang, "invite_device", { name: S.names[1 - S.seat] }), " ",
-      h("a#invite-link", { href: link, target: "_blank", rel: "noopener" }, link)));
-    if (S.watch) {
-      const watch = `${location.origin}/table/watch.html#game=${gameId}&watch=${S.watch}`;
-      parts.push(h("p.invite", {}, t(S.lang, "watch_link"), " ",
-        h("a#watch-link", { href: watch, target: "_blank", rel: "noopener" }, watch)));
-    }
-  } else if (other) {
+  // Private mode: said once (which seat, and that moves are final), then the links.
+  const parts = [h("p#private-note.private-note", {}, t(S.lang, "private_mode", { name: S.names[S.seat] }), " ",
+    t(S.lang, "final_moves"), S.computer ? ` ${computerLine()}` : "")];
+  const other = S.seats && S.seats.length === 2 && !S.computer ? S.seats[1 - S.seat] : null;
+  if (S.ledger && S.gameId) {
+    const links = [[t(S.lang, "your_link"), linkTo(ownKeys()), "own-link"]];
+    if (other) links.push([t(S.lang, "invite_device", { name: S.names[1 - S.seat] }), linkTo({ seat: other }), "invite-link"]);
+    if (S.watch) links.push([t(S.lang, "watch_link"), linkTo({ watch: S.watch }), "watch-link"]);
+    // Folded once the game is under way: the links are for the start (and a reload shows them again).
+    parts.push(h("details.links", { open: (S.view?.seq ?? 0) < 2 ? true : undefined },
+      h("summary", {}, t(S.lang, "links")),
+      h("ul", {}, ...links.map(([text, href, id]) => h("li", {}, h(`a#${id}`, { href, target: "_blank", rel: "noopener" }, text),
+        " ", h("button.tool.copy", { type: "button", "aria-label": `${t(S.lang, "copy")}: ${text}`,
+          onclick: () => navigator.clipboard?.writeText(href) }, t(S.lang, "copy")))))));
+  } else if (other && S.ledger === false) {
     const link = `${location.origin}/table#join=${encodeJoin(S.state, other)}`;
     parts.push(h("p.invite", {}, t(S.lang, "invite", { name: S.names[1 - S.seat] }), " ",
       h("a#invite-link", { href: link, target: "_blank", rel: "noopener" }, link.slice(0, 48) + "…")));
-    if (S.ledger === false) parts.push(h("p#no-ledger.private-note", {}, t(S.lang, "no_ledger")));
+    parts.push(h("p#no-ledger.private-note", {}, t(S.lang, "no_ledger")));
   }
   bar.replaceChildren(...parts);
+}
+
+/** "against the computer (greedy, quick)" */
+function computerLine() {
+  const c = S.computer;
+  if (!c) return "";
+  const strength = { 100: "strength_quick", 500: "strength_normal", 2000: "strength_strong" }[c.budget];
+  return t(S.lang, "vs_computer", { bot: c.bot, strength: strength ? t(S.lang, strength) : `${c.budget} ms` });
+}
+
+/** What this page's own link carries: its seat and, against the computer, the computer's seat and settings. */
+function ownKeys() {
+  const c = S.computer;
+  const keys = { seat: seatKey() || "" };
+  return c ? { ...keys, cpu: seatOf(c.player) || "", bot: c.bot, budget: String(c.budget) } : keys;
+}
+
+/** A private game's link: the game id and one key, in the fragment (a browser never sends it to a server). */
+function linkTo(keys) {
+  const params = new URLSearchParams({ game: S.gameId || "", ...keys });
+  return `${location.origin}/table#${params}`;
 }
 
 // The groups of the actions list, in the order a turn goes.
@@ -268,7 +313,7 @@ function drawActions() {
     return;
   }
   box.classList.remove("replaying");
-  $("actions-title").hidden = false;
+  $("actions-title").hidden = S.mode === "watch";
   $("selection").hidden = true;
   const parts = [];
   if (S.note) parts.push(h("p.note", { role: "status" }, S.note));
@@ -286,7 +331,10 @@ function drawActions() {
   if (owed) parts.push(discardPanel(owed));
   else if (S.selected) parts.push(cardPanel(S.selected));
   const waiting = !S.actions.some((a) => a.type !== "concede"); // conceding is open to both, always (11.2)
-  if (waiting) parts.push(h("p.empty", {}, t(S.lang, "no_actions", { name: S.names[actor(view)] })));
+  if (S.mode === "watch") parts.push(h("p.empty", {}, t(S.lang, "follow_note")));
+  else if (S.computer && actor(view) === S.computer.player) {
+    parts.push(h("p.empty.thinking", { role: "status" }, t(S.lang, "thinking", { name: S.names[S.computer.player] })));
+  } else if (waiting) parts.push(h("p.empty", {}, t(S.lang, "no_actions", { name: S.names[actor(view)] })));
   const groups = new Map();
   for (const a of distinct(S.actions)) {
     if (a.type === "concede") continue;
@@ -308,9 +356,10 @@ function drawLog() {
   const view = S.view;
   if (!view) return;
   const who = (p) => S.names[p] ?? String(p);
-  const items = S.events.map((ev, i) => h("li", { dataset: { type: ev.type } },
+  const items = S.events.map((ev, i) => h("li", { dataset: ev.seen ? { type: ev.type, seen: "1" } : { type: ev.type },
+    title: ev.seen ? t(S.lang, "seen_hint") : undefined },
     h("span.n", { "aria-hidden": "true" }, `${i + 1}.`), " ",
-    h("span.ev", {}, eventText(S.lang, ev, nameOf, who, (type) => actionName(S.lang, type)))));
+    h("span.ev", {}, eventText(S.lang, ev, nameOf, who, (type) => actionName(S.lang, type), (iid) => !!view.cards[iid]))));
   const log = $("log");
   log.replaceChildren(...items);
   log.scrollTop = log.scrollHeight;
@@ -353,38 +402,89 @@ function openTrash(p) {
 
 // -- acting ----------------------------------------------------------------------
 
+/** Send a listed action (or the computer's suggested one) with the seat of its player. */
 async function act(action) {
   if (S.busy || S.state === null) return;
   const { label, ...plain } = action;
+  const byComputer = !!S.computer && plain.player === S.computer.player;
   S.busy = true;
   try {
     const before = S.state;
-    const step = await api.apply(S.state, plain, seatKey());
+    const step = await api.apply(S.state, plain, seatOf(plain.player));
     clearProblem();
     S.selected = null;
     S.note = null;
     S.discarding = [];
     if (S.mode === "hot") {
-      S.history.push({ state: before, events: S.events.length, seat: S.seat });
+      S.history.push({ state: before, events: S.events.length, seat: S.seat, by: plain.player });
       S.played.push(plain);
+    }
+    if (byComputer) {
+      // The computer's seat was told its own events (its hand among them): the log reads the move
+      // from the player's views instead, so nothing the computer may see reaches the screen.
+      const was = S.view;
+      adopt(step.state, []);
+      await refresh();
+      if (was && S.view) logEvents(changesBetween(was, S.view));
+      return;
     }
     adopt(step.state, step.events);
     await refresh();
   } catch (err) {
+    if (err instanceof RefereeError && err.status === 409) { // stale: another device moved first
+      S.note = t(S.lang, "caught_up");
+      S.busy = false;
+      await followOnce().catch(() => undefined); // the poll tries again if this ask fails
+      return;
+    }
     const { rule, text } = describeError(err);
     S.problem = { action: plain, state: S.state };
     showProblem(text, rule);
   } finally {
     S.busy = false;
+    if (S.computer && S.view && S.view.phase !== "over" && actor(S.view) === S.computer.player) setTimeout(computerMove, 0);
   }
+}
+
+/** The computer's move: /v1/suggest from its seat, then /v1/apply with that seat, like any player. */
+async function computerMove() {
+  const c = S.computer;
+  if (!c || S.thinking || S.busy || !S.view || S.view.phase === "over" || actor(S.view) !== c.player) return;
+  const state = S.state;
+  S.thinking = true;
+  try {
+    const body = seatOf(c.player) ? { state, seat: seatOf(c.player), bot: c.bot, budget_ms: c.budget }
+      : { state, player: c.player, bot: c.bot, budget_ms: c.budget };
+    const { action } = await api.suggest(/** @type {any} */ (body)); // its label names what the computer sees: not shown
+    if (S.state !== state) return;
+    S.thinking = false;
+    await act(action);
+  } catch (err) {
+    const { rule, text } = describeError(err);
+    showProblem(text, rule);
+  } finally {
+    S.thinking = false;
+  }
+}
+
+/** Events the page learnt, added to the log (and kept with the game). */
+function logEvents(events) {
+  S.events.push(...events);
+  saveLog();
+  drawLog();
 }
 
 /** Hot-seat undo: back to the position before the last move (the page's own history; no server call
  *  changes anything: a plain state is a value). Off in private mode, where a move is final. */
 async function undo() {
   if (S.mode !== "hot" || S.busy || !S.history.length) return;
-  const last = /** @type {{state: State, events: number, seat: number}} */ (S.history.pop());
+  let last = /** @type {{state: State, events: number, seat: number, by?: number}} */ (S.history.pop());
   S.played.pop();
+  // Against the computer, undo goes back to the player's own last move (the computer's replies with it).
+  while (S.computer && last.by === S.computer.player && S.history.length) {
+    last = /** @type {any} */ (S.history.pop());
+    S.played.pop();
+  }
   S.state = last.state;
   S.events.length = last.events;
   S.selected = null;
@@ -400,7 +500,7 @@ async function undo() {
 function saveHot() {
   if (S.mode !== "hot" || !S.game) return;
   const keep = (n) => ({ game: S.game, names: S.names, played: S.played, state: S.state, events: S.events,
-    history: S.history.slice(-n), follow: S.follow });
+    history: S.history.slice(-n), follow: S.follow, computer: S.computer });
   for (const n of [HISTORY_KEPT, 10, 0]) {
     try {
       localStorage.setItem(HOT_KEY, JSON.stringify(keep(n)));
@@ -429,6 +529,7 @@ async function restoreHot() {
   S.history = saved.history || [];
   S.events = saved.events || [];
   S.follow = saved.follow !== false;
+  S.computer = saved.computer || null;
   S.state = saved.state;
   S.note = t(S.lang, "resumed");
   let view;
@@ -439,8 +540,8 @@ async function restoreHot() {
     S.state = null;
     return false;
   }
-  S.seat = view.phase === "over" ? 0 : actor(view);
-  S.curtain = view.phase === "over" ? null : S.seat;
+  S.seat = S.computer ? 1 - S.computer.player : (view.phase === "over" ? 0 : actor(view));
+  S.curtain = view.phase === "over" || S.computer ? null : S.seat;
   $("tab-play").removeAttribute("disabled");
   showTab("play");
   await refresh();
@@ -450,6 +551,12 @@ async function restoreHot() {
 /** Back to the Deal form; the finished game leaves the browser's storage. */
 function newGame() {
   localStorage.removeItem(HOT_KEY);
+  if (S.mode === "private") localStorage.removeItem(PRIVATE_KEY); // a watcher forgets nothing of a seat's
+  stopFollowing();
+  if (location.hash) history.replaceState(null, "", "/table");
+  S.mode = "hot";
+  S.seats = null;
+  S.computer = null;
   S.state = null;
   S.view = null;
   S.game = null;
@@ -487,14 +594,33 @@ function save(filename, text) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** A new state (and its events): kept, and shared with this game's other tabs. */
+/** A new state (and its events): kept, in the browser's storage too, so that a reload brings it back. */
 function adopt(state, events) {
   S.state = state;
   S.events.push(...(events || []));
   if (S.mode === "private" && S.gameKey) {
-    localStorage.setItem(S.gameKey, JSON.stringify({ state, at: Date.now() }));
+    localStorage.setItem(S.gameKey, JSON.stringify({ state, at: Date.now() })); // the token, for a referee without a ledger
+    saveLog();
   }
   saveHot();
+}
+
+const LOG_KEPT = 600; // events kept with a private game in this browser (a whole game is a few hundred)
+
+/** A private seat's event log, kept with the game in this browser (a reload loses nothing). */
+function saveLog() {
+  if (S.mode !== "private" || !S.gameKey) return;
+  try {
+    localStorage.setItem(`${S.gameKey}:log:${S.seat}`, JSON.stringify(S.events.slice(-LOG_KEPT)));
+  } catch { /* over quota: the log is a convenience, the game is on the referee */ }
+}
+
+function loadLog() {
+  try {
+    return JSON.parse(localStorage.getItem(`${S.gameKey}:log:${S.seat}`) || "[]");
+  } catch {
+    return [];
+  }
 }
 
 /** What a click (or a tap, or Enter) on a card means: the target of the selected card's listed actions,
@@ -601,9 +727,10 @@ async function deal(event) {
       ...(seed ? { seed } : {}), ...(first !== "" ? { first_player: Number(first) } : {}),
       .../** @type {HTMLInputElement} */ ($("no-shuffle")).checked ? { shuffle: false } : {},
     };
+    const computer = readComputer();
     const step = await api.newGame(/** @type {any} */ (game));
     S.game = step.seats ? null : { ...game, seed: typeof step.state === "object" ? step.state.seed : undefined };
-    startGame(step, names, step.seats ? 0 : null);
+    await startGame(step, names, computer);
   } catch (err) {
     const { rule, text } = describeError(err);
     const violations = err instanceof RefereeError && err.problem.violations
@@ -613,10 +740,21 @@ async function deal(event) {
   }
 }
 
-/** Begin playing from a dealt game: hot-seat, or private with `mySeat` (both seats held by the dealer's tab at first). */
-function startGame(step, names, mySeat) {
+/** The deal form's opponent: null for a person, else the computer's seat, bot and budget. */
+function readComputer() {
+  if (/** @type {HTMLSelectElement} */ ($("opponent")).value !== "computer") return null;
+  return {
+    player: /** @type {0|1} */ (Number(/** @type {HTMLSelectElement} */ ($("computer-seat")).value)),
+    bot: /** @type {HTMLSelectElement} */ ($("bot")).value,
+    budget: Number(/** @type {HTMLSelectElement} */ ($("strength")).value),
+  };
+}
+
+/** Begin playing a dealt game: hot-seat (plain mode), or private, where this page holds the dealer's
+ *  seat (player 1's, or the one the computer does not play) and, against the computer, the computer's. */
+async function startGame(step, names, computer) {
+  stopFollowing(); // a game followed before this one
   S.mode = step.seats ? "private" : "hot";
-  S.seats = step.seats || null;
   S.names = names;
   S.state = null;
   S.events = [];
@@ -626,34 +764,54 @@ function startGame(step, names, mySeat) {
   S.history = [];
   S.played = [];
   S.note = null;
+  S.computer = computer;
   clearProblem();
   $("replay-bar").hidden = true;
   S.ledger = null;
   S.watch = step.watch || null;
+  S.seat = computer ? 1 - computer.player : 0;
   if (S.mode === "private") {
-    S.seat = mySeat ?? 0;
-    S.gameKey = `af-table:${step.commitment || String(step.state).slice(0, 64)}`;
-    sessionStorage.setItem("af-table-game", JSON.stringify({ seats: S.seats, seat: S.seat, names, key: S.gameKey }));
+    S.seats = computer ? step.seats : [step.seats[0], step.seats[1]];
+    const view = await api.view(step.state, /** @type {0|1} */ (S.seat), seatKey());
+    S.gameId = /** @type {any} */ (view).game_id;
+    S.gameKey = `af-table:${S.gameId}`;
+    S.ledger = await hasLedger();
+    if (S.ledger) {
+      // The dealer's own seat goes in this page's address (the fragment) and the browser's storage:
+      // a reload or a browser restart finds the game again. The other seat leaves by its link only.
+      // The other seat's and the watch links stay on this device too, to hand out after a reload.
+      localStorage.setItem(`${S.gameKey}:keys`, JSON.stringify({ seats: S.seats, watch: S.watch }));
+      remember();
+    }
   } else {
-    S.seat = 0;
+    S.seats = null;
+    S.gameId = null;
   }
   adopt(step.state, step.events);
-  ($("tab-play")).removeAttribute("disabled");
+  $("tab-play").removeAttribute("disabled");
   showTab("play");
-  return refresh().then(() => (S.mode === "private" ? askForLedger() : undefined));
+  await refresh();
+  if (S.mode === "private" && S.ledger) startFollowing();
 }
 
 /** Whether the referee keeps a ledger (docs/api.md §11), as its readiness answer says. */
-async function askForLedger() {
+async function hasLedger() {
   try {
-    S.ledger = (await api.ready()).ledger === true;
+    return (await api.ready()).ledger === true;
   } catch {
-    S.ledger = null; // draining or unreachable: keep the one-browser invite, say nothing
+    return null; // draining or unreachable: keep the one-browser invite, say nothing
   }
-  await refresh();
 }
 
-// -- private mode: a second tab joins with the other seat ---------------------------------
+/** This page's own link in its address bar (replaceState: no history entry) and in the browser's storage. */
+function remember() {
+  const hash = `#${new URLSearchParams(S.mode === "watch" ? { game: S.gameId || "", watch: S.watch || "" }
+    : { game: S.gameId || "", ...ownKeys() })}`;
+  if (location.hash !== hash) history.replaceState(null, "", `/table${hash}`);
+  if (S.mode === "private") localStorage.setItem(PRIVATE_KEY, hash);
+}
+
+// -- private mode: one seat per device, following the game through the ledger -----------------
 
 function encodeJoin(state, seat) {
   const json = JSON.stringify({ state, seat, names: S.names, key: S.gameKey });
@@ -665,10 +823,74 @@ function decodeJoin(text) {
   return JSON.parse(decodeURIComponent(escape(atob(b64))));
 }
 
+/** Open the game a link names: `#game=ID&seat=KEY` (a seat; with `cpu`, `bot`, `budget` against the
+ *  computer), `#game=ID&watch=KEY` (a spectator), or a one-browser `#join=...` (no ledger). */
 async function joinFromHash() {
   const m = location.hash.match(/^#join=(.+)$/);
-  if (!m) return false;
-  const join = decodeJoin(m[1]);
+  if (m) return joinOneBrowser(decodeJoin(m[1]));
+  const params = new URLSearchParams(location.hash.slice(1));
+  const gameId = params.get("game");
+  const seat = params.get("seat");
+  const watch = params.get("watch");
+  if (!gameId || !(seat || watch)) return false;
+  S.mode = seat ? "private" : "watch";
+  S.gameId = gameId;
+  S.gameKey = `af-table:${gameId}`;
+  S.watch = watch;
+  S.replay = null;
+  S.curtain = null;
+  S.history = [];
+  S.note = null;
+  let latest;
+  try {
+    latest = await api.latest(gameId, /** @type {string} */ (seat || watch));
+    S.ledger = true;
+  } catch (err) {
+    const stored = localStorage.getItem(S.gameKey);
+    if (!(err instanceof RefereeError && err.problem.code === "no_ledger" && stored && seat)) {
+      const { text } = describeError(err);
+      S.mode = "hot";
+      showTab("deal");
+      $("deal-error").textContent = err instanceof RefereeError && err.status === 404 ? t(S.lang, "not_found_game") : text;
+      $("deal-error").hidden = false;
+      return true;
+    }
+    S.ledger = false; // no ledger: this browser's own copy of the token
+    const state = JSON.parse(stored).state;
+    latest = { state, view: await api.view(state, 0, seat) };
+  }
+  const view = latest.view;
+  const player = /** @type {0|1} */ (view.viewer ?? 0);
+  const seats = /** @type {any} */ ([null, null]);
+  S.computer = null;
+  if (seat) {
+    seats[player] = seat;
+    const cpu = params.get("cpu");
+    if (cpu) {
+      seats[1 - player] = cpu;
+      S.computer = { player: /** @type {0|1} */ (1 - player), bot: params.get("bot") || "greedy",
+        budget: Number(params.get("budget")) || 500 };
+    }
+  }
+  S.seats = seat ? seats : null;
+  S.seat = player;
+  const dealt = seat ? JSON.parse(localStorage.getItem(`${S.gameKey}:keys`) || "null") : null;
+  if (dealt && dealt.seats[player] === seat) { // this device dealt: it hands out the other links again
+    S.seats = dealt.seats;
+    S.watch = dealt.watch;
+  }
+  S.state = latest.state;
+  S.events = loadLog();
+  if (S.mode === "private") remember();
+  $("tab-play").removeAttribute("disabled");
+  showTab("play");
+  await refresh(view);
+  if (S.ledger) startFollowing();
+  return true;
+}
+
+/** The no-ledger invite: the token travels in the link, and the two tabs share it through storage. */
+async function joinOneBrowser(join) {
   history.replaceState(null, "", "/table");
   const stored = localStorage.getItem(join.key);
   const state = stored ? JSON.parse(stored).state : join.state;
@@ -680,23 +902,85 @@ async function joinFromHash() {
   S.seat = view.viewer;
   S.names = join.names;
   S.gameKey = join.key;
+  S.gameId = /** @type {any} */ (view).game_id;
+  S.ledger = false;
   S.state = state;
   S.events = [];
   $("tab-play").removeAttribute("disabled");
   showTab("play");
-  await refresh();
+  await refresh(view);
   return true;
 }
 
-// Another tab of this game moved: take its newer state (the later `seq` wins).
+// Another tab of this game in this browser moved (no ledger): take its newer state (the later `seq` wins).
 window.addEventListener("storage", async (e) => {
-  if (S.mode !== "private" || e.key !== S.gameKey || !e.newValue) return;
+  if (S.mode !== "private" || S.ledger || e.key !== S.gameKey || !e.newValue) return;
   const { state } = JSON.parse(e.newValue);
   const view = await api.view(state, /** @type {0|1} */ (S.seat), seatKey());
   if (S.view && typeof view.seq === "number" && typeof S.view.seq === "number" && view.seq <= S.view.seq) return;
-  S.state = state;
-  await refresh();
+  await takeLatest(state, view);
 });
+
+let followTimer = 0;
+let lastChange = Date.now();
+
+/** Follow the game: ask the ledger for the latest state (POST /v1/latest) every half second while the
+ *  game moves, every few seconds when idle or hidden. Each ask is one short request: nothing waits on the
+ *  server, so no worker is held by a page that only watches. */
+function startFollowing() {
+  stopFollowing();
+  const loop = async () => {
+    await followOnce().catch(() => undefined);
+    if (S.view && S.view.phase === "over") return;
+    const idle = document.hidden || Date.now() - lastChange > 60_000;
+    followTimer = window.setTimeout(loop, idle ? POLL_IDLE_MS : POLL_MS);
+  };
+  followTimer = window.setTimeout(loop, POLL_MS);
+}
+
+function stopFollowing() {
+  window.clearTimeout(followTimer);
+  followTimer = 0;
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden && followTimer) startFollowing(); // back in view: catch up now, then at full pace
+});
+
+/** One ask for the latest state; a newer one is taken (never an older: `seq` only goes forward). */
+async function followOnce() {
+  if (!S.gameId || (S.mode !== "private" && S.mode !== "watch")) return;
+  const key = S.mode === "watch" ? S.watch : seatKey();
+  if (!key || S.busy) return;
+  let latest;
+  try {
+    latest = await api.latest(S.gameId, key);
+  } catch (err) {
+    const code = err instanceof RefereeError ? err.problem.code : null;
+    S.note = t(S.lang, code === "ledger_unavailable" ? "ledger_down" : "unreachable");
+    drawActions();
+    throw err;
+  }
+  if (S.note === t(S.lang, "unreachable") || S.note === t(S.lang, "ledger_down")) S.note = null;
+  if (S.view && latest.seq <= (S.view.seq ?? -1) && latest.state === S.state) return;
+  if (S.view && latest.seq < (S.view.seq ?? -1)) return;
+  await takeLatest(latest.state, latest.view);
+}
+
+/** A state another device (or the computer's seat) made: the log reads the move from the two views. */
+async function takeLatest(state, view) {
+  const before = S.view;
+  lastChange = Date.now();
+  S.state = state;
+  S.selected = null;
+  S.discarding = [];
+  if (before && view.seq !== before.seq) S.events.push(...changesBetween(before, view));
+  if (S.mode === "private" && S.gameKey) {
+    localStorage.setItem(S.gameKey, JSON.stringify({ state, at: Date.now() }));
+    saveLog();
+  }
+  await refresh(view);
+}
 
 // -- replay -------------------------------------------------------------------------------
 
@@ -727,7 +1011,11 @@ async function loadReplay(text) {
     errorBox.hidden = false;
     return;
   }
-  const R = { states: [], events: [], actions, failAt: null, violation: null, focus: body.focus ?? null, index: 0, name: body.name || "" };
+  // One /v1/replay call checks the whole line (and finds a refused action, with its rule); positions
+  // are then made as they are shown: a step from the one before (its events told by /v1/apply), a
+  // jump by /v1/replay from the nearest position made.
+  const R = { states: [], events: [], actions, failAt: null, violation: null, focus: body.focus ?? null, index: 0,
+    name: body.name || "", end: actions.length };
   try {
     if (body.game) {
       const step = await api.newGame(body.game);
@@ -737,28 +1025,7 @@ async function loadReplay(text) {
       R.states.push(body.state);
       R.events.push([]);
     }
-    const suspect = body.refused ? body.refused.index : body.focus;
-    for (let i = 0; i < actions.length; i++) {
-      if (i === suspect) {
-        // Known to be refused: ask /v1/validate (a 200), rather than have /v1/apply answer 422.
-        const check = await api.validate(R.states[i], actions[i]);
-        if (!check.legal) {
-          R.failAt = i;
-          R.violation = check.violation;
-          break;
-        }
-      }
-      try {
-        const step = await api.apply(R.states[i], actions[i]);
-        R.states.push(step.state);
-        R.events.push(step.events);
-      } catch (err) {
-        if (!(err instanceof RefereeError) || err.status >= 500) throw err;
-        R.failAt = i;
-        R.violation = err.problem;
-        break;
-      }
-    }
+    await checkLine(R);
   } catch (err) {
     const { rule, text: msg } = describeError(err);
     errorBox.textContent = `${rule ? `${t(S.lang, "rule")} ${rule} ` : ""}${msg}`;
@@ -767,8 +1034,10 @@ async function loadReplay(text) {
   }
   const players = (body.game && body.game.players) || (body.state && body.state.players?.map((p) => p.name));
   S.names = players && players.length === 2 ? players : [t(S.lang, "player_1"), t(S.lang, "player_2")];
+  stopFollowing();
   S.mode = "replay";
   S.seats = null;
+  S.computer = null;
   S.replay = R;
   S.seat = 0;
   S.curtain = null;
@@ -780,11 +1049,57 @@ async function loadReplay(text) {
   await showReplayStep();
 }
 
+/** The whole line in one /v1/replay call: where it ends, or the first refused action and its violation
+ *  (worded in the page's language: a language switch asks again). */
+async function checkLine(R) {
+  R.failAt = null;
+  R.violation = null;
+  try {
+    const res = await api.replay({ state: R.states[0], actions: R.actions });
+    R.states[R.actions.length] = res.state;
+  } catch (err) {
+    if (!(err instanceof RefereeError) || err.status !== 422 || typeof err.problem.index !== "number") throw err;
+    R.failAt = err.problem.index;
+    R.violation = err.problem;
+  }
+  R.end = R.failAt ?? R.actions.length;
+}
+
+/** The position after `i` actions: made from the one before (one /v1/apply, its events told) or, for a
+ *  jump, by one /v1/replay from the nearest earlier position made (its events read from the views). */
+async function position(R, i) {
+  if (R.states[i] !== undefined) return;
+  if (R.states[i - 1] !== undefined) {
+    const step = await api.apply(R.states[i - 1], R.actions[i - 1]);
+    R.states[i] = step.state;
+    R.events[i] = step.events;
+    return;
+  }
+  let j = i - 1;
+  while (R.states[j] === undefined) j--;
+  R.states[i] = (await api.replay({ state: R.states[j], actions: R.actions.slice(j, i) })).state;
+}
+
+/** The replay's log up to position `i`: the events told, and for the stretches jumped over, one line. */
+async function replayLog(R, i) {
+  const out = [...R.events[0]];
+  for (let k = 1; k <= i; k++) {
+    if (R.events[k]) out.push(...R.events[k]);
+    else if (k === 1 || R.events[k - 1]) {
+      let last = k;
+      while (last < i && !R.events[last + 1]) last++;
+      out.push({ type: "jumped", first: k, last });
+    }
+  }
+  return out;
+}
+
 async function showReplayStep() {
   const R = S.replay;
   if (!R) return;
+  await position(R, R.index);
   S.state = R.states[R.index];
-  S.events = R.events.slice(0, R.index + 1).flat();
+  S.events = await replayLog(R, R.index);
   await refresh();
   const n = R.actions.length;
   $("rp-pos").textContent = R.index === 0 ? `${t(S.lang, "start")} (0/${n})` : t(S.lang, "position", { i: R.index, n });
@@ -820,7 +1135,7 @@ function sameAction(listed, action) {
 function stepReplay(to) {
   const R = S.replay;
   if (!R) return;
-  R.index = Math.max(0, Math.min(R.states.length - 1, to));
+  R.index = Math.max(0, Math.min(R.end, to));
   showReplayStep();
 }
 
@@ -835,6 +1150,7 @@ async function main() {
       translatePage();
       await loadDecks();
       if (S.state !== null) {
+        if (S.mode === "replay" && S.replay.failAt !== null) await checkLine(S.replay); // the refusal in this language
         if (S.mode === "replay") await showReplayStep();
         else await refresh();
         if (S.problem && S.problem.state === S.state) await attempt(S.problem.action);
@@ -862,7 +1178,7 @@ async function main() {
   $("rp-first").addEventListener("click", () => stepReplay(0));
   $("rp-prev").addEventListener("click", () => stepReplay(S.replay.index - 1));
   $("rp-next").addEventListener("click", () => stepReplay(S.replay.index + 1));
-  $("rp-last").addEventListener("click", () => stepReplay(S.replay.states.length - 1));
+  $("rp-last").addEventListener("click", () => stepReplay(S.replay.end));
   $("rp-fail").addEventListener("click", () => stepReplay(S.replay.failAt ?? S.replay.focus ?? 0));
   // Replay with the keyboard, as in a chess viewer: ← → step, Home / End jump.
   document.addEventListener("keydown", (e) => {
@@ -880,7 +1196,17 @@ async function main() {
   const cards = await api.cards();
   for (const c of cards.cards) catalog.set(c.id, c);
   await loadDecks();
+  const opponent = /** @type {HTMLSelectElement} */ ($("opponent"));
+  const showComputer = () => {
+    for (const el of document.querySelectorAll("label.cpu")) /** @type {HTMLElement} */ (el).hidden = opponent.value !== "computer";
+  };
+  opponent.addEventListener("change", showComputer);
+  showComputer();
+  // A private game this browser plays (its link kept in storage) comes back after a browser restart.
+  const kept = localStorage.getItem(PRIVATE_KEY);
+  if (!location.hash && kept) history.replaceState(null, "", `/table${kept}`);
   if (!(await joinFromHash()) && !(await restoreHot())) showTab("deal");
+  window.addEventListener("hashchange", () => { joinFromHash(); }); // another game's link pasted into this tab
   document.body.dataset.ready = "1";
 }
 

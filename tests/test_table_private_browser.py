@@ -1,0 +1,276 @@
+"""The table for two devices and a watcher (docs/table.md, "Two devices"): Debian's Chromium driven by
+Playwright against a real ``referee serve`` with a state key and a SQLite ledger. Browser contexts share
+nothing but the server: the dealer plays on the main page, the other player on their link, a third
+context watches; every page follows the game by itself (POST /v1/latest), survives a reload and a
+browser restart, and catches up by itself when its token went stale (409). One test runs behind the
+shipped nginx config in front of sync workers; one plays the computer on a phone.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from benchmarks.nginx import NGINX, Nginx
+from tests.conftest import STATE_KEY, start_server
+from tests.test_table_browser import (
+    PREFERRED,
+    RAW_ID,
+    Table,
+    _watch,
+    chromium,
+    install_axe,
+    play_against_the_computer,
+)
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+pytestmark = pytest.mark.e2e
+
+FOLLOW = 10_000  # ms: how long a test waits for a page to show a move (it shows within a poll, 0.5 s)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as browser:
+        yield browser
+
+
+@pytest.fixture(scope="session")
+def axe_core() -> Path:
+    return install_axe()
+
+
+def _ledger_env(work) -> dict[str, str]:
+    return {"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": f"sqlite:///{work / 'ledger.db'}"}
+
+
+@pytest.fixture(scope="module")
+def ledger_server(tmp_path_factory):
+    work = tmp_path_factory.mktemp("private-table")
+    started: list = []
+    server = start_server(work, started, workers=2, env=_ledger_env(work))
+    yield server
+    server.stop()
+
+
+def _seq(page) -> int:
+    text = page.locator("#status .seq").inner_text() if page.locator("#status .seq").count() else ""
+    return int(text.split()[-1]) if text else -1
+
+
+def _move(table) -> bool:
+    """One listed move of the tests' policy, if this page may move now; whether it moved."""
+    seen = table.seen()
+    if seen["over"]:
+        return False
+    choice = next((i for want in PREFERRED for i, label in enumerate(seen["labels"]) if label.startswith(want)), None)
+    if choice is None:
+        return False
+    table.click(table.page.locator("#actions .action").nth(choice))
+    return True
+
+
+def _hidden_cards_in(body: dict) -> list[str]:
+    """The cards of a spectator's answer that a spectator may not know: hands and face-down cases."""
+    view = body.get("view")
+    if not isinstance(view, dict):
+        return []
+    hidden = {iid for pl in view["players"] for iid in pl["hand"]}
+    hidden |= {c["card"] for pl in view["players"] for c in pl["cases"] if not c["face_up"]}
+    return sorted(hidden & set(view["cards"]))
+
+
+def test_two_devices_play_a_whole_private_game_while_a_third_watches(browser, ledger_server, axe_core):
+    url = ledger_server.url
+    dealer_context = browser.new_context(viewport={"width": 1400, "height": 900})
+    aoi = Table(dealer_context.new_page(), url)
+    problems = [_watch(aoi.page, url)]
+    page = aoi.open()
+    page.select_option("#first-player", "0")
+    aoi.click(page.locator("#deal-button"))
+    expect(page.locator("#watch-link")).to_have_count(1)
+    # The dealer's own seat is in its address (the fragment, which no server log sees), and links for
+    # the other seat and for watchers are on the page; none carries a token.
+    own = parse_qs(urlsplit(page.url).fragment)
+    assert set(own) == {"game", "seat"} and urlsplit(page.url).query == ""
+    invite = page.locator("#invite-link").get_attribute("href")
+    watch = page.locator("#watch-link").get_attribute("href")
+    assert "afs1." not in invite + watch + page.url and "#game=" in invite and "&watch=" in watch
+    assert page.locator("body").inner_text().count("Private mode") == 1
+    aoi.shot("private-dealer-desktop")
+    aoi.axe("private play (dealer)")
+
+    ren_context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    ren = Table(ren_context.new_page(), url)
+    problems.append(_watch(ren.page, url))
+    ren.open(invite[len(url) :])
+    expect(ren.page.locator(".player-zone.me .pname")).to_have_text("Ren")
+    # The phone puts the player's own hand right before their actions (docs/table.md).
+    hand_top = ren.page.locator(".player-zone.me .hand").bounding_box()["y"]
+    assert hand_top < ren.page.locator("#actions").bounding_box()["y"]
+
+    watcher_context = browser.new_context(viewport={"width": 1400, "height": 900})
+    watcher = Table(watcher_context.new_page(), url)
+    problems.append(_watch(watcher.page, url))
+    bodies: list[dict] = []
+
+    def keep_body(response) -> None:
+        if response.url.startswith(url + "/v1/"):
+            bodies.append(json.loads(response.body()))
+
+    watcher.page.on("response", keep_body)
+    watcher.open(watch[len(url) :])
+    expect(watcher.page.locator("#seat-bar")).to_contain_text("Watching")
+    watcher.shot("watch-desktop")
+    watcher.axe("watch")
+
+    players = {"Aoi": aoi, "Ren": ren}
+    moves = idle = 0
+    reloaded = restarted = False
+    while not aoi.seen()["over"]:
+        moved = None
+        for name, table in players.items():
+            if _move(table):
+                moved = name
+                break
+        if moved is None:
+            idle += 1
+            assert idle < 50, {n: t.seen() for n, t in players.items()}
+            aoi.page.wait_for_timeout(200)  # a page still drawing what it has just followed
+            continue
+        moves, idle = moves + 1, 0
+        seq = _seq(players[moved].page)
+        for table in players.values():  # the other device shows the move without a click
+            expect(table.page.locator("#status .seq")).to_have_text(f"seq {seq}", timeout=FOLLOW)
+        if moves == 12 and not reloaded:  # Ren reloads: same position, same log, and play goes on
+            reloaded = True
+            log = ren.page.locator("#log li").count()
+            ren.page.reload()
+            ren.page.wait_for_selector("body[data-ready='1']")
+            expect(ren.page.locator("#status .seq")).to_have_text(f"seq {seq}")
+            expect(ren.page.locator("#log li")).to_have_count(log)
+            ren.shot("private-ren-phone")
+            ren.axe("private play (phone)")
+        if moves == 24 and not restarted:  # Aoi's browser restarts: /table alone finds the game again
+            restarted = True
+            storage = dealer_context.storage_state()
+            dealer_context.close()
+            dealer_context = browser.new_context(viewport={"width": 1400, "height": 900}, storage_state=storage)
+            aoi = players["Aoi"] = Table(dealer_context.new_page(), url)
+            problems.append(_watch(aoi.page, url))
+            aoi.open("/table")
+            expect(aoi.page.locator("#status .seq")).to_have_text(f"seq {seq}")
+            expect(aoi.page.locator("#invite-link")).to_have_attribute("href", invite)  # the links again
+        assert moves < 400, "the game did not end"
+    assert reloaded and restarted
+    for table in (aoi, ren, watcher):
+        expect(table.page.locator("#status")).to_contain_text("wins", timeout=FOLLOW)
+        assert not RAW_ID.findall(table.page.locator("#log").inner_text())
+    expect(watcher.page.locator(".player-zone")).to_have_count(2)
+    watcher.shot("watch-over-desktop")
+    for context in (dealer_context, ren_context, watcher_context):
+        context.close()
+    for errors, foreign, refused in problems:
+        assert errors == [] and foreign == [] and refused == []
+    # Every answer the watcher's browser received: a spectator view holds no hand and no face-down case.
+    assert len(bodies) > moves / 2
+    assert [b for b in bodies if _hidden_cards_in(b)] == []
+    assert all(b["view"]["viewer"] is None for b in bodies if "view" in b)
+
+
+def test_a_stale_page_catches_up_by_itself(browser, ledger_server):
+    """A page whose token went stale (its seat moved on another device while it did not follow) gets a
+    409 for its move, then shows the latest position and says so; nothing was applied twice."""
+    url = ledger_server.url
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    first = Table(context.new_page(), url)
+    page = first.open()
+    page.select_option("#first-player", "0")
+    first.click(page.locator("#deal-button"))
+    expect(page.locator("#own-link")).to_have_count(1)
+    second = Table(context.new_page(), url)  # the same seat on a second device
+    second.open(urlsplit(page.url)._replace(scheme="", netloc="").geturl())
+    expect(second.page.locator("#actions")).to_contain_text("Keep this hand")
+    frozen = {"on": True}
+    answers: list[int] = []
+    second.page.on("response", lambda r: answers.append(r.status) if r.url.endswith("/v1/apply") else None)
+
+    def follow(route) -> None:  # the second page stops following until its move is refused
+        if frozen["on"]:
+            route.fulfill(status=503, json={"code": "ledger_unavailable", "detail": "held by the test"})
+        else:
+            route.continue_()
+
+    second.page.route("**/v1/latest", follow)
+    first.click(first.action("Keep this hand"))
+    second.page.on("response", lambda r: frozen.update(on=False) if r.status == 409 else None)
+    # A different move on the token before the first page's keep: 409 (the same move would be a retry).
+    second.click(second.action("Mulligan"))
+    expect(second.page.locator("#actions .note")).to_contain_text("The game had moved on", timeout=FOLLOW)
+    expect(second.page.locator("#status .seq")).to_have_text("seq 1", timeout=FOLLOW)
+    assert answers == [409]
+    context.close()
+
+
+def test_a_private_game_against_the_computer_on_a_phone(browser, ledger_server, axe_core):
+    """The computer plays Ren's seat through its own seat key (/v1/suggest, then /v1/apply with that
+    seat), like any player; the page shows only Aoi's view, and the game ends."""
+    url = ledger_server.url
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    table = Table(context.new_page(), url)
+    errors, foreign, refused = _watch(table.page, url)
+    page = table.open()
+    page.select_option("#opponent", "computer")
+    page.select_option("#bot", "greedy")
+    page.select_option("#strength", "100")
+    page.select_option("#first-player", "0")
+    table.shot("deal-computer-phone")
+    table.axe("deal (phone, computer)")
+    table.click(page.locator("#deal-button"))
+    expect(page.locator("#seat-bar")).to_contain_text("Against the computer: greedy")
+    assert set(parse_qs(urlsplit(page.url).fragment)) == {"game", "seat", "cpu", "bot", "budget"}
+    clicks = play_against_the_computer(table)
+    assert clicks > 10
+    expect(page.locator("#status")).to_contain_text("wins")
+    table.no_sideways_scroll()
+    table.shot("computer-over-phone")
+    table.axe("game over (phone, computer)")
+    context.close()
+    assert errors == [] and foreign == [] and refused == []
+
+
+@pytest.mark.skipif(NGINX is None, reason="nginx is not installed (apt-get install nginx-light)")
+def test_two_devices_follow_each_other_behind_nginx_and_sync_workers(browser, tmp_path):
+    """deploy/compose/nginx.conf in front of gunicorn's sync workers: following is short polls, so two
+    pages and a watcher hold no worker between their asks, and each move shows on the other device."""
+    started: list = []
+    env = {**_ledger_env(tmp_path), "REFEREE_WORKER_CLASS": "sync"}
+    server = start_server(tmp_path, started, workers=2, env=env)
+    nginx = Nginx(tmp_path, [server.url.removeprefix("http://")])
+    try:
+        contexts = [browser.new_context(viewport={"width": 1280, "height": 800}) for _ in range(3)]
+        aoi = Table(contexts[0].new_page(), nginx.url)
+        page = aoi.open()
+        page.select_option("#first-player", "0")
+        aoi.click(page.locator("#deal-button"))
+        invite = page.locator("#invite-link").get_attribute("href")
+        watch = page.locator("#watch-link").get_attribute("href")
+        ren = Table(contexts[1].new_page(), nginx.url)
+        ren.open(invite[len(nginx.url) :])
+        watcher = Table(contexts[2].new_page(), nginx.url)
+        watcher.open(watch[len(nginx.url) :])
+        aoi.click(aoi.action("Keep this hand"))
+        expect(ren.page.locator("#actions")).to_contain_text("Keep this hand", timeout=FOLLOW)
+        ren.click(ren.action("Keep this hand"))
+        for table in (aoi, watcher):
+            expect(table.page.locator("#status .seq")).to_have_text("seq 2", timeout=FOLLOW)
+        for context in contexts:
+            context.close()
+    finally:
+        nginx.stop()
+        server.stop()
