@@ -233,7 +233,11 @@ def line_of(text: str, start: str) -> int:
         (lambda t: t[:-4], lambda t: t.count("\n") + 1, None),
         (lambda t: t.replace(" cards=", " cards ", 1), lambda t: line_of(t, "11.") - 4, "discard takes"),
         (lambda t: t.replace('[Seed "bad"]\n', ""), lambda t: line_of(t, "1."), "Seed is missing"),
-        (lambda t: t.replace('[Seed "bad"]', '[Seed "bad"]\n[Seed "bad"]'), lambda t: line_of(t, "[Seed") + 1, "repeated"),
+        (
+            lambda t: t.replace('[Seed "bad"]', '[Seed "bad"]\n[Seed "bad"]'),
+            lambda t: line_of(t, "[Seed") + 1,
+            "repeated",
+        ),
         (lambda t: t.replace("[Options", '[Opening "x"]\n[Options'), lambda t: line_of(t, "[Opening"), "unknown tag"),
         (lambda t: t.replace("4. ", "5. ", 1), lambda t: line_of(t, "5."), "expected '4.'"),
         (lambda t: t.replace("2. P0", "2. Aoi").replace("2. P1", "2. Aoi"), lambda t: line_of(t, "2."), "player"),
@@ -279,7 +283,7 @@ def test_a_record_of_another_catalog_or_a_card_not_in_it_is_refused_at_its_tag()
 
 
 def test_a_line_past_the_bound_is_refused_without_reading_on():
-    long_line = b"[Player0 \"" + b"x" * (MAX_LINE + 10) + b"\"]\n"
+    long_line = b'[Player0 "' + b"x" * (MAX_LINE + 10) + b'"]\n'
     with pytest.raises(RecordError, match="longer than") as err:
         read_lines(iter([b'[Catalog "a sha256:' + b"0" * 64 + b'"]\n', long_line]))
     assert err.value.line == 2

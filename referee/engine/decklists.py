@@ -76,7 +76,9 @@ def deck_code(catalog: Catalog, counts: Mapping[str, int]) -> str:
 def counts_from_code(catalog: Catalog, code: str) -> dict[str, int]:
     """The deck a code names, as catalog id → count; raises :class:`DeckCodeError`."""
     if not isinstance(code, str) or not code.startswith(PREFIX) or len(code) > CODE_MAX_CHARS:
-        raise DeckCodeError("bad_deck_code", f"a deck code starts with {PREFIX} and is at most {CODE_MAX_CHARS} characters")
+        raise DeckCodeError(
+            "bad_deck_code", f"a deck code starts with {PREFIX} and is at most {CODE_MAX_CHARS} characters"
+        )
     body = code[len(PREFIX) :]
     try:
         data = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))

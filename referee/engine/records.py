@@ -28,6 +28,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any, Final
 
 from referee.engine.catalog import Catalog
@@ -43,6 +44,7 @@ from referee.engine.views import visible_cards
 
 MAX_LINE: Final = 16 * 1024  # bytes of one line, its newline included: a move is ~100, a header tag ~300
 MAX_MOVES: Final = 100_000  # far past any game of 40-card decks (a random game is ~150)
+MAX_BYTES: Final = 24 * 1024 * 1024  # a whole record: its moves at their longest, and room for comments
 MAX_TIME_MS: Final = 10**12  # ms since the deal: 31 years
 WHOLE: Final = "whole"  # ``seat`` of a whole record; 0 or 1 a seat's, None a spectator's
 SPECTATOR: Final = "spectator"
@@ -152,11 +154,14 @@ class Record:
         tags, at = self.tags, self.tag_lines
         if "Seat" in tags:
             raise RecordError(
-                at["Seat"], "a seat's record holds no seed and not both decks: it cannot be replayed (the whole record can)"
+                at["Seat"],
+                "a seat's record holds no seed and not both decks: it cannot be replayed (the whole record can)",
             )
         ref = f"{catalog.id} {catalog.digest}"
         if tags["Catalog"] != ref:
-            raise RecordError(at["Catalog"], f"the game was played with catalog {tags['Catalog']}; this referee has {ref}")
+            raise RecordError(
+                at["Catalog"], f"the game was played with catalog {tags['Catalog']}; this referee has {ref}"
+            )
         shuffle = "Shuffle" not in tags
         decks: list[Any] = []
         for i in (0, 1):
@@ -208,7 +213,8 @@ class Record:
         if said != result:
             got = "*" if result is None else f"{result['winner']} {result['reason']}"
             raise RecordError(
-                self.tag_lines["Result"], f'the record says [Result "{self.tags["Result"]}"], the game replayed gives {got}'
+                self.tag_lines["Result"],
+                f'the record says [Result "{self.tags["Result"]}"], the game replayed gives {got}',
             )
 
 
@@ -291,9 +297,11 @@ def _times(times: Any, count: int) -> list[int] | None:
         return None
     ok = isinstance(times, list) and len(times) == count
     ok = ok and all(type(t) is int and 0 <= t <= MAX_TIME_MS for t in times)
-    ok = ok and all(a <= b for a, b in zip(times, times[1:], strict=False))
+    ok = ok and all(a <= b for a, b in pairwise(times))
     if not ok:
-        raise InvalidInput({"times": [f"must be one time per action: integers from 0 to {MAX_TIME_MS}, never decreasing"]})
+        raise InvalidInput(
+            {"times": [f"must be one time per action: integers from 0 to {MAX_TIME_MS}, never decreasing"]}
+        )
     return list(times)
 
 
@@ -358,7 +366,7 @@ def _header(catalog: Catalog, game: Mapping[str, Any], state: Mapping[str, Any],
     if seat != WHOLE:
         tags["Seat"] = SPECTATOR if seat is None else str(seat)
     for i, deck in enumerate(game["decks"]):
-        if seat == WHOLE or seat == i:
+        if seat in (WHOLE, i):
             tags[f"Deck{i}"] = _deck_tag(catalog, deck, shuffle)
     if seat == WHOLE:
         tags["Seed"] = state["seed"]
@@ -412,12 +420,15 @@ class _Reader:
     def _texts(self, lines: Iterable[bytes]) -> Iterator[tuple[int, str]]:
         """Each line's text without its newline; the bytes checked: UTF-8, LF endings, bounded."""
         last = b""
-        number = 0
+        number = size = 0
         for number, raw in enumerate(lines, 1):
             if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
                 raise RecordError(1, "the record starts with a byte order mark: save it as UTF-8 without one")
             if len(raw) > MAX_LINE:
                 raise RecordError(number, f"the line is longer than {MAX_LINE} bytes")
+            size += len(raw)
+            if size > MAX_BYTES:
+                raise RecordError(number, f"the record is longer than {MAX_BYTES} bytes")
             body = raw[:-1] if raw.endswith(b"\n") else raw
             if body.endswith(b"\r"):
                 raise RecordError(number, "the line ends with CR LF: a record's lines end with LF only")
@@ -489,7 +500,8 @@ class _Reader:
             deck = tags.get(f"Deck{i}")
             if deck is not None and not _DECK.fullmatch(deck):
                 raise RecordError(
-                    self.tag_lines[f"Deck{i}"], f"Deck{i}: a deck code afd1.…, or the card ids in order, one space apart"
+                    self.tag_lines[f"Deck{i}"],
+                    f"Deck{i}: a deck code afd1.…, or the card ids in order, one space apart",
                 )
         self.tokens = actor_tokens((tags["Player0"], tags["Player1"]))
 
@@ -569,6 +581,7 @@ class _Reader:
 
 
 __all__ = [
+    "MAX_BYTES",
     "MAX_LINE",
     "MAX_MOVES",
     "SPECTATOR",

@@ -19,8 +19,8 @@ from typing import Any
 import orjson
 
 from referee import engine
-from referee.engine.errors import RuleViolation
 from referee.engine import records
+from referee.engine.errors import RuleViolation
 from referee.engine.labels import labelled, names_for
 from referee.service.codecs import ACT, ASK, LOOK
 from referee.service.context import Referee
