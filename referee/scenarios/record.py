@@ -226,7 +226,7 @@ def recorded_text(
     return to_yaml(rec, name or f"recorded game, seed {seed}", comment)
 
 
-def record_batch(spec: Any, seeds: list[str], form: str, game: Any, max_actions: int | None) -> list[str]:
+def record_batch(spec: Any, form: str, game: Any, max_actions: int | None, seeds: list[str]) -> list[str]:
     """A worker's task (``referee record --games N``): the texts of the random games of ``seeds``, in order;
     a ``ValueError`` when the game is refused."""
     catalog = spec.backend().catalog

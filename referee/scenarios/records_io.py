@@ -4,6 +4,7 @@ and a record as the scenario ``referee check``, ``replay`` and ``recheck`` run (
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from referee.engine import Catalog, records
@@ -14,7 +15,7 @@ RECORD_SUFFIX = ".afr"
 
 
 def is_record(path: str | Path) -> bool:
-    """A game record: named ``*.afr``, or a file whose first byte (after a BOM, which the reader refuses) is ``[``."""
+    """A game record: named ``*.afr``, or a file that starts (after a BOM, which the reader refuses) with a tag."""
     if str(path).endswith(RECORD_SUFFIX):
         return True
     try:
@@ -22,7 +23,7 @@ def is_record(path: str | Path) -> bool:
             head = raw.read(8)
     except OSError:
         return False
-    return head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t")[:1] == b"["
+    return re.match(rb"\[[A-Za-z]", head.removeprefix(b"\xef\xbb\xbf")) is not None  # a tag, not a JSON list
 
 
 def read_record_file(path: str | Path) -> records.Record:
