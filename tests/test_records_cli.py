@@ -46,11 +46,25 @@ def test_a_newgame_without_first_player_is_dealt_as_the_service_deals_it(tmp_pat
     (tmp_path / "g.json").write_text(json.dumps(game))
     (tmp_path / "a.json").write_text(json.dumps([{"type": "keep", "player": dealt["active"]}]))
     out = tmp_path / "r.afr"
-    code, _, err = run(capsys, "record", "--game", str(tmp_path / "g.json"), "--actions", str(tmp_path / "a.json"), "-o", str(out))
+    code, _, err = run(
+        capsys, "record", "--game", str(tmp_path / "g.json"), "--actions", str(tmp_path / "a.json"), "-o", str(out)
+    )
     assert code == 0, err
     assert read(out.read_text()).tags["FirstPlayer"] == f"{dealt['first_player']} drawn"
     scenario = tmp_path / "r.yaml"
-    assert run(capsys, "record", "--game", str(tmp_path / "g.json"), "--actions", str(tmp_path / "a.json"), "-o", str(scenario))[0] == 0
+    assert (
+        run(
+            capsys,
+            "record",
+            "--game",
+            str(tmp_path / "g.json"),
+            "--actions",
+            str(tmp_path / "a.json"),
+            "-o",
+            str(scenario),
+        )[0]
+        == 0
+    )
     assert run(capsys, "check", str(scenario))[0] == 0
 
 
@@ -64,13 +78,36 @@ def test_a_record_given_as_actions_is_written_again_byte_for_byte(tmp_path, caps
 
 def test_games_n_in_processes_writes_the_same_files_as_one_process(tmp_path, capsys):
     one, two = tmp_path / "one", tmp_path / "two"
-    assert run(capsys, "record", "--seed", "many", "--games", "3", "--afr", "--out", str(one), "--max-actions", "30")[0] == 0
-    assert run(capsys, "record", "--seed", "many", "--games", "3", "--afr", "-o", str(two), "--max-actions", "30", "--jobs", "2")[0] == 0
+    assert (
+        run(capsys, "record", "--seed", "many", "--games", "3", "--afr", "--out", str(one), "--max-actions", "30")[0]
+        == 0
+    )
+    assert (
+        run(
+            capsys,
+            "record",
+            "--seed",
+            "many",
+            "--games",
+            "3",
+            "--afr",
+            "-o",
+            str(two),
+            "--max-actions",
+            "30",
+            "--jobs",
+            "2",
+        )[0]
+        == 0
+    )
     names = sorted(p.name for p in one.iterdir())
     assert names == ["game-many-1.afr", "game-many-2.afr", "game-many-3.afr"]
     assert [(one / n).read_text() for n in names] == [(two / n).read_text() for n in names]
     archive = tmp_path / "many.jsonl"
-    assert run(capsys, "record", "--seed", "many", "--games", "3", "--jsonl", "-o", str(archive), "--max-actions", "30")[0] == 0
+    assert (
+        run(capsys, "record", "--seed", "many", "--games", "3", "--jsonl", "-o", str(archive), "--max-actions", "30")[0]
+        == 0
+    )
     assert len(archive.read_text().splitlines()) == 3
     code, out, _ = run(capsys, "check", str(one))
     assert code == 0 and out.splitlines()[-1] == "3 passed, 0 failed"
@@ -79,7 +116,7 @@ def test_games_n_in_processes_writes_the_same_files_as_one_process(tmp_path, cap
 
 
 def test_replay_of_a_record_names_its_first_illegal_line_and_checks_the_result(tmp_path, capsys):
-    game, state, actions = play_out(BUILTIN, "cli-replay")
+    game, _, actions = play_out(BUILTIN, "cli-replay")
     text = record_text(BUILTIN, game, actions)
     good = tmp_path / "good.afr"
     good.write_text(text)
@@ -104,9 +141,12 @@ def test_replay_of_a_record_names_its_first_illegal_line_and_checks_the_result(t
 @pytest.mark.parametrize(
     ("content", "words"),
     [
-        (b"\xef\xbb\xbf[Catalog \"x\"]\n", ":1: the record starts with a byte order mark"),
+        (b'\xef\xbb\xbf[Catalog "x"]\n', ":1: the record starts with a byte order mark"),
         (b'[Catalog "x"]\r\n', ":1: the line ends with CR LF"),
-        (b'[Catalog "af-ref sha256:' + b"0" * 64 + b'"]\n' + b"[Player0 \"" + b"x" * 50_000_000 + b'"]\n', ":2: the line is longer than"),
+        (
+            b'[Catalog "af-ref sha256:' + b"0" * 64 + b'"]\n' + b'[Player0 "' + b"x" * 50_000_000 + b'"]\n',
+            ":2: the line is longer than",
+        ),
     ],
 )
 def test_a_bad_record_file_is_one_line_naming_the_line_and_exit_2(tmp_path, capsys, content, words):

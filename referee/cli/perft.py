@@ -48,7 +48,9 @@ def _position(path: str | None, catalog: Any) -> Any:
             try:
                 body: Any = record.replay_body(catalog)
             except RefereeError as exc:
-                raise CommandError(f"--position {path}:{getattr(exc, 'line', 1)}: {getattr(exc, 'message', exc)}") from None
+                raise CommandError(
+                    f"--position {path}:{getattr(exc, 'line', 1)}: {getattr(exc, 'message', exc)}"
+                ) from None
         else:
             docs = load_documents(path)
             if len(docs) != 1:
@@ -61,7 +63,11 @@ def _position(path: str | None, catalog: Any) -> Any:
     try:
         if "actions" in body:
             start = {k: body[k] for k in ("game", "state") if k in body}
-            session = Session.new(catalog, start["game"])[0] if "game" in start else Session.from_state(catalog, start.get("state"))
+            session = (
+                Session.new(catalog, start["game"])[0]
+                if "game" in start
+                else Session.from_state(catalog, start.get("state"))
+            )
             session.replay(body["actions"])
             return session.state
         if "decks" in body:
