@@ -103,7 +103,7 @@ class RecordsRequestSchema(Schema):
     game = fields.Nested(NewGameSchema, required=True)
     actions = fields.List(action_field(), required=True)
     times = fields.List(
-        natural(), metadata=_doc("Clocked games: each action's time, in milliseconds since the deal (docs/api.md §15).")
+        natural(), metadata=_doc("Clocked games: each action's time, in milliseconds since the deal (clocked games).")
     )
     player = player_index(allow_none=True, metadata=_doc(RECORD_PLAYER))
 

@@ -1841,7 +1841,7 @@ export interface components {
         RecordsRequest: {
             game: components["schemas"]["NewGame"];
             actions: (components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"])[];
-            /** @description Clocked games: each action's time, in milliseconds since the deal (docs/api.md §15). */
+            /** @description Clocked games: each action's time, in milliseconds since the deal (clocked games). */
             times?: number[];
             /**
              * @description Absent: the whole record. 0 or 1: that seat's record (its commitment for the seed, its own deck only, cards it may not know as ids only); null: a spectator's (what both players know).

@@ -1,4 +1,4 @@
-"""Deck codes (docs/api.md §13): a deck as ``afd1.<base64url>``, compact and bound to its catalog.
+"""Deck codes (docs/records.md, the formats' deck lists): a deck as ``afd1.<base64url>``, compact and bound to its catalog.
 
 The payload is ``b"\\x01"``, the first 4 bytes of the catalog's SHA-256 digest,
 then for each card of the deck in ascending card-id order the unsigned LEB128

@@ -69,7 +69,7 @@ TAGS: Final = (
     "Result",
 )
 ALWAYS: Final = ("Catalog", "Player0", "Player1", "FirstPlayer", "Options", "Result")
-# The fields of each action line, in order: docs/api.md §6, and §15's claim_time (no fields).
+# The fields of each action line, in order: docs/api.md §6, and a clocked game's claim_time (no fields).
 LINE_FIELDS: Final[dict[str, tuple[str, ...]]] = {**ACTION_FIELDS, "claim_time": ()}
 LIST_FIELDS: Final = frozenset(("targets", "cards", "pay"))
 ID_FIELDS: Final = ("card", "case", "fairy", "targets", "cards", "pay")
