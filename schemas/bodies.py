@@ -361,6 +361,21 @@ class PrivateReplayRequestSchema(Schema):
     actions = fields.List(action_field(), required=True)
 
 
+class PrivateRecordsRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = (
+            "Private mode: the token of a game's deal, both seats and the actions; the whole record (its seed) "
+            "only once the game is over (403 `game_not_over`), a seat's or a spectator's any time."
+        )
+
+    state = state_token(required=True)
+    seats = fields.List(seat_field(), required=True, validate=validate.Length(equal=PLAYERS))
+    actions = fields.List(action_field(), required=True)
+    times = fields.List(natural(), metadata=_doc("Clocked games: each action's time, in milliseconds since the deal."))
+    player = player_index(allow_none=True, metadata=_doc(RECORD_PLAYER))
+
+
 class RevealRequestSchema(Schema):
     class Meta:
         unknown = RAISE

@@ -101,9 +101,56 @@ def test_a_malformed_records_body_is_a_400_never_a_500(client, body):
     assert answer.status_code == 400, answer.json
 
 
-def test_a_record_from_a_state_is_refused_a_record_starts_at_the_deal(client, game):
+def test_a_record_from_a_state_past_the_deal_is_refused_a_record_starts_at_the_deal(client, game):
     answer = client.post("/v1/records", json={"state": game[1], "actions": []})
     assert (answer.status_code, answer.json["code"]) == (400, "record_needs_game")
+
+
+def test_a_record_from_the_state_of_a_deal_names_the_newgame_that_deals_it(client, catalog):
+    """Decks in card-id order: the deal's NewGame is found again, so the state of a deal gives the whole record;
+    a deal from a hand-ordered list cannot be named (the order is gone), and gives only a seat's record."""
+    ordered = random_new_game(catalog, "from-deal")
+    ordered["decks"] = [{c: d.count(c) for c in sorted(set(d))} for d in ordered["decks"]]
+    for game in (ordered, {**ordered, "first_player": 1}):
+        dealt = client.post("/v1/games", json=game).json["state"]
+        answer = client.post("/v1/records", json={"state": dealt, "actions": []})
+        assert answer.get_data(as_text=True) == record_text(catalog, game, [])
+    listed = random_new_game(catalog, "from-deal")
+    dealt = client.post("/v1/games", json=listed).json["state"]
+    refused = client.post("/v1/records", json={"state": dealt, "actions": []})
+    assert (refused.status_code, refused.json["code"]) == (400, "record_needs_game")
+    seat = client.post("/v1/records", json={"state": dealt, "actions": [], "player": 1})
+    assert seat.status_code == 200
+    assert seat.get_data(as_text=True) == record_text(catalog, listed, [], seat=1).replace(
+        read(record_text(catalog, listed, [], seat=1)).tags["Deck1"],
+        read(record_text(catalog, {**listed, "decks": [sorted(d) for d in listed["decks"]]}, [], seat=1)).tags["Deck1"],
+    ).replace(" drawn", "")
+
+
+def test_private_mode_a_seats_record_any_time_the_whole_record_once_the_game_is_over(
+    private_client, private_game_body
+):
+    """docs/api.md §10's reveal rule: both seats, and the seed only when the game is over."""
+    ordered = {**private_game_body, "decks": [{c: d.count(c) for c in sorted(set(d))} for d in private_game_body["decks"]]}
+    new = private_client.post("/v1/games", json=ordered).json
+    token, seats = new["state"], new["seats"]
+    body = {"state": token, "seats": seats, "actions": []}
+    seat = private_client.post("/v1/records", json={**body, "player": 0})
+    assert seat.status_code == 200
+    assert f'[Commitment "{new["commitment"]}"]' in seat.get_data(as_text=True)
+    early = private_client.post("/v1/records", json=body)
+    assert (early.status_code, early.json["code"]) == (403, "game_not_over")
+    over = private_client.post("/v1/records", json={**body, "actions": [{"type": "concede", "player": 1}]})
+    assert over.status_code == 200
+    record = read(over.get_data(as_text=True))
+    assert record.result == {"winner": 0, "reason": "concede"} and "Seed" in record.tags
+    from referee.engine.facts import commitment
+
+    assert commitment(record.tags["Seed"]) == new["commitment"]
+    one_seat = private_client.post("/v1/records", json={"state": token, "seats": seats[:1], "actions": []})
+    assert one_seat.status_code in (400, 403)
+    refused = private_client.post("/v1/records", json={"game": private_game_body, "actions": []})
+    assert (refused.status_code, refused.json["code"]) == (400, "not_in_private_mode")
 
 
 def test_a_record_over_the_body_limit_is_413(make_app, catalog):

@@ -120,9 +120,12 @@ export interface paths {
         put?: never;
         /**
          * The game's record (docs/api.md §14), as text.
-         * @description A record every tool reads: tags, then one action a line. From a
-         *     `state` it is a 400 (`record_needs_game`): a record starts at the
-         *     deal. An illegal action is the replay's 422 with `index`.
+         * @description A record every tool reads: tags, then one action a line. A record
+         *     starts at the deal: from a `state`, the state of a deal whose decks
+         *     were given in card-id order (else 400 `record_needs_game`, but a
+         *     seat's record). Private mode: a deal's token and both seats; the
+         *     whole record only once the game is over (403 `game_not_over`). An
+         *     illegal action is the replay's 422 with `index`.
          */
         post: operations["writeRecord"];
         delete?: never;
@@ -1859,6 +1862,20 @@ export interface components {
              */
             player?: 0 | 1 | null;
         };
+        /** @description Private mode: the token of a game's deal, both seats and the actions; the whole record (its seed) only once the game is over (403 `game_not_over`), a seat's or a spectator's any time. */
+        PrivateRecordsRequest: {
+            /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
+            state: string;
+            seats: string[];
+            actions: (components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"])[];
+            /** @description Clocked games: each action's time, in milliseconds since the deal. */
+            times?: number[];
+            /**
+             * @description Absent: the whole record. 0 or 1: that seat's record (its commitment for the seed, its own deck only, cards it may not know as ids only); null: a spectator's (what both players know).
+             * @enum {integer|null}
+             */
+            player?: 0 | 1 | null;
+        };
         /** @description A state and the player whose view is wanted (`null`: a spectator's, docs/api.md §12). */
         ViewRequest: {
             state: components["schemas"]["State"];
@@ -2790,7 +2807,7 @@ export interface operations {
         /** @description A game from its NewGame and its actions (as /v1/replay takes it), or a record; `player` for one seat's or a spectator's record. */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["RecordsRequest"] | components["schemas"]["RecordFromRecordRequest"];
+                "application/json": components["schemas"]["RecordsRequest"] | components["schemas"]["RecordFromRecordRequest"] | components["schemas"]["PrivateRecordsRequest"];
             };
         };
         responses: {
@@ -2804,6 +2821,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["PrivateRefused"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["RuleViolation"];

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -37,9 +38,9 @@ from referee.engine.decklists import DeckCodeError, counts_from_code, deck_code
 from referee.engine.errors import InvalidInput, RefereeError, ReplayError, RuleViolation
 from referee.engine.facts import commitment
 from referee.engine.model import ACTION_FIELDS
-from referee.engine.parse import parse_action
+from referee.engine.parse import parse_action, plain_copy
 from referee.engine.session import Session
-from referee.engine.setup import deck_counts, deck_list
+from referee.engine.setup import deck_counts, deck_list, new_game
 from referee.engine.views import visible_cards
 
 MAX_LINE: Final = 16 * 1024  # bytes of one line, its newline included: a move is ~100, a header tag ~300
@@ -306,16 +307,31 @@ def _times(times: Any, count: int) -> list[int] | None:
 
 
 def record_text(
-    catalog: Catalog, game: Any, actions: Any, *, times: Any = None, seat: Any = WHOLE, path: str = "game"
+    catalog: Catalog,
+    game: Any,
+    actions: Any,
+    *,
+    times: Any = None,
+    seat: Any = WHOLE,
+    path: str = "game",
+    dealt: Any = None,
 ) -> str:
     """Play ``game`` (a NewGame) and ``actions`` and write their record, whole or as ``seat`` may know it.
 
-    Raises as ``replay`` does: ``InvalidInput`` (a malformed NewGame, action or
-    ``times``), ``IllegalDeck``, ``ReplayError`` at the first illegal action.
+    ``dealt`` in place of ``game``: a checked state at its deal (:func:`deal_game` found no NewGame for it),
+    for a seat's or a spectator's record, which names no NewGame. Raises as ``replay`` does:
+    ``InvalidInput`` (a malformed NewGame, action or ``times``), ``IllegalDeck``, ``ReplayError`` at the
+    first illegal action.
     """
     if not isinstance(actions, list):
         raise InvalidInput({"actions": ["must be a list of actions"]})
-    session, _ = Session.new(catalog, game, path)
+    if game is None:
+        if seat == WHOLE:
+            raise ValueError("a whole record needs the NewGame")
+        session = Session(catalog, plain_copy(dealt))
+        game = {"decks": [_counts_at_deal(session.state, i) for i in (0, 1)], "first_player": dealt["first_player"]}
+    else:
+        session, _ = Session.new(catalog, game, path)
     head = _header(catalog, game, session.state, seat)
     parsed, errors = [], {}
     for i, a in enumerate(actions):
@@ -340,6 +356,39 @@ def record_text(
     result = session.state["result"]
     head["Result"] = "*" if result is None else f"{result['winner']} {result['reason']}"
     return write(Record(head, moves))
+
+
+def at_deal(state: Mapping[str, Any]) -> bool:
+    """Whether a checked state is a game just dealt: the mulligan phase, nothing kept, nothing trashed."""
+    players = state["players"]
+    return state["turn"] == 0 and state.get("seq", 0) == 0 and not any(p["kept"] or p["trash"] for p in players)
+
+
+def _counts_at_deal(state: Mapping[str, Any], player: int) -> dict[str, int]:
+    pl = state["players"][player]
+    cards = state["cards"]
+    counts = Counter(cards[iid] for iid in (*pl["hand"], *pl["file"]))
+    return dict(sorted(counts.items()))
+
+
+def deal_game(catalog: Catalog, state: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The NewGame that deals exactly ``state`` (checked, at its deal), if a record can name one: its decks as
+    counts in card-id order, the seed choosing the first player or not; ``None`` when neither deals it (the
+    decks were given in another order, which the state no longer holds)."""
+    if not at_deal(state):
+        return None
+    players = state["players"]
+    base: dict[str, Any] = {
+        "decks": [_counts_at_deal(state, i) for i in (0, 1)],
+        "seed": state["seed"],
+        "players": [p["name"] for p in players],
+        "options": dict(state["options"]),
+    }
+    for game in (base, {**base, "first_player": state["first_player"]}):
+        again = new_game(catalog, game)[0]
+        if again["cards"] == state["cards"] and again["players"] == players and again["rng"] == state["rng"]:
+            return game
+    return None
 
 
 def _deck_tag(catalog: Catalog, deck: Any, shuffle: bool) -> str:
@@ -589,6 +638,8 @@ __all__ = [
     "Move",
     "Record",
     "RecordError",
+    "at_deal",
+    "deal_game",
     "read",
     "read_lines",
     "record_text",

@@ -167,14 +167,25 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
             envelope(body, ("actions",), ("game", "state", "times", "player", "seats"))
             key, start = codec.open_replay({k: v for k, v in body.items() if k not in ("times", "player")})
             actions, times = body["actions"], body.get("times")
-            if key != "game":
+        dealt = None
+        if key == "state":  # a record starts at the deal: the NewGame that dealt it, else a seat's record of it
+            dealt = engine.check_state(catalog, start)
+            game = records.deal_game(catalog, dealt)
+            if game is None and (seat == records.WHOLE or not records.at_deal(dealt)):
                 raise Problem(
                     "record-needs-game",
                     "record_needs_game",
-                    "A record starts at the deal: send the game (its NewGame) and every action since.",
+                    "A record starts at the deal: send the game (its NewGame), or the state of its deal, and every "
+                    "action since (a state dealt from decks not in card-id order has only a seat's record).",
                 )
+            key, start = ("game", game) if game is not None else (key, start)
         try:
-            text = records.record_text(catalog, start, actions, times=times, seat=seat)
+            if key == "game":
+                text = records.record_text(catalog, start, actions, times=times, seat=seat)
+            else:
+                text = records.record_text(catalog, None, actions, times=times, seat=seat, dealt=dealt)
+            if seat == records.WHOLE:
+                codec.may_write_whole(records.read(text))
         except RuleViolation as exc:
             name_refusal(exc, key, start, actions)
             if "record" in body:

@@ -171,7 +171,17 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:
             "required": True,
             "description": "A game from its NewGame and its actions (as /v1/replay takes it), or a record; "
             "`player` for one seat's or a spectator's record.",
-            "content": {JSON: {"schema": {"oneOf": [S.RecordsRequestSchema, S.RecordFromRecordRequestSchema]}}},
+            "content": {
+                JSON: {
+                    "schema": {
+                        "oneOf": [
+                            S.RecordsRequestSchema,
+                            S.RecordFromRecordRequestSchema,
+                            S.PrivateRecordsRequestSchema,
+                        ]
+                    }
+                }
+            },
         }
     )
     @blp.doc(
@@ -182,13 +192,16 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:
             }
         }
     )
-    @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
+    @errors("BadRequest", "PrivateRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
     def records() -> Response:
         """The game's record (docs/api.md §14), as text.
 
-        A record every tool reads: tags, then one action a line. From a
-        `state` it is a 400 (`record_needs_game`): a record starts at the
-        deal. An illegal action is the replay's 422 with `index`.
+        A record every tool reads: tags, then one action a line. A record
+        starts at the deal: from a `state`, the state of a deal whose decks
+        were given in card-id order (else 400 `record_needs_game`, but a
+        seat's record). Private mode: a deal's token and both seats; the
+        whole record only once the game is over (403 `game_not_over`). An
+        illegal action is the replay's 422 with `index`.
         """
         status, body, _ = answers["records"](request.environ)
         return Response(body, status=status, content_type=RECORD_TYPE)
