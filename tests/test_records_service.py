@@ -127,11 +127,12 @@ def test_a_record_from_the_state_of_a_deal_names_the_newgame_that_deals_it(clien
     ).replace(" drawn", "")
 
 
-def test_private_mode_a_seats_record_any_time_the_whole_record_once_the_game_is_over(
-    private_client, private_game_body
-):
+def test_private_mode_a_seats_record_any_time_the_whole_record_once_the_game_is_over(private_client, private_game_body):
     """docs/api.md §10's reveal rule: both seats, and the seed only when the game is over."""
-    ordered = {**private_game_body, "decks": [{c: d.count(c) for c in sorted(set(d))} for d in private_game_body["decks"]]}
+    ordered = {
+        **private_game_body,
+        "decks": [{c: d.count(c) for c in sorted(set(d))} for d in private_game_body["decks"]],
+    }
     new = private_client.post("/v1/games", json=ordered).json
     token, seats = new["state"], new["seats"]
     body = {"state": token, "seats": seats, "actions": []}
