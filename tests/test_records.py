@@ -55,19 +55,24 @@ def games(draw: Any) -> tuple[Catalog, dict[str, Any], list[dict[str, Any]]]:
         game["options"] = {"response_windows": draw(st.sampled_from(["auto", "strict"]))}
     if draw(st.booleans()):
         game["players"] = [draw(st.text(max_size=10)), draw(st.text(max_size=10))]
-    return catalog, game, played(catalog, game, seed, draw(st.integers(0, 400)))
+    actions = played(catalog, game, seed, draw(st.integers(0, 400)))
+    times = None
+    if draw(st.booleans()):  # a clocked game's times (ms since the deal), as data
+        times = sorted(draw(st.lists(st.integers(0, 10**9), min_size=len(actions), max_size=len(actions))))
+    return catalog, game, actions, times
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games(), st.sampled_from(["whole", 0, 1, None]))
 def test_a_record_read_gives_its_newgame_and_actions_and_writes_again_byte_for_byte(example, seat):
-    catalog, game, actions = example
-    text = record_text(catalog, game, actions, seat=seat)
+    catalog, game, actions, times = example
+    text = record_text(catalog, game, actions, times=times, seat=seat)
     record = read(text)
     assert write(record) == text
     assert record.actions == [parse_action(a) for a in actions]
+    assert record.times == (times or None)
     if seat == "whole":
-        assert record_text(catalog, record.new_game(catalog), record.actions) == text
+        assert record_text(catalog, record.new_game(catalog), record.actions, times=record.times) == text
         final = Session.new(catalog, game)[0]
         final.replay(actions)
         assert record.result == final.state["result"]
@@ -300,3 +305,11 @@ def test_a_million_line_record_stops_at_the_bound_of_moves():
     with pytest.raises(RecordError, match=f"at most {MAX_MOVES}") as err:
         read_lines(lines())
     assert err.value.line == head.count(b"\n") + MAX_MOVES + 1
+
+
+def test_a_game_whose_record_the_reader_would_refuse_is_not_written():
+    from referee.engine import InvalidInput
+
+    game = {**random_new_game(BUILTIN, "long"), "players": ["x" * MAX_LINE, "y"]}
+    with pytest.raises(InvalidInput, match="at most"):
+        record_text(BUILTIN, game, [])

@@ -341,6 +341,8 @@ def record_text(
             errors.update(exc.errors)
     if errors:
         raise InvalidInput(errors)
+    if len(parsed) > MAX_MOVES:
+        raise InvalidInput({"actions": [f"a record holds at most {MAX_MOVES} moves"]})
     at = _times(times, len(parsed))
     moves = []
     for index, action in enumerate(parsed):
@@ -355,7 +357,12 @@ def record_text(
         moves.append(Move(action, None if at is None else at[index], note))
     result = session.state["result"]
     head["Result"] = "*" if result is None else f"{result['winner']} {result['reason']}"
-    return write(Record(head, moves))
+    text = write(Record(head, moves))
+    if max(len(line.encode("utf-8")) + 1 for line in text.split("\n")) > MAX_LINE:  # what the reader refuses
+        raise InvalidInput(
+            {path: [f"a record's lines are at most {MAX_LINE} bytes: a player's name or the seed is longer"]}
+        )
+    return text
 
 
 def at_deal(state: Mapping[str, Any]) -> bool:
