@@ -112,7 +112,10 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
     def at_line(exc: RuleViolation, record: records.Record, environ: Environ) -> Problem:
         """A record's refused move as the replay's 422, with the record's ``line`` besides its ``index``."""
         environ[VIOLATION_KEY] = (exc.rule, exc.code)
-        problem = problem_for(exc, language(environ))
+        lang = language(environ)
+        problem = problem_for(exc, lang)
+        if lang == "ja":
+            problem.headers.append(("Content-Language", "ja"))
         index = getattr(exc, "index", None)
         if type(index) is int:
             problem.extra["line"] = record.line_of(index)
