@@ -159,3 +159,24 @@ def test_a_record_over_the_body_limit_is_413(make_app, catalog):
     text = record_text(catalog, random_new_game(catalog, "big"), [])
     assert small.post("/v1/replay", json={"record": text + ";" * 70_000 + "\n"}).status_code == 413
     assert read(text).tags["Result"] == "*"
+
+
+@pytest.mark.e2e
+def test_a_record_over_real_http_is_utf8_text_and_a_bad_one_is_a_problem(serve, game, catalog):
+    """The real server (gunicorn) answers the record as text/plain UTF-8, byte for byte the engine's."""
+    import httpx
+
+    new_game, _, actions = game
+    new_game = {**new_game, "players": ["葵", "蓮"]}  # names beyond ASCII, written as they are
+    server = serve(workers=1)
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        answer = http.post("/v1/records", json={"game": new_game, "actions": actions})
+        assert answer.status_code == 200
+        assert answer.headers["content-type"] == "text/plain; charset=utf-8"
+        assert answer.content == record_text(catalog, new_game, actions).encode("utf-8")
+        replayed = http.post("/v1/replay", json={"record": answer.text})
+        assert (replayed.status_code, replayed.json()["applied"]) == (200, len(actions))
+        refused = http.post("/v1/replay", json={"record": answer.text.replace("\n", "\r\n")})
+        assert refused.status_code == 400
+        assert refused.headers["content-type"].startswith("application/problem+json")
+        assert (refused.json()["code"], refused.json()["line"]) == ("bad_record", 1)
