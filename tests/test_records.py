@@ -313,3 +313,23 @@ def test_a_game_whose_record_the_reader_would_refuse_is_not_written():
     game = {**random_new_game(BUILTIN, "long"), "players": ["x" * MAX_LINE, "y"]}
     with pytest.raises(InvalidInput, match="at most"):
         record_text(BUILTIN, game, [])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_any_bent_record_reads_or_is_refused_with_a_line_never_anything_else(data):
+    """Characters changed, dropped or added anywhere: a record, or a RecordError naming a line of the text."""
+    text = WHOLE_TEXT
+    for _ in range(data.draw(st.integers(1, 4))):
+        at = data.draw(st.integers(0, len(text)))
+        piece = data.draw(st.sampled_from(['"', "[", "]", "\n", " ", "=", ",", "@", ";", "\\", "-", "x", "0", "é", ""]))
+        cut = data.draw(st.integers(0, 3))
+        text = text[:at] + piece + text[at + cut :]
+    try:
+        record = read(text)
+        record.new_game(BUILTIN)
+    except RecordError as err:
+        assert 1 <= err.line <= text.count("\n") + 1
+
+
+WHOLE_TEXT = whole()
