@@ -33,7 +33,6 @@ from itertools import pairwise
 from typing import Any, Final
 
 from referee.engine.catalog import Catalog
-from referee.engine.decklists import PREFIX as CODE_PREFIX
 from referee.engine.decklists import DeckCodeError, counts_from_code, deck_code
 from referee.engine.errors import InvalidInput, RefereeError, ReplayError, RuleViolation
 from referee.engine.facts import commitment
@@ -49,6 +48,7 @@ MAX_BYTES: Final = 24 * 1024 * 1024  # a whole record: its moves at their longes
 MAX_TIME_MS: Final = 10**12  # ms since the deal: 31 years
 WHOLE: Final = "whole"  # ``seat`` of a whole record; 0 or 1 a seat's, None a spectator's
 SPECTATOR: Final = "spectator"
+CODE_PREFIX: Final = "afd1."  # a deck code's (referee/engine/decklists.py)
 DRAWN: Final = " drawn"  # after FirstPlayer's player: the seed chose them (the NewGame named none)
 
 # The tags, in the order they are written; what each holds: docs/records.md.
@@ -172,7 +172,8 @@ class Record:
                 try:
                     decks.append(counts_from_code(catalog, value))
                 except DeckCodeError as exc:
-                    raise RecordError(at[name], f"{name}: {exc.message} ({exc.code})") from None
+                    message = getattr(exc, "message", None) or str(exc)
+                    raise RecordError(at[name], f"{name}: {message} ({exc.code})") from None
             else:
                 ids = value.split(" ")
                 unknown = next((cid for cid in ids if cid not in catalog), None)
