@@ -81,6 +81,42 @@ class ReplayRequestSchema(Schema):
             raise ValidationError("Give exactly one of game and state.", "_schema")
 
 
+class ReplayRecordRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = "A game record (docs/records.md) to replay: its game, its actions."
+
+    record = fields.String(required=True, metadata=_doc("The record's text (UTF-8, LF line ends)."))
+
+
+RECORD_PLAYER = (
+    "Absent: the whole record. 0 or 1: that seat's record (its commitment for the seed, its own deck only, "
+    "cards it may not know as ids only); null: a spectator's (what both players know)."
+)
+
+
+class RecordsRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = "A game as `/v1/replay` takes it (from its NewGame), and whose record is wanted."
+
+    game = fields.Nested(NewGameSchema, required=True)
+    actions = fields.List(action_field(), required=True)
+    times = fields.List(
+        natural(), metadata=_doc("Clocked games: each action's time, in milliseconds since the deal (clocked games).")
+    )
+    player = player_index(allow_none=True, metadata=_doc(RECORD_PLAYER))
+
+
+class RecordFromRecordRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = "A record, written again: whole (checked), or as one seat or a spectator may know it."
+
+    record = fields.String(required=True, metadata=_doc("The record's text (UTF-8, LF line ends)."))
+    player = player_index(allow_none=True, metadata=_doc(RECORD_PLAYER))
+
+
 class ViewRequestSchema(Schema):
     class Meta:
         unknown = RAISE
@@ -311,6 +347,7 @@ class ProblemSchema(Schema):
     errors_total = natural(metadata=_doc("400: how many paths had errors, when more than `errors` lists."))
     rule = fields.String(metadata=_doc("422: the rule id of RULES.md that the action or deck breaks."))
     index = natural(metadata=_doc("/v1/replay 422: the 0-based index of the first illegal action."))
+    line = natural(metadata=_doc("400 `bad_record`, or a record's refused move: the record's line (1-based)."))
     player = natural(metadata=_doc("422: the player `detail` names as the one acting (0 or 1), by index."))
     actor = natural(metadata=_doc("422: the player who may act now, where `detail` names them (0 or 1)."))
     violations = fields.List(
@@ -402,6 +439,21 @@ class PrivateReplayRequestSchema(Schema):
     state = state_token(required=True)
     seats = fields.List(seat_field(), required=True, validate=validate.Length(equal=PLAYERS))
     actions = fields.List(action_field(), required=True)
+
+
+class PrivateRecordsRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = (
+            "Private mode: the token of a game's deal, both seats and the actions; the whole record (its seed) "
+            "only once the game is over (403 `game_not_over`), a seat's or a spectator's any time."
+        )
+
+    state = state_token(required=True)
+    seats = fields.List(seat_field(), required=True, validate=validate.Length(equal=PLAYERS))
+    actions = fields.List(action_field(), required=True)
+    times = fields.List(natural(), metadata=_doc("Clocked games: each action's time, in milliseconds since the deal."))
+    player = player_index(allow_none=True, metadata=_doc(RECORD_PLAYER))
 
 
 class RevealRequestSchema(Schema):

@@ -97,10 +97,37 @@ export interface paths {
         put?: never;
         /**
          * Apply a list of actions in order.
-         * @description On the first illegal one, a 422 whose body also has `index` (0-based);
-         *     an illegal deck in `game` is a 422 with `violations`.
+         * @description On the first illegal one, a 422 whose body also has `index` (0-based;
+         *     from a record, also its `line`); an illegal deck in `game` is a 422
+         *     with `violations`. A record that does not read, or whose `Result`
+         *     differs from the game's, is a 400 `bad_record` with its `line`.
          */
         post: operations["replayGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The game's record (docs/api.md §14), as text.
+         * @description A record every tool reads: tags, then one action a line. A record
+         *     starts at the deal: from a `state`, the state of a deal whose decks
+         *     were given in card-id order (else 400 `record_needs_game`, but a
+         *     seat's record). Private mode: a deal's token and both seats; the
+         *     whole record only once the game is over (403 `game_not_over`). An
+         *     illegal action is the replay's 422 with `index`.
+         */
+        post: operations["writeRecord"];
         delete?: never;
         options?: never;
         head?: never;
@@ -390,6 +417,8 @@ export interface components {
             rule?: string;
             /** @description /v1/replay 422: the 0-based index of the first illegal action. */
             index?: number;
+            /** @description 400 `bad_record`, or a record's refused move: the record's line (1-based). */
+            line?: number;
             /** @description 422: the player `detail` names as the one acting (0 or 1), by index. */
             player?: number;
             /** @description 422: the player who may act now, where `detail` names them (0 or 1). */
@@ -1823,6 +1852,11 @@ export interface components {
             seats: string[];
             actions: (components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"])[];
         };
+        /** @description A game record (docs/records.md) to replay: its game, its actions. */
+        ReplayRecordRequest: {
+            /** @description The record's text (UTF-8, LF line ends). */
+            record: string;
+        };
         /** @description The state after every action, and how many were applied. */
         ReplayResponse: {
             state: components["schemas"]["State"];
@@ -1833,6 +1867,42 @@ export interface components {
             /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
             state: string;
             applied: number;
+        };
+        /** @description A game as `/v1/replay` takes it (from its NewGame), and whose record is wanted. */
+        RecordsRequest: {
+            game: components["schemas"]["NewGame"];
+            actions: (components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"])[];
+            /** @description Clocked games: each action's time, in milliseconds since the deal (clocked games). */
+            times?: number[];
+            /**
+             * @description Absent: the whole record. 0 or 1: that seat's record (its commitment for the seed, its own deck only, cards it may not know as ids only); null: a spectator's (what both players know).
+             * @enum {integer|null}
+             */
+            player?: 0 | 1 | null;
+        };
+        /** @description A record, written again: whole (checked), or as one seat or a spectator may know it. */
+        RecordFromRecordRequest: {
+            /** @description The record's text (UTF-8, LF line ends). */
+            record: string;
+            /**
+             * @description Absent: the whole record. 0 or 1: that seat's record (its commitment for the seed, its own deck only, cards it may not know as ids only); null: a spectator's (what both players know).
+             * @enum {integer|null}
+             */
+            player?: 0 | 1 | null;
+        };
+        /** @description Private mode: the token of a game's deal, both seats and the actions; the whole record (its seed) only once the game is over (403 `game_not_over`), a seat's or a spectator's any time. */
+        PrivateRecordsRequest: {
+            /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
+            state: string;
+            seats: string[];
+            actions: (components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"])[];
+            /** @description Clocked games: each action's time, in milliseconds since the deal. */
+            times?: number[];
+            /**
+             * @description Absent: the whole record. 0 or 1: that seat's record (its commitment for the seed, its own deck only, cards it may not know as ids only); null: a spectator's (what both players know).
+             * @enum {integer|null}
+             */
+            player?: 0 | 1 | null;
         };
         /** @description A state and the player whose view is wanted (`null`: a spectator's, docs/api.md §12). */
         ViewRequest: {
@@ -2786,10 +2856,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A new game or a state, and the actions to apply in order (private mode: a token and both seats). */
+        /** @description A new game or a state, and the actions to apply in order (private mode: a token and both seats); or a game record (docs/records.md). */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ReplayRequest"] | components["schemas"]["PrivateReplayRequest"];
+                "application/json": components["schemas"]["ReplayRequest"] | components["schemas"]["PrivateReplayRequest"] | components["schemas"]["ReplayRecordRequest"];
             };
         };
         responses: {
@@ -2804,6 +2874,37 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["SealRefused"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["RuleViolation"];
+            default: components["responses"]["Error"];
+        };
+    };
+    writeRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A game from its NewGame and its actions (as /v1/replay takes it), or a record; `player` for one seat's or a spectator's record. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordsRequest"] | components["schemas"]["RecordFromRecordRequest"] | components["schemas"]["PrivateRecordsRequest"];
+            };
+        };
+        responses: {
+            /** @description The game's record (docs/records.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain; charset=utf-8": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["PrivateRefused"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["RuleViolation"];

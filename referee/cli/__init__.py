@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 
 from referee.cli.common import PROG, CommandError
 from referee.cli.fuzz import add_fuzz
+from referee.cli.perft import add_perft
 from referee.cli.play import add_play
 from referee.cli.scenarios import add_check, add_expand, add_recheck, add_record, add_replay
 from referee.cli.serve import add_openapi, add_serve
@@ -48,6 +49,7 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]]
     add_recheck,
     add_expand,
     add_fuzz,
+    add_perft,
     add_play,
     add_verify_deal,
 ]

@@ -165,15 +165,19 @@ def add_record(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         sub,
         "record",
         cmd_record,
-        "play a seeded game and write it as a scenario pinning the final state",
+        "play seeded games and write them as game records, scenarios or archive lines",
         (
-            "Play a game in-process — random legal actions drawn from --seed, or the actions "
-            "of --actions FILE — and write it as a scenario (a golden playthrough) whose 'then' "
-            "pins the final state. 'referee check' on that file then fails the day a rule or a "
-            "card plays differently."
+            "Play a game in-process — random legal actions drawn from --seed, or the actions of "
+            "--actions FILE — and write it as a scenario (a golden playthrough) whose 'then' pins the "
+            "final state ('referee check' on that file fails the day a rule or a card plays "
+            "differently), as a game record (--afr, or --out FILE.afr; docs/records.md), or as an "
+            "archive line (--jsonl). --games N plays N random games (seeds SEED-1 ... SEED-N) into the "
+            "directory --out (one file each), or into one archive with --jsonl."
         ),
     )
-    p.add_argument("--seed", required=True, help="the game's seed (decks, shuffle and random choices)")
+    p.add_argument(
+        "--seed", help="the game's seed (decks, shuffle and random choices); default: the game's, else random"
+    )
     p.add_argument(
         "--game",
         metavar="FILE",
@@ -183,17 +187,30 @@ def add_record(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--actions",
         metavar="FILE",
-        help="the actions to play (JSON or YAML list; references like p0.hand.AF-001 allowed); "
+        help="the actions to play: a JSON or YAML list (references like p0.hand.AF-001 allowed), a "
+        "/v1/replay body {game, actions} (its game is played), or a game record (.afr); "
         "default: random legal actions",
     )
     p.add_argument("--max-actions", type=int, metavar="N", help="stop after N actions (default: the game's end)")
+    p.add_argument("--games", type=positive_int, default=1, metavar="N", help="play N random games (default 1)")
     p.add_argument("--name", help="the scenario's name (default: 'recorded game, seed S')")
-    _out(p, "the scenario (default: standard output)")
-    p.add_argument(
+    _out(p, "the scenario or record (default: standard output); with --games N, a directory")
+    form = p.add_mutually_exclusive_group()
+    form.add_argument(
+        "--afr", action="store_true", help="write a game record (docs/records.md); the default for --out *.afr"
+    )
+    form.add_argument(
         "--jsonl",
         action="store_true",
         help="write the game as one archive line (JSON Lines, for referee recheck) instead of a "
         "scenario; append many to make an archive",
+    )
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=positive_int,
+        metavar="N",
+        help="with --games, play them in N processes (default: one per core); the files are the same",
     )
     _common(p, url=False)
 
@@ -210,42 +227,109 @@ def _read_data(path: str, what: str) -> Any:
     return docs[0].data
 
 
+def _record_inputs(args: argparse.Namespace, catalog: Any) -> tuple[Any, Any]:
+    """The NewGame (or None) and the actions (or None) that --game and --actions name."""
+    from referee.scenarios.records_io import is_record, read_record_file
+    from referee.scenarios.source import ScenarioError
+
+    game = _read_data(args.game, "--game") if args.game else None
+    if game is not None and not isinstance(game, dict):
+        raise CommandError(f"--game {args.game}: a NewGame is a mapping with decks")
+    if not args.actions:
+        return game, None
+    if is_record(args.actions):
+        try:
+            record = read_record_file(args.actions)
+            played = record.new_game(catalog)
+        except ScenarioError as exc:
+            raise CommandError(f"--actions {exc}") from None
+        except Exception as exc:  # RecordError: the record names a game this catalog cannot deal
+            raise CommandError(f"--actions {args.actions}:{getattr(exc, 'line', 1)}: {exc}") from None
+        if game is not None:
+            raise CommandError(f"--actions {args.actions}: a game record names its game; give no --game")
+        return played, record.actions
+    actions = _read_data(args.actions, "--actions")
+    if isinstance(actions, dict) and isinstance(actions.get("actions"), list):  # a /v1/replay body
+        if "state" in actions:
+            raise CommandError(f"--actions {args.actions}: a replay from a state cannot be recorded: give its game")
+        if "game" in actions:
+            if game is not None:
+                raise CommandError(f"--actions {args.actions}: the replay body names its game; give no --game")
+            if not isinstance(actions["game"], dict):
+                raise CommandError(f"--actions {args.actions}: game: a NewGame is a mapping with decks")
+            game = actions["game"]
+        actions = actions["actions"]
+    elif isinstance(actions, dict) and isinstance(actions.get("when"), list):  # a scenario's when
+        actions = actions["when"]
+    if not isinstance(actions, list):
+        raise CommandError(f"--actions {args.actions}: expected a list of actions, a replay body or a record")
+    return game, actions
+
+
 def cmd_record(args: argparse.Namespace) -> int:
-    from referee.scenarios.record import RecordError, record, to_yaml
+    import secrets
+
+    from referee.scenarios.record import RecordError, record, recorded_text
 
     if args.max_actions is not None and args.max_actions < 0:
         raise CommandError("--max-actions must be 0 or more")
+    form = "jsonl" if args.jsonl else "afr" if args.afr or (args.out or "").endswith(".afr") else "yaml"
     backend = _backend(args)
-    game = _read_data(args.game, "--game") if args.game else None
-    actions = _read_data(args.actions, "--actions") if args.actions else None
-    if game is not None and not isinstance(game, dict):
-        raise CommandError(f"--game {args.game}: a NewGame is a mapping with decks")
-    if isinstance(actions, dict) and isinstance(actions.get("actions"), list):
-        actions = actions["actions"]  # a replay body or a scenario's when
-    elif isinstance(actions, dict) and isinstance(actions.get("when"), list):
-        actions = actions["when"]
-    if actions is not None and not isinstance(actions, list):
-        raise CommandError(f"--actions {args.actions}: expected a list of actions")
+    game, actions = _record_inputs(args, backend.catalog)
+    seed = args.seed or (game or {}).get("seed") or "s-" + secrets.token_hex(8)
+    if args.games > 1:
+        return _record_many(args, backend, form, game, actions, seed)
     try:
-        rec = record(backend.catalog, args.seed, game, actions, args.max_actions)
+        rec = record(backend.catalog, seed, game, actions, args.max_actions)
     except RecordError as exc:
         print(f"{PROG}: {'illegal action' if exc.illegal else 'error'}: {exc}", file=sys.stderr)
         return 1 if exc.illegal else 2
-    cat = backend.catalog
     played = f"{len(rec.actions)} action(s), {'game over' if rec.over() else 'game not over'}"
-    if args.jsonl:
-        from referee.scenarios.archive import line_for
-
-        text = line_for(args.name or f"seed {args.seed}", cat, rec.game, rec.actions, rec.state).decode()
-        return write_output("--out", args.out, text, played)
     source = f"--actions {args.actions}" if args.actions else "random legal actions"
-    comment = (
-        f"Recorded by `referee record --seed {args.seed}` ({source}), catalog {cat.id} {cat.digest[:19]}...\n"
-        f"{len(rec.actions)} action(s); the game is {'over' if rec.over() else 'not over'}.\n"
-        "`referee check` replays it and fails if an action is refused or the final state differs."
-    )
-    text = to_yaml(rec, args.name or f"recorded game, seed {args.seed}", comment)
+    text = recorded_text(backend.catalog, rec, form, seed, args.name, source)
     return write_output("--out", args.out, text, played)
+
+
+def _record_many(args: argparse.Namespace, backend: Any, form: str, game: Any, actions: Any, seed: str) -> int:
+    """--games N: N random games, seeds SEED-1 ... SEED-N, into a directory (one file each) or one archive."""
+    from pathlib import Path
+
+    from referee.scenarios.parallel import BackendSpec, PoolError, open_pool
+    from referee.scenarios.record import record_batch
+
+    if actions is not None:
+        raise CommandError("--games plays random games: give no --actions (a file is one game)")
+    if form != "jsonl" and not args.out:
+        raise CommandError("--games N writes N files: give the directory with --out")
+    if form != "jsonl":
+        folder = Path(args.out)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CommandError(f"--out {args.out}: cannot make the directory: {exc.strerror or exc}") from None
+    elif args.out:
+        check_writable("--out", args.out)
+    seeds = [f"{seed}-{i}" for i in range(1, args.games + 1)]
+    batches = [seeds[i : i + 8] for i in range(0, len(seeds), 8)]
+    suffix = ".afr" if form == "afr" else ".yaml"
+    lines: list[str] = []
+    try:
+        with open_pool(args.jobs, None, items=len(batches)) as pool:
+            spec = BackendSpec.of(backend)
+            for batch, texts in zip(batches, pool.map(record_batch, batches, spec, form, game, args.max_actions)):
+                for one, text in zip(batch, texts):
+                    if form == "jsonl":
+                        lines.append(text)
+                    else:
+                        write_file("--out", str(Path(args.out) / f"game-{one}{suffix}"), text)
+    except PoolError as exc:
+        raise CommandError(str(exc)) from None
+    except ValueError as exc:  # a NewGame the referee refuses: the same for every seed
+        raise CommandError(f"--game {args.game}: {exc}") from None
+    if form == "jsonl":
+        return write_output("--out", args.out, "".join(lines), f"{args.games} game(s)")
+    print(f"{PROG}: wrote {args.games} game(s) to {args.out}", file=sys.stderr)
+    return 0
 
 
 # -- replay ----------------------------------------------------------------------
@@ -258,9 +342,10 @@ def add_replay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         cmd_replay,
         "check a recorded game end to end; report the first illegal action",
         (
-            "Check a recorded game: the body of POST /v1/replay ({game or state, actions}, JSON "
-            "or YAML) or a scenario file (its given and when). Every action must be legal; the "
-            "first illegal one is reported with its index and rule (exit 1)."
+            "Check a recorded game: a game record (.afr, docs/records.md), the body of POST "
+            "/v1/replay ({game or state, actions}, JSON or YAML) or a scenario file (its given and "
+            "when). Every action must be legal; the first illegal one is reported with its index "
+            "(a record's: its line) and rule (exit 1); a record's Result must be the game's."
         ),
     )
     p.add_argument("file", metavar="FILE", help="the recorded game")
@@ -279,9 +364,15 @@ def _player_name(state: dict[str, Any], i: Any) -> str:
 def cmd_replay(args: argparse.Namespace) -> int:
     from referee.scenarios.assertions import flow, legend
     from referee.scenarios.record import load_replay
+    from referee.scenarios.records_io import is_record
     from referee.scenarios.runner import execute
 
-    sc, ex = _on_scenario(args, load_replay, lambda sc, backend: execute(sc, backend, fast=False))
+    record = is_record(args.file)
+    load: Callable[[str], Any] = load_replay
+    if record:  # read against the catalog of the run (its Catalog tag and deck codes are checked)
+        catalog = _on_backend(args, lambda backend: backend.catalog)[1]
+        load = lambda path: load_replay(path, catalog)  # noqa: E731
+    sc, ex = _on_scenario(args, load, lambda sc, backend: execute(sc, backend, fast=False))
     n = len(sc.when)
     if ex.ref_error is not None:
         print(f"{args.file}: action {ex.at} (line {sc.line_of('when', ex.at)}): {ex.ref_error}")
@@ -292,7 +383,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"{args.file}: the {sc.given_kind} is refused: {r.describe()}")
             return 1 if r.kind == "violation" else 2
         what = f"rule {r.rule} ({r.code})" if r.kind == "violation" else f"error {r.status} ({r.code})"
-        print(f"{args.file}: action {ex.at} of {n} is illegal: {what}: {r.detail}")
+        if record:
+            print(f"{args.file}:{sc.line_of('when', ex.at)}: move {ex.at + 1} of {n} is illegal: {what}: {r.detail}")
+        else:
+            print(f"{args.file}: action {ex.at} of {n} is illegal: {what}: {r.detail}")
         print(f"  action (line {sc.line_of('when', ex.at)}): {flow(sc.when[ex.at])}")
         key = legend(r.detail, ex.state)
         if key:
@@ -304,6 +398,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 1 if r.kind == "violation" else 2
     state = ex.state or {}
     res = state.get("result")
+    if record and res != sc.then.get("result"):
+        said = sc.then.get("result")
+        told = "*" if said is None else f"{said['winner']} {said['reason']}"
+        got = "*" if res is None else f"{res['winner']} {res['reason']}"
+        print(f'{args.file}: all {n} move(s) legal, but the record says [Result "{told}"] and the game gives {got}')
+        return 1
     end = (
         f"game over: {_player_name(state, res['winner'])} wins ({res['reason']})"
         if res
@@ -327,13 +427,15 @@ def add_recheck(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "re-apply every game of an archive; report those whose outcome or legality changes",
         (
             "Play every game of a JSON Lines archive (one 'referee record --jsonl' game per line, "
-            "optionally gzip) again with the given catalog (or service), and report each game "
+            "optionally gzip), or of a directory of game records (*.afr, docs/records.md), again with the given catalog (or service), and report each game "
             "whose legality (an action now refused, or no longer) or outcome (the result) differs "
             "from the one recorded, then a summary line. Exit 0 if none changed, 1 if some did, "
             "2 if a line is malformed or the archive cannot be read. The format: docs/scenarios.md."
         ),
     )
-    p.add_argument("archive", metavar="ARCHIVE", help="the archive: .jsonl, or gzip (.jsonl.gz)")
+    p.add_argument(
+        "archive", metavar="ARCHIVE", help="the archive: .jsonl, gzip (.jsonl.gz), or a directory of .afr records"
+    )
     p.add_argument("--report", metavar="FILE", help="also write the report as JSON to FILE")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar on a terminal")
     _common(p)

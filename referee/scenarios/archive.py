@@ -31,7 +31,9 @@ from typing import Any
 
 import orjson
 
+from referee.engine import records
 from referee.scenarios.model import Scenario, parse
+from referee.scenarios.records_io import record_scenario
 from referee.scenarios.source import Document, ScenarioError
 
 FIELDS = {"id", "catalog", "game", "actions", "outcome", "meta"}
@@ -87,9 +89,18 @@ def line_for(
 # -- reading ----------------------------------------------------------------------
 
 
+RECORD_ITEM = b"afr "  # an item of a directory archive: this, the record's file name, a newline, its bytes
+
+
 def read_lines(path: str | Path) -> Iterator[tuple[int, bytes]]:
-    """``(line number, line)`` for every non-blank line; raises :class:`ArchiveError` if the file cannot be read."""
+    """``(line number, line)`` for every non-blank line; raises :class:`ArchiveError` if the file cannot be read.
+
+    A directory is an archive of game records (``*.afr``, docs/records.md): one item per file, in name order,
+    numbered from 1, each :data:`RECORD_ITEM`, its name and its bytes (a worker may not share the files)."""
     source = str(path)
+    if Path(path).is_dir():
+        yield from _records_in(Path(path))
+        return
     number = 0
     try:
         with open(path, "rb") as raw:
@@ -105,8 +116,36 @@ def read_lines(path: str | Path) -> Iterator[tuple[int, bytes]]:
         raise ArchiveError(source, None, f"cannot read: {exc.strerror or exc}") from None
 
 
-def parse_line(source: str, number: int, raw: bytes) -> ArchivedGame:
-    """One archived game, or the :class:`ArchiveError` naming what is wrong with the line."""
+def _records_in(folder: Path) -> Iterator[tuple[int, bytes]]:
+    files = sorted(p for p in folder.rglob("*.afr") if p.is_file())
+    for number, file in enumerate(files, 1):
+        try:
+            with open(file, "rb") as raw:
+                data = raw.read(records.MAX_BYTES + 1)  # a longer one the reader refuses at its line
+        except OSError as exc:
+            raise ArchiveError(str(file), None, f"cannot read: {exc.strerror or exc}") from None
+        yield number, RECORD_ITEM + str(file).encode("utf-8", "surrogateescape") + b"\n" + data
+
+
+def _record_game(number: int, raw: bytes, catalog: Any) -> ArchivedGame:
+    """A directory archive's item: a game record, expected to replay legal to the result it says."""
+    name, _, data = raw[len(RECORD_ITEM) :].partition(b"\n")
+    file = name.decode("utf-8", "replace")
+    try:
+        record = records.read(data)
+        scenario = record_scenario(record, file, catalog)
+    except records.RecordError as exc:
+        raise ArchiveError(file, exc.line, exc.message) from None
+    except ScenarioError as err:
+        raise ArchiveError(file, err.line, err.message) from None
+    return ArchivedGame(number, file, scenario, {"refused": None, "result": record.result})
+
+
+def parse_line(source: str, number: int, raw: bytes, catalog: Any = None) -> ArchivedGame:
+    """One archived game, or the :class:`ArchiveError` naming what is wrong with the line (a directory's
+    record is read against ``catalog``)."""
+    if raw.startswith(RECORD_ITEM):
+        return _record_game(number, raw, catalog)
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:

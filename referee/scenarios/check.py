@@ -17,10 +17,17 @@ from referee.scenarios.expand import hint
 from referee.scenarios.model import parse
 from referee.scenarios.parallel import BackendSpec, Pool, open_pool
 from referee.scenarios.progress import bar
+from referee.scenarios.records_io import (
+    RECORD_SUFFIX,
+    read_record_bytes,
+    read_record_file,
+    read_record_text,
+    record_scenario,
+)
 from referee.scenarios.runner import Result, run
 from referee.scenarios.source import ScenarioError, load_documents, read_text
 
-SCENARIO_SUFFIXES = (".yaml", ".yml")
+SCENARIO_SUFFIXES = (".yaml", ".yml", ".afr")  # .afr: a game record (docs/records.md), checked as a scenario
 
 
 class NothingToCheck(Exception):
@@ -65,6 +72,8 @@ def _error_result(err: ScenarioError, label: str | None = None) -> Result:
 def run_file(path: Path | str, backend: Any, text: str | None = None) -> list[Result]:
     """Every scenario of one file (``text``: its contents, if already read); a file that does not parse
     is one ``error`` result."""
+    if str(path).endswith(RECORD_SUFFIX):
+        return [_record_result(path, backend, text)]
     try:
         docs = load_documents(path, text)
     except ScenarioError as err:
@@ -83,6 +92,15 @@ def run_file(path: Path | str, backend: Any, text: str | None = None) -> list[Re
     return out
 
 
+def _record_result(path: Path | str, backend: Any, text: str | None) -> Result:
+    """A game record run as a scenario: every move legal, the result its ``Result`` tag says."""
+    try:
+        record = read_record_file(path) if text is None else read_record_text(path, text)
+        return run(record_scenario(record, path, backend.catalog), backend)
+    except ScenarioError as err:
+        return _error_result(err)
+
+
 FileWork = tuple[str, "str | ScenarioError"]  # a file's name and its text, or why it could not be read
 
 
@@ -97,6 +115,8 @@ def run_files(spec: BackendSpec, work: list[FileWork]) -> list[list[Result]]:
 
 def _read(path: Path) -> FileWork:
     try:
+        if path.suffix == RECORD_SUFFIX:  # bounded, and bytes that are not UTF-8 left for the reader to name
+            return str(path), read_record_bytes(path).decode("utf-8", "surrogateescape")
         return str(path), read_text(path)
     except ScenarioError as err:
         return str(path), err
@@ -144,7 +164,9 @@ def check(
     out = out or sys.stdout
     files = discover(paths)
     if not files:
-        raise NothingToCheck("no scenario files (*.yaml, *.yml) under " + " ".join(map(str, paths)))
+        raise NothingToCheck(
+            "no scenario files (*.yaml, *.yml) or game records (*.afr) under " + " ".join(map(str, paths))
+        )
     start = time.perf_counter()
     table = getattr(backend, "table_url", None)  # the page of the referee at --url; in-process, none
     results: list[Result] = []

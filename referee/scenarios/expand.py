@@ -16,6 +16,7 @@ from typing import Any
 from referee.scenarios.build import build_position, expand_game
 from referee.scenarios.model import Scenario, parse
 from referee.scenarios.record import load_replay
+from referee.scenarios.records_io import is_record
 from referee.scenarios.runner import execute
 from referee.scenarios.source import ScenarioError, load_documents
 
@@ -23,6 +24,8 @@ from referee.scenarios.source import ScenarioError, load_documents
 def load(spec: str) -> Scenario:
     """The scenario named by ``FILE`` or ``FILE#N`` (the N-th document, 1-based), or a replay body."""
     path, _, number = spec.partition("#")
+    if not number and is_record(path):
+        return load_replay(path)
     docs = load_documents(path)
     if not number and len(docs) == 1 and isinstance(docs[0].data, dict) and "given" not in docs[0].data:
         return load_replay(path)

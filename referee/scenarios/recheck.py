@@ -84,7 +84,7 @@ def outcome_of(ex: Execution) -> dict[str, Any]:
 
 def recheck_line(backend: Any, source: str, number: int, raw: bytes) -> Verdict:
     try:
-        game = parse_line(source, number, raw)
+        game = parse_line(source, number, raw, backend.catalog)
     except ArchiveError as err:
         return Verdict(number, f"line {number}", "malformed", error=str(err))
     try:
@@ -192,7 +192,7 @@ def recheck(
                 if v.status != "unchanged":
                     progress.write(report_line(source, v), out)
     if not summary.games:
-        raise ArchiveError(source, None, "holds no game (one JSON object per line)")
+        raise ArchiveError(source, None, "holds no game (one JSON object per line, or *.afr game records)")
     out.write(summary.line() + "\n")
     out.flush()
     return summary

@@ -12,15 +12,17 @@ scenario file (its ``given`` and ``when``; its ``then`` is ignored).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from referee.engine import Catalog, InvalidInput, RuleViolation, Session, parse_action
+from referee.engine import Catalog, InvalidInput, RuleViolation, Session, parse_action, records
 from referee.engine.playout import random_action
 from referee.engine.setup import SeededStream
+from referee.scenarios.archive import line_for
 from referee.scenarios.assertions import Matcher, flow
 from referee.scenarios.build import expand_game
 from referee.scenarios.model import Scenario, parse
+from referee.scenarios.records_io import is_record, read_record_file, record_scenario
 from referee.scenarios.refs import RefError, ref_for, refs_in_action, resolve_action
 from referee.scenarios.source import Document, ScenarioError, load_documents
 
@@ -40,6 +42,7 @@ class Recording:
     game: dict[str, Any]
     actions: list[dict[str, Any]]  # as written: references
     state: dict[str, Any]
+    played: list[dict[str, Any]] = field(default_factory=list)  # with instance ids, as a game record names them
 
     def over(self) -> bool:
         return bool(self.state["phase"] == "over")
@@ -59,7 +62,12 @@ def record(
     if game is None:
         game = random_new_game(catalog, seed)
     else:
+        # As POST /v1/games deals it: a NewGame without first_player has the seed choose (RULES 5.2), never
+        # the scenario default 0 (whose missing draw would also shuffle differently).
+        drawn = game.get("first_player") is None
         game = expand_game(catalog, {"seed": seed, **game})
+        if drawn:
+            game["first_player"] = None
     game = dict(game)
     game.setdefault("first_player", None)  # recorded explicitly: the scenario default is 0
     try:
@@ -68,6 +76,7 @@ def record(
         raise RecordError(f"the game is refused: {exc}") from None
     state = session.state
     written: list[dict[str, Any]] = []
+    played: list[dict[str, Any]] = []
     limit = max_actions if max_actions is not None else 100_000
     if actions is not None:
         for i, raw in enumerate(actions[:limit]):
@@ -78,6 +87,7 @@ def record(
             except InvalidInput as exc:
                 raise RecordError(f"action {i}: {exc}", i) from None
             written.append(refs_in_action(state, action))
+            played.append(action)
             try:
                 session.apply_parsed(action)
             except RuleViolation as exc:
@@ -92,8 +102,9 @@ def record(
         while not session.over and len(written) < limit:
             action = random_action(session.board, stream)
             written.append(refs_in_action(state, action))
+            played.append(action)
             session.apply_parsed(action)
-    return Recording(game, written, state)
+    return Recording(game, written, state, played)
 
 
 def pins(state: dict[str, Any]) -> dict[str, Any]:
@@ -151,8 +162,11 @@ def to_yaml(rec: Recording, name: str, comment: str) -> str:
 # -- replay -------------------------------------------------------------------------
 
 
-def load_replay(path: str) -> Scenario:
-    """What ``referee replay`` checks, as a scenario that expects every action to be legal."""
+def load_replay(path: str, catalog: Catalog | None = None) -> Scenario:
+    """What ``referee replay`` checks, as a scenario that expects every action to be legal (and, from a game
+    record read against ``catalog``, the result its ``Result`` tag says)."""
+    if is_record(path):
+        return record_scenario(read_record_file(path), path, catalog or Catalog.builtin())
     docs = load_documents(path)
     if len(docs) != 1:
         raise ScenarioError(path, None, None, f"a recorded game is one document, not {len(docs)}")
@@ -185,3 +199,42 @@ def load_replay(path: str) -> Scenario:
     sc = parse(sc_doc)
     sc.raw_game = True  # an API body: no scenario defaults (seed, first_player)
     return sc
+
+
+# -- game records (docs/records.md) ---------------------------------------------------
+
+
+def record_of(catalog: Catalog, rec: Recording) -> str:
+    """The game record (docs/records.md) of a recording."""
+    return records.record_text(catalog, rec.game, rec.played)
+
+
+def recorded_text(
+    catalog: Catalog, rec: Recording, form: str, seed: str, name: str | None = None, source: str = ""
+) -> str:
+    """The recording written as ``form``: ``afr`` a game record, ``jsonl`` an archive line, ``yaml`` a scenario."""
+    if form == "afr":
+        return record_of(catalog, rec)
+    if form == "jsonl":
+        return line_for(name or f"seed {seed}", catalog, rec.game, rec.actions, rec.state).decode()
+    comment = (
+        f"Recorded by `referee record --seed {seed}` ({source or 'random legal actions'}), "
+        f"catalog {catalog.id} {catalog.digest[:19]}...\n"
+        f"{len(rec.actions)} action(s); the game is {'over' if rec.over() else 'not over'}.\n"
+        "`referee check` replays it and fails if an action is refused or the final state differs."
+    )
+    return to_yaml(rec, name or f"recorded game, seed {seed}", comment)
+
+
+def record_batch(spec: Any, form: str, game: Any, max_actions: int | None, seeds: list[str]) -> list[str]:
+    """A worker's task (``referee record --games N``): the texts of the random games of ``seeds``, in order;
+    a ``ValueError`` when the game is refused."""
+    catalog = spec.backend().catalog
+    out = []
+    for seed in seeds:
+        try:
+            rec = record(catalog, seed, game, None, max_actions)
+        except RecordError as exc:
+            raise ValueError(str(exc)) from None
+        out.append(recorded_text(catalog, rec, form, seed))
+    return out

@@ -21,22 +21,38 @@ import orjson
 
 from referee import engine
 from referee.bots import suggest as bots
+from referee.engine import records
 from referee.engine.errors import RuleViolation
 from referee.engine.labels import label, labelled, names_for
 from referee.service import metrics
 from referee.service.codecs import ACT, ASK, LOOK, SUGGEST
 from referee.service.context import Referee
-from referee.service.problems import Problem, schema_problem, violation_json
-from referee.service.reading import T0_KEY, BodyLimits, envelope, language, read_body
+from referee.service.problems import Problem, problem_for, schema_problem, violation_json
+from referee.service.reading import T0_KEY, VIOLATION_KEY, BodyLimits, envelope, language, player_field, read_body
 
 # status, JSON body, and "ja" when its human text is Japanese (Content-Language), else None
 Answer = tuple[int, bytes, "str | None"]
 Environ = dict[str, Any]
+Body = dict[str, Any]
 Handler = Callable[[Environ], Answer]
 
 
 def _lang(lang: str) -> str | None:
     return "ja" if lang == "ja" else None
+
+
+def read_record(text: Any) -> records.Record:
+    """The body's ``record``: a string that reads as a record (400 ``bad_record`` with its line)."""
+    if not isinstance(text, str):
+        raise schema_problem({"record": ["Not a valid string."]})
+    try:
+        return records.read(text)
+    except records.RecordError as exc:
+        raise bad_record(exc) from None
+
+
+def bad_record(exc: records.RecordError) -> Problem:
+    return Problem("bad-record", "bad_record", f"The record does not read: {exc}.", line=exc.line)
 
 
 # The bot answers by this share of budget_ms after the request came in: the rest is the answer's own work.
@@ -119,19 +135,100 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
         lang = language(environ)
         return 200, dumps({"actions": labelled(catalog, opened.state, actions, lang), **opened.renewed}), _lang(lang)
 
+    def name_refusal(exc: RuleViolation, key: str, start: Any, actions: Any) -> None:
+        """A replay's refusal: its players and cards named as they were when the action was refused."""
+        index = getattr(exc, "index", None)
+        if type(index) is int:
+            at, _ = engine.replay(catalog, actions[:index], **{key: start})
+            action = actions[index]
+            named(exc, at, action.get("player") if isinstance(action, dict) else None)
+
+    def at_line(exc: RuleViolation, record: records.Record, environ: Environ) -> Problem:
+        """A record's refused move as the replay's 422, with the record's ``line`` besides its ``index``."""
+        environ[VIOLATION_KEY] = (exc.rule, exc.code)
+        lang = language(environ)
+        problem = problem_for(exc, lang)
+        if lang == "ja":
+            problem.headers.append(("Content-Language", "ja"))
+        index = getattr(exc, "index", None)
+        if type(index) is int:
+            problem.extra["line"] = record.line_of(index)
+        return problem
+
     def replay(environ: Environ) -> Answer:
         body = read_body(environ, limits)
+        if "record" in body:
+            return replay_record(environ, body)
         key, start = codec.open_replay(body)
         try:
             state, applied = engine.replay(catalog, body["actions"], **{key: start})
         except RuleViolation as exc:
-            index = getattr(exc, "index", None)
-            if type(index) is int:  # name the players and cards as they were when the action was refused
-                at, _ = engine.replay(catalog, body["actions"][:index], **{key: start})
-                action = body["actions"][index]
-                named(exc, at, action.get("player") if isinstance(action, dict) else None)
+            name_refusal(exc, key, start, body["actions"])
             raise
         return 200, dumps({"state": codec.close_state(state), "applied": applied}), None
+
+    def replay_record(environ: Environ, body: Body) -> Answer:
+        envelope(body, ("record",))
+        record = read_record(body["record"])
+        game = record_game(record)
+        key, start = codec.open_replay({"game": game, "actions": record.actions})  # private mode refuses a game
+        # A clocked record's times (docs/records.md) are read; replaying them is the clocks' part of the engine.
+        try:
+            state, applied = engine.replay(catalog, record.actions, **{key: start})
+        except RuleViolation as exc:
+            name_refusal(exc, key, start, record.actions)
+            raise at_line(exc, record, environ) from None
+        try:
+            record.check_result(state["result"])
+        except records.RecordError as exc:
+            raise bad_record(exc) from None
+        return 200, dumps({"state": codec.close_state(state), "applied": applied}), None
+
+    def record_game(record: records.Record) -> Body:
+        try:
+            return record.new_game(catalog)
+        except records.RecordError as exc:
+            raise bad_record(exc) from None
+
+    def write_record(environ: Environ) -> Answer:
+        """``POST /v1/records``: the record of a game, whole or as one seat (or a spectator) may know it."""
+        body = read_body(environ, limits)
+        seat: Any = records.WHOLE
+        if "player" in body:
+            seat = None if body["player"] is None else player_field(body)
+        if "record" in body:
+            envelope(body, ("record",), ("player",))
+            record = read_record(body["record"])
+            key, start, actions, times = "game", record_game(record), record.actions, record.times
+        else:
+            envelope(body, ("actions",), ("game", "state", "times", "player", "seats"))
+            key, start = codec.open_replay({k: v for k, v in body.items() if k not in ("times", "player")})
+            actions, times = body["actions"], body.get("times")
+        dealt = None
+        if key == "state":  # a record starts at the deal: the NewGame that dealt it, else a seat's record of it
+            dealt = engine.check_state(catalog, start)
+            game = records.deal_game(catalog, dealt)
+            if game is None and (seat == records.WHOLE or not records.at_deal(dealt)):
+                raise Problem(
+                    "record-needs-game",
+                    "record_needs_game",
+                    "A record starts at the deal: send the game (its NewGame), or the state of its deal, and every "
+                    "action since (a state dealt from decks not in card-id order has only a seat's record).",
+                )
+            key, start = ("game", game) if game is not None else (key, start)
+        try:
+            if key == "game":
+                text = records.record_text(catalog, start, actions, times=times, seat=seat)
+            else:
+                text = records.record_text(catalog, None, actions, times=times, seat=seat, dealt=dealt)
+            if seat == records.WHOLE:
+                codec.may_write_whole(records.read(text))
+        except RuleViolation as exc:
+            name_refusal(exc, key, start, actions)
+            if "record" in body:
+                raise at_line(exc, record, environ) from None
+            raise
+        return 200, text.encode("utf-8"), None
 
     def view(environ: Environ) -> Answer:
         body = read_body(environ, limits)
@@ -178,6 +275,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
         "validate": validate,
         "legal_actions": legal_actions,
         "replay": replay,
+        "records": write_record,
         "view": view,
         "suggest": suggest,
         "reveal": reveal,

@@ -108,6 +108,9 @@ class Codec:
         """``/v1/games``' answer."""
         raise NotImplementedError
 
+    def may_write_whole(self, record: Any) -> None:
+        """A whole record (seed included) may be answered: always, but in private mode only once the game is over."""
+
     def reveal(self, body: Body) -> Body:
         """``/v1/reveal``'s answer: the whole state of a finished private game."""
         raise Problem(

@@ -298,6 +298,16 @@ class PrivateCodec(Codec):
 
     # -- revealing (docs/api.md §10) -----------------------------------------------
 
+    def may_write_whole(self, record: Any) -> None:
+        """A whole record names the seed: as :meth:`reveal`, only once the game is over (both seats were checked)."""
+        if record.result is None:
+            raise Problem(
+                "game-not-over",
+                "game_not_over",
+                "A private game's whole record (its seed) is written only once it is over (docs/api.md §10); "
+                'a seat\'s record ("player") any time.',
+            )
+
     def reveal(self, body: Body) -> Body:
         """The whole state of a finished game, with both seats.
 

@@ -48,6 +48,8 @@ class ProblemType:
 PROBLEMS: dict[str, ProblemType] = {
     "invalid-json": ProblemType(400, "Body is not JSON"),
     "invalid-schema": ProblemType(400, "Request does not match the schema"),
+    "bad-record": ProblemType(400, "Game record does not read"),
+    "record-needs-game": ProblemType(400, "A record starts at the deal"),
     "inconsistent-state": ProblemType(400, "Inconsistent state"),
     "not-in-private-mode": ProblemType(400, "Not allowed in private mode"),
     "private-mode-off": ProblemType(400, "Private play is off"),

@@ -23,6 +23,7 @@ from referee.service.problems import Problem
 from referee.service.reading import JSON
 
 View = Callable[..., Response]
+RECORD_TYPE = "text/plain; charset=utf-8"
 
 
 def response_of(handler: Handler) -> Response:
@@ -132,9 +133,19 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:  # n
 
     @blp.route("/v1/replay", methods=["POST"])
     @blp.doc(operationId="replayGame")
-    @request_body(
-        S.either(S.ReplayRequestSchema, S.PrivateReplayRequestSchema),
-        "A new game or a state, and the actions to apply in order (private mode: a token and both seats).",
+    @blp.doc(
+        requestBody={
+            "required": True,
+            "description": "A new game or a state, and the actions to apply in order (private mode: a token and "
+            "both seats); or a game record (docs/records.md).",
+            "content": {
+                JSON: {
+                    "schema": {
+                        "oneOf": [S.ReplayRequestSchema, S.PrivateReplayRequestSchema, S.ReplayRecordRequestSchema]
+                    }
+                }
+            },
+        }
     )
     @blp.response(
         200,
@@ -146,10 +157,54 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:  # n
     def replay() -> Response:
         """Apply a list of actions in order.
 
-        On the first illegal one, a 422 whose body also has `index` (0-based);
-        an illegal deck in `game` is a 422 with `violations`.
+        On the first illegal one, a 422 whose body also has `index` (0-based;
+        from a record, also its `line`); an illegal deck in `game` is a 422
+        with `violations`. A record that does not read, or whose `Result`
+        differs from the game's, is a 400 `bad_record` with its `line`.
         """
         return response_of(answers["replay"])
+
+    @blp.route("/v1/records", methods=["POST"])
+    @blp.doc(operationId="writeRecord")
+    @blp.doc(
+        requestBody={
+            "required": True,
+            "description": "A game from its NewGame and its actions (as /v1/replay takes it), or a record; "
+            "`player` for one seat's or a spectator's record.",
+            "content": {
+                JSON: {
+                    "schema": {
+                        "oneOf": [
+                            S.RecordsRequestSchema,
+                            S.RecordFromRecordRequestSchema,
+                            S.PrivateRecordsRequestSchema,
+                        ]
+                    }
+                }
+            },
+        }
+    )
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "The game's record (docs/records.md).",
+                "content": {RECORD_TYPE: {"schema": {"type": "string"}}},
+            }
+        }
+    )
+    @errors("BadRequest", "PrivateRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
+    def records() -> Response:
+        """The game's record (docs/api.md §14), as text.
+
+        A record every tool reads: tags, then one action a line. A record
+        starts at the deal: from a `state`, the state of a deal whose decks
+        were given in card-id order (else 400 `record_needs_game`, but a
+        seat's record). Private mode: a deal's token and both seats; the
+        whole record only once the game is over (403 `game_not_over`). An
+        illegal action is the replay's 422 with `index`.
+        """
+        status, body, _ = answers["records"](request.environ)
+        return Response(body, status=status, content_type=RECORD_TYPE)
 
     @blp.route("/v1/view", methods=["POST"])
     @blp.doc(operationId="viewGame")
