@@ -85,6 +85,8 @@ def read_deck(catalog: Catalog | None, deck: Any, path: str = "deck") -> DeckRea
         isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v >= 0 for k, v in deck.items()
     ):
         return DeckRead(Counter({k: v for k, v in deck.items() if v}))
+    if isinstance(deck, str) and len(deck) > LIST_MAX_CHARS:
+        raise InvalidInput({path: [f"a deck list or code has at most {LIST_MAX_CHARS} characters"]})
     if isinstance(deck, str) and catalog is not None:
         try:
             if is_code(deck):
@@ -103,7 +105,7 @@ def read_deck(catalog: Catalog | None, deck: Any, path: str = "deck") -> DeckRea
 
 def read_list(catalog: Catalog, text: str) -> DeckRead:
     """A deck list (docs/api.md §13); :class:`RefusedInput` ``bad_deck_list`` naming every bad line."""
-    if len(text) > LIST_MAX_CHARS or text.count("\n") >= LIST_MAX_LINES:
+    if text.count("\n") >= LIST_MAX_LINES:
         lines = text.count("\n") + 1
         raise RefusedInput(
             "bad_deck_list",
