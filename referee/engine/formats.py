@@ -12,6 +12,7 @@ format and the field.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -31,8 +32,6 @@ def is_date(value: Any) -> bool:
     """``YYYY-MM-DD``, a real day (ISO 8601's calendar date)."""
     if not isinstance(value, str) or not _DATE.fullmatch(value):
         return False
-    import datetime
-
     try:
         datetime.date.fromisoformat(value)
     except ValueError:
@@ -156,6 +155,8 @@ class _FormatReader:
             if unknown:
                 raise self.fail(("revisions", i, unknown[0]), "unknown field")
             start = rev.get("from")
+            if isinstance(start, datetime.date):  # a YAML date read by a loader other than the referee's
+                start = start.isoformat()
             if not is_date(start):
                 raise self.fail(("revisions", i, "from"), "must be a date YYYY-MM-DD")
             if out and start <= out[-1].start:
