@@ -131,7 +131,12 @@ class FormatChoice(fields.Field[Any]):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if isinstance(value, str) and value:
             return value
-        if isinstance(value, dict) and set(value) <= {"id", "date"} and isinstance(value.get("id"), str) and value["id"]:
+        if (
+            isinstance(value, dict)
+            and set(value) <= {"id", "date"}
+            and isinstance(value.get("id"), str)
+            and value["id"]
+        ):
             day = value.get("date")
             if day is None or is_date(day):
                 return dict(value)

@@ -91,7 +91,10 @@ def _problems(catalog: Any, text: str, played: Any) -> list[tuple[int | None, st
             line = int(path.rsplit(".", 1)[-1]) if path.startswith("line.") else None
             out.extend((line, m) for m in messages)
         return out
-    return [(v.params.get("line"), f"RULES {v.rule} ({v.code}): {v.detail('en')}") for v in deck_violations(catalog, deck, played)]
+    return [
+        (v.params.get("line"), f"RULES {v.rule} ({v.code}): {v.detail('en')}")
+        for v in deck_violations(catalog, deck, played)
+    ]
 
 
 def cmd_validate(args: argparse.Namespace) -> int:

@@ -96,6 +96,7 @@ class Catalog:
         self.index_of: dict[str, int] = {cid: i for i, cid in enumerate(self.sorted_ids)}
         self.digest_bytes = bytes.fromhex(self.digest.removeprefix("sha256:"))
         self._formats_json = [f.raw for f in self.formats.values()]
+
     @property
     def ref(self) -> dict[str, str]:
         """The ``catalog`` field a state carries."""

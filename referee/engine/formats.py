@@ -161,7 +161,9 @@ class _FormatReader:
                 raise self.fail(("revisions", i, "from"), "must be a date YYYY-MM-DD")
             if out and start <= out[-1].start:
                 raise self.fail(("revisions", i, "from"), f"must be later than the revision before ({out[-1].start})")
-            out.append(Revision(start, self.banned(rev.get("banned", []), i), self.restricted(rev.get("restricted"), i)))
+            out.append(
+                Revision(start, self.banned(rev.get("banned", []), i), self.restricted(rev.get("restricted"), i))
+            )
         return tuple(out)
 
     def card_name(self, value: Any, path: tuple[str | int, ...]) -> str:

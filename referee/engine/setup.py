@@ -126,7 +126,9 @@ def _series_left_out(catalog: Catalog, deck: DeckRead, fmt: Format) -> list[Rule
         card = catalog.get(cid)
         if card is not None and card.kind != "bonus" and not fmt.allows(card.series):
             series = card.series or "none"
-            out.append(RuleViolation("series_not_in_format", card=cid, series=series, format=fmt.id, **_line(deck, [cid])))
+            out.append(
+                RuleViolation("series_not_in_format", card=cid, series=series, format=fmt.id, **_line(deck, [cid]))
+            )
     return out
 
 
