@@ -14,8 +14,8 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
-from referee.engine.facts import DECK_MAX_ENTRIES
 from referee.engine.decklists import LIST_MAX_CHARS
+from referee.engine.facts import DECK_MAX_ENTRIES
 from referee.engine.formats import is_date
 
 

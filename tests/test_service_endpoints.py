@@ -6,9 +6,8 @@ schemas that document them (so openapi.yaml describes what is really sent).
 
 from __future__ import annotations
 
-from collections import Counter
-
 import copy
+from collections import Counter
 
 import orjson
 import pytest

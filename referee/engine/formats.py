@@ -157,7 +157,7 @@ class _FormatReader:
             start = rev.get("from")
             if isinstance(start, datetime.date):  # a YAML date read by a loader other than the referee's
                 start = start.isoformat()
-            if not is_date(start):
+            if not isinstance(start, str) or not is_date(start):
                 raise self.fail(("revisions", i, "from"), "must be a date YYYY-MM-DD")
             if out and start <= out[-1].start:
                 raise self.fail(("revisions", i, "from"), f"must be later than the revision before ({out[-1].start})")

@@ -20,7 +20,6 @@ from referee.engine.catalog import Catalog, Format, Revision
 from referee.engine.decklists import DeckRead, read_deck
 from referee.engine.errors import IllegalDeck, InvalidInput, RuleViolation
 from referee.engine.facts import (
-    DECK_MAX_ENTRIES,
     DECK_SIZE,
     OPENING_HAND,
     PLAYERS,

@@ -21,8 +21,8 @@ import orjson
 from referee import engine
 from referee.engine.decklists import canonical_forms, read_deck
 from referee.engine.errors import RuleViolation
-from referee.engine.setup import deck_violations
 from referee.engine.labels import labelled, names_for
+from referee.engine.setup import deck_violations
 from referee.service.codecs import ACT, ASK, LOOK
 from referee.service.context import Referee
 from referee.service.problems import violation_json

@@ -38,7 +38,14 @@ def fairy(cid: str, name: str, **more) -> dict:
 def test_3_2_1_two_printings_whose_names_differ_only_in_width_count_together():
     """RULES 3.2.1: `Ｖ.Ｉ.Ｐ.のカード` is `V.I.P.のカード`: two printings, one name, limited to 1 (3.2)."""
     cat = catalog(fairy("X-1", "Ｖ.Ｉ.Ｐ.のカード"), fairy("X-2", " V.I.P.のカード "), fairy("X-3", "残り"))
-    [violation] = engine.validate_deck(cat, {"X-1": 1, "X-2": 1, "X-3": 3, **{}})[1:]
+    [violation] = engine.validate_deck(
+        cat,
+        {
+            "X-1": 1,
+            "X-2": 1,
+            "X-3": 3,
+        },
+    )[1:]
     assert_violation(violation, "3.2", "too_many_copies")
     assert violation.params["limit"] == 1 and violation.params["count"] == 2
 
