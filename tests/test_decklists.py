@@ -305,3 +305,15 @@ def test_a_catalog_given_by_referee_catalog_has_its_own_formats_lists_and_codes(
     )
     assert cli.returncode == 0, cli.stderr
     assert cli.stdout.strip() == deck_code(Catalog.from_path(path), {"Z-1": 3})
+
+
+def test_record_takes_a_game_of_deck_lists_and_a_format(tmp_path, capsys):
+    game = tmp_path / "game.yaml"
+    counts = {"AF-040": 3, "AF-041": 3, "AF-042": 3, "AF-043": 3, "AF-044": 3, "AF-045": 3, "AF-002": 3}
+    counts |= {"AF-003": 3, "AF-004": 3, "AF-005": 3, "AF-022": 3, "AF-023": 3, "AF-061": 3, "AF-001": 1}
+    text = deck_list_text(CAT, counts)
+    game.write_text(json.dumps({"decks": [text, deck_code(CAT, counts)], "format": "af99"}), "utf-8")
+    out = tmp_path / "rec.yaml"
+    assert referee(["record", "--seed", "lists", "--game", str(game), "--max-actions", "12", "-o", str(out)]) == 0
+    assert referee(["check", str(out)]) == 0
+    assert "1 passed, 0 failed" in capsys.readouterr().out
