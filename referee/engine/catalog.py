@@ -192,8 +192,9 @@ class Catalog:
             cards.append(card)
         canonical: dict[str, Any] = {"id": catalog_id, "cards": [c.raw for c in sorted(cards, key=lambda c: c.id)]}
         formats: tuple[Format, ...] = ()
-        if "formats" in data:  # the digest covers them; a catalog without formats keeps its digest
+        if "formats" in data:
             formats = parse_formats(data["formats"], catalog_names(cards))
+        if formats:  # the digest covers them; a catalog without formats keeps the digest it had
             canonical["formats"] = [f.raw for f in formats]
         return cls(catalog_id, cards, canonical, formats)
 
