@@ -223,3 +223,16 @@ def test_3_6_a_catalog_file_error_in_a_format_names_its_line():
     with pytest.raises(CatalogError) as caught:
         Catalog.from_text(text, "t.yaml")
     assert str(caught.value).startswith("t.yaml:6: format f, field series.0")
+
+
+@pytest.mark.parametrize("played", [{"id": "nope", "revision": "1999-07-01"}, {"id": "af99", "revision": "2000-01-01"}])
+def test_3_9_a_state_whose_format_the_catalog_lacks_is_refused(played):
+    """RULES 3.9: the format is fixed at the deal; a state naming a format or revision the catalog lacks is
+    not one the referee dealt (RULES 13.1)."""
+    state, _ = new_game()
+    state["format"] = played
+    with pytest.raises(engine.InconsistentState) as caught:
+        engine.check_state(CAT, state)
+    assert caught.value.code == "format_not_in_catalog" and caught.value.path == "state.format"
+    state["format"] = {"id": "af99", "revision": "1999-07-01"}
+    engine.check_state(CAT, state)
