@@ -236,3 +236,11 @@ def test_3_9_a_state_whose_format_the_catalog_lacks_is_refused(played):
     assert caught.value.code == "format_not_in_catalog" and caught.value.path == "state.format"
     state["format"] = {"id": "af99", "revision": "1999-07-01"}
     engine.check_state(CAT, state)
+
+
+def test_3_8_a_name_over_both_limits_is_cited_once_under_the_lower():
+    """RULES 3.8: four 手帳 in af99 break 3.2's 3 and the format's 1: cited once, under 3.8 (the lower)."""
+    found = engine.validate_deck(CAT, {"AF-020": 4}, played=AF99)
+    assert [v.rule for v in found] == ["3.1", "3.8"]
+    assert_violation(found[1], "3.8", "restricted_card")
+    assert [v.rule for v in engine.validate_deck(CAT, {"AF-020": 4})] == ["3.1", "3.2"]
