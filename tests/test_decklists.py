@@ -317,3 +317,22 @@ def test_record_takes_a_game_of_deck_lists_and_a_format(tmp_path, capsys):
     assert referee(["record", "--seed", "lists", "--game", str(game), "--max-actions", "12", "-o", str(out)]) == 0
     assert referee(["check", str(out)]) == 0
     assert "1 passed, 0 failed" in capsys.readouterr().out
+
+
+def test_random_decks_and_scenario_filler_count_names_as_rules_3_2_1_reads_them():
+    """RULES 3.2.1: two printings named in different widths are one name for the random decks of
+    ``referee record``/``fuzz`` and for scenario filler, as for the deck check."""
+    from referee.engine.playout import random_deck
+    from referee.engine.setup import SeededStream, validate_deck
+    from referee.scenarios.build import expand_game
+
+    cards = [{"id": f"X-{i:02d}", "name": f"n{i}", "kind": "fairy", "power": 1} for i in range(14)]
+    cards += [
+        {"id": "Y-1", "name": "Ｖ.Ｉ.Ｐ.のカード", "kind": "fairy", "power": 1},
+        {"id": "Y-2", "name": " V.I.P.のカード", "kind": "fairy", "power": 1},
+    ]
+    cat = Catalog.from_data({"id": "w", "cards": cards})
+    for seed in range(20):
+        assert validate_deck(cat, random_deck(cat, SeededStream(str(seed)))) == []
+    game = expand_game(cat, {"decks": [{"top": []}, {"top": ["Y-1"]}]})
+    assert [validate_deck(cat, deck) for deck in game["decks"]] == [[], []]
