@@ -336,3 +336,16 @@ def test_random_decks_and_scenario_filler_count_names_as_rules_3_2_1_reads_them(
         assert validate_deck(cat, random_deck(cat, SeededStream(str(seed)))) == []
     game = expand_game(cat, {"decks": [{"top": []}, {"top": ["Y-1"]}]})
     assert [validate_deck(cat, deck) for deck in game["decks"]] == [[], []]
+
+
+def test_both_decks_bad_lines_are_named_in_one_answer(client):
+    bad = client.post("/v1/games", json={"decks": ["1 nothing\n", "3 消えた上履き\n2 nowhere"]}).get_json()
+    assert bad["code"] == "bad_deck_list"
+    assert sorted(bad["errors"]) == ["decks.0.line.1", "decks.1.line.2"]
+
+
+def test_a_private_game_carries_its_format_in_every_view(private_client, private_game_body):
+    game = private_client.post("/v1/games", json={**private_game_body, "format": "open"}).get_json()
+    for seat in [*game["seats"], game["watch"]]:
+        view = private_client.post("/v1/view", json={"state": game["state"], "seat": seat}).get_json()["view"]
+        assert view["format"] == {"id": "open", "revision": "1999-07-01"}

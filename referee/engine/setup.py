@@ -18,7 +18,7 @@ from referee.engine.board import Board
 from referee.engine.cards import name_key
 from referee.engine.catalog import Catalog, Format, Revision
 from referee.engine.decklists import DeckRead, read_deck
-from referee.engine.errors import IllegalDeck, InvalidInput, RuleViolation
+from referee.engine.errors import IllegalDeck, InvalidInput, RefusedInput, RuleViolation
 from referee.engine.facts import (
     DECK_SIZE,
     OPENING_HAND,
@@ -301,27 +301,28 @@ def _parse_new_game(catalog: Catalog, raw: Any) -> dict[str, Any]:
         errors[name] = ["unknown field"]
     decks = raw.get("decks")
     read: list[DeckRead] = []
-    refused: InvalidInput | None = None  # a deck list, code or format the catalog cannot read (docs/api.md §13)
+    refused: RefusedInput | None = None  # a deck list, code or format the catalog cannot read (docs/api.md §13)
     if not isinstance(decks, list) or len(decks) != PLAYERS:
         errors["decks"] = ["must be a list of exactly two decks (RULES 1.1)"]
     else:
         for i, deck in enumerate(decks):
             try:
                 read.append(read_deck(catalog, deck, f"decks.{i}"))
-            except InvalidInput as exc:
-                if type(exc) is InvalidInput:
-                    errors.update(exc.errors)
-                elif refused is None:
+            except RefusedInput as exc:
+                if refused is None:
                     refused = exc
+                elif refused.code == exc.code:  # both decks' bad lines in one answer
+                    refused.errors.update(exc.errors)
+            except InvalidInput as exc:
+                errors.update(exc.errors)
     played = None
     if raw.get("format") is not None:
         try:
             played = catalog.format_revision(raw["format"])
+        except RefusedInput as exc:
+            refused = refused or exc
         except InvalidInput as exc:
-            if type(exc) is InvalidInput:
-                errors.update(exc.errors)
-            elif refused is None:
-                refused = exc
+            errors.update(exc.errors)
     seed = raw.get("seed")
     if seed is None:
         seed = "s-" + secrets.token_hex(8)
@@ -344,7 +345,7 @@ def _parse_new_game(catalog: Catalog, raw: Any) -> dict[str, Any]:
     if errors:
         raise InvalidInput(errors)
     if refused is not None:
-        raise refused
+        raise RefusedInput(refused.code, refused.errors)
     return {
         "decks": read,
         "format": played,
