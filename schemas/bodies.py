@@ -168,7 +168,10 @@ class DeckFormsSchema(Schema):
     list = fields.String(
         required=True,
         allow_none=True,
-        metadata=_doc("The deck list: `N name` a line in ascending id order; null when a card is not in the catalog."),
+        metadata=_doc(
+            "The deck list: `N name` a line in ascending id order; null when a card is not in the catalog "
+            "or a count is over 9999."
+        ),
     )
     code = fields.String(
         required=True,

@@ -1912,7 +1912,7 @@ export interface components {
             counts: {
                 [key: string]: number;
             };
-            /** @description The deck list: `N name` a line in ascending id order; null when a card is not in the catalog. */
+            /** @description The deck list: `N name` a line in ascending id order; null when a card is not in the catalog or a count is over 9999. */
             list: string | null;
             /** @description The deck code (`afd1.…`); null when a card is not in the catalog or a count is over 40. */
             code: string | null;

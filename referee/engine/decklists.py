@@ -189,11 +189,12 @@ def _nearest(catalog: Catalog, text: str) -> str | None:
 
 def deck_list_text(catalog: Catalog, counts: Mapping[str, int]) -> str | None:
     """The canonical deck list of ``counts``: one line per card in ascending id order, ``N name``, with
-    `` (id)`` where the name alone would not pick the card; ``None`` if a card is not in the catalog."""
+    `` (id)`` where the name alone would not pick the card; ``None`` if a card is not in the catalog or a
+    count is over what a list's line holds (a list that would not read back)."""
     lines = []
     for cid in sorted(counts):
         card = catalog.get(cid)
-        if card is None:
+        if card is None or counts[cid] > LIST_MAX_COUNT:
             return None
         if counts[cid] <= 0:
             continue
