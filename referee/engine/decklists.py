@@ -105,17 +105,21 @@ def read_deck(catalog: Catalog | None, deck: Any, path: str = "deck") -> DeckRea
 
 def read_list(catalog: Catalog, text: str) -> DeckRead:
     """A deck list (docs/api.md §13); :class:`RefusedInput` ``bad_deck_list`` naming every bad line."""
-    if text.count("\n") >= LIST_MAX_LINES:
-        lines = text.count("\n") + 1
+    lines = text.removeprefix("\ufeff").splitlines()  # CRLF, CR and the other Unicode line ends
+    if len(lines) > LIST_MAX_LINES:
         raise RefusedInput(
             "bad_deck_list",
-            {"": [f"a deck list has at most {LIST_MAX_LINES} lines of {LIST_MAX_LINE} characters ({lines} lines)"]},
+            {
+                "": [
+                    f"a deck list has at most {LIST_MAX_LINES} lines of {LIST_MAX_LINE} characters ({len(lines)} lines)"
+                ]
+            },
         )
     counts: Counter[str] = Counter()
     order: list[str] = []
     first_line: dict[str, int] = {}
     errors: dict[str, list[str]] = {}
-    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+    for number, line in enumerate(lines, start=1):
         entry = line.strip()
         if not entry or entry.startswith("#"):
             continue
