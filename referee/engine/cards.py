@@ -8,6 +8,7 @@ resulting frozen :class:`Card` objects.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -51,6 +52,7 @@ DECK_LIMIT = 3
 LIMITED_TO_ONE = ("北の妖精", "V.I.P.のカード")
 
 
+@functools.lru_cache(maxsize=4096)  # the rules compare the catalog's few names again and again
 def name_key(name: str) -> str:
     """RULES 3.2.1 (ruling): the form in which two names are the same name, NFKC-normalised and trimmed.
 

@@ -8,7 +8,7 @@ from referee import engine
 from referee.engine import Catalog, CatalogError, IllegalDeck
 from referee.engine.errors import RefusedInput
 
-from .positions import CAT, assert_violation, legal_deck, new_game
+from .positions import CAT, Position, act, assert_violation, legal_deck, new_game
 
 AF99 = CAT.format_revision("af99")  # the latest revision: 閃き banned, 手帳 restricted to 1
 AF99_FIRST = CAT.format_revision({"id": "af99", "date": "1999-07-01"})
@@ -244,3 +244,22 @@ def test_3_8_a_name_over_both_limits_is_cited_once_under_the_lower():
     assert [v.rule for v in found] == ["3.1", "3.8"]
     assert_violation(found[1], "3.8", "restricted_card")
     assert [v.rule for v in engine.validate_deck(CAT, {"AF-020": 4})] == ["3.1", "3.2"]
+
+
+def test_3_2_1_a_requirement_names_a_fairy_as_rules_3_2_1_reads_names():
+    """RULES 3.2.1: a case requiring `fairy_named: "　南の妖精 "` (full-width space, trailing space) is
+    met by 南の妖精: the catalog's names compare after NFKC and trimming (10.5)."""
+    case_card = {"id": "X-1", "name": "名前の謎", "kind": "case", "level": 1, "hit": 1}
+    cat = Catalog.from_data(
+        {
+            "id": "req",
+            "cards": [*CAT.canonical["cards"], {**case_card, "requires": [{"fairy_named": "\u3000南の妖精 "}]}],
+        }
+    )
+    p = Position(catalog=cat)
+    p.case(0, "AF-043")
+    case = p.case(1, "X-1")
+    p.fairy(0, "AF-002", on=case)  # 南の妖精
+    state = p.build()
+    _, events = engine.apply(cat, state, act("investigate", 0, case=case))
+    assert [e for e in events if e["type"] == "solved"]
