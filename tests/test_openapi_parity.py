@@ -297,8 +297,8 @@ def test_new_game_parser_and_schema_agree(new_game_body, catalog, data):
     game = data.draw(
         mutated(
             base,
-            extra_values=["AF-001", 40, "auto"],
-            extra_keys=["seed", "first_player", "shuffle", "players", "options"],
+            extra_values=["AF-001", 40, "auto", "af99", {"id": "af99", "date": "2000-02-30"}],
+            extra_keys=["seed", "first_player", "shuffle", "players", "options", "format"],
         ).filter(lambda g: not huge_count(g))
     )  # test_service_endpoints.py: huge counts are cheap
     schema_errors = S.NEW_GAME.validate(game) if isinstance(game, dict) else {"_schema": ["not an object"]}
