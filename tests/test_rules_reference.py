@@ -26,8 +26,8 @@ from referee.engine.rules_index import load_rules, parse_rules, rule_ids, rule_t
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGED = REPO / "referee/data/rules.md"
-# SHA-256 of [[id, text], ...] of the specification's RULES.md (its contract file cited as docs/api.md), 78 rules.
-SPEC_RULES_DIGEST = "0aad56cd20ede2e80d1f1f2b5c0061bc38ea0901cf79f3970292b419e4f4746e"
+# SHA-256 of [[id, text], ...] of the specification's RULES.md (its contract file cited as docs/api.md), 82 rules (11.5, 14.1–14.3 added; 12.1 amended).
+SPEC_RULES_DIGEST = "df7a677392855bcda52345995e05d6c590df0517b927151209a110d21f5f65af"
 
 
 def rules_digest(rules: list[dict[str, str]]) -> str:
@@ -44,7 +44,7 @@ def test_given_the_reference_then_its_ids_and_texts_are_the_specifications_as_pi
 
 def test_given_the_reference_then_its_ids_run_in_order_section_by_section():
     ids = [tuple(map(int, i.split("."))) for i in rule_ids()]
-    assert ids == sorted(ids) and ids[0] == (1, 1) and len(ids) == 78
+    assert ids == sorted(ids) and ids[0] == (1, 1) and len(ids) == 82
 
 
 def test_given_docs_rules_md_when_resolved_then_it_is_the_packaged_file():

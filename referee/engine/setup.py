@@ -17,7 +17,11 @@ from typing import Any, TypeVar, cast
 from referee.engine.board import Board
 from referee.engine.catalog import Catalog
 from referee.engine.errors import IllegalDeck, InvalidInput, RuleViolation
+from referee.engine.clocks import new_clock
 from referee.engine.facts import (
+    BEST_OF,
+    CLOCK_INCREMENT,
+    CLOCK_INITIAL,
     DECK_MAX_ENTRIES,
     DECK_SIZE,
     OPENING_HAND,
@@ -31,9 +35,9 @@ from referee.engine.facts import (
 from referee.engine.flow import dealt
 from referee.engine.model import PlayerState, State, build
 from referee.engine.registry import rule
-from referee.engine.state_types import StateDict
+from referee.engine.state_types import MatchDict, StateDict
 
-_NEW_GAME_KEYS = frozenset(("decks", "seed", "first_player", "shuffle", "players", "options"))
+_NEW_GAME_KEYS = frozenset(("decks", "seed", "first_player", "shuffle", "players", "options", "clock", "match"))
 
 
 # -- RULES 3: decks ------------------------------------------------------------
@@ -169,12 +173,20 @@ def _instance_ids(stream: SeededStream, prefix: str, count: int, taken: set[str]
 @rule("5.2")
 @rule("5.3")
 def new_game(
-    catalog: Catalog, request: Any, path: str = "", *, game_id: str | None = None
+    catalog: Catalog,
+    request: Any,
+    path: str = "",
+    *,
+    game_id: str | None = None,
+    now: int | None = None,
+    match: MatchDict | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Check both decks (5.1), shuffle, deal 7 each (5.3); the state is in the mulligan phase.
 
     ``game_id`` (private play, docs/api.md §10) is stored in the state as ``game_id``;
-    the deal itself never depends on it.
+    the deal itself never depends on it. A NewGame's ``clock`` starts at ``now``
+    (the ledger's time, milliseconds since 1970; 0 when none is given: a replay).
+    ``match`` continues a match (``matches.next_game``) instead of the NewGame's own.
 
     >>> deck = {"AF-001": 1}
     >>> new_game(Catalog.builtin(), {"decks": [deck, deck]})
@@ -237,6 +249,8 @@ def new_game(
         cards=dict(sorted(cards.items())),
         players=players,
         **({} if game_id is None else {"game_id": game_id}),
+        clock=None if req["clock"] is None else new_clock(req["clock"]["initial"], req["clock"]["increment"], now or 0),
+        match=match if match is not None else req["match"],
     )
     g = Board(catalog, cast(StateDict, state))  # built field by field from the model (model.build)
     g.emit("game_started", first_player=first, seed=req["seed"])
@@ -274,6 +288,8 @@ def _parse_new_game(raw: Any) -> dict[str, Any]:
     names = raw.get("players", ["Player 1", "Player 2"])
     if not (isinstance(names, list) and len(names) == PLAYERS and all(isinstance(n, str) for n in names)):
         errors["players"] = ["must be a list of two names"]
+    clock = _clock_of(raw.get("clock"), errors)
+    match = _match_of(raw.get("match"), errors)
     options = raw.get("options", {})
     if not isinstance(options, dict) or set(options) - {"response_windows"}:
         errors["options"] = ["must be an object with only response_windows"]
@@ -288,4 +304,36 @@ def _parse_new_game(raw: Any) -> dict[str, Any]:
         "shuffle": shuffle,
         "players": list(names),
         "options": {"response_windows": options.get("response_windows", "auto")},
+        "clock": clock,
+        "match": match,
     }
+
+
+def _whole(value: Any, low: int, high: int) -> bool:
+    return type(value) is int and low <= value <= high
+
+
+def _clock_of(raw: Any, errors: dict[str, list[str]]) -> dict[str, int] | None:
+    """NewGame's ``clock`` (docs/api.md §15): ``{"initial": seconds, "increment": seconds}``, or absent."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or set(raw) != {"initial", "increment"}:
+        errors["clock"] = ['must be an object {"initial": seconds, "increment": seconds}']
+        return None
+    for name, (low, high) in (("initial", CLOCK_INITIAL), ("increment", CLOCK_INCREMENT)):
+        if not _whole(raw[name], low, high):
+            errors[f"clock.{name}"] = [f"must be whole seconds from {low:,} to {high:,}"]
+    return {"initial": raw["initial"], "increment": raw["increment"]}
+
+
+def _match_of(raw: Any, errors: dict[str, list[str]]) -> MatchDict | None:
+    """NewGame's ``match`` (RULES 14.1): ``{"best_of": 1, 3 or 5}``, or absent; the match's first game."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or set(raw) != {"best_of"}:
+        errors["match"] = ['must be an object {"best_of": 1, 3 or 5}']
+        return None
+    if type(raw["best_of"]) is not int or raw["best_of"] not in BEST_OF:
+        errors["match.best_of"] = ["must be 1, 3 or 5 (RULES 14.1)"]
+        return None
+    return {"best_of": raw["best_of"], "game": 1, "wins": [0, 0], "winner": None}

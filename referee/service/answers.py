@@ -59,17 +59,20 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         body = read_body(environ, limits)
         opened = codec.open(body, ACT)
         action = body["action"]
+        now = codec.now(opened.state, acting=True)  # a clock's time (docs/api.md §15), None without one
         try:
-            state, events = engine.apply(catalog, opened.state, action)
+            state, events = engine.apply(catalog, opened.state, action, now)
         except RuleViolation as exc:
-            codec.refused(opened, action)
+            recorded = codec.refused(opened, action, exc)
+            if recorded is not None:
+                return 200, dumps(recorded), None
             raise named(exc, opened.state, opened.player) from None
         return 200, dumps(codec.close(opened, action, state, events)), None
 
     def validate(environ: Environ) -> Answer:
         body = read_body(environ, limits)
         opened = codec.open(body, ACT)
-        violation = engine.validate(catalog, opened.state, body["action"])
+        violation = engine.validate(catalog, opened.state, body["action"], codec.now(opened.state, acting=False))
         if violation is None:
             return 200, b'{"legal":true,"violation":null}', None
         named(violation, opened.state, opened.player)
@@ -79,7 +82,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
     def legal_actions(environ: Environ) -> Answer:
         body = read_body(environ, limits)
         opened = codec.open(body, ASK)
-        actions = engine.legal_actions(catalog, opened.state, opened.player)
+        actions = engine.legal_actions(catalog, opened.state, opened.player, codec.now(opened.state, acting=False))
         if not body.get("labels", False):
             return 200, dumps({"actions": actions, **opened.renewed}), None
         lang = language(environ)
@@ -88,12 +91,13 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
     def replay(environ: Environ) -> Answer:
         body = read_body(environ, limits)
         key, start = codec.open_replay(body)
+        times = body.get("times")
         try:
-            state, applied = engine.replay(catalog, body["actions"], **{key: start})
+            state, applied = engine.replay(catalog, body["actions"], **{key: start}, times=times)
         except RuleViolation as exc:
             index = getattr(exc, "index", None)
             if type(index) is int:  # name the players and cards as they were when the action was refused
-                at, _ = engine.replay(catalog, body["actions"][:index], **{key: start})
+                at, _ = engine.replay(catalog, body["actions"][:index], **{key: start}, times=times and times[:index])
                 action = body["actions"][index]
                 named(exc, at, action.get("player") if isinstance(action, dict) else None)
             raise
@@ -103,6 +107,10 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         body = read_body(environ, limits)
         opened = codec.open(body, LOOK)
         return 200, dumps({"view": engine.view(catalog, opened.state, opened.player), **opened.renewed}), None
+
+    def next_game(environ: Environ) -> Answer:
+        state, events = codec.deal_next(read_body(environ, limits))
+        return 201, dumps(codec.close_new(state, events)), None
 
     def reveal(environ: Environ) -> Answer:
         return 200, dumps(codec.reveal(read_body(environ, limits))), None
@@ -120,6 +128,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
 
     return {
         "new_game": new_game,
+        "next_game": next_game,
         "apply": apply,
         "validate": validate,
         "legal_actions": legal_actions,

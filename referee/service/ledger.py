@@ -46,6 +46,11 @@ REPEATED: Literal["repeated"] = "repeated"
 STALE: Literal["stale"] = "stale"
 
 
+# Milliseconds a ledger's clock runs ahead of its source (the machine's, Redis's TIME): 0. A test moves a
+# ledger's ``ahead_ms`` forward to let a player's time run out without sleeping.
+AHEAD = 0
+
+
 class LedgerUnavailable(Exception):
     """The store cannot be reached or written now (HTTP 503 ``ledger_unavailable``)."""
 
@@ -86,6 +91,13 @@ class Ledger(Protocol):
 
     def latest(self, game_id: str) -> tuple[int, str] | None:
         """The game's latest seq and token, or None for a game it does not hold."""
+
+    def move(self, game_id: str, seq: int) -> tuple[str, str] | None:
+        """The digest of the action recorded as ``seq`` and the token it produced, or None."""
+
+    def now(self, game_id: str) -> int:
+        """The ledger's clock, in milliseconds since 1970, for a move of ``game_id`` (docs/api.md §15):
+        the time a game's moves are charged at, the same for every replica that shares the store."""
 
     def ping(self) -> None:
         """Raise :class:`LedgerUnavailable` unless the store answers (and, for SQLite, is writable)."""
@@ -304,6 +316,7 @@ class SqliteLedger:
         self._group: GroupCommit | None = None
         self._off_the_loop = _off_the_loop()
         self._games = 0
+        self.ahead_ms = AHEAD
 
     def _connection(self) -> sqlite3.Connection:
         """This process's connection (only ever used by one batch at a time)."""
@@ -488,6 +501,17 @@ class SqliteLedger:
 
         return self._run(work)
 
+    def move(self, game_id: str, seq: int) -> tuple[str, str] | None:
+        def work(db: sqlite3.Connection) -> tuple[str, str] | None:
+            row = db.execute("SELECT digest, token FROM moves WHERE game_id = ? AND seq = ?", (game_id, seq)).fetchone()
+            return None if row is None else (row[0] or "", row[1])
+
+        return self._run(work)
+
+    def now(self, game_id: str) -> int:
+        """The machine's clock: one machine shares one SQLite file (``ahead_ms``: see :data:`AHEAD`)."""
+        return time.time_ns() // 1_000_000 + self.ahead_ms
+
     def ping(self) -> None:
         # A write that changes a page, so that a read-only file or a full disk shows as unreachable, not
         # only a missing one (a write that changes nothing commits without touching the disk).
@@ -515,6 +539,8 @@ class SqliteLedger:
 #   3 a game it does not hold, when sent is '' (the client then calls again with the token sent).
 # - stale(seq, digest): {1, latest} if a move by digest on seq would be refused, else {1, -1}.
 # - latest(): {1, latest, token}, or {1} for a game it does not hold.
+# - move(seq): {1, digest, token} of the move recorded as seq ('' for the deal's digest), or {1}.
+# - now(): {1, ms}: Redis's TIME in milliseconds, the clock a game's moves are charged by (docs/api.md §15).
 _BATCH = """
 local calls = {}
 
@@ -563,7 +589,18 @@ function calls.latest(key)
   return {1, tonumber(latest), redis.call('HGET', key, 't:' .. latest)}
 end
 
-local arity = {start = 2, record = 5, stale = 2, latest = 0}
+function calls.move(key, seq)
+  local token = redis.call('HGET', key, 't:' .. seq)
+  if not token then return {1} end
+  return {1, redis.call('HGET', key, 'd:' .. seq) or '', token}
+end
+
+function calls.now(key)
+  local t = redis.call('TIME')
+  return {1, tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)}
+end
+
+local arity = {start = 2, record = 5, stale = 2, latest = 0, move = 1, now = 0}
 local answers, at = {}, 1
 for i, key in ipairs(KEYS) do
   local name = ARGV[at]
@@ -614,6 +651,7 @@ class RedisLedger:
         self._pid = -1
         self._redis: Any = None
         self._group: GroupCommit | None = None
+        self.ahead_ms = AHEAD
 
     def _client(self) -> Any:
         if self._pid != os.getpid():
@@ -718,6 +756,15 @@ class RedisLedger:
     def latest(self, game_id: str) -> tuple[int, str] | None:
         found = self._script("latest", game_id)
         return (int(found[0]), found[1]) if found else None
+
+    def move(self, game_id: str, seq: int) -> tuple[str, str] | None:
+        found = self._script("move", game_id, seq)
+        return (found[0], found[1]) if found else None
+
+    def now(self, game_id: str) -> int:
+        """Redis's ``TIME``, read in the batch script on the game's node, so every replica charges by one clock."""
+        (now,) = self._script("now", game_id)
+        return int(now) + self.ahead_ms
 
     def ping(self) -> None:
         self._call(lambda: self._client().ping())
