@@ -74,12 +74,14 @@ def out_of_time(s: StateDict | dict[str, Any], player: int, now: int | None) -> 
 
 def charge(s: StateDict | dict[str, Any], charged: int, mover: int, now: int | None) -> None:
     """A move recorded at ``now``: ``charged`` (who might act before it) pays the time since the last
-    move, down to 0, plus the increment if they made it; the move becomes the last recorded one."""
+    move, down to 0, plus the increment if they made it in time (a concession after the time ran out
+    gains none); the move becomes the last recorded one."""
     clock = s["clock"]
     spent = elapsed(clock, now)
     remaining = clock["remaining"]
-    gained = clock["increment"] * SECOND if mover == charged else 0
-    remaining[charged] = min(RNG_MAX, max(0, remaining[charged] - spent) + gained)
+    left_then = remaining[charged] - spent
+    gained = clock["increment"] * SECOND if mover == charged and left_then > 0 else 0  # a move in time only
+    remaining[charged] = min(RNG_MAX, max(0, left_then) + gained)
     clock["last"] = min(RNG_MAX - clock["started"], clock["last"] + spent)
 
 
