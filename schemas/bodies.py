@@ -51,7 +51,6 @@ def times_field() -> fields.List:
     )
 
 
-
 class ApplyRequestSchema(Schema):
     class Meta:
         unknown = RAISE

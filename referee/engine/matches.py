@@ -51,5 +51,10 @@ def next_game(state: StateDict, first_player: int, chooser: int | None = None) -
         game["clock"] = {"initial": state["clock"]["initial"], "increment": state["clock"]["increment"]}
     if state.get("format") is not None:  # the format a game is played in, carried as it is (RULES 14.1)
         game["format"] = state.get("format")
-    follows: MatchDict = {"best_of": match["best_of"], "game": match["game"] + 1, "wins": list(match["wins"]), "winner": None}
+    follows: MatchDict = {
+        "best_of": match["best_of"],
+        "game": match["game"] + 1,
+        "wins": list(match["wins"]),
+        "winner": None,
+    }
     return game, follows

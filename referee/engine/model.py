@@ -164,7 +164,11 @@ class Clock(Model, kw_only=True):
 
     initial: Annotated[
         int,
-        says(f"must be seconds from {CLOCK_INITIAL[0]:,} to {CLOCK_INITIAL[1]:,}", ge=CLOCK_INITIAL[0], le=CLOCK_INITIAL[1]),
+        says(
+            f"must be seconds from {CLOCK_INITIAL[0]:,} to {CLOCK_INITIAL[1]:,}",
+            ge=CLOCK_INITIAL[0],
+            le=CLOCK_INITIAL[1],
+        ),
         doc("Each player's time at the deal, in seconds."),
     ]
     increment: Annotated[
@@ -191,7 +195,9 @@ class Match(Model, kw_only=True):
     """The match a game belongs to (docs/api.md §15, RULES 14)."""
 
     best_of: Annotated[Literal[BEST_OF], says("must be 1, 3 or 5")]  # type: ignore[valid-type]
-    game: Annotated[int, says("must be a game number from 1 to 5", ge=1, le=max(BEST_OF)), doc("This game's number, from 1.")]
+    game: Annotated[
+        int, says("must be a game number from 1 to 5", ge=1, le=max(BEST_OF)), doc("This game's number, from 1.")
+    ]
     wins: Annotated[
         list[Annotated[int, Meta(ge=0, le=max(BEST_OF) // 2 + 1)]],
         says("must be a list of two win counts", min_length=PLAYERS, max_length=PLAYERS, whole=True),

@@ -74,7 +74,6 @@ def clocked(state: Any) -> bool:
     return isinstance(state, dict) and state.get("clock") is not None
 
 
-
 def labels_field(body: Body) -> None:
     if type(body.get("labels", False)) is not bool:
         raise schema_problem({"labels": ["Not a valid boolean."]})
