@@ -41,7 +41,7 @@ VIOLATIONS_BOUND = (
 # -- requests --------------------------------------------------------------------
 
 
-def times_field() -> fields.List:
+def times_field() -> fields.List[int]:
     return fields.List(
         natural(),
         metadata=_doc(

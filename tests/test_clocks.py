@@ -181,7 +181,7 @@ def test_a_redis_restart_mid_game_keeps_the_clocks(make_app, private_game_body, 
         ledger_of(app).ahead_ms += 2_000
         game.move({"type": "keep", "player": 1})
         charged = millis(game.view["clock"]["since"]) - millis(before["since"])
-        assert 2_000 <= charged and game.view["clock"]["remaining"][1] == MINUTES_10 - charged + 10_000
+        assert charged >= 2_000 and game.view["clock"]["remaining"][1] == MINUTES_10 - charged + 10_000
     finally:
         server.stop()
 

@@ -27,8 +27,8 @@ from referee.engine.errors import (
     ReplayError,
     RuleViolation,
 )
-from referee.engine.session import Applied, Session, apply, legal_actions, replay, validate, view
 from referee.engine.matches import next_game
+from referee.engine.session import Applied, Session, apply, legal_actions, replay, validate, view
 from referee.engine.setup import new_game, validate_deck
 from referee.engine.state import check_state, parse_action
 

@@ -23,12 +23,15 @@ has passed since the last recorded move.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from referee.engine.facts import PLAYERS, RNG_MAX, Phase
 from referee.engine.flow import who_acts
-from referee.engine.state_types import ClockDict, StateDict
+from referee.engine.state_types import ClockDict
+
+Game = Mapping[str, Any]  # a checked state (StateDict), or one a token held (the same shape)
 
 _OVER = Phase.OVER
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -46,7 +49,7 @@ def new_clock(initial: int, increment: int, started: int) -> ClockDict:
     }
 
 
-def running(s: StateDict | dict[str, Any]) -> int | None:
+def running(s: Game) -> int | None:
     """Whose time runs now: the player who may act (RULES 12.1); None without a clock or once the game is over."""
     if s.get("clock") is None or s["phase"] == _OVER:
         return None
@@ -60,23 +63,23 @@ def elapsed(clock: ClockDict, now: int | None) -> int:
     return max(0, now - clock["started"] - clock["last"])
 
 
-def left(s: StateDict | dict[str, Any], player: int, now: int | None) -> int:
+def left(s: Game, player: int, now: int | None) -> int:
     """``player``'s time left at ``now`` (milliseconds, may be below 0 once it has run out)."""
-    clock = s["clock"]
+    clock: ClockDict = s["clock"]
     remaining: int = clock["remaining"][player]
     return remaining - elapsed(clock, now) if running(s) == player else remaining
 
 
-def out_of_time(s: StateDict | dict[str, Any], player: int, now: int | None) -> bool:
+def out_of_time(s: Game, player: int, now: int | None) -> bool:
     """RULES 11.5: ``player``'s time has run out at ``now`` (never, in a game without a clock)."""
     return s.get("clock") is not None and left(s, player, now) <= 0
 
 
-def charge(s: StateDict | dict[str, Any], charged: int, mover: int, now: int | None) -> None:
+def charge(s: Game, charged: int, mover: int, now: int | None) -> None:
     """A move recorded at ``now``: ``charged`` (who might act before it) pays the time since the last
     move, down to 0, plus the increment if they made it in time (a concession after the time ran out
     gains none); the move becomes the last recorded one."""
-    clock = s["clock"]
+    clock: ClockDict = s["clock"]
     spent = elapsed(clock, now)
     remaining = clock["remaining"]
     left_then = remaining[charged] - spent
@@ -91,10 +94,10 @@ def rfc3339(ms: int) -> str:
     return at.strftime("%Y-%m-%dT%H:%M:%S.") + f"{at.microsecond // 1000:03d}Z"
 
 
-def clock_view(s: StateDict | dict[str, Any]) -> dict[str, Any]:
+def clock_view(s: Game) -> dict[str, Any]:
     """The clock as every view shows it (docs/api.md §15): each player's time left at the last move,
     whose time runs since when, from which a page counts down without asking."""
-    clock = s["clock"]
+    clock: ClockDict = s["clock"]
     return {
         "remaining": list(clock["remaining"]),
         "running": running(s),

@@ -16,8 +16,8 @@ from typing import Any, TypeVar, cast
 
 from referee.engine.board import Board
 from referee.engine.catalog import Catalog
-from referee.engine.errors import IllegalDeck, InvalidInput, RuleViolation
 from referee.engine.clocks import new_clock
+from referee.engine.errors import IllegalDeck, InvalidInput, RuleViolation
 from referee.engine.facts import (
     BEST_OF,
     CLOCK_INCREMENT,

@@ -138,7 +138,7 @@ def test_12_1_a_claim_is_open_inside_a_response_window_too():
 def test_13_1_a_result_on_time_needs_the_losers_clock_at_0():
     """RULES 13.1: a game over on time whose loser still has time is not a possible position."""
     p = Position().over(1, "time")
-    with pytest.raises(InvalidInput, match="RULES 11.5"):
+    with pytest.raises(InvalidInput, match=r"RULES 11\.5"):
         p.build()
 
 
