@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from referee.engine.facts import PLAYERS, RNG_MAX, Phase
+from referee.engine.facts import CLOCK_TIME_MAX, PLAYERS, RNG_MAX, Phase
 from referee.engine.flow import who_acts
 from referee.engine.state_types import ClockDict
 
@@ -85,13 +85,12 @@ def charge(s: Game, charged: int, mover: int, now: int | None) -> None:
     left_then = remaining[charged] - spent
     gained = clock["increment"] * SECOND if mover == charged and left_then > 0 else 0  # a move in time only
     remaining[charged] = min(RNG_MAX, max(0, left_then) + gained)
-    clock["last"] = min(RNG_MAX - clock["started"], clock["last"] + spent)
+    clock["last"] = min(CLOCK_TIME_MAX - clock["started"], clock["last"] + spent)  # a time RFC 3339 can write
 
 
 def rfc3339(ms: int) -> str:
     """Milliseconds since 1970 as an RFC 3339 UTC time, to the millisecond (``2026-12-05T10:00:00.000Z``)."""
-    at = _EPOCH + timedelta(milliseconds=ms)
-    return at.strftime("%Y-%m-%dT%H:%M:%S.") + f"{at.microsecond // 1000:03d}Z"
+    return (_EPOCH + timedelta(milliseconds=ms)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def clock_view(s: Game) -> dict[str, Any]:

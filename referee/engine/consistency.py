@@ -19,11 +19,11 @@ from typing import Any, cast
 from referee.engine.catalog import Catalog
 from referee.engine.errors import InconsistentState as _fail  # (code, detail, path): what each check raises
 from referee.engine.facts import (
+    CLOCK_TIME_MAX,
     DECK_SIZE,
     HAND_LIMIT,
     OPENING_HAND,
     PLAYERS,
-    RNG_MAX,
     Phase,
     Reason,
     Step,
@@ -305,11 +305,13 @@ def _check_result(s: StateDict) -> None:
 
 
 def _check_clock(s: StateDict) -> None:
-    """docs/api.md §15: the last move's time, from the deal's, stays within the range a state's integers keep."""
+    """docs/api.md §15: the last move's time, from the deal's, is a time RFC 3339 can write (year 9999 at most)."""
     clock = s["clock"]
     assert clock is not None
-    if clock["started"] + clock["last"] > RNG_MAX:
-        raise _fail("inconsistent_clock", f"clock.started + clock.last is over {RNG_MAX}", "clock.last")
+    if clock["started"] + clock["last"] > CLOCK_TIME_MAX:
+        raise _fail(
+            "inconsistent_clock", f"clock.started + clock.last is past {CLOCK_TIME_MAX} (year 9999)", "clock.last"
+        )
 
 
 def _check_match(s: StateDict) -> None:

@@ -26,7 +26,7 @@ from referee.engine import setup
 from referee.engine.board import Board
 from referee.engine.catalog import Catalog
 from referee.engine.errors import InvalidInput, ReplayError, RuleViolation
-from referee.engine.facts import RNG_MAX, Outcome, Player, Reason
+from referee.engine.facts import CLOCK_TIME_MAX, Outcome, Player, Reason
 from referee.engine.parse import plain_copy
 from referee.engine.pipeline import actions_for, check, step
 from referee.engine.state import check_state, parse_action
@@ -158,14 +158,14 @@ class Session:
             return [None] * len(actions)
         if not (isinstance(times, list) and len(times) == len(actions) and all(_is_time(t) for t in times)):
             raise InvalidInput(
-                {"times": [f"must be a list of {len(actions)} integers from 0 to {RNG_MAX} (one per action)"]}
+                {"times": [f"must be a list of {len(actions)} integers from 0 to {CLOCK_TIME_MAX} (one per action)"]}
             )
         return [None if clock is None else clock["started"] + t for t in times]
 
 
 def _is_time(value: Any) -> bool:
-    """Milliseconds since the deal, a whole number (not ``True``, not ``1.0``) that stays within 53 bits."""
-    return type(value) is int and 0 <= value <= RNG_MAX // 2
+    """Milliseconds since the deal, a whole number (not ``True``, not ``1.0``), up to the year 9999."""
+    return type(value) is int and 0 <= value <= CLOCK_TIME_MAX
 
 
 # -- the engine's functions: one call, one session ---------------------------------------

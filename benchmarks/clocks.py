@@ -1,0 +1,108 @@
+"""What a clock costs a private ``/v1/apply`` with a ledger (docs/api.md §15): the same moves with a clock
+and without, on the same app and ledger, in the same run.
+
+    .venv/bin/python benchmarks/clocks.py [--requests 1000] [--rounds 4] [--stores sqlite,redis]
+
+The production app (private mode, request log on and written to /dev/null) is called as WSGI in this
+process, on a SQLite ledger (a file in a temporary directory) and on a Redis ledger (a ``redis-server``
+on loopback, ``appendfsync always``). Each request is an ordinary move of a game of its own (one record,
+never an adoption) from ``benchmarks.bodies``' mid-game positions; the clocked rounds carry a clock of a
+day in each state, so no move runs out of time. Rounds of each kind alternate. The figures: wall and CPU
+time (this process) per request, median over rounds, and the clocked / unclocked ratio of each. A clock
+costs the engine a charge per move and the view its clock; with Redis it also costs a round trip for the
+ledger's time (``TIME``, read in the batch script), which SQLite (the machine's clock) does not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.bodies import midgame_bodies  # noqa: E402
+from benchmarks.http_inprocess import caller  # noqa: E402
+from benchmarks.ledger_inprocess import KEY, make_app  # noqa: E402
+from benchmarks.ledger_load import fresh_bodies, start_redis  # noqa: E402
+
+DAY_MS = 86_400_000
+
+
+def with_clock(positions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The positions with a clock of a day each, its last move a second ago."""
+    now = time.time_ns() // 1_000_000
+    out = copy.deepcopy(positions)
+    for body in out:
+        body["state"]["clock"] = {
+            "initial": 86_400,
+            "increment": 0,
+            "remaining": [DAY_MS, DAY_MS],
+            "started": now - 1_000,
+            "last": 0,
+        }
+    return out
+
+
+def run(app: Any, bodies: list[bytes]) -> tuple[float, float]:
+    """Wall and CPU seconds for one /v1/apply of each body (``caller`` exits on any answer but 200)."""
+    calls = [caller(app, "/v1/apply", body) for body in bodies]
+    wall, cpu = time.perf_counter(), time.process_time()
+    for call in calls:
+        call()  # exits on any answer but 200
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=1000, help="moves per kind and round (default 1000)")
+    parser.add_argument("--rounds", type=int, default=4, help="alternating rounds (default 4)")
+    parser.add_argument("--stores", default="sqlite,redis", help="ledgers to measure (default sqlite,redis)")
+    args = parser.parse_args(argv)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    stderr = os.dup(2)
+    plain = midgame_bodies(64)
+    kinds = {"no clock": plain, "clock": with_clock(plain)}
+    with tempfile.TemporaryDirectory(prefix="referee-clocks-") as tmp:
+        redis_proc, redis_url = start_redis(Path(tmp) / "redis", "always")
+        try:
+            urls = {"sqlite": f"sqlite:///{Path(tmp) / 'ledger.db'}", "redis": redis_url}
+            for store in args.stores.split(","):
+                app = make_app(urls[store])
+                wall: dict[str, list[float]] = {k: [] for k in kinds}
+                cpu: dict[str, list[float]] = {k: [] for k in kinds}
+                for r in range(args.rounds):
+                    for kind in kinds if r % 2 == 0 else reversed(list(kinds)):
+                        bodies = fresh_bodies(kinds[kind], KEY, f"{store}{kind}{r}", args.requests, urls[store])
+                        os.dup2(devnull, 2)  # the request log
+                        try:
+                            w, c = run(app, bodies)
+                        finally:
+                            os.dup2(stderr, 2)
+                        wall[kind].append(w / args.requests * 1e6)
+                        cpu[kind].append(c / args.requests * 1e6)
+                print(f"{store}: {args.rounds} rounds of {args.requests} moves per kind; µs per private /v1/apply")
+                for kind in kinds:
+                    print(
+                        f"  {kind:9} wall median {statistics.median(wall[kind]):6.0f}"
+                        f"  cpu median {statistics.median(cpu[kind]):6.0f}"
+                        f"  (wall rounds {', '.join(f'{x:.0f}' for x in wall[kind])})"
+                    )
+                for name, series in (("wall", wall), ("cpu", cpu)):
+                    ratios = [c / n for c, n in zip(series["clock"], series["no clock"], strict=True)]
+                    print(f"  clock / no clock, {name}: median {statistics.median(ratios):.3f}")
+        finally:
+            redis_proc.terminate()
+            redis_proc.wait(10)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
