@@ -244,3 +244,24 @@ def test_a_plain_replay_of_a_clocked_game_charges_from_the_times(client, new_gam
         client, "/v1/apply", {"state": resp.get_json()["state"], "action": {"type": "skip_case", "player": 0}}
     )
     assert (applied.status_code, applied.get_json()["code"]) == (400, "no_ledger")
+
+
+def test_a_replica_whose_reading_of_redis_clock_is_off_has_its_move_made_again_at_redis_time(
+    make_app, redis_url, private_game_body
+):
+    """The record's script checks a clocked move's time against Redis's TIME (docs/ledger.md, Clocks): a
+    replica whose reading is 10 s ahead has its move refused there, and made again at Redis's time."""
+    import redis
+
+    app = make_app(state_key=STATE_KEY, ledger=redis_url, ledger_timeout=1)
+    game = Game(app.test_client(), body_with(private_game_body, clock=CLOCK))
+    ledger = ledger_of(app)
+    assert ledger._skew is not None  # read once, at the deal
+    ledger._skew += 10_000
+    server = redis.Redis.from_url(redis_url)
+    seconds, micros = server.time()
+    game.move({"type": "keep", "player": 0})
+    after_s, after_us = server.time()
+    since = millis(game.view["clock"]["since"])
+    assert seconds * 1000 + micros // 1000 <= since <= after_s * 1000 + after_us // 1000
+    assert abs(ledger.now(game.state["game_id"]) - since) < 5_000  # relearned from the record's TIME

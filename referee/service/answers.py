@@ -59,7 +59,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         body = read_body(environ, limits)
         opened = codec.open(body, ACT)
         action = body["action"]
-        now = codec.now(opened.state, acting=True)  # a clock's time (docs/api.md §15), None without one
+        now = opened.now = codec.now(opened.state, acting=True)  # a clock's time (docs/api.md §15), or None
         try:
             state, events = engine.apply(catalog, opened.state, action, now)
         except RuleViolation as exc:

@@ -55,6 +55,7 @@ class Opened:
     player: int | None  # plain modes: as the body names it; private: the seat's (None: the spectator's)
     renewed: Body = field(default_factory=dict)  # private: {"seat": ...} under the current key, if renewed
     token: Any = None  # private: the token sent (the ledger adopts a game it does not hold at it)
+    now: int | None = None  # a clocked move's time, by the ledger's clock (docs/api.md §15)
 
 
 def no_ledger(

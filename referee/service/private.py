@@ -46,7 +46,7 @@ from referee.service.codecs import (
     labels_field,
     no_ledger,
 )
-from referee.service.ledger import REPEATED, STALE, Ledger, LedgerUnavailable
+from referee.service.ledger import REPEATED, SKEWED, STALE, Ledger, LedgerUnavailable, Outcome
 from referee.service.private_tokens import WATCH, Vault
 from referee.service.problems import Problem, schema_problem
 from referee.service.reading import envelope, player_field
@@ -190,11 +190,21 @@ class PrivateCodec(Codec):
 
     def close(self, opened: Opened, action: Any, state: Body, events: list[Body]) -> Body:
         token = self.vault.token(state)
-        if self.ledger is not None:
-            recorded = self.record(opened, action, token)
-            if recorded != token and state.get("clock") is not None:  # not ours (fresh nonce): recorded before
-                return self.recorded_answer(opened, action, recorded)  # a retry: the clock as it was recorded
-            token = recorded
+        if self.ledger is None:
+            return self.answer(opened, token, state, events)
+        outcome = self.record(opened, action, token)
+        if outcome.kind == SKEWED:  # the ledger's clock is not where this replica read it: once more, at its time
+            opened.now = outcome.latest
+            state, events = engine.apply(self.catalog, opened.state, action, opened.now)
+            token = self.vault.token(state)
+            outcome = self.record(opened, action, token)
+            if outcome.kind == SKEWED:
+                raise ledger_unavailable(LedgerUnavailable("the ledger's clock moved while the move was made"))
+        if outcome.kind == REPEATED:
+            assert outcome.token is not None
+            if state.get("clock") is not None:
+                return self.recorded_answer(opened, action, outcome.token)  # a retry: the clock as recorded then
+            token = outcome.token  # the engine is deterministic: the events and view are the recorded answer's
         return self.answer(opened, token, state, events)
 
     def answer(self, opened: Opened, token: str, state: Body, events: list[Body]) -> Body:
@@ -289,21 +299,19 @@ class PrivateCodec(Codec):
 
     # -- the ledger (docs/api.md §11) -------------------------------------------------
 
-    def record(self, opened: Opened, action: Any, token: str) -> str:
-        """The token to answer with: ``token``, recorded as the game's next; the recorded one for a retry."""
+    def record(self, opened: Opened, action: Any, token: str) -> Outcome:
+        """``token`` recorded as the game's next (at ``opened.now``, a clocked move's time): applied, repeated
+        (a retry: the recorded token) or skewed (docs/api.md §15); a stale token is the 409."""
         assert self.ledger is not None
         before = opened.state
         seq = before.get("seq", 0)
         try:
-            outcome = self.ledger.record(before["game_id"], seq, action_digest(action), token, opened.token)
+            outcome = self.ledger.record(before["game_id"], seq, action_digest(action), token, opened.token, opened.now)
         except LedgerUnavailable as exc:
             raise ledger_unavailable(exc) from None
         if outcome.kind == STALE:
             raise stale_state(seq, outcome.latest)
-        if outcome.kind == REPEATED:
-            assert outcome.token is not None
-            return outcome.token  # the engine is deterministic: the events and view are the recorded answer's
-        return token
+        return outcome
 
     def refused(self, opened: Opened, action: Any, violation: engine.RuleViolation) -> Body | None:
         """A stale token is a 409 whatever its action (docs/api.md §11); a retried move of a clocked game
