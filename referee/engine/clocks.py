@@ -23,6 +23,7 @@ has passed since the last recorded move.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -36,6 +37,7 @@ Game = Mapping[str, Any]  # a checked state (StateDict), or one a token held (th
 _OVER = Phase.OVER
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 SECOND = 1000  # milliseconds
+DAY = 86_400 * SECOND
 
 
 def new_clock(initial: int, increment: int, started: int) -> ClockDict:
@@ -89,8 +91,22 @@ def charge(s: Game, charged: int, mover: int, now: int | None) -> None:
 
 
 def rfc3339(ms: int) -> str:
-    """Milliseconds since 1970 as an RFC 3339 UTC time, to the millisecond (``2026-12-05T10:00:00.000Z``)."""
-    return (_EPOCH + timedelta(milliseconds=ms)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """Milliseconds since 1970 as an RFC 3339 UTC time, to the millisecond (``2026-12-05T10:00:00.000Z``).
+
+    >>> rfc3339(253_402_300_799_999)
+    '9999-12-31T23:59:59.999Z'
+    """
+    days, of_day = divmod(ms, DAY)
+    seconds, milli = divmod(of_day, SECOND)
+    minutes, seconds = divmod(seconds, 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{_date(days)}T{hours:02d}:{minutes:02d}:{seconds:02d}.{milli:03d}Z"
+
+
+@functools.lru_cache(maxsize=16)
+def _date(days: int) -> str:
+    """The date ``days`` after 1970-01-01 (a view's since falls on few days: each is written once)."""
+    return (_EPOCH + timedelta(days=days)).date().isoformat()
 
 
 def clock_view(s: Game) -> dict[str, Any]:
