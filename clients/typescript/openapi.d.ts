@@ -1137,7 +1137,7 @@ export interface components {
              */
             winner: 0 | 1;
             /** @enum {string} */
-            reason: "deck_out" | "concede";
+            reason: "deck_out" | "concede" | "time";
         };
         /** @description The top cards of a file went to the trash (docs/api.md §8 `mill`). What each side sees: Both players see it in full. The trash is public. */
         MillEvent: {
