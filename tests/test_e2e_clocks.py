@@ -126,3 +126,32 @@ def test_a_clocked_game_across_two_replicas_charges_the_ledgers_time_and_ends_on
         assert claim.status_code == 200, claim.text
         view = claim.json()["view"]
         assert view["result"] == {"winner": 1, "reason": "time"} and view["clock"]["remaining"][0] == 0
+
+
+def test_a_kill_9_of_redis_mid_game_keeps_the_clocks(nginx, replicas, redis_server, catalog):
+    """The clocks live in the recorded tokens: after Redis is killed and restarted from its append-only
+    file, the latest token has the same clocks, and the next move is charged from the last recorded one."""
+    from referee.engine.playout import random_new_game
+
+    body = {k: v for k, v in random_new_game(catalog, "clocks-restart").items() if k != "seed"}
+    with httpx.Client(base_url=nginx.url, timeout=30) as lb:
+        dealt = lb.post("/v1/games", json={**body, "first_player": 0, "clock": {"initial": 600, "increment": 5}})
+        token, seats = dealt.json()["state"], dealt.json()["seats"]
+        moved = lb.post("/v1/apply", json={"state": token, "seat": seats[0], "action": {"type": "keep", "player": 0}})
+        assert moved.status_code == 200, moved.text
+        token, clock, game_id = moved.json()["state"], moved.json()["view"]["clock"], moved.json()["view"]["game_id"]
+        redis_server.kill()
+        redis_server.start()  # the same data directory: the append-only file
+        deadline = time.monotonic() + 30
+        while any(httpx.get(s.url + "/readyz").status_code != 200 for s in replicas):
+            assert time.monotonic() < deadline, "the replicas did not become ready again"
+            time.sleep(0.1)
+        latest = lb.post("/v1/latest", json={"game_id": game_id, "seat": seats[1]}).json()
+        assert latest["seq"] == 1 and latest["state"] == token and latest["view"]["clock"] == clock
+        after = lb.post("/v1/apply", json={"state": token, "seat": seats[1], "action": {"type": "keep", "player": 1}})
+        assert after.status_code == 200, after.text
+        charged = millis(after.json()["view"]["clock"]["since"]) - millis(clock["since"])
+        assert charged > 0 and after.json()["view"]["clock"]["remaining"] == [
+            clock["remaining"][0],
+            600_000 - charged + 5_000,
+        ]
