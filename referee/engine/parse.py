@@ -350,7 +350,7 @@ def _action(value: Any, path: str, errors: Errors) -> None:
         _err(errors, path, "must be an object")
         return
     kind = value.get("type")
-    if kind is None or type(kind) is not str or kind not in ACTION_STRUCTS:
+    if kind is None or not isinstance(kind, str) or kind not in ACTION_STRUCTS:  # a str subclass spells its value
         _err(errors, _join(path, "type"), "missing" if kind is None else f"unknown action type {kind!r}")
         return
     fields = model_fields(ACTION_STRUCTS[kind])
