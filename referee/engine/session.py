@@ -91,7 +91,8 @@ class Session:
         return None if result is None else Outcome(Reason(result["reason"]), result["winner"])
 
     def legal_actions(self, player: Any = None) -> list[dict[str, Any]]:
-        """Every legal action now, for ``player`` (0 or 1) or for whoever may act."""
+        """Every legal action now, for ``player`` (0 or 1, judged here: the engine's one check) or for
+        whoever may act."""
         if player is not None:
             Player.check(player)
         return cast(list[dict[str, Any]], actions_for(self._board, player))
@@ -112,17 +113,23 @@ class Session:
 
     def apply(self, action: Any, path: str = "action") -> Applied:
         """Apply one action; raises ``RuleViolation`` (or ``InvalidInput``) and changes nothing if it is refused."""
-        return self.apply_parsed(parse_action(action, path))
+        return Applied(tuple(self._act(parse_action(action, path))))
 
     def apply_parsed(self, action: dict[str, Any]) -> Applied:
         """Apply an action already read by ``parse_action`` (a replay reads them all first)."""
+        return Applied(tuple(self._act(action)))
+
+    def _act(self, action: dict[str, Any]) -> list[Event]:
+        """The one application of an action (``apply``, ``apply_parsed`` and the engine's ``apply``):
+        the pipeline's step on this session's board; the events it made, in a new list."""
         board = self._board
         board.events = []
         step(board, cast(ActionDict, action))
-        return Applied(tuple(board.events))
+        return cast(list[Event], board.events)
 
     def replay(self, actions: Any) -> int:
-        """Apply ``actions`` in order; raises ``ReplayError`` (with its index) at the first illegal one."""
+        """Apply ``actions`` in order; raises ``ReplayError`` (with its index, and the position it was
+        refused in: this session's state, which the refused action left as it was) at the first illegal one."""
         if not isinstance(actions, list):
             raise InvalidInput({"actions": ["must be a list of actions"]})
         parsed, errors = [], {}
@@ -137,7 +144,7 @@ class Session:
             try:
                 self.apply_parsed(a)
             except RuleViolation as violation:
-                raise ReplayError(index, violation) from None
+                raise ReplayError(index, violation, self.state) from None
         return len(parsed)
 
 
@@ -147,13 +154,12 @@ class Session:
 def apply(catalog: Catalog, state: Any, action: Any) -> tuple[State, list[Event]]:
     """The next state and its events; raises ``RuleViolation`` and changes nothing if illegal.
 
-    The input is never mutated: the board works on its own checked copy. This is
-    ``Session.from_state(...).apply(action)`` without the session around the one
-    action (the same gate, parser and pipeline; no objects the caller does not get).
+    ``Session.from_state(...).apply(action)``: the input is never mutated, the session works on its
+    own checked copy, which it hands over.
     """
-    board = Board(catalog, check_state(catalog, state))
-    step(board, cast(ActionDict, parse_action(action)))
-    return cast(State, board.s), board.events
+    session = Session(catalog, check_state(catalog, state))
+    events = session._act(parse_action(action))  # Session.apply without the immutable Applied, handed over as is
+    return cast(State, session._board.s), events
 
 
 def validate(catalog: Catalog, state: Any, action: Any) -> RuleViolation | None:
@@ -163,15 +169,11 @@ def validate(catalog: Catalog, state: Any, action: Any) -> RuleViolation | None:
 
 def legal_actions(catalog: Catalog, state: Any, player: Any = None) -> list[dict[str, Any]]:
     """Every legal action now, for ``player`` or for whoever may act (``pay`` omitted)."""
-    if player is not None:
-        Player.check(player)
     return Session.from_state(catalog, state).legal_actions(player)
 
 
 def view(catalog: Catalog, state: Any, player: Any) -> State:
     """The state as ``player`` may see it (docs/api.md §5); ``None``: a spectator (§12)."""
-    if player is not None:
-        Player.check(player)
     return Session.from_state(catalog, state).view(player)
 
 

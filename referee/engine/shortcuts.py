@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from referee.engine import consistency, parse, pipeline
+from referee.engine import consistency, pipeline
 from referee.engine.actions import ActionRule
 from referee.engine.effects import CastSpell, UseAbility
 from referee.engine.investigation import Investigate
@@ -54,23 +54,12 @@ class Shortcut:
                     setattr(owner, attr, value)
 
 
-def _model_reads_it(raw: Any, ids_checked_later: bool = False) -> None:
-    """``parse._plain_state`` turned off: it never answers, so the model reads the whole state."""
-    return None
-
-
 def _not_sure(catalog: Any, state: Any) -> bool:
     """``consistency._cards_and_field_are_sound`` turned off: the four careful checks always run."""
     return False
 
 
 SHORTCUTS: tuple[Shortcut, ...] = (
-    Shortcut(
-        name="parse._plain_state: a state's 80 cards checked and copied by dict, its zones' ids read as any strings",
-        shadows="msgspec.convert of the whole state against model.State (parse.parse_state)",
-        gain="engine.validate +26%, engine.apply +20%, engine.legal_actions +10%; /v1/validate +7%, /v1/apply +5% without it",
-        off=((parse, "_plain_state", _model_reads_it),),
-    ),
     Shortcut(
         name="consistency._cards_and_field_are_sound: cards, conservation, zone kinds and references in one pass",
         shadows="consistency._check_cards, _check_conservation, _check_zone_kinds and _check_references",
