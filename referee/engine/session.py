@@ -142,7 +142,7 @@ class Session:
             raise InvalidInput(errors)
         for index, a in enumerate(parsed):
             try:
-                self.apply_parsed(a)
+                self._act(a)
             except RuleViolation as violation:
                 raise ReplayError(index, violation, self.state) from None
         return len(parsed)
