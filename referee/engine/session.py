@@ -125,7 +125,7 @@ class Session:
         board = self._board
         board.events = []
         step(board, cast(ActionDict, action))
-        return cast(list[Event], board.events)
+        return board.events
 
     def replay(self, actions: Any) -> int:
         """Apply ``actions`` in order; raises ``ReplayError`` (with its index, and the position it was
