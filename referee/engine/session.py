@@ -113,7 +113,7 @@ class Session:
 
     def apply(self, action: Any, path: str = "action") -> Applied:
         """Apply one action; raises ``RuleViolation`` (or ``InvalidInput``) and changes nothing if it is refused."""
-        return Applied(tuple(self._act(parse_action(action, path))))
+        return self.apply_parsed(parse_action(action, path))
 
     def apply_parsed(self, action: dict[str, Any]) -> Applied:
         """Apply an action already read by ``parse_action`` (a replay reads them all first)."""
