@@ -84,3 +84,17 @@ def test_the_position_builders_build_from_the_model(fresh_state):
     for state in built:
         assert list(state) == order
         assert [list(p) for p in state["players"]] == [player_order, player_order]
+
+
+def test_a_refused_replay_carries_the_position_it_was_refused_in():
+    """ReplayError.state is the state the refused action met (what the service names players and cards
+    from), the actions before it applied: no second replay is needed to find it."""
+    from referee.engine import ReplayError, replay
+    from referee.engine.playout import play_out
+
+    game, _, actions = play_out(CATALOG, "refused-replay")
+    before, _ = replay(CATALOG, actions[:7], game=game)
+    stranger = {"type": "investigate", "player": 0, "case": "zz-stranger"}  # no such card: never legal
+    with pytest.raises(ReplayError) as caught:
+        replay(CATALOG, [*actions[:7], stranger], game=game)
+    assert caught.value.index == 7 and caught.value.state == before

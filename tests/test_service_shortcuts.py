@@ -57,11 +57,6 @@ def assert_alike(twins, mode: str, make: Callable[[], dict[str, Any]], recorded,
     return with_it
 
 
-def test_given_the_registry_then_each_shortcut_names_its_careful_twin_and_its_gain():
-    for shortcut in SHORTCUTS:
-        assert shortcut.name and shortcut.shadows and "%" in shortcut.gain and shortcut.off
-
-
 def test_given_each_request_of_the_corpus_then_it_is_answered_alike_with_and_without_the_shortcut(
     twins,
     midgame,

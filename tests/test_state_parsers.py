@@ -1,9 +1,10 @@
-"""The fast path (msgspec) and the careful explanation read the one model and agree.
+"""The one reading of a state (msgspec), the explanation of a refusal, and the model agree.
 
 For any value, ``msgspec.convert`` accepts it exactly when ``parse.explain``
 finds nothing wrong, and when it refuses, the path msgspec stops at is one
 ``explain`` reports (or lies inside a value ``explain`` reports as a whole,
-such as a list of ids). Every example reaches an assertion; the mutations are
+such as a list of ids); ``check_state`` refuses a malformed state with exactly
+the explanation, whatever part of the reading tripped over it. Every example reaches an assertion; the mutations are
 balanced so that about a third of them stay well formed (measured over 2,000
 examples: 37% accepted, 63% refused), so both sides of the equivalence are
 exercised.
@@ -16,12 +17,13 @@ import re
 
 import msgspec
 import orjson
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.engine import Catalog, InvalidInput
+from referee.engine import Catalog, InconsistentState, InvalidInput, check_state
 from referee.engine.model import Action, State
-from referee.engine.parse import explain, parse_action, parse_state
+from referee.engine.parse import explain, parse_action
 from referee.engine.playout import play, play_out
 
 CATALOG = Catalog.builtin()
@@ -149,13 +151,19 @@ def test_the_fast_path_accepts_exactly_what_the_explanation_finds_no_fault_with(
 
 @settings(max_examples=400, deadline=None)
 @given(mutated_states())
-def test_parse_state_refuses_with_the_explanation_or_returns_a_copy(raw):
+def test_a_state_is_refused_with_the_explanation_or_read_into_a_copy(raw):
+    """The one reading of a state (check_state): a malformed state is refused with exactly what the
+    explanation finds; an inconsistent one only when the explanation finds nothing; an accepted one is
+    well formed and read into a new copy that reads as itself."""
     try:
-        parsed = parse_state(raw)
+        checked = check_state(CATALOG, raw)
+    except InconsistentState:
+        assert explain(raw, State) == {}
     except InvalidInput as exc:
-        assert exc.errors == explain(raw, State)
+        assert exc.errors == InvalidInput(explain(raw, State)).under("state").errors
     else:
-        assert parsed is not raw and parse_state(parsed) == parsed  # normalised: a fixed point
+        assert explain(raw, State) == {}
+        assert checked is not raw and check_state(CATALOG, checked) == checked  # normalised: a fixed point
 
 
 @settings(max_examples=300, deadline=None)
@@ -211,13 +219,13 @@ def test_an_action_with_no_fields_is_read_as_the_model_reads_it(raw):
 def test_every_ordinary_state_is_taken_as_it_is():
     assert any(s["pending"] for s in SAMPLES)
     for state in SAMPLES:
-        assert parse_state(state) == state
+        assert check_state(CATALOG, state) == state
 
 
 def test_defaults_are_filled_in_the_order_of_the_model():
     state = copy.deepcopy(SAMPLES[0])
     del state["players"][1]["name"], state["options"], state["modifiers"]
-    parsed = parse_state(state)
+    parsed = check_state(CATALOG, state)
     assert next(iter(parsed["players"][1])) == "name" and parsed["players"][1]["name"] == "Player 2"
     assert parsed["options"] == {"response_windows": "auto"} and parsed["modifiers"] == []
     assert list(parsed) == [k for k in State.__struct_fields__ if k in parsed]
@@ -241,7 +249,7 @@ def test_given_str_subclasses_in_an_action_and_a_state_when_read_then_they_are_t
     assert type(action["card"]) is str and type(action["player"]) is int
     state = copy.deepcopy(SAMPLES[0])
     state["seed"], state["players"][0]["hand"][0] = _Text(state["seed"]), _Text(state["players"][0]["hand"][0])
-    parsed = parse_state(state)
+    parsed = check_state(CATALOG, state)
     assert parsed == SAMPLES[0]
     assert type(parsed["seed"]) is str and type(parsed["players"][0]["hand"][0]) is str
 
@@ -256,3 +264,30 @@ def test_given_a_str_subclass_in_cards_when_a_session_snapshots_then_the_copy_is
     state["cards"][iid] = _Text(state["cards"][iid])
     snapshot = Session.from_state(CATALOG, state).snapshot()
     assert snapshot == SAMPLES[0] and type(snapshot["cards"][iid]) is str
+
+
+@pytest.mark.parametrize(
+    ("bend", "path", "message"),
+    [
+        ("value 0", "state.cards.{iid}", "must map a non-empty instance id to a catalog id string"),
+        ("value None", "state.cards.{iid}", "must map a non-empty instance id to a catalog id string"),
+        ("value list", "state.cards.{iid}", "must map a non-empty instance id to a catalog id string"),
+        ("empty key", "state.cards.", "must map a non-empty instance id to a catalog id string"),
+        ("not an object", "state.cards", "must be an object mapping instance ids to catalog ids"),
+    ],
+)
+def test_given_an_odd_entry_of_cards_then_the_state_is_malformed_with_the_models_words(bend, path, message):
+    """The reading copies ``cards`` for RULES 13.1's check to judge (parse.read_state); a client still reads
+    a shape error at the entry's path, never an inconsistency, whatever the check tripped over."""
+    state = copy.deepcopy(SAMPLES[0])
+    iid = next(iter(state["cards"]))
+    if bend == "empty key":
+        state["cards"][""] = state["cards"].pop(iid)
+    elif bend == "not an object":
+        state["cards"] = list(state["cards"])
+    else:
+        state["cards"][iid] = {"value 0": 0, "value None": None, "value list": ["a"]}[bend]
+    with pytest.raises(InvalidInput) as caught:
+        check_state(CATALOG, state)
+    assert type(caught.value) is InvalidInput
+    assert caught.value.errors == {path.format(iid=iid): [message]}

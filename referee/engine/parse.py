@@ -1,9 +1,9 @@
-"""Reading a state or an action against the model (``model.py``).
+"""Reading a state or an action against the model (``model.py``): one way each, and an explanation for errors.
 
 ``msgspec.convert`` reads the value against the model and ``msgspec.to_builtins``
 returns the plain-dict working copy the rules mutate (a state's ``cards``, the
-bulk of it, checked and copied apart: a shortcut of ``shortcuts.py``). Only
-when the model refuses it does :func:`explain` walk the same model to list
+bulk of it, copied for RULES 13.1's check to judge: :func:`read_state`). Only
+when a value is refused does :func:`explain` walk the same model to list
 *every* problem with its field path (``players.0.hand``) and the message the
 model declares for it (``tests/test_state_parsers.py`` checks that the two
 agree on what is well formed, error paths included).
@@ -21,22 +21,15 @@ from __future__ import annotations
 import enum
 import types
 import typing
-from typing import Annotated, Any, Literal, TypeVar, cast
+from typing import Any, Literal, TypeVar, cast
 
 import msgspec
-import orjson
 from msgspec import Meta, Struct, UnsetType
 
 from referee.engine.errors import InvalidInput
-from referee.engine.facts import PLAYERS
 from referee.engine.model import (
     ACTION_STRUCTS,
     Action,
-    CaseEntry,
-    EvidenceEntry,
-    FairyEntry,
-    Model,
-    PlayerState,
     State,
 )
 from referee.engine.model import fields as model_fields
@@ -49,21 +42,24 @@ _Action = TypeVar("_Action", dict[str, Any], ActionDict)  # an action read by th
 # -- reading ------------------------------------------------------------------------
 
 
-def parse_state(raw: Any, *, ids_checked_later: bool = False) -> StateDict:
-    """A new, normalised copy of a well-formed state; :class:`InvalidInput` listing every problem if not.
+def read_state(raw: Any) -> StateDict:
+    """A state read by the model into a new, normalised working copy: the one way a state is read.
 
-    With ``ids_checked_later`` the entries of ``cards`` are copied without reading their types, and
-    the instance ids in the zones are read as any strings (:data:`_IDS_CHECKED_LATER`): for a caller
-    that then checks every key of ``cards`` against the zones, every value against the catalog and
-    every id in the zones against ``cards``, and reads the state again without it before reporting
-    any problem (``check_state``).
+    The model reads every field but ``cards``; the 80 entries of ``cards`` (half of what msgspec
+    would spend on a state) are copied as they are, for RULES 13.1's check to judge: it takes every
+    instance id of the zones from ``cards`` and every catalog id against the catalog, so an entry
+    that is not a non-empty id mapped to a catalog id string is refused there. Only
+    :func:`check_state` calls this, and on any refusal it asks :func:`state_problem` what a client
+    reads: a shape problem (with every path the model declares) before any inconsistency.
+
+    Raises ``msgspec.ValidationError`` (or ``TypeError`` for a state or ``cards`` not an object).
     """
-    state = _plain_state(raw, ids_checked_later)  # a shortcut (shortcuts.py); None: the model reads it all
-    if state is None:
-        try:
-            state = plain_copy(msgspec.convert(raw, State))
-        except msgspec.ValidationError as exc:
-            raise InvalidInput(explain(raw, State) or _as_errors(exc)) from None
+    if not isinstance(raw, dict) or not isinstance(cards := raw.get("cards"), dict):
+        raise TypeError("a state is an object holding an object cards")
+    rest = dict.copy(raw)  # a clone of the table, cheaper than building a dict key by key
+    rest["cards"] = _NO_CARDS
+    state: StateDict = plain_copy(msgspec.convert(rest, State))
+    state["cards"] = dict(cards)
     p0, p1 = players = state["players"]
     if "name" not in p0 or "name" not in p1:  # the default name, first as when given
         for i, p in enumerate(players):
@@ -74,8 +70,18 @@ def parse_state(raw: Any, *, ids_checked_later: bool = False) -> StateDict:
     return state
 
 
+def state_problem(raw: Any) -> InvalidInput | None:
+    """What is malformed in a state the reading refused: every problem with its field path and the
+    model's message (:func:`explain`), or msgspec's own; ``None`` when the model accepts it whole
+    (then what was refused is an inconsistency, RULES 13.1). Built only after a refusal."""
+    try:
+        msgspec.convert(raw, State)
+    except msgspec.ValidationError as exc:
+        return InvalidInput(explain(raw, State) or _as_errors(exc))
+    return None
+
+
 _NO_CARDS: dict[str, str] = {}
-_EXACT_TYPES_ONLY = orjson.OPT_PASSTHROUGH_SUBCLASS  # a subclass of str (or of anything) is refused, not encoded
 
 
 def _plain_str(value: Any) -> str:
@@ -92,81 +98,6 @@ def plain_copy(value: Any) -> Any:
         return msgspec.to_builtins(value)
     except TypeError:  # a str subclass; copied again with the hook, which costs every call when given
         return msgspec.to_builtins(value, enc_hook=_plain_str)
-
-
-def _plain_state(raw: Any, ids_checked_later: bool = False) -> StateDict | None:
-    """The state read as the model reads it, with ``cards`` (the bulk of it) checked and copied at C speed; or
-    ``None`` when this shortcut cannot tell (the general path then reads ``raw``, errors and all).
-
-    msgspec spends half of a state's time on the 80 entries of ``cards``: as
-    plain ``str`` to non-empty ``str`` they are exactly what the model accepts,
-    so the rest is converted without them and they are copied by ``dict``.
-    Two passes in C tell "plain str to str": orjson encodes the mapping only
-    when every key is a ``str`` and every value a JSON type, none a subclass,
-    and ``str.join`` takes the values only when all are ``str``. With
-    ``ids_checked_later`` those two passes, and the zones' "non-empty", are
-    left to the caller's own checks (see :func:`parse_state`).
-    A shortcut of ``shortcuts.py``: ``tests/test_shortcuts.py`` holds it to the model's reading.
-    """
-    if type(raw) is not dict:
-        return None
-    cards = raw.get("cards")
-    if type(cards) is not dict or "" in cards:
-        return None
-    if not ids_checked_later:
-        try:
-            orjson.dumps(cards, option=_EXACT_TYPES_ONLY)
-            "".join(cards.values())
-        except TypeError:  # orjson.JSONEncodeError is one
-            return None
-    rest = raw.copy()  # a clone of the table, cheaper than building a dict key by key
-    rest["cards"] = _NO_CARDS
-    try:
-        state: StateDict = msgspec.to_builtins(
-            msgspec.convert(rest, _IDS_CHECKED_LATER if ids_checked_later else State)
-        )
-    except (msgspec.ValidationError, TypeError):  # TypeError: a str subclass, which the general path copies
-        return None
-    state["cards"] = dict(cards)
-    return state
-
-
-def _list_of(item: Any) -> Any:
-    """``list[item]`` for an item type made at run time (a checker reads ``list[...]`` as a type)."""
-    return list[item]
-
-
-def _relaxed(model: type[Struct], **types: Any) -> type[Struct]:
-    """``model`` with the named fields' types replaced; its other fields, defaults and strictness kept."""
-
-    def spec(f: msgspec.structs.FieldInfo) -> tuple[Any, ...]:
-        kind = types.get(f.name, f.type)
-        if f.default_factory is not msgspec.NODEFAULT:
-            return f.name, kind, msgspec.field(default_factory=f.default_factory)
-        if f.default is not msgspec.NODEFAULT:
-            return f.name, kind, f.default
-        return f.name, kind
-
-    return msgspec.defstruct(model.__name__, [spec(f) for f in model_fields(model)], bases=(Model,), kw_only=True)
-
-
-# The state as ``check_state`` reads it: the zones' instance ids as any strings, without the model's
-# "non-empty" (msgspec's constrained strings cost a tenth of the read). Its consistency check takes
-# each of them from ``cards``, whose keys are never empty (_plain_state leaves such a state to the
-# model), so a state with an empty one is refused there and read again by the model, which says why.
-# A fairy's ``case`` keeps its check: there the consistency check reads anything empty as standby.
-_PlayerIds = _relaxed(
-    PlayerState,
-    file=list[str],
-    hand=list[str],
-    trash=list[str],
-    cases=_list_of(_relaxed(CaseEntry, card=str)),
-    fairies=_list_of(_relaxed(FairyEntry, card=str)),
-    evidence=_list_of(_relaxed(EvidenceEntry, card=str, case=str)),
-)
-_IDS_CHECKED_LATER = _relaxed(
-    State, players=Annotated[_list_of(_PlayerIds), Meta(min_length=PLAYERS, max_length=PLAYERS)]
-)
 
 
 def parse_action(raw: Any, path: str = "action") -> dict[str, Any]:

@@ -345,13 +345,14 @@ def record_text(
     if len(parsed) > MAX_MOVES:
         raise InvalidInput({"actions": [f"a record holds at most {MAX_MOVES} moves"]})
     at = _times(times, len(parsed))
+    moments = session.moments(parsed, at)  # a clocked game charges each move at its recorded time
     moves = []
     for index, action in enumerate(parsed):
         before = _known(session.state, seat)
         try:
-            session.apply_parsed(action)
+            session.apply_parsed(action, moments[index])
         except RuleViolation as violation:
-            raise ReplayError(index, violation) from None
+            raise ReplayError(index, violation, session.state) from None
         after = _known(session.state, seat)
         known = None if before is None or after is None else before | after
         note = _note(catalog, session.state["cards"], action, known)

@@ -91,7 +91,8 @@ class Session:
         return None if result is None else Outcome(Reason(result["reason"]), result["winner"])
 
     def legal_actions(self, player: Any = None, now: int | None = None) -> list[dict[str, Any]]:
-        """Every legal action at ``now`` (a clock's time, ``clocks.py``), for ``player`` (0 or 1) or for whoever may act."""
+        """Every legal action at ``now`` (a clock's time, ``clocks.py``), for ``player`` (0 or 1, judged here:
+        the engine's one check) or for whoever may act."""
         if player is not None:
             Player.check(player)
         self._board.now = now
@@ -119,21 +120,27 @@ class Session:
 
     def apply_parsed(self, action: dict[str, Any], now: int | None = None) -> Applied:
         """Apply an action already read by ``parse_action`` (a replay reads them all first)."""
+        return Applied(tuple(self._act(action, now)))
+
+    def _act(self, action: dict[str, Any], now: int | None = None) -> list[Event]:
+        """The one application of an action (``apply``, ``apply_parsed``, ``replay`` and the engine's ``apply``):
+        the pipeline's step on this session's board at ``now``; the events it made, in a new list."""
         board = self._board
         board.events = []
         board.now = now
         step(board, cast(ActionDict, action))
-        return Applied(tuple(board.events))
+        return board.events
 
     def replay(self, actions: Any, times: Any = None) -> int:
-        """Apply ``actions`` in order; raises ``ReplayError`` (with its index) at the first illegal one.
+        """Apply ``actions`` in order; raises ``ReplayError`` (with its index, and the position it was
+        refused in: this session's state, which the refused action left as it was) at the first illegal one.
 
         ``times`` (docs/api.md §15): when each action was recorded, in milliseconds since the deal, one
         per action; a game with a clock needs them, and charges each move exactly as it was charged.
         """
         if not isinstance(actions, list):
             raise InvalidInput({"actions": ["must be a list of actions"]})
-        moments = self._moments(actions, times)
+        moments = self.moments(actions, times)
         parsed, errors = [], {}
         for i, a in enumerate(actions):  # every malformed action is named, as the schema names them
             try:
@@ -144,12 +151,12 @@ class Session:
             raise InvalidInput(errors)
         for index, a in enumerate(parsed):
             try:
-                self.apply_parsed(a, moments[index])
+                self._act(a, moments[index])
             except RuleViolation as violation:
-                raise ReplayError(index, violation) from None
+                raise ReplayError(index, violation, self.state) from None
         return len(parsed)
 
-    def _moments(self, actions: list[Any], times: Any) -> list[int | None]:
+    def moments(self, actions: list[Any], times: Any) -> list[int | None]:
         """Each action's ``now``: the deal's time plus its recorded time (``None`` for a game without a clock)."""
         clock = self._board.s["clock"]
         if times is None:
@@ -176,13 +183,12 @@ def apply(catalog: Catalog, state: Any, action: Any, now: int | None = None) -> 
 
     ``now``: when the move is recorded, for a game with a clock (``clocks.py``; milliseconds since 1970).
 
-    The input is never mutated: the board works on its own checked copy. This is
-    ``Session.from_state(...).apply(action)`` without the session around the one
-    action (the same gate, parser and pipeline; no objects the caller does not get).
+    ``Session.from_state(...).apply(action)``: the input is never mutated, the session works on its
+    own checked copy, which it hands over.
     """
-    board = Board(catalog, check_state(catalog, state), now)
-    step(board, cast(ActionDict, parse_action(action)))
-    return cast(State, board.s), board.events
+    session = Session(catalog, check_state(catalog, state))
+    events = session._act(parse_action(action), now)  # Session.apply without the immutable Applied
+    return cast(State, session._board.s), events
 
 
 def validate(catalog: Catalog, state: Any, action: Any, now: int | None = None) -> RuleViolation | None:
@@ -192,15 +198,11 @@ def validate(catalog: Catalog, state: Any, action: Any, now: int | None = None) 
 
 def legal_actions(catalog: Catalog, state: Any, player: Any = None, now: int | None = None) -> list[dict[str, Any]]:
     """Every legal action at ``now``, for ``player`` or for whoever may act (``pay`` omitted)."""
-    if player is not None:
-        Player.check(player)
     return Session.from_state(catalog, state).legal_actions(player, now)
 
 
 def view(catalog: Catalog, state: Any, player: Any) -> State:
     """The state as ``player`` may see it (docs/api.md §5); ``None``: a spectator (§12)."""
-    if player is not None:
-        Player.check(player)
     return Session.from_state(catalog, state).view(player)
 
 

@@ -4,7 +4,8 @@ A fact has one implementation, the careful one. A shortcut stays only while it
 wins at least 10% of a public endpoint's measured time: an HTTP endpoint, or a
 public function of the engine (``referee.engine.apply``, what in-process users
 call). ``benchmarks/shortcuts.py`` measures each one turned off; the gains below
-are its figures (docs/performance.md, "Engine").
+are its figures (docs/performance.md, "Engine"; measured again 2026-12-05 after the state's one
+reading replaced the dropped ``parse._plain_state``).
 Each entry says what the shortcut is, the careful code it shadows, its gain, and
 how to turn it off: the attributes to put the careful twin in its place. One
 property test (``tests/test_shortcuts.py``) plays the engine's public functions
@@ -18,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from referee.engine import consistency, parse, pipeline
+from referee.engine import consistency, pipeline
 from referee.engine.actions import ActionRule
 from referee.engine.effects import CastSpell, UseAbility
 from referee.engine.investigation import Investigate
@@ -54,11 +55,6 @@ class Shortcut:
                     setattr(owner, attr, value)
 
 
-def _model_reads_it(raw: Any, ids_checked_later: bool = False) -> None:
-    """``parse._plain_state`` turned off: it never answers, so the model reads the whole state."""
-    return None
-
-
 def _not_sure(catalog: Any, state: Any) -> bool:
     """``consistency._cards_and_field_are_sound`` turned off: the four careful checks always run."""
     return False
@@ -66,21 +62,15 @@ def _not_sure(catalog: Any, state: Any) -> bool:
 
 SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut(
-        name="parse._plain_state: a state's 80 cards checked and copied by dict, its zones' ids read as any strings",
-        shadows="msgspec.convert of the whole state against model.State (parse.parse_state)",
-        gain="engine.validate +26%, engine.apply +20%, engine.legal_actions +10%; /v1/validate +7%, /v1/apply +5% without it",
-        off=((parse, "_plain_state", _model_reads_it),),
-    ),
-    Shortcut(
         name="consistency._cards_and_field_are_sound: cards, conservation, zone kinds and references in one pass",
         shadows="consistency._check_cards, _check_conservation, _check_zone_kinds and _check_references",
-        gain="engine.validate +64%, engine.apply +51%, engine.legal_actions +30%; /v1/validate +20%, /v1/apply +18%, /v1/legal-actions +15% without it",
+        gain="engine.validate +59%, engine.apply +48%, engine.legal_actions +26%; /v1/validate +22%, /v1/apply +18%, /v1/legal-actions +14% without it",
         off=((consistency, "_cards_and_field_are_sound", _not_sure),),
     ),
     Shortcut(
         name="the rules' own legal(): candidates built to pass some checks are tested only on the rest",
         shadows="ActionRule.legal: every candidate through check and cost",
-        gain="engine.legal_actions +38%, /v1/legal-actions +19% without them (each rule's own alone: 1% to 14%)",
+        gain="engine.legal_actions +28%, /v1/legal-actions +13% without them (each rule's own alone: 1% to 14%)",
         off=tuple(
             (rule, "legal", ActionRule.legal)
             for rule in (Draw, PlayFairy, PlayEvidence, Dispatch, Redispatch, Recall, Investigate, UseAbility)
@@ -90,7 +80,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut(
         name="pipeline.open_rules: the action types open now, cached per (phase, step, window open)",
         shadows="pipeline.open_rules_now: every rule's allowed() asked",
-        gain="engine.legal_actions +45%, /v1/legal-actions +26% without it",
+        gain="engine.legal_actions +44%, /v1/legal-actions +22% without it",
         off=((pipeline, "open_rules", pipeline.open_rules_now),),
     ),
 )

@@ -14,19 +14,24 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from referee.engine.catalog import Catalog
 from referee.engine.consistency import check_consistency
-from referee.engine.errors import InconsistentState, InvalidInput
-from referee.engine.parse import parse_action, parse_state
+from referee.engine.errors import InconsistentState
+from referee.engine.parse import parse_action, read_state, state_problem
 from referee.engine.state_types import StateDict
 
-__all__ = ["check_state", "parse_action", "parse_state"]
+__all__ = ["check_state", "parse_action"]
 
 
 def check_state(catalog: Catalog, raw: Any, path: str = "state") -> StateDict:
     """RULES 13.1: the shape, then the consistency of a state; a normalised copy.
 
-    Error paths start with ``path`` (the body field the state came in).
+    One reading (``parse.read_state``), then the consistency check. Only when
+    either refuses is the state read again to say why: a shape problem, with
+    every path, comes before an inconsistency. Error paths start with ``path``
+    (the body field the state came in).
 
     >>> from referee.engine.catalog import Catalog
     >>> check_state(Catalog.builtin(), {"schema": "x"})
@@ -35,14 +40,14 @@ def check_state(catalog: Catalog, raw: Any, path: str = "state") -> StateDict:
     referee.engine.errors.InvalidInput: state.active: missing; state.cards: missing; ...
     """
     try:
-        try:
-            # The zones' ids are read as any strings (a shortcut of shortcuts.py): the consistency
-            # check takes each of them from ``cards``; on any problem the model reads the state again.
-            state = parse_state(raw, ids_checked_later=True)
-            check_consistency(catalog, state)
-        except (InconsistentState, TypeError):  # TypeError: an unhashable value in cards
-            parse_state(raw)  # a shape error comes first, as it would have without the shortcut
-            raise
-    except InvalidInput as exc:
-        raise exc.under(path) from None
+        state = read_state(raw)
+        check_consistency(catalog, state)
+    except (msgspec.ValidationError, InconsistentState, TypeError) as refused:
+        # TypeError: a state or cards not an object, or an unhashable value in cards
+        malformed = state_problem(raw)
+        if malformed is not None:
+            raise malformed.under(path) from None
+        if isinstance(refused, InconsistentState):  # well formed: an impossible position (RULES 13.1)
+            raise refused.under(path) from None
+        raise  # the model accepts what the reading refused: a fault of the engine's, never hidden
     return state

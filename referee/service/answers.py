@@ -23,7 +23,7 @@ from referee import engine
 from referee.bots import suggest as bots
 from referee.engine import records
 from referee.engine.decklists import canonical_forms, read_deck
-from referee.engine.errors import RuleViolation
+from referee.engine.errors import ReplayError, RuleViolation
 from referee.engine.labels import label, labelled, names_for
 from referee.engine.setup import deck_violations
 from referee.service import metrics
@@ -140,13 +140,12 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
         lang = language(environ)
         return 200, dumps({"actions": labelled(catalog, opened.state, actions, lang), **opened.renewed}), _lang(lang)
 
-    def name_refusal(exc: RuleViolation, key: str, start: Any, actions: Any, times: Any = None) -> None:
-        """A replay's refusal: its players and cards named as they were when the action was refused."""
-        index = getattr(exc, "index", None)
-        if type(index) is int:
-            at, _ = engine.replay(catalog, actions[:index], **{key: start}, times=times and times[:index])
-            action = actions[index]
-            named(exc, at, action.get("player") if isinstance(action, dict) else None)
+    def name_refusal(exc: RuleViolation, actions: Any) -> None:
+        """A replay's refusal: its players and cards named as they were when the action was refused (the
+        position the replay stopped in, not a second replay)."""
+        if isinstance(exc, ReplayError) and exc.state is not None:
+            action = actions[exc.index]
+            named(exc, exc.state, action.get("player") if isinstance(action, dict) else None)
 
     def at_line(exc: RuleViolation, record: records.Record, environ: Environ) -> Problem:
         """A record's refused move as the replay's 422, with the record's ``line`` besides its ``index``."""
@@ -169,7 +168,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
         try:
             state, applied = engine.replay(catalog, body["actions"], **{key: start}, times=times)
         except RuleViolation as exc:
-            name_refusal(exc, key, start, body["actions"], times)
+            name_refusal(exc, body["actions"])
             raise
         return 200, dumps({"state": codec.close_state(state), "applied": applied}), None
 
@@ -181,7 +180,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
         try:  # a clocked record's times (docs/records.md) replay its charges
             state, applied = engine.replay(catalog, record.actions, **{key: start}, times=record.times)
         except RuleViolation as exc:
-            name_refusal(exc, key, start, record.actions, record.times)
+            name_refusal(exc, record.actions)
             raise at_line(exc, record, environ) from None
         try:
             record.check_result(state["result"])
@@ -229,7 +228,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
             if seat == records.WHOLE:
                 codec.may_write_whole(records.read(text))
         except RuleViolation as exc:
-            name_refusal(exc, key, start, actions, times)
+            name_refusal(exc, actions)
             if "record" in body:
                 raise at_line(exc, record, environ) from None
             raise

@@ -161,14 +161,16 @@ class PlainCodec(Codec):
             player = action.get("player") if isinstance(action, dict) else None  # the engine judges it
         elif shape is ASK:
             envelope(body, ("state",), ASK_OPTIONAL)
-            player = player_field(body)
+            player = body.get("player")  # absent: whoever may act; the engine judges an index (Player.check)
+            if player is None and "player" in body:  # null names no one here (on /v1/view, a spectator)
+                raise schema_problem({"player": ["must be 0 or 1"]})  # the engine's words
             labels_field(body)
         elif shape is SUGGEST:
             envelope(body, ("state", "player", *SUGGEST_KEYS), SUGGEST_OPTIONAL)
             player = player_field(body)
         else:
             envelope(body, ("state", "player"))
-            player = None if body["player"] is None else player_field(body)  # None: a spectator
+            player = body["player"]  # None: a spectator; an index the engine judges
         return Opened(self.state_in(body["state"]), player)
 
     def open_replay(self, body: Body) -> tuple[str, Any]:
