@@ -137,14 +137,25 @@ def test_clock_match_format_tags_times_and_claim_time_are_read_as_data_and_writt
     assert record.result == {"winner": 1, "reason": "time"}
 
 
-# needs the engine's clocks and formats (NewGame format/clock/match): enable after they merge
-@pytest.mark.skip(reason="needs NewGame format, clock and match in the engine (formats and clocks)")
-def test_a_clocked_game_of_a_format_round_trips_through_the_engine():  # pragma: no cover
-    record = read(clocked())
-    game = record.new_game(BUILTIN)
-    game["decks"] = [random_new_game(BUILTIN, "c")["decks"][0]] * 2
-    text = record_text(BUILTIN, game, [], times=[])
+def test_a_clocked_game_of_a_format_round_trips_through_the_engine_and_replays_its_charges():
+    """Given a clocked best-of-3 in a format, when its record is written from NewGame + actions + times and read
+    back, then it is the same bytes, and replaying the record charges each move as the engine did (RULES 11.5)."""
+    from referee.engine import replay
+
+    game = random_new_game(BUILTIN, "clocked")
+    game["format"] = {"id": "open", "date": "2000-04-01"}
+    actions = played(BUILTIN, game, "clocked", limit=30)  # the clock changes no deal: the same moves are legal
+    game["clock"] = {"initial": 600, "increment": 10}
+    game["match"] = {"best_of": 3}
+    times = [1500 * (i + 1) for i in range(len(actions))]
+    text = record_text(BUILTIN, game, actions, times=times)
     assert write(read(text)) == text
+    body = read(text).replay_body(BUILTIN)
+    assert body["times"] == times and body["game"]["format"] == {"id": "open", "date": "1999-07-01"}  # its revision
+    direct, _ = replay(BUILTIN, actions, game=game, times=times)
+    again, _ = replay(BUILTIN, body["actions"], game=body["game"], times=body["times"])
+    assert again["clock"] == direct["clock"] and again["format"] == {"id": "open", "revision": "1999-07-01"}
+    assert sum(direct["clock"]["remaining"]) < 2 * 600_000 + 10_000 * len(actions)  # time was charged
 
 
 # -- one seat's record: what that seat may know ---------------------------------------------------------
