@@ -133,7 +133,7 @@ ALLOWED = {
     "referee.engine": (),
     "referee_schemas": ("referee.engine",),
     "referee.client": (),
-    "referee.service": ("referee.engine", "referee_schemas", "referee.bots", "referee.__version__"),
+    "referee.service": ("referee.engine", "referee_schemas", "referee.bots", "referee.private", "referee.__version__"),
     "referee.scenarios": ("referee.engine", "referee.client", "referee.service"),
     "referee.bots": ("referee.engine",),
 }

@@ -14,11 +14,11 @@ import orjson
 import pytest
 
 from referee.client import errors as client_errors
+from referee.private.sealing import SealError
+from referee.private.tokens import TokenError
 from referee.service import worker
-from referee.service.private_tokens import TokenError
 from referee.service.problems import PROBLEMS, TYPE_BASE, Problem, slug_of_status
 from referee.service.reading import REQUEST_ID_PATTERN, RID_KEY, request_id
-from referee.service.sealing import SealError
 
 
 @pytest.mark.parametrize("slug", sorted(PROBLEMS))

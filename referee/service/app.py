@@ -36,22 +36,22 @@ from flask.json.provider import JSONProvider
 from flask.sessions import NullSession, SessionInterface
 
 from referee import engine
+from referee.private.ledger.base import Ledger, LedgerUnavailable, open_ledger
+from referee.private.sealing import Sealer
+from referee.private.tokens import Vault
 from referee.service import hot_path, logs, metrics
 from referee.service.answers import game_answers
 from referee.service.codecs import Codec, PlainCodec, SealedCodec
 from referee.service.config import ConfigError, Settings
 from referee.service.context import Referee
 from referee.service.hooks import register_hooks
-from referee.service.ledger import Ledger, LedgerUnavailable, open_ledger
 from referee.service.openapi import (
     make_api,
     render_yaml,
 )
 from referee.service.ops import ops_blueprint, register_docs, register_echo
 from referee.service.private import PrivateCodec
-from referee.service.private_tokens import Vault
 from referee.service.routes import game_blueprint
-from referee.service.sealing import Sealer
 from referee.service.table_page import register_table
 
 
