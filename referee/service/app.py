@@ -88,7 +88,7 @@ def ledger_of(settings: Settings) -> Ledger | None:
     """The ledger ``settings`` name (docs/api.md §11), reached once now: unreachable is a start-up error."""
     if settings.ledger is None:
         return None
-    ledger = open_ledger(settings.ledger, settings.ledger_ttl, settings.ledger_timeout)
+    ledger = open_ledger(settings.ledger, settings.ledger_ttl, settings.ledger_timeout, metrics.ledger_batch)
     try:
         ledger.ping()
     except LedgerUnavailable as exc:

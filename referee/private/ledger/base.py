@@ -39,9 +39,16 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar, cast
 from urllib.parse import SplitResult, urlsplit
 
-from referee.service import metrics
-
 _T = TypeVar("_T")
+
+# Told of each write of a group commit: how many calls it carried and how long the store took (in
+# seconds). The service counts them (its metrics); the ledger knows no metrics.
+OnBatch = Callable[[int, float], None]
+
+
+def _unobserved(size: int, seconds: float) -> None:
+    """No one is told of a batch."""
+
 
 APPLIED: Literal["applied"] = "applied"
 REPEATED: Literal["repeated"] = "repeated"
@@ -154,12 +161,13 @@ def _host_and_port(parts: SplitResult) -> bool:
 SQLITE_QUERIES = {"": "FULL", "synchronous=full": "FULL", "synchronous=normal": "NORMAL"}
 
 
-def open_ledger(url: str, ttl: float, timeout: float) -> Ledger:
-    """The store ``url`` names (checked with :func:`check_url`), not yet connected."""
+def open_ledger(url: str, ttl: float, timeout: float, on_batch: OnBatch = _unobserved) -> Ledger:
+    """The store ``url`` names (checked with :func:`check_url`), not yet connected; ``on_batch`` is told of
+    each of its writes."""
     if check_url(url) == "sqlite":
         parts = urlsplit(url)
-        return SqliteLedger(parts.path, ttl, timeout, SQLITE_QUERIES[parts.query])
-    return RedisLedger(url, ttl, timeout)
+        return SqliteLedger(parts.path, ttl, timeout, SQLITE_QUERIES[parts.query], on_batch)
+    return RedisLedger(url, ttl, timeout, on_batch)
 
 
 # -- SQLite ----------------------------------------------------------------------------------
@@ -255,9 +263,10 @@ class GroupCommit:
     queue, never across a wait.
     """
 
-    def __init__(self, commit: Callable[[list[_Work]], None], linger: float = LINGER):
+    def __init__(self, commit: Callable[[list[_Work]], None], linger: float = LINGER, on_batch: OnBatch = _unobserved):
         self._commit = commit
         self._linger = linger
+        self._on_batch = on_batch
         self._lock = threading.Lock()
         self._queue: list[_Work] = []
         self._busy = False
@@ -296,7 +305,7 @@ class GroupCommit:
         try:
             self._commit(batch)
         finally:
-            metrics.ledger_batch(len(batch), time.perf_counter() - started)
+            self._on_batch(len(batch), time.perf_counter() - started)
             for item in batch:
                 if item.value is _UNSET and item.error is None:  # the batch itself failed to run
                     item.error = LedgerUnavailable("the ledger's batch did not run")
@@ -321,9 +330,12 @@ class SqliteLedger:
     the kernel, so it survives any crash of a process, not a power cut.
     """
 
-    def __init__(self, path: str, ttl: float, timeout: float, synchronous: str = "FULL"):
+    def __init__(
+        self, path: str, ttl: float, timeout: float, synchronous: str = "FULL", on_batch: OnBatch = _unobserved
+    ):
         self.path = path
         self.synchronous = synchronous
+        self._on_batch = on_batch
         self.ttl = ttl
         self.timeout = timeout
         self._pid = -1
@@ -370,7 +382,7 @@ class SqliteLedger:
             with _FIRST_USE:
                 if self._pid != os.getpid():
                     self._db = None
-                    self._group = GroupCommit(self._commit)
+                    self._group = GroupCommit(self._commit, on_batch=self._on_batch)
                     self._off_the_loop = _off_the_loop()
                     self._pid = os.getpid()
         assert self._group is not None
@@ -669,7 +681,7 @@ class RedisLedger:
     fsync) for them all.
     """
 
-    def __init__(self, url: str, ttl: float, timeout: float):
+    def __init__(self, url: str, ttl: float, timeout: float, on_batch: OnBatch = _unobserved):
         import redis
         import redis.exceptions
         from redis.crc import key_slot
@@ -677,6 +689,7 @@ class RedisLedger:
         self._errors = (redis.RedisError, redis.exceptions.RedisClusterException, OSError)
         self._no_script = redis.exceptions.NoScriptError
         self.url = url
+        self._on_batch = on_batch
         self.cluster = urlsplit(url).scheme in CLUSTER_SCHEMES
         # A script's keys must share a slot on a cluster: a batch is one script per slot there.
         self._slot: Callable[[str], int] = (lambda key: key_slot(key.encode())) if self.cluster else (lambda key: 0)
@@ -693,7 +706,7 @@ class RedisLedger:
             # Two first calls at once may each make a client (a cluster's asks its node for the slots,
             # a wait no lock may be held across under gevent); either one serves, and one is kept.
             client = self._connect()
-            self._redis, self._group, self._pid = client, GroupCommit(self._send), os.getpid()
+            self._redis, self._group, self._pid = client, GroupCommit(self._send, on_batch=self._on_batch), os.getpid()
         return self._redis
 
     def _connect(self) -> Any:
