@@ -69,7 +69,7 @@ def fresh_bodies(
     every timed request is an ordinary move: one record, not an adoption."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from referee.private.ledger.base import open_ledger
+    from referee.private.ledger import open_ledger
     from referee.private.tokens import Vault
 
     vault = Vault(key)

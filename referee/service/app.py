@@ -18,9 +18,9 @@ envelope, language), ``routes.py`` (the game endpoints), ``ops.py`` (health,
 metrics, OpenAPI, docs), ``table_page.py`` (the ``/table`` page's files),
 ``answers.py`` (what each game endpoint does, without Flask, for every mode),
 ``codecs.py`` (the plain and sealed codecs: how a mode reads and writes
-states), ``private.py`` (private play's codec), ``private_tokens.py``,
-``sealing.py``, ``hot_path.py`` (the hot endpoints' POSTs answered in front
-of Flask), ``shortcuts.py`` (the service's registry of shortcuts),
+states), ``private.py`` (private play's codec; the tokens, seats, seals and
+the ledger it and the sealed codec use are :mod:`referee.private`'s),
+``hot_path.py`` (the hot endpoints' POSTs answered in front of Flask), ``shortcuts.py`` (the service's registry of shortcuts),
 ``hooks.py`` (per-request work and the error mapping), ``problems.py``,
 ``metrics.py``, ``logs.py``, ``config.py``.
 """
@@ -36,7 +36,7 @@ from flask.json.provider import JSONProvider
 from flask.sessions import NullSession, SessionInterface
 
 from referee import engine
-from referee.private.ledger.base import Ledger, LedgerUnavailable, open_ledger
+from referee.private.ledger import Ledger, LedgerUnavailable, open_ledger
 from referee.private.sealing import Sealer
 from referee.private.tokens import Vault
 from referee.service import hot_path, logs, metrics

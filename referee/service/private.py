@@ -31,7 +31,7 @@ from referee.engine.facts import Player, other
 from referee.engine.fair_deal import commitment, private_deal
 from referee.engine.state_types import MatchDict, StateDict
 from referee.engine.views import view_of, visible_cards
-from referee.private.ledger.base import REPEATED, SKEWED, STALE, Ledger, LedgerUnavailable, Outcome
+from referee.private.ledger import REPEATED, SKEWED, STALE, Ledger, LedgerUnavailable, Outcome
 from referee.private.tokens import WATCH, Vault
 from referee.service import metrics
 from referee.service.codecs import (
