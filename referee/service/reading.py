@@ -10,9 +10,12 @@ from __future__ import annotations
 import os
 import re
 import time
+from array import array
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
+import msgspec
 import orjson
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
@@ -87,39 +90,172 @@ def read_body(environ: dict[str, Any], limits: BodyLimits) -> dict[str, Any]:
         raise Problem("invalid-json", "invalid_json", f"The body is not valid JSON: {exc}.") from None
     if not isinstance(body, dict):
         raise schema_problem({"_schema": ["The body must be a JSON object."]})
-    if may_repeat_keys(data, body):
-        path = duplicate_key_path(data)
-        if path is not None:
-            raise Problem(
-                "duplicate-key",
-                "duplicate_key",
-                f"{path or 'The body'}: a key appears twice in one object; the referee reads no body two ways.",
-                errors={path: ["Duplicate key."]},
-            )
+    if repeats_a_key(data, body):
+        del body  # the second reading's tree replaces the first's, not beside it
+        path = duplicate_key_path(data) or ""
+        raise Problem(
+            "duplicate-key",
+            "duplicate_key",
+            f"{path or 'The body'}: a key appears twice in one object; the referee reads no body two ways.",
+            errors={path: ["Duplicate key."]},
+        )
     return body
 
 
-# -- duplicate keys ------------------------------------------------------------------
+# -- repeated keys ---------------------------------------------------------------------
 # orjson keeps the last of repeated keys, silently. Proving there are none costs one
-# orjson.dumps and two byte counts: a colon in JSON text is either a key's or inside a
-# string, so when the parsed body, written back, has as many colons as the text, no key
-# was dropped. Escaped colons (\u003a) could hide one: such bodies take the slow path.
+# writing of the parsed body and a few byte counts, all linear and in C: every colon of
+# JSON text is a key's or a string's (literal, or escaped as \u003a), and the body is
+# written back with every colon literal. So the text's colons (counting each real escape as one)
+# equal the written body's exactly when no pair was dropped: each dropped pair takes at
+# least its own key's colon with it. Only a body that does repeat a key is read a second
+# time, to name the key's path (see duplicate_key_path).
 
 
-def may_repeat_keys(data: bytes, body: Any) -> bool:
-    """False when ``body`` (parsed from ``data``) certainly kept every key of the text.
+def repeats_a_key(data: bytes, body: Any) -> bool:
+    """True when the JSON text ``data`` repeats a key in some object (``body`` being its parse).
 
-    Writing the body back also proves it is no deeper than orjson writes (254
-    levels; it reads 1,024): a body nested deeper is refused here, as 400
-    ``too_deeply_nested``, before anything else would write it.
+    It also refuses, as 400 ``too_deeply_nested``, a body deeper than
+    :data:`MAX_DEPTH` (orjson reads 1,024 levels, writes 254), before anything
+    else would write it.
     """
+    written = _written_small(body) if len(data) <= SMALL_BODY else _written_large(data, body)
+    colons = data.count(b":")
+    if b"\\u003" in data:  # memchr first: states have no backslash
+        colons += _escaped_colons(data)
+    return written.count(b":") != colons
+
+
+def _escaped_colons(data: bytes) -> int:
+    """How many escaped colons (``\\u003a``) the JSON text ``data`` holds. A run of backslashes
+    reads as pairs, each an escaped backslash, left to right: with the pairs dropped, a
+    backslash left before ``u003a`` starts an escape (in ``\\\\u003a`` it does not)."""
+    unpaired = data.replace(b"\\\\", b"")
+    return unpaired.count(b"\\u003a") + unpaired.count(b"\\u003A")
+
+
+# orjson.dumps reserves far more address space than it writes when a value has many
+# items (126 MiB for a list of 500,000 zeros): harmless for the small bodies every
+# request of the API sends, and the fastest check of their depth. A larger body is
+# written by msgspec (1.3 times what it writes) and its depth read from its text.
+SMALL_BODY = 64 * 1024
+_ENCODER = msgspec.json.Encoder()
+
+
+def _written_small(body: Any) -> bytes:
     try:
-        written = orjson.dumps(body)
+        return orjson.dumps(body)
     except orjson.JSONEncodeError:
         raise too_deep() from None
-    if b"\\" in data and (b"\\u003a" in data or b"\\u003A" in data):  # memchr first: states have no "\\"
-        return True
-    return written.count(b":") != data.count(b":")
+
+
+def _written_large(data: bytes, body: Any) -> bytes:
+    if _depth(data) > MAX_DEPTH:
+        raise too_deep()
+    return _ENCODER.encode(body)
+
+
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
+_STEPS = bytes.maketrans(b"[]{}", bytes((1, 255, 1, 255)))  # 255 is -1 as a signed byte
+
+
+def _depth(data: bytes) -> int:
+    """How deep the JSON text ``data`` nests: its strings dropped, its brackets as steps of +1
+    and -1, the highest running sum. All of it in C, in one pass each, whatever the shape."""
+    steps = _STRING.sub(b"", data).translate(_STEPS, _NOT_BRACKETS)
+    return max(accumulate(array("b", steps)), default=0)
+
+
+class _Repeat(dict[str, Any]):
+    """An object of the second reading that holds a repeated key: itself, or below it.
+    ``tail`` is the key's path from here, last segment first (a list, so that each
+    enclosing object adds its segment in constant time, whatever the depth)."""
+
+    tail: list[str]
+
+
+class _RepeatFinder:
+    """The hook of a second reading of the text by :mod:`json`, which reports each
+    object's pairs before dropping any: it marks the first repeated key in document
+    order. Objects complete innermost first, so each object looks at its own keys, then
+    at the marks its values already carry; an array (which has no hook) is searched by
+    its nearest enclosing object, once, and only after some object below was marked.
+    Every object and array is thus looked at a bounded number of times: linear work,
+    and no path string built but the one answered."""
+
+    def __init__(self) -> None:
+        self.marked = False
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) != len(pairs):
+            return self._mark(pairs, [_first_repeated(pairs)])
+        if self.marked:
+            for key, value in pairs:
+                tail = _tail_in(value)
+                if tail is not None:
+                    tail.append(key)
+                    return self._mark(pairs, tail)
+        return obj
+
+    def _mark(self, pairs: list[tuple[str, Any]], tail: list[str]) -> _Repeat:
+        self.marked = True
+        repeat = _Repeat(pairs)
+        repeat.tail = tail
+        return repeat
+
+
+def _first_repeated(pairs: list[tuple[str, Any]]) -> str:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            return key
+        seen.add(key)
+    raise AssertionError("no repeated key")  # pragma: no cover - the caller counted one
+
+
+def _tail_in(value: Any) -> list[str] | None:
+    """The mark's tail of the first marked object in ``value`` (itself, or through arrays)."""
+    if type(value) is _Repeat:
+        return value.tail
+    if type(value) is not list:
+        return None
+    stack: list[tuple[list[Any], int]] = [(value, 0)]
+    while stack:  # arrays within arrays, depth first, in document order, without recursion
+        array, start = stack.pop()
+        for index in range(start, len(array)):
+            item = array[index]
+            if type(item) is _Repeat:
+                tail = item.tail
+                tail.append(str(index))
+                for _enclosing, resume in reversed(stack):
+                    tail.append(str(resume - 1))
+                return tail
+            if type(item) is list:
+                stack.append((array, index + 1))
+                stack.append((item, 0))
+                break
+    return None
+
+
+def duplicate_key_path(data: bytes) -> str | None:
+    """The path (``state.players.0.name``) of the first repeated key in ``data`` (in
+    document order, an object before those within it), or None when none repeats.
+
+    A second reading of the text, by :mod:`json`: linear in its size, its memory that
+    of the parsed body; numbers are read as their length (their values do not matter,
+    and a 5,000-digit integer is not a ValueError).
+    """
+    import json
+
+    finder = _RepeatFinder()
+    try:
+        tree = json.loads(data, object_pairs_hook=finder, parse_int=len, parse_float=len, parse_constant=len)
+    except (ValueError, RecursionError):
+        return ""  # orjson read it; json does not: refuse it whole
+    tail = _tail_in(tree)
+    return None if tail is None else ".".join(reversed(tail))
 
 
 MAX_DEPTH = 254  # levels orjson writes (an object holding 253 arrays); no request of the API is a tenth as deep
@@ -131,39 +267,6 @@ def too_deep() -> Problem:
         "too_deeply_nested",
         f"The body nests arrays and objects more than {MAX_DEPTH} levels deep; no request of this API does.",
     )
-
-
-class _Object(dict[str, Any]):
-    repeated: str | None = None
-
-
-def _object(pairs: list[tuple[str, Any]]) -> _Object:
-    obj = _Object()
-    for key, value in pairs:
-        if key in obj and obj.repeated is None:
-            obj.repeated = key
-        obj[key] = value
-    return obj
-
-
-def duplicate_key_path(data: bytes) -> str | None:
-    """The path (``state.players.0.name``) of the first repeated key in ``data``, if any."""
-    import json
-
-    try:
-        tree = json.loads(data, object_pairs_hook=_object)
-    except (ValueError, RecursionError):
-        return ""  # orjson read it; a nesting too deep for json: refuse it whole
-    stack: list[tuple[str, Any]] = [("", tree)]
-    while stack:
-        path, node = stack.pop()
-        if isinstance(node, _Object):
-            if node.repeated is not None:
-                return f"{path}.{node.repeated}" if path else node.repeated
-            stack.extend((f"{path}.{k}" if path else k, v) for k, v in reversed(node.items()))
-        elif isinstance(node, list):
-            stack.extend((f"{path}.{i}" if path else str(i), v) for i, v in reversed(list(enumerate(node))))
-    return None
 
 
 # -- the body's bytes ------------------------------------------------------------------
