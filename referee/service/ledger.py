@@ -24,7 +24,11 @@ One small interface, :class:`Ledger`, with two stores:
 
 Every failure of the store (refused connection, timeout, a read-only or full
 disk, a Redis that cannot persist) is :class:`LedgerUnavailable`: the service
-answers 503 and applies nothing; nothing is ever accepted unrecorded.
+answers 503 and applies nothing; nothing is ever accepted unrecorded. One
+failure is not that: a move sent to Redis whose answer never came (a timeout,
+a connection lost after sending) may yet be run by Redis, so it is
+:class:`LedgerOutcomeUnknown` (503 ``ledger_outcome_unknown``): the client
+sends the same move again, which the ledger answers with what it recorded.
 """
 
 from __future__ import annotations
@@ -48,6 +52,12 @@ STALE: Literal["stale"] = "stale"
 
 class LedgerUnavailable(Exception):
     """The store cannot be reached or written now (HTTP 503 ``ledger_unavailable``)."""
+
+
+class LedgerOutcomeUnknown(LedgerUnavailable):
+    """A move was sent to the store and no answer came: it may have been recorded, or not yet, or never
+    (HTTP 503 ``ledger_outcome_unknown``). Sending the same move again on the same token is safe: the
+    ledger records it once, and answers a repeat with the recorded answer (docs/ledger.md)."""
 
 
 class LedgerURLError(ValueError):
@@ -581,6 +591,13 @@ return answers
 _BATCH_SHA = hashlib.sha1(_BATCH.encode()).hexdigest()
 
 
+def _before_sending(error: Exception) -> bool:
+    """Whether ``error`` came before anything was sent: redis-py's words for a connection not made
+    ("Error 111 connecting to …", "Timeout connecting to server"). Any other error after a script
+    was handed to the connection leaves its outcome unknown."""
+    return "connecting to" in str(error)
+
+
 def game_key(game_id: str) -> str:
     """The hash of one game: its id as the hash tag, so a cluster keeps it on one node."""
     return "af:{" + game_id + "}"
@@ -604,6 +621,9 @@ class RedisLedger:
         from redis.crc import key_slot
 
         self._errors = (redis.RedisError, redis.exceptions.RedisClusterException, OSError)
+        # The errors after which a script sent may still run: Redis read it, then was too slow to
+        # answer (paused, overloaded) or the connection went. A refusal (MISCONF, NOSCRIPT) ran nothing.
+        self._unanswered = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.RedisClusterException, OSError)
         self._no_script = redis.exceptions.NoScriptError
         self.url = url
         self.cluster = urlsplit(url).scheme in CLUSTER_SCHEMES
@@ -682,11 +702,19 @@ class RedisLedger:
         for group, reply in zip(groups, replies, strict=True):
             for n, item in enumerate(group):
                 if isinstance(reply, Exception):  # the script's error: unreachable, cannot write (MISCONF)...
-                    item.error = LedgerUnavailable(f"Redis ledger: {type(reply).__name__}: {reply}")
+                    item.error = self._failure(reply, item.work[1][0])
                 elif reply[n][0] == 1:
                     item.value = reply[n][1:]
                 else:  # the call's own error (out of memory): it wrote nothing
                     item.error = LedgerUnavailable(f"Redis ledger: {reply[n][1]}")
+
+    def _failure(self, error: Exception, call: str) -> LedgerUnavailable:
+        """What a call's failure tells: nothing was applied, or, for a move that may have reached Redis
+        and still run there, nothing is known (see :class:`LedgerOutcomeUnknown`)."""
+        message = f"Redis ledger: {type(error).__name__}: {error}"
+        if call == "record" and isinstance(error, self._unanswered) and not _before_sending(error):
+            return LedgerOutcomeUnknown(message)
+        return LedgerUnavailable(message)
 
     def _scripts(self, groups: list[list[_Work]]) -> list[Any]:
         """The replies to one batch script per group, sent in one pipeline (an error in its place)."""

@@ -81,6 +81,7 @@ PROBLEMS: dict[str, ProblemType] = {
     "not-implemented": ProblemType(501, "Not implemented", generic=True),
     "service-unavailable": ProblemType(503, "Service unavailable", generic=True),
     "ledger-unavailable": ProblemType(503, "Ledger unavailable"),
+    "ledger-outcome-unknown": ProblemType(503, "Ledger outcome unknown"),
 }
 
 
