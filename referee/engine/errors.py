@@ -157,12 +157,14 @@ class IllegalDeck(RuleViolation):
 
 
 class ReplayError(RuleViolation):
-    """Raised by ``replay``: the action at ``index`` (0-based) broke ``violation``'s rule."""
+    """Raised by ``replay``: the action at ``index`` (0-based) broke ``violation``'s rule. ``state`` is
+    the state it was refused in (the one the actions before it reached), to word the refusal from."""
 
-    def __init__(self, index: int, violation: RuleViolation):
+    def __init__(self, index: int, violation: RuleViolation, state: Any = None):
         super().__init__(violation.code, **violation.params)
         self.index = index
         self.violation = violation
+        self.state = state
 
 
 def _join(prefix: str, path: str) -> str:

@@ -137,7 +137,7 @@ class Session:
             try:
                 self.apply_parsed(a)
             except RuleViolation as violation:
-                raise ReplayError(index, violation) from None
+                raise ReplayError(index, violation, self.state) from None  # a refused action changes nothing
         return len(parsed)
 
 

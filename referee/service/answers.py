@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 
 from referee import engine
-from referee.engine.errors import RuleViolation
+from referee.engine.errors import ReplayError, RuleViolation
 from referee.engine.labels import labelled, names_for
 from referee.service.codecs import ACT, ASK, LOOK
 from referee.service.context import Referee
@@ -90,12 +90,9 @@ def game_answers(ref: Referee) -> dict[str, Handler]:
         key, start = codec.open_replay(body)
         try:
             state, applied = engine.replay(catalog, body["actions"], **{key: start})
-        except RuleViolation as exc:
-            index = getattr(exc, "index", None)
-            if type(index) is int:  # name the players and cards as they were when the action was refused
-                at, _ = engine.replay(catalog, body["actions"][:index], **{key: start})
-                action = body["actions"][index]
-                named(exc, at, action.get("player") if isinstance(action, dict) else None)
+        except ReplayError as exc:  # name the players and cards as they were when the action was refused
+            action = body["actions"][exc.index]
+            named(exc, exc.state, action.get("player") if isinstance(action, dict) else None)
             raise
         return 200, dumps({"state": codec.close_state(state), "applied": applied}), None
 
