@@ -101,6 +101,17 @@ def positive_int(text: str) -> int:
     return value
 
 
+def positive_seconds(text: str) -> float:
+    """An argparse type: a number of seconds above 0 and at most a day (a socket's timeout must be)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= 86400:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"not a number of seconds above 0 and at most 86400: {text!r}")
+    return value
+
+
 def write_output(option: str, path: str | None, text: str, what: str | None = None) -> int:
     """``text`` to standard output, or to the file of ``option`` (saying ``what`` it wrote there, if given); 0."""
     if not path:

@@ -21,6 +21,7 @@ from referee.cli.common import (
     check_writable,
     load_catalog,
     positive_int,
+    positive_seconds,
     subcommand,
     write_file,
     write_output,
@@ -62,7 +63,7 @@ def _common(p: argparse.ArgumentParser, url: bool = True) -> None:
         )
         p.add_argument(
             "--timeout",
-            type=float,
+            type=positive_seconds,
             default=30.0,
             metavar="SECONDS",
             help="HTTP timeout per request with --url (default 30)",
