@@ -5,13 +5,18 @@ real SQLite file held by another connection's exclusive lock.
 
 from __future__ import annotations
 
+import contextlib
+import json
+import logging
 import os
 import signal
 import sqlite3
 import time
+from collections.abc import Iterator
 
 import pytest
 
+from referee.service.logs import JsonFormatter
 from tests.conftest import STATE_KEY
 from tests.test_ledger import Game, post, two_actions
 
@@ -120,3 +125,75 @@ def test_a_move_while_another_connection_holds_sqlite_s_exclusive_lock_is_unavai
     assert latest_seq(client, game) == before
     applied = game.apply(move)
     assert applied.status_code == 200 and game.seq(applied.get_json()["state"]) == before + 1
+
+
+def test_a_sqlite_ledger_on_a_disk_short_of_room_writes_again_by_itself_once_space_is_back(
+    make_app, tmp_path, private_game_body
+):
+    """Given a SQLite ledger on a 3 MiB filesystem that another file fills but for 256 KiB, when moves
+    are played until one is refused (503 ledger_unavailable, the failure one JSON line), and then 1 MiB
+    is freed, then 150 moves more are all applied: the WAL (which SQLite checkpoints by itself only at
+    4 MB) is copied into the database and truncated whenever it outgrows the free space, instead of
+    eating the room freed and failing every write again."""
+    from tests.test_e2e_ledger import fill, small_filesystem
+
+    with small_filesystem(tmp_path / "disk", "3m") as disk:
+        client = make_app(
+            state_key=STATE_KEY, ledger=f"sqlite:///{disk / 'ledger.db'}", ledger_timeout=0.5
+        ).test_client()
+        filler = disk / "filler"
+        fill(filler)
+        os.truncate(filler, filler.stat().st_size - 256 * 1024)
+        plays = Plays(client, private_game_body)
+        with logged("referee.ledger") as records:
+            assert plays.until_refused(2000).get_json()["code"] == "ledger_unavailable"
+        failures = [JsonFormatter().format(r) for r in records if r.getMessage() == "ledger write failed"]
+        assert failures and all(json.loads(line)["error"].endswith("database or disk is full") for line in failures)
+
+        os.truncate(filler, filler.stat().st_size - 1024 * 1024)  # space is back
+        for _ in range(150):
+            resp = plays.next()
+            assert resp.status_code == 200, (resp.get_json(), os.statvfs(disk).f_bavail)
+
+
+@contextlib.contextmanager
+def logged(name: str) -> Iterator[list[logging.LogRecord]]:
+    """The records logged to ``name`` meanwhile (the service's loggers do not propagate to pytest's)."""
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append  # type: ignore[method-assign]
+    logger = logging.getLogger(name)
+    logger.addHandler(handler)
+    try:
+        yield records
+    finally:
+        logger.removeHandler(handler)
+
+
+class Plays:
+    """Moves of private games one after the other (a new game when one is over), from the latest token."""
+
+    def __init__(self, client, body: dict):
+        self.client, self.body, self.games = client, body, 0
+        self.game = self._deal()
+
+    def _deal(self) -> Game:
+        self.games += 1
+        return Game(self.client, self.body, seed=f"room-{self.games}")
+
+    def next(self):
+        _, actions = self.game.turn()
+        playable = [a for a in actions if a["type"] != "concede"] or actions
+        resp = self.game.apply(playable[self.game.rng.randrange(len(playable))])
+        if resp.status_code == 200:
+            self.game.token = resp.get_json()["state"]
+            if resp.get_json()["view"]["phase"] == "over":
+                self.game = self._deal()
+        return resp
+
+    def until_refused(self, moves: int):
+        for _ in range(moves):
+            resp = self.next()
+            if resp.status_code != 200:
+                return resp
+        raise AssertionError(f"{moves} moves and the disk never filled")
