@@ -29,17 +29,22 @@ def issue_escape(size: int) -> tuple[bytes, bytes]:
     return _fill(head, b"0,", tail, size), _fill(head, b"0,", plain, size)
 
 
+# The most arrays and objects a body may hold is one per 16 bytes of the size limit (reading.py's
+# BYTES_PER_CONTAINER): the bodies below hold as many as that allows, one per 17 bytes.
+EMPTY_OBJECT = b'{"kkkkkkkkkk":0},'  # 17 bytes, one object
+
+
 def deep_repeat(size: int) -> tuple[bytes, bytes]:
     """250 objects deep (the most the referee reads), keys as long as fit, an array of
-    empty objects at the bottom, and one repeated key at its very end: the path found
-    is as long as it can be, after every object before it was read."""
+    as many small objects as the referee reads at the bottom, and one repeated key at its
+    very end: the path found is as long as it can be, after every object before it was read."""
     depth = 250
     key_len = max(1, min(1000, size // (8 * depth)))
     key = b'"' + b"k" * key_len + b'":'
     head = b'{"state":' + (b"{" + key) * depth + b"["
     tail = b'{"a":0,"a":1}]' + b"}" * depth + b"}"
     plain = tail.replace(b'"a":1', b'"b":1')
-    return _fill(head, b"{},", tail, size), _fill(head, b"{},", plain, size)
+    return _fill(head, EMPTY_OBJECT, tail, size), _fill(head, EMPTY_OBJECT, plain, size)
 
 
 def many_escapes(size: int) -> tuple[bytes, bytes]:
@@ -53,9 +58,10 @@ def many_escapes(size: int) -> tuple[bytes, bytes]:
 
 
 def nested_arrays(size: int) -> tuple[bytes, bytes]:
-    """Arrays 250 deep over and over, a repeated key in the last: each array is searched
-    for the marked object once, by the object around it."""
-    unit = b"[" * 120 + b"{}" + b"]" * 120 + b","
+    """Arrays 120 deep over and over (with a string beside each, to stay within the count of
+    arrays the referee reads), a repeated key in the last: each array is searched for the
+    marked object once, by the object around it."""
+    unit = b"[" * 120 + b"{}" + b"]" * 120 + b',"' + b"p" * (17 * 121 - 246) + b'",'
     head = b'{"actions":['
     tail = b"[" * 120 + b'{"a":0,"a":1}' + b"]" * 120 + b"]}"
     plain = tail.replace(b'"a":1', b'"b":1')

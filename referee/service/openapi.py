@@ -51,7 +51,8 @@ event type says what each side sees.
 **Limits.** Request bodies are limited to `REFEREE_MAX_BODY` (default 1 MiB;
 413 over it) and must be sent as `Content-Type: application/json` without
 `Content-Encoding` (415 otherwise: `unsupported_media_type`, `encoded_body`),
-nested at most 254 levels deep (400 `too_deeply_nested`). A chunked body
+nested at most 254 levels deep (400 `too_deeply_nested`), with at most one array or object
+per 16 bytes of the limit (400 `too_many_containers`). A chunked body
 (`Transfer-Encoding: chunked`) must be whole within
 `REFEREE_CHUNKED_BODY_TIMEOUT` (default 1 s; 408 `body_timeout` otherwise).
 

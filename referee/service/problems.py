@@ -55,6 +55,7 @@ PROBLEMS: dict[str, ProblemType] = {
     "bad-request": ProblemType(400, "Bad request", generic=True),
     "duplicate-key": ProblemType(400, "Duplicate key in JSON"),
     "too-deeply-nested": ProblemType(400, "JSON nested too deeply"),
+    "too-many-containers": ProblemType(400, "Too many JSON arrays and objects"),
     "unreadable-body": ProblemType(400, "Request body could not be read"),
     "seal-mismatch": ProblemType(403, "State seal missing or wrong"),
     "bad-token": ProblemType(403, "State token refused"),

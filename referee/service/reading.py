@@ -82,6 +82,7 @@ def read_body(environ: dict[str, Any], limits: BodyLimits) -> dict[str, Any]:
                 f"Send the body as {JSON}, not {mimetype or 'no Content-Type'}.",
             )
     data = _read_raw(environ, limits)
+    _count_containers(data, limits.size)
     try:
         body = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
@@ -167,10 +168,10 @@ def _depth(data: bytes) -> int:
     return max(accumulate(array("b", steps)), default=0)
 
 
-class _Repeat(dict[str, Any]):
-    """An object of the second reading that holds a repeated key: itself, or below it.
-    ``tail`` is the key's path from here, last segment first (a list, so that each
-    enclosing object adds its segment in constant time, whatever the depth)."""
+class _Repeat:
+    """An object of the second reading that holds a repeated key, itself or below it (every other
+    object is read as None). ``tail`` is the key's path from here, last segment first (a list, so
+    that each enclosing object adds its segment in constant time, whatever the depth)."""
 
     tail: list[str]
 
@@ -187,21 +188,20 @@ class _RepeatFinder:
     def __init__(self) -> None:
         self.marked = False
 
-    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        obj = dict(pairs)
-        if len(obj) != len(pairs):
-            return self._mark(pairs, [_first_repeated(pairs)])
+    def __call__(self, pairs: list[tuple[str, Any]]) -> _Repeat | None:
+        if len(pairs) > 1 and len(dict(pairs)) != len(pairs):
+            return self._mark([_first_repeated(pairs)])
         if self.marked:
             for key, value in pairs:
                 tail = _tail_in(value)
                 if tail is not None:
                     tail.append(key)
-                    return self._mark(pairs, tail)
-        return obj
+                    return self._mark(tail)
+        return None  # an object with no repeated key, in it or below: nothing of it is needed
 
-    def _mark(self, pairs: list[tuple[str, Any]], tail: list[str]) -> _Repeat:
+    def _mark(self, tail: list[str]) -> _Repeat:
         self.marked = True
-        repeat = _Repeat(pairs)
+        repeat = _Repeat()
         repeat.tail = tail
         return repeat
 
@@ -256,6 +256,27 @@ def duplicate_key_path(data: bytes) -> str | None:
         return ""  # orjson read it; json does not: refuse it whole
     tail = _tail_in(tree)
     return None if tail is None else ".".join(reversed(tail))
+
+
+# Parsing JSON costs most per array or object (a megabyte of "[[],[],…]" is 350,000 lists for orjson
+# to make, 0.3 s of CPU and 48 MB): a body may hold one per BYTES_PER_CONTAINER bytes of the size
+# limit. The densest request of the API, a replay of the shortest actions, holds one per 27 bytes;
+# a mid-game state one per 100 or more.
+BYTES_PER_CONTAINER = 16
+
+
+def _count_containers(data: bytes, limit: int) -> None:
+    """400 ``too_many_containers`` past ``limit // BYTES_PER_CONTAINER`` arrays and objects (brackets
+    in strings counted too: no string of the API holds many). Two byte counts, before any parse; a
+    body too short to hold that many (two bytes each) is not counted."""
+    most = limit // BYTES_PER_CONTAINER
+    if len(data) > 2 * most and data.count(b"[") + data.count(b"{") > most:
+        raise Problem(
+            "too-many-containers",
+            "too_many_containers",
+            f"The body holds more than {most} arrays and objects (one per {BYTES_PER_CONTAINER} bytes of "
+            "the size limit); no request of this API does.",
+        )
 
 
 MAX_DEPTH = 254  # levels orjson writes (an object holding 253 arrays); no request of the API is a tenth as deep
