@@ -2,7 +2,8 @@
 
     python benchmarks/hostile.py bodies [--size BYTES]       # in process: CPU and memory per body, per endpoint
     python benchmarks/hostile.py costliest                   # in process: the costliest request per KB, per endpoint
-    python benchmarks/hostile.py load [--seconds 30] [--attackers 8] [--as-limit-mib 512]
+    python benchmarks/hostile.py labels [--games 30]         # labels on the most crowded position found
+    python benchmarks/hostile.py load [--seconds 30] [--attackers 8] [--as-limit-mib 512] [--ordinary]
 
 ``bodies`` posts each hostile body of benchmarks/hostile_bodies.py and its ordinary twin (the same
 text without the escape or the repeated key) to every endpoint through Flask's test client, and
@@ -18,6 +19,7 @@ peak RSS and restarts.
 from __future__ import annotations
 
 import argparse
+import copy
 import http.client
 import json
 import os
@@ -88,7 +90,7 @@ def _heavy_requests() -> dict[str, list[tuple[str, bytes]]]:
 
     catalog = Catalog.builtin()
     crowded = max(
-        (dict(s) for g in range(12) for s, _ in play(catalog, f"crowded-{g}", 300)),
+        (orjson.loads(orjson.dumps(s)) for g in range(12) for s, _ in play(catalog, f"crowded-{g}", 300)),
         key=lambda s: len(legal_actions(catalog, s)),
     )
     game, _, actions = play_out(catalog, "long-replay", max_actions=2000)
@@ -121,8 +123,6 @@ def _heavy_requests() -> dict[str, list[tuple[str, bytes]]]:
 
 def cmd_costliest(args: argparse.Namespace) -> None:
     client = _app().test_client()
-    print("| endpoint | request | body KB | status | CPU ms | CPU ms per KB |")
-    print("| --- | --- | --- | --- | --- | --- |")
     rows = []
     for path, requests in _heavy_requests().items():
         for what, body in requests:
@@ -133,12 +133,44 @@ def cmd_costliest(args: argparse.Namespace) -> None:
         for path in BODY_PATHS:
             cpu, _, status = _cost(client, path, hostile)
             rows.append((path, f"hostile: {name}", len(hostile) / 1024, status, cpu))
+    header = "| endpoint | request | body KB | status | CPU ms | CPU ms per KB |\n| --- | --- | --- | --- | --- | --- |"
+    print("Every request measured:\n" + header)
+    for path, what, kb, status, cpu in rows:
+        print(f"| {path} | {what} | {kb:.1f} | {status} | {cpu:.2f} | {cpu / kb:.3f} |")
+    print("\nThe costliest per KB, per endpoint:\n" + header)
     best: dict[str, tuple[str, float, int, float]] = {}
     for path, what, kb, status, cpu in rows:
         if path not in best or cpu / kb > best[path][3] / best[path][1]:
             best[path] = (what, kb, status, cpu)
     for path, (what, kb, status, cpu) in sorted(best.items()):
         print(f"| {path} | {what} | {kb:.1f} | {status} | {cpu:.2f} | {cpu / kb:.3f} |")
+
+
+def cmd_labels(args: argparse.Namespace) -> None:
+    """legal_actions alone and with labels, on the most crowded position of ``--games`` seeded games."""
+    from referee.engine import Catalog, legal_actions
+    from referee.engine.labels import labelled
+    from referee.engine.playout import play
+
+    catalog = Catalog.builtin()
+    crowded = max(
+        (copy.deepcopy(s) for g in range(args.games) for s, _ in play(catalog, f"crowded-{g}", 400)),
+        key=lambda s: len(legal_actions(catalog, s)),
+    )
+    actions = legal_actions(catalog, crowded)
+
+    def best_of(run: Any) -> float:
+        times = []
+        for _ in range(5):
+            start = time.process_time()
+            for _ in range(20):
+                run()
+            times.append((time.process_time() - start) / 20)
+        return min(times) * 1000
+
+    bare = best_of(lambda: legal_actions(catalog, crowded))
+    named = best_of(lambda: labelled(catalog, crowded, actions, "en"))
+    print(f"{len(actions)} actions: legal_actions {bare:.2f} ms, labels {named:.2f} ms ({named / len(actions) * 1000:.1f} µs per action)")
 
 
 # -- load ------------------------------------------------------------------------------
@@ -196,7 +228,7 @@ def cmd_load(args: argparse.Namespace) -> None:
         for pid in [proc.pid, *_workers(proc.pid)]:
             resource.prlimit(pid, resource.RLIMIT_AS, (limit, limit))
         normal = [orjson.dumps(b) for b in midgame_bodies(20)]
-        hostile = [build(LIMIT)[0] for build in BUILDERS.values()]
+        hostile = [build(LIMIT)[1 if args.ordinary else 0] for build in BUILDERS.values()]
         deadline = time.monotonic() + args.seconds
         attacks: dict[int, int] = {}
         latencies: list[float] = []
@@ -241,6 +273,7 @@ def cmd_load(args: argparse.Namespace) -> None:
                 {
                     "seconds": args.seconds,
                     "attackers": args.attackers,
+                    "bodies": "ordinary twins" if args.ordinary else "hostile",
                     "address_space_limit_mib": args.as_limit_mib,
                     "normal_requests": len(latencies),
                     "normal_answered_200_within_1s": round(within / max(1, len(latencies)), 4),
@@ -266,12 +299,15 @@ def main() -> None:
     bodies.add_argument("--size", type=int, default=LIMIT)
     bodies.add_argument("--paths", nargs="*")
     sub.add_parser("costliest")
+    labels = sub.add_parser("labels")
+    labels.add_argument("--games", type=int, default=30)
     load = sub.add_parser("load")
     load.add_argument("--seconds", type=float, default=30)
     load.add_argument("--attackers", type=int, default=8)
     load.add_argument("--as-limit-mib", type=int, default=512)
+    load.add_argument("--ordinary", action="store_true", help="the attackers send the ordinary twins (the baseline)")
     args = parser.parse_args()
-    {"bodies": cmd_bodies, "costliest": cmd_costliest, "load": cmd_load}[args.command](args)
+    {"bodies": cmd_bodies, "costliest": cmd_costliest, "labels": cmd_labels, "load": cmd_load}[args.command](args)
 
 
 if __name__ == "__main__":
