@@ -170,7 +170,9 @@ def cmd_labels(args: argparse.Namespace) -> None:
 
     bare = best_of(lambda: legal_actions(catalog, crowded))
     named = best_of(lambda: labelled(catalog, crowded, actions, "en"))
-    print(f"{len(actions)} actions: legal_actions {bare:.2f} ms, labels {named:.2f} ms ({named / len(actions) * 1000:.1f} µs per action)")
+    print(
+        f"{len(actions)} actions: legal_actions {bare:.2f} ms, labels {named:.2f} ms ({named / len(actions) * 1000:.1f} µs per action)"
+    )
 
 
 # -- load ------------------------------------------------------------------------------

@@ -179,6 +179,9 @@ def test_a_repeated_key_is_found_exactly_and_named_as_a_plain_reading_names_it(d
     expected = _naive_path(text)
     assert repeats_a_key(text, orjson.loads(text)) is (expected is not None)
     assert duplicate_key_path(text) == expected
+    padded = b'{"pad":"' + b"x" * SMALL_BODY + b'",' + text[1:]  # past SMALL_BODY: written by msgspec
+    assert repeats_a_key(padded, orjson.loads(padded)) is (expected is not None)
+    assert duplicate_key_path(padded) == expected
 
 
 def test_a_body_of_more_containers_than_the_limit_allows_is_refused_before_any_parse(client):
