@@ -216,26 +216,21 @@ def _first_repeated(pairs: list[tuple[str, Any]]) -> str:
 
 
 def _tail_in(value: Any) -> list[str] | None:
-    """The mark's tail of the first marked object in ``value`` (itself, or through arrays)."""
-    if type(value) is _Repeat:
-        return value.tail
-    if type(value) is not list:
-        return None
-    stack: list[tuple[list[Any], int]] = [(value, 0)]
-    while stack:  # arrays within arrays, depth first, in document order, without recursion
-        array, start = stack.pop()
-        for index in range(start, len(array)):
-            item = array[index]
-            if type(item) is _Repeat:
-                tail = item.tail
-                tail.append(str(index))
-                for _enclosing, resume in reversed(stack):
-                    tail.append(str(resume - 1))
-                return tail
-            if type(item) is list:
-                stack.append((array, index + 1))
-                stack.append((item, 0))
-                break
+    """The mark's tail of the first marked object in ``value`` (itself, or through arrays), depth
+    first in document order. Recursive: the body is at most MAX_DEPTH deep by now (checked before
+    the second reading), far within the interpreter's recursion limit."""
+    kind = type(value)
+    if kind is _Repeat:
+        tail: list[str] = value.tail
+        return tail
+    if kind is list:
+        for index, item in enumerate(value):
+            kind = type(item)
+            if kind is _Repeat or kind is list:
+                found = _tail_in(item)
+                if found is not None:
+                    found.append(str(index))
+                    return found
     return None
 
 
