@@ -78,6 +78,35 @@ def test_a_move_sent_to_a_paused_redis_is_answered_outcome_unknown_and_a_retry_g
     assert refused.status_code == 409 and refused.get_json()["latest_seq"] == before + 1
 
 
+def test_a_move_whose_redis_died_after_it_was_sent_is_outcome_unknown_though_the_retry_could_not_connect(
+    make_app, redis_server, private_game_body
+):
+    """Given a move sent to a paused Redis that is then killed (SIGKILL) before it answers, the client's
+    retry cannot connect ("Error 111 connecting to"), yet the first attempt was sent: the answer is
+    ledger_outcome_unknown, not "nothing was applied". Redis, started again, holds the game where it
+    was (it never ran the script), and the same move sent again is applied once."""
+    import threading
+
+    client = make_app(state_key=STATE_KEY, ledger=redis_server.url, ledger_timeout=2).test_client()
+    game = Game(client, private_game_body)
+    game.play(2)
+    move, _ = two_actions(game)
+    before = game.seq()
+    os.kill(redis_server.proc.pid, signal.SIGSTOP)
+    answers = []
+    sender = threading.Thread(target=lambda: answers.append(game.apply(move)))
+    sender.start()
+    time.sleep(0.5)  # the script is sent, Redis has not read it
+    redis_server.kill()
+    sender.join(30)
+    redis_server.start()
+    (answer,) = answers
+    assert answer.status_code == 503 and answer.get_json()["code"] == "ledger_outcome_unknown", answer.get_json()
+    assert latest_seq(client, game) == before
+    again = game.apply(move)
+    assert again.status_code == 200 and game.seq(again.get_json()["state"]) == before + 1
+
+
 def test_a_move_to_a_stopped_redis_is_ledger_unavailable_and_truly_not_applied(
     make_app, redis_server, private_game_body
 ):

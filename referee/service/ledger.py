@@ -684,6 +684,25 @@ def _before_sending(error: Exception) -> bool:
     return "connecting to" in str(error)
 
 
+def _noting_retry(retry_class: Any) -> Any:
+    """redis-py's ``Retry``, noting in ``maybe_sent`` (of the class made here, one per client) each failed
+    attempt that may have sent its command before it failed: its one retry of a failed call ends, when Redis is gone, with "Error … connecting
+    to", though the first attempt may have reached a Redis that ran it and then died."""
+
+    class NotingRetry(retry_class):  # type: ignore[misc]
+        maybe_sent = False
+
+        def call_with_retry(self, do: Any, fail: Any, *args: Any, **kwargs: Any) -> Any:
+            def noting(error: Exception, *count: Any) -> Any:
+                if not _before_sending(error) and not isinstance(error, OSError):
+                    type(self).maybe_sent = True  # on the class: redis-py gives each connection a deep copy
+                return fail(error, *count)
+
+            return super().call_with_retry(do, noting, *args, **kwargs)
+
+    return NotingRetry
+
+
 def game_key(game_id: str) -> str:
     """The hash of one game: its id as the hash tag, so a cluster keeps it on one node."""
     return "af:{" + game_id + "}"
@@ -720,6 +739,7 @@ class RedisLedger:
         self._pid = -1
         self._redis: Any = None
         self._group: GroupCommit | None = None
+        self._retry: Any = None  # this process's client's Retry (see _noting_retry)
 
     def _client(self) -> Any:
         if self._pid != os.getpid():
@@ -736,13 +756,14 @@ class RedisLedger:
         from redis.backoff import NoBackoff
         from redis.retry import Retry
 
+        self._retry = _noting_retry(Retry)(NoBackoff(), 1)
         options: dict[str, Any] = {
             "socket_timeout": self.timeout,
             "socket_connect_timeout": self.timeout,
             # One immediate retry of a failed connection (a pooled one Redis dropped on a restart): a
             # call takes at most twice the timeout. Sending a batch again is safe: the same action at
             # the same seq is the recorded answer.
-            "retry": Retry(NoBackoff(), 1),
+            "retry": self._retry,
             "decode_responses": True,
         }
         scheme, _, rest = self.url.partition("://")
@@ -776,6 +797,7 @@ class RedisLedger:
         for item in batch:
             by_slot.setdefault(self._slot(item.work[0]), []).append(item)
         groups = list(by_slot.values())
+        type(self._retry).maybe_sent = False
         try:
             replies = self._scripts(groups)
             again = [n for n, reply in enumerate(replies) if isinstance(reply, self._no_script)]
@@ -798,7 +820,11 @@ class RedisLedger:
         """What a call's failure tells: nothing was applied, or, for a move that may have reached Redis
         and still run there, nothing is known (see :class:`LedgerOutcomeUnknown`)."""
         message = f"Redis ledger: {type(error).__name__}: {error}"
-        if call == "record" and isinstance(error, self._unanswered) and not _before_sending(error):
+        if (
+            call == "record"
+            and isinstance(error, self._unanswered)
+            and (type(self._retry).maybe_sent or not _before_sending(error))
+        ):
             return LedgerOutcomeUnknown(message)
         return LedgerUnavailable(message)
 
