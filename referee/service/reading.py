@@ -62,7 +62,8 @@ class BodyLimits:
 def read_body(environ: dict[str, Any], limits: BodyLimits) -> dict[str, Any]:
     """The request's JSON object: 415 unless plain JSON (no Content-Encoding), 413 over ``limits.size``
     bytes, 408 for a chunked body slower than ``limits.chunked_seconds``, 400 unless an object (or when
-    an object repeats a key, or nests deeper than :data:`MAX_DEPTH`)."""
+    an object repeats a key, or nests deeper than :data:`MAX_DEPTH`, or holds more arrays and objects than
+    one per :data:`BYTES_PER_CONTAINER` bytes of the limit). Every check is linear in the body."""
     encoding = environ.get("HTTP_CONTENT_ENCODING")
     if encoding is not None and encoding.strip().lower() not in ("", "identity"):
         raise Problem(
