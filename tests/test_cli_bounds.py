@@ -81,6 +81,8 @@ CASES = {
     "check FILE (deep YAML)": ("deep.yaml", ["check", "{file}"], "deep.yaml"),
     "verify-deal (deep JSON)": ("deep.json", ["verify-deal", "{file}"], "nested too deep"),
     "fuzz (only cases)": ("cases.yaml", ["fuzz", "{file}", "--games", "1", "-q"], "legal deck"),
+    "fuzz --jobs 100000": ("cases.yaml", ["fuzz", "{file}", "--jobs", "100000"], "--jobs"),
+    "check --jobs 9999": ("cases.yaml", ["check", "--jobs", "9999", SCENARIO], "--jobs"),
     "check --url --timeout -1": (
         "cases.yaml",
         ["check", "--url", "http://127.0.0.1:9", "--timeout", "-1", SCENARIO],

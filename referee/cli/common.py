@@ -101,6 +101,17 @@ def positive_int(text: str) -> int:
     return value
 
 
+MAX_JOBS = 256  # as many processes as REFEREE_WORKERS allows: past it a typo, not a machine
+
+
+def job_count(text: str) -> int:
+    """An argparse type: a number of processes, 1 to :data:`MAX_JOBS`."""
+    value = positive_int(text)
+    if value > MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_JOBS} processes: {text!r}")
+    return value
+
+
 def positive_seconds(text: str) -> float:
     """An argparse type: a number of seconds above 0 and at most a day (a socket's timeout must be)."""
     try:

@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from referee.cli.common import CommandError, load_catalog, positive_int, subcommand
+from referee.cli.common import CommandError, job_count, load_catalog, positive_int, subcommand
 
 
 def add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -47,7 +47,7 @@ def add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"a game must be over within K actions (default {DEFAULT_MAX_ACTIONS})",
     )
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--jobs", "-j", type=positive_int, metavar="N", help="play in N processes (default 1)")
+    where.add_argument("--jobs", "-j", type=job_count, metavar="N", help="play in N processes (default 1)")
     where.add_argument("--dask", metavar="ADDRESS", help="play on the Dask cluster whose scheduler is at ADDRESS")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar; print only failures and the summary")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON document")

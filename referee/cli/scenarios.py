@@ -19,8 +19,8 @@ from referee.cli.common import (
     PROG,
     CommandError,
     check_writable,
+    job_count,
     load_catalog,
-    positive_int,
     positive_seconds,
     subcommand,
     write_file,
@@ -100,7 +100,7 @@ def _spread(p: argparse.ArgumentParser, what: str) -> None:
     where.add_argument(
         "--jobs",
         "-j",
-        type=positive_int,
+        type=job_count,
         metavar="N",
         help=f"check the {what} in N processes (default: one per core); the output is the same",
     )
