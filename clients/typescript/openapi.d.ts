@@ -2463,7 +2463,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description With a ledger: it cannot be reached now (`ledger_unavailable`, with `Retry-After`); nothing was applied. */
+        /** @description With a ledger: it cannot be reached now (`ledger_unavailable`, with `Retry-After`); nothing was applied. On `/v1/apply`, a move sent to the ledger that did not answer in time is `ledger_outcome_unknown` (with `Retry-After`): it may be recorded or not; send the same move again, or ask `/v1/latest`. */
         LedgerUnavailable: {
             headers: {
                 [name: string]: unknown;

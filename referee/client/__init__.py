@@ -41,6 +41,7 @@ A refusal raises:
 | 413 | :class:`PayloadTooLarge` | |
 | 422 | :class:`RefereeRuleViolation` (alias ``RuleViolation``) | ``rule``, ``code``, ``detail``, ``index`` (replay), ``violations`` (decks) |
 | 503 ``ledger_unavailable`` | :class:`LedgerUnavailable` (after the retries) | ``code`` |
+| 503 ``ledger_outcome_unknown`` | :class:`LedgerOutcomeUnknown` (after the retries of the same move) | ``code`` |
 | other | :class:`RefereeHTTPError` | ``status``, ``body`` |
 | no answer | :class:`RefereeConnectionError` | the transport error as ``__cause__`` |
 
@@ -82,6 +83,7 @@ from referee.client.clients import AsyncRefereeClient, RefereeClient
 from referee.client.errors import (
     GameNotOver,
     InvalidRequest,
+    LedgerOutcomeUnknown,
     LedgerUnavailable,
     NoLedger,
     NotFound,
@@ -109,6 +111,7 @@ __all__ = [
     "GameNotOver",
     "InvalidRequest",
     "Latest",
+    "LedgerOutcomeUnknown",
     "LedgerUnavailable",
     "NoLedger",
     "NotFound",
