@@ -84,29 +84,32 @@ def _from_prior(
     """``count`` catalog ids for a deck whose list is not known, ``known`` of it seen: first one for each
     ``(kind, fairies)`` in ``wanted`` (an instance that must be of that kind), then any card; each uniformly
     among the ids whose name is below its limit (RULES 3.2) in the deck so far."""
-    names: Counter[str] = Counter()
+    room: dict[str, int] = {}
+    for cid in catalog.cards:
+        name = catalog[cid].name
+        room[name] = catalog.name_limit(name)
     for cid, n in known.items():
-        names[catalog[cid].name] += n
-    ids = sorted(catalog.cards)
+        room[catalog[cid].name] -= n
+    ids = sorted(cid for cid in catalog.cards if room[catalog[cid].name] > 0)
     out: list[str] = []
 
-    def draw(kind: str | None, fairies: int) -> None:
-        room = [
-            cid
-            for cid in ids
-            if names[catalog[cid].name] < catalog.name_limit(catalog[cid].name)
-            and (kind is None or _fits(catalog[cid], kind, fairies))
-        ]
-        if not room:
-            raise CannotDeal(f"the catalog has no {kind or 'card'} left for a legal deck")
-        cid = room[stream.below(len(room))]
-        names[catalog[cid].name] += 1
+    def take(cid: str) -> None:
+        nonlocal ids
+        name = catalog[cid].name
+        room[name] -= 1
         out.append(cid)
+        if room[name] == 0:
+            ids = [c for c in ids if catalog[c].name != name]
 
     for kind, fairies in wanted:
-        draw(kind, fairies)
+        fitting = [cid for cid in ids if _fits(catalog[cid], kind, fairies)]
+        if not fitting:
+            raise CannotDeal(f"the catalog has no {kind} left for a legal deck")
+        take(fitting[stream.below(len(fitting))])
     while len(out) < count:
-        draw(None, 0)
+        if not ids:
+            raise CannotDeal("the catalog has too few cards left for a legal deck")
+        take(ids[stream.below(len(ids))])
     return out
 
 
