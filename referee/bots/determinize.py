@@ -61,14 +61,17 @@ class Memory:
 
     def observe(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
         self.seen.update(view.get("cards", {}))
-        seat = view.get("viewer")
+        viewer = view.get("viewer")
+        if viewer not in (0, 1):  # a spectator's view: nothing of a seat's to learn
+            return
+        seat: int = viewer
         auto = (view.get("options") or {}).get("response_windows", "auto") == "auto"
-        opponent_hand = list(view["players"][1 - seat]["hand"]) if seat in (0, 1) else []
+        opponent_hand = list(view["players"][1 - seat]["hand"])
         for event in events or ():
             kind = event.get("type")
             if kind == "reveal" and isinstance(event.get("card"), str):
                 self.seen[event["case"]] = event["card"]
-            elif kind == "window_opened" and auto and seat in (0, 1) and event.get("responder") == 1 - seat:
+            elif kind == "window_opened" and auto and event.get("responder") == 1 - seat:
                 self.open = [event.get("action"), False]
             elif kind == "counter" and self.open is not None and event.get("player") == 1 - seat:
                 self.open[1] = True
