@@ -75,36 +75,64 @@ class Block:
 
 
 class Places:
-    """Where each instance the acting seat's view shows sits, as the coordinates above count it."""
+    """Where each instance the acting seat's view shows sits, as the coordinates above count it (each map made
+    the first time it is asked for: most listings need only some)."""
 
-    __slots__ = ("case", "copy", "evidence", "fairy", "trash")
+    __slots__ = ("_copy", "_seat", "_slots", "_view", "capacity")
 
     def __init__(self, view: dict[str, Any], seat: int, capacity: dict[str, int]):
-        cards = view["cards"]
-        me, opp = view["players"][seat], view["players"][1 - seat]
-        self.case: dict[str, int] = {}
-        self.fairy: dict[str, int] = {}
-        self.evidence: dict[str, int] = {}
-        for kind, zone, into in (("case", "cases", self.case), ("fairy", "fairies", self.fairy)):
-            into.update((e["card"], i) for i, e in enumerate(me[zone]))
-            into.update((e["card"], capacity[kind] + i) for i, e in enumerate(opp[zone]))
-        self.evidence.update((e["card"], i) for i, e in enumerate(me["evidence"]))
-        self.evidence.update((e["card"], capacity["evidence"] + i) for i, e in enumerate(opp["evidence"]))
-        # copy numbers: in hand, on the seat's own field (cases, fairies, evidence), in its trash
-        self.copy: dict[str, int] = {}
-        self.trash: dict[str, int] = {}
-        for iids in (
-            me["hand"],
-            [e["card"] for z in ("cases", "fairies", "evidence") for e in me[z]],
-            me["trash"],
-        ):
-            seen: dict[str, int] = {}
-            for iid in iids:
-                cid = cards.get(iid)
-                if cid is not None:
-                    self.copy[iid] = seen.get(cid, 0)
-                    seen[cid] = self.copy[iid] + 1
-        self.trash = {iid: self.copy[iid] for iid in me["trash"] if iid in self.copy}
+        self._view, self._seat, self.capacity = view, seat, capacity
+        self._slots: dict[str, dict[str, int]] = {}
+        self._copy: dict[str, int] | None = None
+
+    def slots(self, kind: str) -> dict[str, int]:
+        """instance -> slot of ``kind`` (case, fairy, evidence): the seat's, then the opponent's."""
+        found = self._slots.get(kind)
+        if found is None:
+            zone = ZONE_OF[kind]
+            players = self._view["players"]
+            found = {e["card"]: i for i, e in enumerate(players[self._seat][zone])}
+            base = self.capacity[kind]
+            found.update((e["card"], base + i) for i, e in enumerate(players[1 - self._seat][zone]))
+            self._slots[kind] = found
+        return found
+
+    @property
+    def case(self) -> dict[str, int]:
+        return self.slots("case")
+
+    @property
+    def fairy(self) -> dict[str, int]:
+        return self.slots("fairy")
+
+    @property
+    def evidence(self) -> dict[str, int]:
+        return self.slots("evidence")
+
+    @property
+    def copy(self) -> dict[str, int]:
+        """instance -> its copy number among the seat's cards of one catalog id, in hand, on its own field
+        (cases, fairies, evidence) and in its trash, each zone counted apart."""
+        if self._copy is None:
+            me, cards = self._view["players"][self._seat], self._view["cards"]
+            self._copy = {}
+            for iids in (me["hand"], [e["card"] for z in FIELD_ZONES for e in me[z]], me["trash"]):
+                seen: dict[str, int] = {}
+                for iid in iids:
+                    cid = cards.get(iid)
+                    if cid is not None:
+                        n = self._copy[iid] = seen.get(cid, 0)
+                        seen[cid] = n + 1
+        return self._copy
+
+    @property
+    def trash(self) -> dict[str, int]:
+        copy = self.copy
+        return {iid: copy[iid] for iid in self._view["players"][self._seat]["trash"] if iid in copy}
+
+
+ZONE_OF = {"case": "cases", "fairy": "fairies", "evidence": "evidence"}
+FIELD_ZONES = ("cases", "fairies", "evidence")
 
 
 class ActionSpace:
@@ -205,7 +233,7 @@ class ActionSpace:
 
     def _target(self, dim: str, iid: str, cards: dict[str, str], at: Places) -> int:
         if dim in FIELD_KINDS:
-            return {"case": at.case, "fairy": at.fairy, "evidence": at.evidence}[dim][iid]
+            return at.slots(dim)[iid]
         if dim.startswith("trash:"):
             pool = self.ids_of(dim.partition(":")[2])
             cid = cards[iid]

@@ -72,10 +72,11 @@ class Observation:
         return out
 
     def encode(self, view: dict[str, Any]) -> np.ndarray:
+        # Written into a Python list and converted once: numpy's item writes cost several times a list's.
         seat = view["viewer"]
         me, opp = view["players"][seat], view["players"][1 - seat]
         cards = view["cards"]
-        v = np.zeros(self.size, dtype=np.float32)
+        v = [0.0] * self.size
         pending = view.get("pending")
         v[0] = view["turn"] / 50
         v[1 + PHASES.index(view["phase"])] = 1
@@ -91,29 +92,36 @@ class Observation:
         if pending is not None and pending["action"]["type"] in RESPONDABLE:
             v[at + RESPONDABLE.index(pending["action"]["type"])] = 1
         at += len(RESPONDABLE)
-
-        def count(block: int, iids: Any) -> None:
+        position, c = self.position, self.c
+        field = ("cases", "fairies", "evidence")
+        for block, iids in enumerate(
+            (
+                me["hand"],
+                me["trash"],
+                opp["trash"],
+                [e["card"] for z in field for e in me[z]],
+                [e["card"] for z in field for e in opp[z]],
+            )
+        ):
+            base = at + block * c
             for iid in iids:
                 cid = cards.get(iid)
                 if cid is not None:
-                    v[at + block * self.c + self.position[cid]] += 1
-
-        field = ("cases", "fairies", "evidence")
-        count(0, me["hand"])
-        count(1, me["trash"])
-        count(2, opp["trash"])
-        count(3, [e["card"] for z in field for e in me[z]])
-        count(4, [e["card"] for z in field for e in opp[z]])
-        at += len(PER_CARD) * self.c
+                    v[base + position[cid]] += 1
+        at += len(PER_CARD) * c
         power = self._powers(view, seat)
+        mine_on: dict[str, int] = {}
+        for f in me["fairies"]:
+            if f["case"] is not None:
+                mine_on[f["case"]] = mine_on.get(f["case"], 0) + 1
         for p, base in ((seat, 0), (1 - seat, CASE_SLOTS_PER_PLAYER)):
             for i, e in enumerate(view["players"][p]["cases"][:CASE_SLOTS_PER_PLAYER]):
                 o = at + (base + i) * CASE_FEATURES
                 cid = cards.get(e["card"])
                 v[o : o + 4] = (1, e["face_up"], e["actioned"], self.catalog[cid].level / 10 if cid else 0)
-                v[o + 4] = sum(1 for f in me["fairies"] if f["case"] == e["card"])
+                v[o + 4] = mine_on.get(e["card"], 0)
                 v[o + 5] = power.get(e["card"], 0) / 10
-        return v
+        return np.array(v, dtype=np.float32)
 
     def _powers(self, view: dict[str, Any], seat: int) -> dict[str, int]:
         """My investigation power on each case (RULES 10.3: my fairies and evidence there, and modifiers)."""
