@@ -132,21 +132,33 @@ class ProcessBot(Player):
         finally:
             if not isinstance(err, int):
                 err.close()
-        self._send(message)
+        assert self.proc.stdin is not None
+        os.set_blocking(self.proc.stdin.fileno(), False)  # a bot that stops reading cannot stall the arena
+        self._send(message, time.perf_counter() + START_GRACE)
 
-    def _send(self, message: Mapping[str, Any]) -> None:
+    def _send(self, message: Mapping[str, Any], deadline: float) -> None:
+        """Write one line to the bot by ``deadline``: one that does not read its input in time forfeits."""
         assert self.proc is not None and self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(encode(message))
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise Forfeit("crash", f"the bot exited (status {self.proc.poll()})") from None
+        data = memoryview(encode(message))
+        fd = self.proc.stdin.fileno()
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_WRITE)
+            while data:
+                left = deadline - time.perf_counter()
+                if left <= 0 or not sel.select(left):
+                    raise Forfeit("timeout", "it did not read its input in time")
+                try:
+                    data = data[os.write(fd, data) :]
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    raise Forfeit("crash", f"the bot exited (status {self.proc.poll()})") from None
 
     def act(self, message: dict[str, Any], deadline: float) -> int:
-        self._send(message)
         if self.first:  # a process's start-up is not its move's time
             deadline += START_GRACE
             self.first = False
+        self._send(message, deadline)
         line = self._line(deadline)
         try:
             answer = json.loads(line)
@@ -182,10 +194,13 @@ class ProcessBot(Player):
         proc = self.proc
         if proc is None:
             return
+        if proc.poll() is None:
+            try:
+                self._send(message, time.perf_counter() + 0.5)
+            except Forfeit:
+                pass  # it is over either way
         if proc.stdin is not None:
             try:
-                if proc.poll() is None:
-                    proc.stdin.write(encode(message))
                 proc.stdin.close()
             except OSError:
                 pass
