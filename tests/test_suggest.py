@@ -203,3 +203,17 @@ def test_a_real_server_suggests_within_its_budget_and_counts_the_cpu_apart(serve
     text = httpx.get(server.url + "/metrics", timeout=5).text
     assert 'referee_suggest_cpu_seconds_count{bot="ismcts"} 5.0' in text
     assert 'endpoint="game.suggest"' in text
+
+
+def test_the_operator_lowers_the_cap_with_referee_suggest_max_ms(make_app, midgame):
+    from referee.service.config import ConfigError, Settings
+
+    client = make_app(suggest_max_ms=200).test_client()
+    state, _ = midgame
+    over = post(client, {"state": state, "player": actor(state), "bot": "random", "budget_ms": 201})
+    assert over.status_code == 400 and "1 to 200" in over.get_json()["errors"]["budget_ms"][0]
+    assert post(client, ask(state, "random") | {"iterations": 101}).status_code == 400  # 1000 x 200 / 2000
+    assert post(client, ask(state, "random") | {"iterations": 100}).status_code == 200
+    assert Settings.from_env({"REFEREE_SUGGEST_MAX_MS": "500"}).suggest_max_ms == 500
+    with pytest.raises(ConfigError, match="REFEREE_SUGGEST_MAX_MS"):
+        Settings.from_env({"REFEREE_SUGGEST_MAX_MS": "2001"})
