@@ -2133,7 +2133,7 @@ export interface components {
              */
             bot: string;
             /**
-             * @description The bot's time in milliseconds, at most 2000: the answer comes within it (10% over at most). Exactly one of `budget_ms` and `iterations`.
+             * @description The bot's time in milliseconds, at most 2000 (or the lower cap the referee's operator set, REFEREE_SUGGEST_MAX_MS): the answer comes within it (10% over at most). Exactly one of `budget_ms` and `iterations`.
              * @example 500
              */
             budget_ms?: number;
@@ -2153,7 +2153,7 @@ export interface components {
              */
             bot: string;
             /**
-             * @description The bot's time in milliseconds, at most 2000: the answer comes within it (10% over at most). Exactly one of `budget_ms` and `iterations`.
+             * @description The bot's time in milliseconds, at most 2000 (or the lower cap the referee's operator set, REFEREE_SUGGEST_MAX_MS): the answer comes within it (10% over at most). Exactly one of `budget_ms` and `iterations`.
              * @example 500
              */
             budget_ms?: number;

@@ -78,7 +78,7 @@ holds: one copy of that logic for both.
 
 from __future__ import annotations
 
-from referee.client.calls import Latest, PrivateDeal, PrivateStep, Replayed, Step
+from referee.client.calls import Latest, PrivateDeal, PrivateStep, Replayed, Step, Suggestion
 from referee.client.clients import AsyncRefereeClient, RefereeClient
 from referee.client.errors import (
     GameNotOver,
@@ -134,6 +134,7 @@ __all__ = [
     "Spectator",
     "StaleState",
     "Step",
+    "Suggestion",
     "TokenRejected",
     "UnknownGame",
 ]

@@ -132,6 +132,12 @@ ENVIRONMENT: tuple[EnvSetting, ...] = (
         "browser origins allowed to call the API: * or a comma-separated list "
         "(https://table.example,https://other.example)",
     ),
+    EnvSetting(
+        "REFEREE_SUGGEST_MAX_MS",
+        "2000",
+        "the largest budget_ms POST /v1/suggest accepts (1 to 2000; 400 above), and its iterations in "
+        "proportion (1000 at 2000): a bound on one hint's CPU",
+    ),
     EnvSetting("REFEREE_TIMEOUT", "30", "gunicorn worker timeout, seconds"),
     EnvSetting("REFEREE_LOG_REQUESTS", "1", "0 turns the JSON line per request off"),
     EnvSetting("REFEREE_LOG_LEVEL", "info", "level of the other logs"),
@@ -193,6 +199,7 @@ class Settings:
     drain_seconds: float = DEFAULT_DRAIN
     log_requests: bool = True
     bench_echo: bool = False
+    suggest_max_ms: int = 2000
     cors_origins: tuple[str, ...] = ()
     metrics_port: int | None = None
     worker_class: str = WORKER_CLASSES[0]
@@ -267,6 +274,7 @@ class Settings:
             ),
             log_requests=_flag(env, "REFEREE_LOG_REQUESTS", True),
             bench_echo=_flag(env, "REFEREE_BENCH_ECHO", False),
+            suggest_max_ms=_count(env, "REFEREE_SUGGEST_MAX_MS", high=2000),
             cors_origins=_origins(env, "REFEREE_CORS_ORIGINS"),
             metrics_port=_port(env, "REFEREE_METRICS_PORT"),
             workers=_count(env, "REFEREE_WORKERS", high=256),
