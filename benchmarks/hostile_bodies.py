@@ -97,4 +97,7 @@ BODY_PATHS = (
     "/v1/reveal",
     "/v1/latest",
     "/v1/decks/validate",
+    "/v1/records",
+    "/v1/suggest",
+    "/v1/matches/next",
 )

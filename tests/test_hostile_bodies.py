@@ -206,3 +206,9 @@ def test_the_densest_ordinary_request_is_within_the_count_of_containers(client, 
     assert LIMIT // 2 < len(body) <= LIMIT
     answer = post(client, "/v1/replay", body)
     assert answer.get_json().get("code") != "too_many_containers", answer.get_json()
+
+
+def test_every_endpoint_that_takes_a_body_is_among_the_hostile_bodies_targets(app):
+    """A new POST endpoint is bounded only if the hostile bodies reach it: the list is the app's own."""
+    posts = {rule.rule for rule in app.url_map.iter_rules() if "POST" in (rule.methods or ())}
+    assert posts == set(BODY_PATHS)
