@@ -13,7 +13,11 @@ previous write was under way as one. The stores are apart:
 
 Every failure of the store (refused connection, timeout, a read-only or full
 disk, a Redis that cannot persist) is :class:`LedgerUnavailable`: the service
-answers 503 and applies nothing; nothing is ever accepted unrecorded.
+answers 503 and applies nothing; nothing is ever accepted unrecorded. One
+failure is not that: a move sent to Redis whose answer never came (a timeout,
+a connection lost after sending) may yet be run by Redis, so it is
+:class:`LedgerOutcomeUnknown` (503 ``ledger_outcome_unknown``): the client
+sends the same move again, which the ledger answers with what it recorded.
 """
 
 from __future__ import annotations
@@ -52,6 +56,12 @@ AHEAD = 0
 
 class LedgerUnavailable(Exception):
     """The store cannot be reached or written now (HTTP 503 ``ledger_unavailable``)."""
+
+
+class LedgerOutcomeUnknown(LedgerUnavailable):
+    """A move was sent to the store and no answer came: it may have been recorded, or not yet, or never
+    (HTTP 503 ``ledger_outcome_unknown``). Sending the same move again on the same token is safe: the
+    ledger records it once, and answers a repeat with the recorded answer (docs/ledger.md)."""
 
 
 class LedgerURLError(ValueError):

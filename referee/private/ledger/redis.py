@@ -25,6 +25,7 @@ from referee.private.ledger.base import (
     SKEWED,
     STALE,
     GroupCommit,
+    LedgerOutcomeUnknown,
     LedgerUnavailable,
     OnBatch,
     Outcome,
@@ -144,6 +145,32 @@ _BATCH = _BATCH % (CLOCK_AHEAD, CLOCK_BEHIND)
 _BATCH_SHA = hashlib.sha1(_BATCH.encode()).hexdigest()
 
 
+def _before_sending(error: Exception) -> bool:
+    """Whether ``error`` came before anything was sent: redis-py's words for a connection not made
+    ("Error 111 connecting to …", "Timeout connecting to server"). Any other error after a script
+    was handed to the connection leaves its outcome unknown."""
+    return "connecting to" in str(error)
+
+
+def _noting_retry(retry_class: Any) -> Any:
+    """redis-py's ``Retry``, noting in ``maybe_sent`` (of the class made here, one per client) each failed
+    attempt that may have sent its command before it failed: its one retry of a failed call ends, when Redis is gone, with "Error … connecting
+    to", though the first attempt may have reached a Redis that ran it and then died."""
+
+    class NotingRetry(retry_class):  # type: ignore[misc]
+        maybe_sent = False
+
+        def call_with_retry(self, do: Any, fail: Any, *args: Any, **kwargs: Any) -> Any:
+            def noting(error: Exception, *count: Any) -> Any:
+                if not _before_sending(error) and not isinstance(error, OSError):
+                    type(self).maybe_sent = True  # on the class: redis-py gives each connection a deep copy
+                return fail(error, *count)
+
+            return super().call_with_retry(do, noting, *args, **kwargs)
+
+    return NotingRetry
+
+
 def game_key(game_id: str) -> str:
     """The hash of one game: its id as the hash tag, so a cluster keeps it on one node."""
     return "af:{" + game_id + "}"
@@ -167,6 +194,9 @@ class RedisLedger:
         from redis.crc import key_slot
 
         self._errors = (redis.RedisError, redis.exceptions.RedisClusterException, OSError)
+        # The errors after which a script sent may still run: Redis read it, then was too slow to
+        # answer (paused, overloaded) or the connection went. A refusal (MISCONF, NOSCRIPT) ran nothing.
+        self._unanswered = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.RedisClusterException, OSError)
         self._no_script = redis.exceptions.NoScriptError
         self.url = url
         self._on_batch = on_batch
@@ -180,6 +210,7 @@ class RedisLedger:
         self._group: GroupCommit | None = None
         self.ahead_ms = AHEAD
         self._skew: int | None = None  # ms from this machine's clock to Redis's TIME, once read (``now``)
+        self._retry: Any = None  # this process's client's Retry (see _noting_retry)
 
     def _client(self) -> Any:
         if self._pid != os.getpid():
@@ -196,13 +227,14 @@ class RedisLedger:
         from redis.backoff import NoBackoff
         from redis.retry import Retry
 
+        self._retry = _noting_retry(Retry)(NoBackoff(), 1)
         options: dict[str, Any] = {
             "socket_timeout": self.timeout,
             "socket_connect_timeout": self.timeout,
             # One immediate retry of a failed connection (a pooled one Redis dropped on a restart): a
             # call takes at most twice the timeout. Sending a batch again is safe: the same action at
             # the same seq is the recorded answer.
-            "retry": Retry(NoBackoff(), 1),
+            "retry": self._retry,
             "decode_responses": True,
         }
         scheme, _, rest = self.url.partition("://")
@@ -236,6 +268,7 @@ class RedisLedger:
         for item in batch:
             by_slot.setdefault(self._slot(item.work[0]), []).append(item)
         groups = list(by_slot.values())
+        type(self._retry).maybe_sent = False
         try:
             replies = self._scripts(groups)
             again = [n for n, reply in enumerate(replies) if isinstance(reply, self._no_script)]
@@ -248,11 +281,23 @@ class RedisLedger:
         for group, reply in zip(groups, replies, strict=True):
             for n, item in enumerate(group):
                 if isinstance(reply, Exception):  # the script's error: unreachable, cannot write (MISCONF)...
-                    item.error = LedgerUnavailable(f"Redis ledger: {type(reply).__name__}: {reply}")
+                    item.error = self._failure(reply, item.work[1][0])
                 elif reply[n][0] == 1:
                     item.value = reply[n][1:]
                 else:  # the call's own error (out of memory): it wrote nothing
                     item.error = LedgerUnavailable(f"Redis ledger: {reply[n][1]}")
+
+    def _failure(self, error: Exception, call: str) -> LedgerUnavailable:
+        """What a call's failure tells: nothing was applied, or, for a move that may have reached Redis
+        and still run there, nothing is known (see :class:`~referee.private.ledger.base.LedgerOutcomeUnknown`)."""
+        message = f"Redis ledger: {type(error).__name__}: {error}"
+        if (
+            call == "record"
+            and isinstance(error, self._unanswered)
+            and (type(self._retry).maybe_sent or not _before_sending(error))
+        ):
+            return LedgerOutcomeUnknown(message)
+        return LedgerUnavailable(message)
 
     def _scripts(self, groups: list[list[Work]]) -> list[Any]:
         """The replies to one batch script per group, sent in one pipeline (an error in its place)."""

@@ -9,6 +9,7 @@ answers none before that commit has returned.
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import threading
@@ -73,7 +74,27 @@ def _off_the_loop() -> Runner:
     if not monkey.is_module_patched("threading"):
         return lambda fn, arg: fn(arg)
     pool = get_hub().threadpool
-    return lambda fn, arg: pool.apply(fn, (arg,))
+
+    def run(fn: Callable[[Any], Any], arg: Any) -> Any:
+        failed, value = pool.apply(_caught, (fn, arg))
+        if failed:
+            raise value
+        return value
+
+    return run
+
+
+def _caught(fn: Callable[[Any], Any], arg: Any) -> tuple[bool, Any]:
+    """``fn(arg)``'s value, or the exception it raised, as a value: raised again in the calling greenlet,
+    and not printed by gevent's thread pool as a traceback of many lines (the failure is logged once,
+    as one JSON line, by whoever handles it)."""
+    try:
+        return False, fn(arg)
+    except Exception as exc:
+        return True, exc
+
+
+LOG = logging.getLogger("referee.ledger")
 
 
 # Held only while a process makes its SQLite queue on first use (never across a wait, so it is safe
@@ -180,11 +201,64 @@ class SqliteLedger:
                 except sqlite3.Error:
                     pass
             if isinstance(exc, sqlite3.Error):
+                LOG.warning(
+                    "ledger write failed",
+                    extra={"store": "sqlite", "path": self.path, "error": f"{type(exc).__name__}: {exc}"},
+                )
+                if _disk_full(exc):
+                    self._reclaim(db)
                 self._db = None  # a fresh connection next time (the file may have come back)
             lost = LedgerUnavailable(f"SQLite ledger {self.path}: {exc}")
             for other in batch:
                 if other.error is None or isinstance(other.error, sqlite3.Error):
                     other.error = lost
+        else:
+            self._keep_room(db)
+
+    def _keep_room(self, db: sqlite3.Connection) -> None:
+        """Checkpoint before the WAL can take the disk's last free bytes.
+
+        SQLite copies the WAL into the database by itself only after a commit
+        that leaves it past 1,000 pages (4 MB), and never gives its space
+        back. On a disk with less room than that the WAL grew until every
+        write failed, and kept any space freed since: the ledger stayed 503
+        until an operator stepped in. Once the WAL is larger than the free
+        space, its pages are copied into the database (which grows by at most
+        the WAL's size, so they fit) and the WAL truncated. Two system calls
+        after each commit (a batch of moves), and a checkpoint only when the
+        disk runs short.
+        """
+        try:
+            wal = os.stat(self.path + "-wal").st_size
+            disk = os.statvfs(os.path.dirname(self.path) or "/")
+        except OSError:
+            return
+        if wal > disk.f_bavail * disk.f_frsize:
+            self._reclaim(db)
+
+    def _reclaim(self, db: sqlite3.Connection) -> None:
+        """Copy the WAL into the database and truncate it to nothing, giving its space back (see
+        :meth:`_keep_room`); also tried after a write refused for want of space, in case the WAL's pages
+        fit. Logged as one line either way, with why it could not."""
+        try:
+            busy, frames, copied = self._off_the_loop(_checkpoint, db)
+        except sqlite3.Error as exc:  # the database file itself cannot grow to take the WAL's pages
+            LOG.warning(
+                "ledger WAL not reclaimed",
+                extra={"store": "sqlite", "path": self.path, "error": f"{type(exc).__name__}: {exc}"},
+            )
+            return
+        done = not busy and frames == copied
+        LOG.warning(
+            "ledger WAL reclaimed" if done else "ledger WAL not reclaimed",
+            extra={
+                "store": "sqlite",
+                "path": self.path,
+                "wal_frames": frames,
+                "copied": copied,
+                **({} if done else {"error": "another connection is reading the WAL; tried again on the next failure"}),
+            },
+        )
 
     def _begin(self, db: sqlite3.Connection) -> None:
         """``BEGIN IMMEDIATE`` (the write lock), waiting at most the timeout while another worker holds it.
@@ -315,3 +389,15 @@ class SqliteLedger:
     def size(self) -> int:
         """Bytes of the database file and its WAL (the benchmark's ledger size)."""
         return sum(os.path.getsize(p) for p in (self.path, self.path + "-wal") if os.path.exists(p))
+
+
+def _disk_full(exc: BaseException) -> bool:
+    """A write SQLite refused for want of space (SQLITE_FULL)."""
+    return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "disk is full" in str(exc)
+
+
+def _checkpoint(db: sqlite3.Connection) -> tuple[int, int, int]:
+    """``PRAGMA wal_checkpoint(TRUNCATE)``: (1 if another connection blocked it, else 0; frames in the
+    WAL; frames copied into the database)."""
+    row = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    return int(row[0]), int(row[1]), int(row[2])
