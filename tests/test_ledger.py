@@ -300,6 +300,25 @@ def test_after_a_batch_of_one_a_move_does_not_wait_for_others():
     assert answers == [7, 7]
 
 
+def test_a_group_commit_tells_whom_it_is_given_of_each_batch_even_one_that_fails():
+    """The ledger counts nothing itself: the service gives it its metrics' ``ledger_batch`` to call."""
+    from referee.private.ledger import GroupCommit
+
+    told: list[tuple[int, float]] = []
+
+    def commit(batch):
+        if batch[0].work == "fail":
+            raise OSError("the disk is gone")
+        for item in batch:
+            item.value = item.work
+
+    group = GroupCommit(commit, linger=0, on_batch=lambda size, seconds: told.append((size, seconds)))
+    assert group.run("ok") == "ok"
+    with pytest.raises(OSError):
+        group.run("fail")
+    assert [size for size, _ in told] == [1, 1] and all(seconds >= 0 for _, seconds in told)
+
+
 def test_redis_sends_the_calls_that_queue_during_a_round_trip_as_one_script(redis_url):
     """Given a Redis that holds its answers (CLIENT PAUSE) while 1 move is under way and 15 more queue,
     when it answers, then the 15 go as one script: two EVALSHA for 16 moves, each move applied."""
