@@ -13,7 +13,7 @@ import orjson
 import pytest
 from conftest import STATE_KEY
 
-from referee.service.private_tokens import Vault
+from referee.private.tokens import Vault
 
 VAULT = Vault(bytes.fromhex(STATE_KEY))
 CLOCK = {"initial": 600, "increment": 10}
