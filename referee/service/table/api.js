@@ -46,6 +46,15 @@ export function createClient(options = {}) {
     return data;
   }
 
+  /** A POST whose answer is text (a game record), or a problem (JSON) when refused.
+   *  @param {string} path @param {object} body @returns {Promise<string>} */
+  async function callText(path, body) {
+    const resp = await fetch(base + path, { method: "POST", body: JSON.stringify(body),
+      headers: { "Content-Type": "application/json", "Accept-Language": language() } });
+    if (!resp.ok) throw new RefereeError(resp.status, await resp.json());
+    return resp.text();
+  }
+
   /** @param {object} body @param {string | null | undefined} seat */
   const seated = (body, seat) => (seat ? { ...body, seat } : body);
 
@@ -69,6 +78,16 @@ export function createClient(options = {}) {
      *  @param {{game?: NewGame, state?: State, actions: Action[], seats?: string[]}} body
      *  @returns {Promise<{state: State, applied: number}>} */
     replay: (body) => call("/v1/replay", body),
+    /** A game record (docs/api.md §14), as text: whole, or one seat's (`player`).
+     *  @param {{game?: NewGame, state?: State, actions: Action[], seats?: string[], player?: 0 | 1 | null}} body
+     *  @returns {Promise<string>} */
+    record: (body) => callText("/v1/records", body),
+    /** A record read, not played: its NewGame, actions, times and the line of each (400 `bad_record` with `line`).
+     *  @param {string} text
+     *  @returns {Promise<{game: NewGame, actions: Action[], times: number[] | null, lines: number[], result: object | null}>} */
+    readRecord: (text) => call("/v1/records/read", { record: text }),
+    /** @param {string} text @returns {Promise<{state: State, applied: number}>} */
+    replayRecord: (text) => call("/v1/replay", { record: text }),
     /** A bot's move for one seat, from that seat's view only (docs/api.md §16).
      *  @param {{state: State, player?: 0 | 1, seat?: string, bot: string, budget_ms: number}} body
      *  @returns {Promise<{action: Action, label?: string}>} */

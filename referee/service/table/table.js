@@ -47,6 +47,9 @@ const S = {
   // Against the computer: the seat it plays, which bot, its budget per move (docs/api.md §16).
   computer: /** @type {{player: 0 | 1, bot: string, budget: number} | null} */ (null),
   thinking: false,
+  // Private mode, where this page makes every move (against the computer): the deal's token, from which
+  // the record is written (POST /v1/records with both seats and S.played).
+  dealt: /** @type {string | null} */ (null),
 };
 
 const HOT_KEY = "af-table-hot"; // the hot-seat game in this browser's storage: it survives a reload
@@ -139,6 +142,7 @@ function draw() {
   document.body.dataset.gen = String(++generation); // tests wait for the next drawing
   translatePage();
   drawSeatBar();
+  drawSideTools();
   const board = $("board");
   const curtain = $("curtain");
   if (S.curtain !== null) {
@@ -190,8 +194,7 @@ function drawSeatBar() {
       : null;
     const tools = S.mode === "hot" ? h("div.tools", {},
       h("button#undo.tool", { onclick: undo, disabled: !S.history.length, title: t(S.lang, "undo_hint") },
-        `↶ ${t(S.lang, "undo")}`), h("span.tool-note", {}, t(S.lang, "undo_note")),
-      h("button#download.tool", { onclick: download }, `⤓ ${t(S.lang, "download")}`)) : null;
+        `↶ ${t(S.lang, "undo")}`), h("span.tool-note", {}, t(S.lang, "undo_note"))) : null;
     const label = S.computer ? computerLine() : `${t(S.lang, "seat")} (${t(S.lang, S.mode === "hot" ? "hot_seat" : "tab_replay")}):`;
     bar.replaceChildren(h("span.seat-label", {}, label), ...buttons, ...(follow ? [follow] : []), ...(tools ? [tools] : []));
     return;
@@ -217,6 +220,53 @@ function drawSeatBar() {
     parts.push(h("p#no-ledger.private-note", {}, t(S.lang, "no_ledger")));
   }
   bar.replaceChildren(...parts);
+}
+
+/** Beside the board: the game's download where this page knows every move, a replayed record's lines. */
+function drawSideTools() {
+  const parts = [];
+  if (knowsEveryMove()) {
+    parts.push(h("div.tools.download", {}, h("button#download.tool", { type: "button", onclick: download },
+      `⤓ ${t(S.lang, "download")}`), h("span.tool-note", {}, t(S.lang, S.mode === "hot" ? "download_hot" : "download_seat"))));
+  }
+  if (S.mode === "replay" && S.replay && S.replay.record) parts.push(recordListing(S.replay));
+  $("side-tools").replaceChildren(...parts);
+  const current = document.querySelector("#record-lines li.current");
+  if (current) { // the position's line in the middle of the listing (the listing scrolls, not the page)
+    const list = /** @type {HTMLElement} */ ($("record-lines"));
+    list.scrollTop = /** @type {HTMLElement} */ (current).offsetTop - list.clientHeight / 2;
+  }
+}
+
+/** Whether this page made (and kept) every move of its game: hot-seat, or a private game against the
+ *  computer; only then can it write the game's record. Two devices each know their own moves only. */
+function knowsEveryMove() {
+  return (S.mode === "hot" && !!S.game) || (S.mode === "private" && !!S.computer && !!S.dealt);
+}
+
+const RECORD_SHOWN = 400; // lines of a long record drawn around the position (a record may hold 100,000 moves)
+
+/** A replayed record, one line of it beside each position: the line of the move that made the position
+ *  shown is highlighted; a click on a move's line steps there. */
+function recordListing(R) {
+  const rec = R.record;
+  const lines = rec.text.replace(/\n$/, "").split("\n");
+  const currentLine = R.index > 0 ? rec.lines[R.index - 1] : 0;
+  const refusedLine = R.failAt !== null ? rec.lines[R.failAt] : 0;
+  const moveOn = new Map(rec.lines.map((line, i) => [line, i + 1]));
+  const from = Math.max(0, Math.min(currentLine - RECORD_SHOWN / 2, lines.length - RECORD_SHOWN));
+  const shown = lines.slice(from, from + RECORD_SHOWN);
+  return h("section#record.record", { "aria-labelledby": "record-title" },
+    h("h2#record-title", {}, t(S.lang, "record")),
+    h("ol#record-lines.record-lines", { start: String(from + 1), tabindex: "0", "aria-labelledby": "record-title" },
+      ...shown.map((text, k) => {
+        const n = from + k + 1;
+        const move = moveOn.get(n);
+        const cls = (n === currentLine ? ".current" : "") + (n === refusedLine ? ".refused" : "") + (move ? ".move" : "");
+        return h(`li${cls}`, { dataset: { line: String(n) }, "aria-current": n === currentLine ? "step" : undefined,
+          title: n === refusedLine ? t(S.lang, "record_refused") : undefined,
+          onclick: move !== undefined && move <= R.end ? () => stepReplay(move) : undefined }, text);
+      })));
 }
 
 /** "against the computer (greedy, quick)" */
@@ -415,9 +465,10 @@ async function act(action) {
     S.selected = null;
     S.note = null;
     S.discarding = [];
-    if (S.mode === "hot") {
-      S.history.push({ state: before, events: S.events.length, seat: S.seat, by: plain.player });
+    if (S.mode === "hot") S.history.push({ state: before, events: S.events.length, seat: S.seat, by: plain.player });
+    if (knowsEveryMove()) {
       S.played.push(plain);
+      saveMoves();
     }
     if (byComputer) {
       // The computer's seat was told its own events (its hand among them): the log reads the move
@@ -560,6 +611,7 @@ function newGame() {
   S.state = null;
   S.view = null;
   S.game = null;
+  S.dealt = null;
   S.history = [];
   S.played = [];
   S.note = null;
@@ -568,25 +620,39 @@ function newGame() {
   $("deal-button").focus();
 }
 
-/** "Download this game": the replay body (POST /v1/replay, the Replay tab) and a `referee check`
- *  scenario of the game so far, its `then` the position reached. */
-function download() {
-  if (!S.game || !S.view) return;
+/** "Download this game": the game's record (.afr, POST /v1/records) and, hot-seat, the replay body
+ *  (POST /v1/replay, the Replay tab) and a `referee check` scenario of the game so far. A private game's
+ *  record is the seat's own (its commitment, its own deck) until the game is over, then the whole one. */
+async function download() {
+  if (!knowsEveryMove() || !S.view) return;
   const view = S.view;
-  const stem = `ace-file-${String(S.game.seed || "game").replace(/[^\w.-]+/g, "_")}-${S.played.length}`;
-  const body = { game: S.game, actions: S.played };
-  const then = { legal: true, phase: view.phase, turn: view.turn, step: view.step, active: view.active,
-    result: view.result ?? null, "p0.file": view.players[0].file, "p1.file": view.players[1].file,
-    "p0.hand": view.players[0].hand.length, "p1.hand": view.players[1].hand.length };
-  const scenario = { name: `a table game (seed ${S.game.seed}), ${S.played.length} action(s)`,
-    given: { game: S.game }, when: S.played, then };
-  save(`${stem}.replay.json`, JSON.stringify(body, null, 1));
-  save(`${stem}.scenario.yaml`, "# referee check FILE: this game so far, as a scenario (JSON is YAML)\n"
-    + JSON.stringify(scenario, null, 1) + "\n");
+  try {
+    if (S.mode === "private") {
+      const body = { state: S.dealt || "", seats: S.seats || [], actions: S.played };
+      const seat = { ...body, player: /** @type {0|1} */ (S.seat) };
+      const text = view.phase === "over" ? await api.record(body).catch(() => api.record(seat)) : await api.record(seat);
+      save(`ace-file-${S.gameId || "game"}-${S.played.length}.afr`, text, "text/plain");
+      return;
+    }
+    const stem = `ace-file-${String(S.game.seed || "game").replace(/[^\w.-]+/g, "_")}-${S.played.length}`;
+    const body = { game: S.game, actions: S.played };
+    const then = { legal: true, phase: view.phase, turn: view.turn, step: view.step, active: view.active,
+      result: view.result ?? null, "p0.file": view.players[0].file, "p1.file": view.players[1].file,
+      "p0.hand": view.players[0].hand.length, "p1.hand": view.players[1].hand.length };
+    const scenario = { name: `a table game (seed ${S.game.seed}), ${S.played.length} action(s)`,
+      given: { game: S.game }, when: S.played, then };
+    save(`${stem}.replay.json`, JSON.stringify(body, null, 1));
+    save(`${stem}.scenario.yaml`, "# referee check FILE: this game so far, as a scenario (JSON is YAML)\n"
+      + JSON.stringify(scenario, null, 1) + "\n");
+    save(`${stem}.afr`, await api.record(body), "text/plain");
+  } catch (err) {
+    const { rule, text } = describeError(err);
+    showProblem(text, rule);
+  }
 }
 
-function save(filename, text) {
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+function save(filename, text, type = "application/json") {
+  const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
   const a = h("a", { href: url, download: filename, hidden: true });
   document.body.append(a);
   a.click();
@@ -613,6 +679,25 @@ function saveLog() {
   try {
     localStorage.setItem(`${S.gameKey}:log:${S.seat}`, JSON.stringify(S.events.slice(-LOG_KEPT)));
   } catch { /* over quota: the log is a convenience, the game is on the referee */ }
+}
+
+/** Private mode against the computer: the deal's token and the moves, kept for the record across a reload. */
+function saveMoves() {
+  if (S.mode !== "private" || !S.gameKey || !S.dealt) return;
+  try {
+    localStorage.setItem(`${S.gameKey}:moves`, JSON.stringify({ dealt: S.dealt, played: S.played }));
+  } catch { /* over quota: the record is then not offered after a reload */ }
+}
+
+function loadMoves() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(`${S.gameKey}:moves`) || "null");
+    S.dealt = kept ? kept.dealt : null;
+    S.played = kept ? kept.played : [];
+  } catch {
+    S.dealt = null;
+    S.played = [];
+  }
 }
 
 function loadLog() {
@@ -770,6 +855,7 @@ async function startGame(step, names, computer) {
   S.ledger = null;
   S.watch = step.watch || null;
   S.seat = computer ? 1 - computer.player : 0;
+  S.dealt = S.mode === "private" && computer ? step.state : null;
   if (S.mode === "private") {
     S.seats = computer ? step.seats : [step.seats[0], step.seats[1]];
     const view = await api.view(step.state, /** @type {0|1} */ (S.seat), seatKey());
@@ -781,6 +867,7 @@ async function startGame(step, names, computer) {
       // a reload or a browser restart finds the game again. The other seat leaves by its link only.
       // The other seat's and the watch links stay on this device too, to hand out after a reload.
       localStorage.setItem(`${S.gameKey}:keys`, JSON.stringify({ seats: S.seats, watch: S.watch }));
+      saveMoves();
       remember();
     }
   } else {
@@ -881,6 +968,8 @@ async function joinFromHash() {
   }
   S.state = latest.state;
   S.events = loadLog();
+  if (S.computer) loadMoves();
+  else S.dealt = null;
   if (S.mode === "private") remember();
   $("tab-play").removeAttribute("disabled");
   showTab("play");
@@ -984,10 +1073,11 @@ async function takeLatest(state, view) {
 
 // -- replay -------------------------------------------------------------------------------
 
-/** Load a replay body or a `referee expand` file: compute every position by applying the actions. */
+/** Load a game record (.afr), a replay body or a `referee expand` file, and open it at the deal. */
 async function loadReplay(text) {
   const errorBox = $("replay-error");
   errorBox.hidden = true;
+  if (!/^\s*\{/.test(text)) return loadRecord(text); // a record starts with a tag (or a comment); JSON with "{"
   let body;
   try {
     body = JSON.parse(text);
@@ -1014,8 +1104,48 @@ async function loadReplay(text) {
   // One /v1/replay call checks the whole line (and finds a refused action, with its rule); positions
   // are then made as they are shown: a step from the one before (its events told by /v1/apply), a
   // jump by /v1/replay from the nearest position made.
+  await openReplay(body, actions, null);
+}
+
+/** A record: read by the referee (POST /v1/records/read: its NewGame, actions and the line of each), checked
+ *  by one /v1/replay of the record itself, stepped through like any replay with its lines beside the board. */
+async function loadRecord(text) {
+  let parts;
+  try {
+    parts = await api.readRecord(text);
+  } catch (err) {
+    showRecordError(err, text);
+    return;
+  }
+  await openReplay({ game: parts.game }, parts.actions, { text, lines: parts.lines });
+}
+
+/** A record that does not read: its line number and what is wrong, and the lines around it, that one marked. */
+function showRecordError(err, text) {
+  const errorBox = $("replay-error");
+  const line = err instanceof RefereeError && typeof err.problem.line === "number" ? err.problem.line : null;
+  const { rule, text: msg } = describeError(err);
+  const parts = [];
+  if (line !== null) parts.push(h("strong.rule", {}, t(S.lang, "record_line", { n: line })), " ");
+  else if (rule) parts.push(h("strong.rule", {}, `${t(S.lang, "rule")} ${rule}`), " ");
+  parts.push(msg);
+  if (line !== null) {
+    const lines = text.split("\n");
+    const from = Math.max(1, line - 2);
+    const around = lines.slice(from - 1, line + 2);
+    parts.push(h("ol.record-lines.excerpt", { start: String(from) }, ...around.map((l, k) =>
+      h(from + k === line ? "li.refused" : "li", { "aria-current": from + k === line ? "true" : undefined },
+        l.length > 200 ? `${l.slice(0, 200)}…` : l))));
+  }
+  errorBox.replaceChildren(...parts);
+  errorBox.hidden = false;
+}
+
+/** Open a line of play at the deal: `record` (its text and each action's line) when it came from a record. */
+async function openReplay(body, actions, record) {
+  const errorBox = $("replay-error");
   const R = { states: [], events: [], actions, failAt: null, violation: null, focus: body.focus ?? null, index: 0,
-    name: body.name || "", end: actions.length };
+    name: body.name || "", end: actions.length, record };
   try {
     if (body.game) {
       const step = await api.newGame(body.game);
@@ -1027,6 +1157,10 @@ async function loadReplay(text) {
     }
     await checkLine(R);
   } catch (err) {
+    if (record) {
+      showRecordError(err, record.text);
+      return;
+    }
     const { rule, text: msg } = describeError(err);
     errorBox.textContent = `${rule ? `${t(S.lang, "rule")} ${rule} ` : ""}${msg}`;
     errorBox.hidden = false;
@@ -1038,6 +1172,7 @@ async function loadReplay(text) {
   S.mode = "replay";
   S.seats = null;
   S.computer = null;
+  S.dealt = null;
   S.replay = R;
   S.seat = 0;
   S.curtain = null;
@@ -1055,8 +1190,8 @@ async function checkLine(R) {
   R.failAt = null;
   R.violation = null;
   try {
-    const res = await api.replay({ state: R.states[0], actions: R.actions });
-    R.states[R.actions.length] = res.state;
+    if (R.record) await api.replayRecord(R.record.text); // its Result checked too; a refusal names its line
+    else R.states[R.actions.length] = (await api.replay({ state: R.states[0], actions: R.actions })).state;
   } catch (err) {
     if (!(err instanceof RefereeError) || err.status !== 422 || typeof err.problem.index !== "number") throw err;
     R.failAt = err.problem.index;
@@ -1167,13 +1302,23 @@ async function main() {
   $("deal-form").addEventListener("submit", deal);
   $("curtain-go").addEventListener("click", () => { S.curtain = null; refresh(); });
   $("replay-load").addEventListener("click", () => loadReplay(/** @type {HTMLTextAreaElement} */ ($("replay-text")).value));
-  $("replay-file").addEventListener("change", async (e) => {
-    const file = /** @type {HTMLInputElement} */ (e.target).files?.[0];
-    if (file) {
-      const text = await file.text();
-      /** @type {HTMLTextAreaElement} */ ($("replay-text")).value = text;
-      await loadReplay(text);
-    }
+  const openFile = async (/** @type {File | undefined} */ file) => {
+    if (!file) return;
+    const text = await file.text();
+    /** @type {HTMLTextAreaElement} */ ($("replay-text")).value = text;
+    await loadReplay(text);
+  };
+  $("replay-file").addEventListener("change", (e) => openFile(/** @type {HTMLInputElement} */ (e.target).files?.[0]));
+  const drop = $("replay-drop"); // a record or replay file dropped anywhere on the Replay tab's box
+  drop.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    drop.classList.add("dragging");
+  });
+  drop.addEventListener("dragleave", () => drop.classList.remove("dragging"));
+  drop.addEventListener("drop", (e) => {
+    e.preventDefault();
+    drop.classList.remove("dragging");
+    openFile(/** @type {DragEvent} */ (e).dataTransfer?.files?.[0]);
   });
   $("rp-first").addEventListener("click", () => stepReplay(0));
   $("rp-prev").addEventListener("click", () => stepReplay(S.replay.index - 1));
