@@ -9,6 +9,8 @@ shipped nginx config in front of sync workers; one plays the computer on a phone
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -18,6 +20,7 @@ from benchmarks.nginx import NGINX, Nginx
 from tests.conftest import STATE_KEY, start_server
 from tests.test_table_browser import (
     PREFERRED,
+    ROOT,
     RAW_ID,
     Table,
     _watch,
@@ -217,7 +220,7 @@ def test_a_stale_page_catches_up_by_itself(browser, ledger_server):
     context.close()
 
 
-def test_a_private_game_against_the_computer_on_a_phone(browser, ledger_server, axe_core):
+def test_a_private_game_against_the_computer_on_a_phone(browser, ledger_server, axe_core, tmp_path):
     """The computer plays Ren's seat through its own seat key (/v1/suggest, then /v1/apply with that
     seat), like any player; the page shows only Aoi's view, and the game ends."""
     url = ledger_server.url
@@ -240,6 +243,17 @@ def test_a_private_game_against_the_computer_on_a_phone(browser, ledger_server, 
     table.no_sideways_scroll()
     table.shot("computer-over-phone")
     table.axe("game over (phone, computer)")
+    # The page made every move (both seats are its own): the game's record, whole now that it is over.
+    with page.expect_download() as got:
+        page.click("#download")
+    record_file = tmp_path / got.value.suggested_filename
+    got.value.save_as(record_file)
+    record = record_file.read_text("utf-8")
+    assert record_file.suffix == ".afr" and "[Seed " in record and '[Result "*"]' not in record, record[:400]
+    replayed = subprocess.run(
+        [sys.executable, "-m", "referee", "replay", str(record_file)], cwd=ROOT, capture_output=True, text=True
+    )
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     context.close()
     assert errors == [] and foreign == [] and refused == []
 
