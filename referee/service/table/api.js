@@ -92,6 +92,20 @@ export function createClient(options = {}) {
      *  @param {{state: State, player?: 0 | 1, seat?: string, bot: string, budget_ms: number}} body
      *  @returns {Promise<{action: Action, label?: string}>} */
     suggest: (body) => call("/v1/suggest", body),
+    /** Every problem of one deck (a list, a code, ids or counts), in a format or none, and its canonical forms.
+     *  @param {{deck: any, format?: any}} body
+     *  @returns {Promise<{legal: boolean, violations: (Violation & {line?: number})[],
+     *    deck?: {counts: Record<string, number>, list: string | null, code: string | null}}>} */
+    validateDeck: (body) => call("/v1/decks/validate", body),
+    /** The catalog's formats and their dated revisions (docs/api.md §13).
+     *  @returns {Promise<{formats: {id: string, name: string, series: any,
+     *    revisions: {from: string, banned?: string[], restricted?: Record<string, number>}[]}[]}>} */
+    formats: () => call("/v1/formats"),
+    /** A match's next game, dealt from the final state of the one that ended, the loser's choice of who
+     *  plays first (docs/api.md §15); private: the loser's seat. Answers as newGame.
+     *  @param {{state: State, first_player: 0 | 1, seats?: string[], player?: 0 | 1}} body
+     *  @returns {Promise<GameStep>} */
+    nextGame: (body) => call("/v1/matches/next", body),
     /** @returns {Promise<{status: string, ledger: boolean}>} */
     ready: () => call("/readyz"),
     /** @returns {Promise<{catalog: {id: string, digest: string}, cards: Card[]}>} */

@@ -225,6 +225,13 @@ function drawSeatBar() {
 /** Beside the board: the game's download where this page knows every move, a replayed record's lines. */
 function drawSideTools() {
   const parts = [];
+  const view = S.curtain === null ? S.view : null;
+  if (view && view.clock) parts.push(clockBox(view));
+  if (view && view.match) parts.push(matchLine(view));
+  if (view && view.format) {
+    const name = formats.find((f) => f.id === view.format.id)?.name || view.format.id;
+    parts.push(h("p#format-line.format-line", {}, t(S.lang, "format_of_game", { name, revision: view.format.revision })));
+  }
   if (knowsEveryMove()) {
     parts.push(h("div.tools.download", {}, h("button#download.tool", { type: "button", onclick: download },
       `⤓ ${t(S.lang, "download")}`), h("span.tool-note", {}, t(S.lang, S.mode === "hot" ? "download_hot" : "download_seat"))));
@@ -235,6 +242,109 @@ function drawSideTools() {
   if (current) { // the position's line in the middle of the listing (the listing scrolls, not the page)
     const list = /** @type {HTMLElement} */ ($("record-lines"));
     list.scrollTop = /** @type {HTMLElement} */ (current).offsetTop - list.clientHeight / 2;
+  }
+}
+
+// -- clocks and matches (docs/api.md §15) --------------------------------------------------------
+
+/** A player's time left: the view's `remaining`, less the time since `since` for the player whose time
+ *  runs (counted here, between positions, without asking the referee; the referee's own clock decides). */
+function timeLeft(clock, p, live) {
+  const running = live && clock.running === p ? Math.max(0, Date.now() - Date.parse(clock.since)) : 0;
+  return Math.max(0, clock.remaining[p] - running);
+}
+
+function clockText(ms) {
+  const s = Math.ceil(ms / 1000);
+  const hms = [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60];
+  return hms[0] ? `${hms[0]}:${String(hms[1]).padStart(2, "0")}:${String(hms[2]).padStart(2, "0")}`
+    : `${hms[1]}:${String(hms[2]).padStart(2, "0")}`;
+}
+
+const clocksLive = () => (S.mode === "private" || S.mode === "watch") && !!S.view && S.view.phase !== "over";
+
+/** Both clocks, the opponent's above as on the board, and the claim where the referee lists it. */
+function clockBox(view) {
+  const order = S.mode === "watch" || S.mode === "replay" ? [1, 0] : [1 - S.seat, S.seat];
+  const claim = S.actions.find((a) => a.type === "claim_time");
+  return h("section#clocks.clocks", { "aria-label": t(S.lang, "clocks") },
+    ...order.map((p) => h(`div.clock${view.clock.running === p && clocksLive() ? ".running" : ""}`,
+      { dataset: { player: String(p) } },
+      h("span.clock-name", {}, S.names[p]), " ",
+      h("span.clock-time", { role: "timer", "aria-label": `${S.names[p]}` }, clockText(timeLeft(view.clock, p, clocksLive()))),
+      h("span.clock-out", {}, ` ${t(S.lang, "time_out")}`))),
+    claim ? h("button#claim.action.claim", { type: "button", onclick: () => act(claim) },
+      t(S.lang, "claim", { name: S.names[1 - claim.player] })) : null);
+}
+
+function matchLine(view) {
+  const m = view.match;
+  const text = t(S.lang, "match_score", { game: m.game, best_of: m.best_of, a: S.names[0], b: S.names[1], wa: m.wins[0], wb: m.wins[1] });
+  return h("p#match-line.match-line", {}, text,
+    m.winner !== null && m.winner !== undefined ? h("strong", {}, ` · ${t(S.lang, "match_won", { name: S.names[m.winner] })}`) : null);
+}
+
+let lastClaimAsk = 0;
+
+/** Every quarter second: the clocks count down on the page; when the opponent's time is out, the legal
+ *  actions are asked again (the claim is listed exactly while it is legal), once a second at most. */
+function tickClocks() {
+  const box = document.getElementById("clocks");
+  const clock = S.view && S.view.clock;
+  if (!box || !clock) return;
+  const live = clocksLive();
+  for (const p of [0, 1]) {
+    const el = box.querySelector(`.clock[data-player="${p}"]`);
+    if (!el) continue;
+    const ms = timeLeft(clock, p, live);
+    /** @type {HTMLElement} */ (el.querySelector(".clock-time")).textContent = clockText(ms);
+    el.classList.toggle("out", ms <= 0);
+    el.classList.toggle("low", ms > 0 && ms < 10_000);
+  }
+  const opponent = 1 - S.seat;
+  if (live && S.mode === "private" && clock.running === opponent && timeLeft(clock, opponent, true) <= 0
+      && !S.actions.some((a) => a.type === "claim_time") && !S.busy && Date.now() - lastClaimAsk > 1000) {
+    lastClaimAsk = Date.now();
+    refresh();
+  }
+}
+
+/** Game over in a match not yet won: the loser chooses who plays first in the next game (RULES 14.2), with
+ *  their seat; the computer, when it lost, chooses to play first itself. */
+function nextGamePanel(view) {
+  const m = view.match;
+  if (!m || (m.winner !== null && m.winner !== undefined) || !view.result || S.mode !== "private") return null;
+  const loser = /** @type {0|1} */ (1 - view.result.winner);
+  if (!seatOf(loser)) return h("p#next-wait.note", {}, t(S.lang, "next_wait", { name: S.names[loser] }));
+  if (S.computer && S.computer.player === loser) {
+    setTimeout(() => nextMatchGame(loser), 0);
+    return null;
+  }
+  return h("section#next-game.card-panel", {}, h("p.cp-text", {}, t(S.lang, "next_game")),
+    ...[loser, 1 - loser].map((p) => h(`button#next-first-${p}.action`, { type: "button", onclick: () => nextMatchGame(/** @type {0|1} */ (p)) },
+      t(S.lang, "next_first", { name: S.names[p] }))));
+}
+
+let nextAsked = "";
+
+/** POST /v1/matches/next with the final state, the loser's seat and their choice: a new game with new seats,
+ *  this page the dealer (it holds both seats and hands out the other link). */
+async function nextMatchGame(first) {
+  const view = S.view;
+  if (!view || !view.result || S.busy || nextAsked === S.state) return;
+  const loser = /** @type {0|1} */ (1 - view.result.winner);
+  nextAsked = /** @type {string} */ (S.state);
+  S.busy = true;
+  try {
+    const step = await api.nextGame({ state: /** @type {string} */ (S.state), first_player: first, seats: [seatOf(loser) || ""] });
+    S.busy = false;
+    await startGame(step, S.names, S.computer, S.computer ? null : loser);
+  } catch (err) {
+    nextAsked = "";
+    const { rule, text } = describeError(err);
+    showProblem(text, rule);
+  } finally {
+    S.busy = false;
   }
 }
 
@@ -373,7 +483,8 @@ function drawActions() {
       h("p.over-text", {}, t(S.lang, "game_over_note", { result })),
       h("button#new-game.primary", { type: "button", onclick: newGame }, t(S.lang, "new_game")),
       S.mode === "hot" && S.game ? h("button#replay-this.tool", { type: "button",
-        onclick: () => loadReplay(JSON.stringify({ game: S.game, actions: S.played })) }, t(S.lang, "replay_this")) : null));
+        onclick: () => loadReplay(JSON.stringify({ game: S.game, actions: S.played })) }, t(S.lang, "replay_this")) : null),
+      nextGamePanel(view));
     box.replaceChildren(...parts);
     return;
   }
@@ -387,7 +498,7 @@ function drawActions() {
   } else if (waiting) parts.push(h("p.empty", {}, t(S.lang, "no_actions", { name: S.names[actor(view)] })));
   const groups = new Map();
   for (const a of distinct(S.actions)) {
-    if (a.type === "concede") continue;
+    if (a.type === "concede" || a.type === "claim_time") continue; // the claim stands by the clocks
     const g = GROUPS[a.type] || "other";
     if (!groups.has(g)) groups.set(g, []);
     groups.get(g).push(a);
@@ -783,19 +894,129 @@ async function loadDecks() {
     sel.replaceChildren(...sampleDecks.map((d, i) => h("option", { value: String(i) }, S.lang === "ja" ? d.name_ja : d.name)),
       h("option", { value: "paste" }, t(S.lang, "paste")));
     sel.value = current || String(Math.min(p, sampleDecks.length - 1));
-    sel.onchange = () => { $(`paste-${p}`).hidden = sel.value !== "paste"; };
+    sel.onchange = () => {
+      $(`paste-${p}`).hidden = sel.value !== "paste";
+      checkDeckSoon(p);
+    };
+    $(`paste-${p}`).oninput = () => checkDeckSoon(p);
   }
 }
 
+/** A player's deck as the deal sends it: a sample's, or the deck box's text: JSON ids or counts when it
+ *  reads as JSON, else the text itself (a deck list or a deck code, read by the referee, docs/api.md §13). */
 function deckOf(p) {
   const value = /** @type {HTMLSelectElement} */ ($(`deck-${p}`)).value;
   if (value !== "paste") return sampleDecks[Number(value)].deck;
   const text = /** @type {HTMLTextAreaElement} */ ($(`paste-${p}`)).value;
+  if (!/^\s*[[{]/.test(text)) return text.trim();
   try {
     return JSON.parse(text);
   } catch {
-    throw new Error(`${t(S.lang, p ? "player_2" : "player_1")}: ${S.lang === "ja" ? "デッキがJSONではありません" : "the deck is not JSON"}`);
+    throw new Error(`${t(S.lang, p ? "player_2" : "player_1")}: ${t(S.lang, "deck_not_json")}`);
   }
+}
+
+// -- the deck box: every problem of a deck, by line, in the format chosen ------------------------------
+
+/** @type {{id: string, name: string, revisions: {from: string}[]}[]} */
+let formats = [];
+
+/** The catalog's formats (GET /v1/formats) in the deal form: each at its latest revision, and each
+ *  earlier revision by its date. */
+async function loadFormats() {
+  try {
+    formats = (await api.formats()).formats;
+  } catch {
+    formats = [];
+  }
+  const sel = /** @type {HTMLSelectElement} */ ($("format"));
+  const current = sel.value;
+  const options = [h("option", { value: "" }, t(S.lang, "no_format"))];
+  for (const f of formats) {
+    const dates = f.revisions.map((r) => r.from);
+    const latest = dates[dates.length - 1];
+    options.push(h("option", { value: f.id }, t(S.lang, "format_latest", { name: f.name, from: latest })));
+    for (const from of dates.slice(0, -1).reverse()) {
+      options.push(h("option", { value: `${f.id}@${from}` }, t(S.lang, "format_as_of", { name: f.name, from })));
+    }
+  }
+  sel.replaceChildren(...options);
+  sel.value = current;
+  sel.onchange = () => { checkDeckSoon(0); checkDeckSoon(1); };
+  $("format-label").hidden = !formats.length;
+}
+
+/** The format chosen: null, an id (its latest revision) or {id, date} (the revision in force that day). */
+function formatChosen() {
+  const value = /** @type {HTMLSelectElement} */ ($("format")).value;
+  if (!value) return null;
+  const [id, date] = value.split("@");
+  return date ? { id, date } : id;
+}
+
+const CHECK_DELAY_MS = 300; // the deck box asks once typing pauses, not on every key
+const checkTimers = [0, 0];
+const checkAsked = [0, 0]; // the latest ask per box: an older answer arriving late is dropped
+
+function checkDeckSoon(p) {
+  window.clearTimeout(checkTimers[p]);
+  checkTimers[p] = window.setTimeout(() => checkDeck(p), CHECK_DELAY_MS);
+}
+
+/** Ask POST /v1/decks/validate about one player's deck and list what it says, each problem by its line. */
+async function checkDeck(p) {
+  const box = $(`deck-check-${p}`);
+  let deck;
+  try {
+    deck = deckOf(p);
+  } catch (err) {
+    box.replaceChildren(h("p.deck-bad", {}, String(err.message)));
+    return;
+  }
+  if (deck === "") {
+    box.replaceChildren();
+    return;
+  }
+  const asked = ++checkAsked[p];
+  const format = formatChosen();
+  let answer;
+  try {
+    answer = await api.validateDeck(format ? { deck, format } : { deck });
+  } catch (err) {
+    if (asked === checkAsked[p]) box.replaceChildren(...deckRefusal(err));
+    return;
+  }
+  if (asked !== checkAsked[p]) return;
+  const fmt = formats.find((f) => f.id === (typeof format === "string" ? format : format?.id));
+  const n = answer.deck ? Object.values(answer.deck.counts).reduce((a, b) => a + b, 0) : 0;
+  if (answer.legal) {
+    const inFormat = fmt ? t(S.lang, "deck_in_format", { name: fmt.name }) : "";
+    const code = answer.deck?.code;
+    box.replaceChildren(h("p.deck-ok", {}, `✓ ${t(S.lang, "deck_legal", { format: inFormat, n })}`),
+      ...(code ? [h("p.deck-code", {}, `${t(S.lang, "deck_code")}: `, h("code", {}, code))] : []));
+    return;
+  }
+  box.replaceChildren(h("p.deck-bad", {}, `✗ ${t(S.lang, "deck_problems", { n: answer.violations.length })}`),
+    h("ul.deck-problems", {}, ...answer.violations.map((v) => h("li", { dataset: v.line ? { line: String(v.line) } : {} },
+      v.line ? h("strong.line", {}, t(S.lang, "line", { n: v.line })) : null, v.line ? " " : null,
+      h("span.rule", {}, `${t(S.lang, "rule")} ${v.rule}`), ` ${v.detail}`))));
+}
+
+/** A deck the referee could not read: each bad line (`errors` keyed `….line.N`; in a NewGame's answer
+ *  `decks.P.line.N`, `prefix` picks the player's) by its number, else the detail. */
+function deckRefusal(err, prefix = "") {
+  const { text } = describeError(err);
+  const errors = err instanceof RefereeError ? /** @type {any} */ (err.problem).errors : null;
+  const lines = [];
+  for (const [key, messages] of Object.entries(errors || {})) {
+    const m = key.startsWith(prefix) ? key.match(/line\.(\d+)$/) : null;
+    if (m) lines.push([Number(m[1]), [messages].flat().join(" ")]);
+  }
+  lines.sort((a, b) => a[0] - b[0]);
+  if (!lines.length) return [h("p.deck-bad", {}, `✗ ${text}`)];
+  return [h("p.deck-bad", {}, `✗ ${t(S.lang, "deck_problems", { n: lines.length })}`),
+    h("ul.deck-problems", {}, ...lines.map(([n, message]) =>
+      h("li", { dataset: { line: String(n) } }, h("strong.line", {}, t(S.lang, "line", { n })), ` ${message}`)))];
 }
 
 async function deal(event) {
@@ -811,12 +1032,18 @@ async function deal(event) {
       options: { response_windows: /** @type {HTMLSelectElement} */ ($("windows")).value },
       ...(seed ? { seed } : {}), ...(first !== "" ? { first_player: Number(first) } : {}),
       .../** @type {HTMLInputElement} */ ($("no-shuffle")).checked ? { shuffle: false } : {},
+      ...(formatChosen() ? { format: formatChosen() } : {}),
+      ...clockAndMatch(),
     };
     const computer = readComputer();
     const step = await api.newGame(/** @type {any} */ (game));
     S.game = step.seats ? null : { ...game, seed: typeof step.state === "object" ? step.state.seed : undefined };
     await startGame(step, names, computer);
   } catch (err) {
+    for (const p of [0, 1]) { // a list's bad lines in its own box, by line (decks.P.line.N)
+      const errors = err instanceof RefereeError ? /** @type {any} */ (err.problem).errors : null;
+      if (Object.keys(errors || {}).some((k) => k.startsWith(`decks.${p}.`))) $(`deck-check-${p}`).replaceChildren(...deckRefusal(err, `decks.${p}.`));
+    }
     const { rule, text } = describeError(err);
     const violations = err instanceof RefereeError && err.problem.violations
       ? err.problem.violations.map((v) => `${v.rule} ${v.detail}`).join(" · ") : "";
@@ -835,9 +1062,20 @@ function readComputer() {
   };
 }
 
+/** The deal form's clock and match (docs/api.md §15), where the referee can keep a clock (else hidden). */
+function clockAndMatch() {
+  if ($("deal-clock").hidden) return {};
+  const chosen = /** @type {HTMLSelectElement} */ ($("clock")).value;
+  const [initial, increment] = chosen === "custom"
+    ? [Number(/** @type {HTMLInputElement} */ ($("clock-initial")).value), Number(/** @type {HTMLInputElement} */ ($("clock-increment")).value)]
+    : chosen.split("+").map(Number);
+  const bestOf = Number(/** @type {HTMLSelectElement} */ ($("match")).value);
+  return { ...(chosen ? { clock: { initial, increment } } : {}), ...(bestOf > 1 ? { match: { best_of: bestOf } } : {}) };
+}
+
 /** Begin playing a dealt game: hot-seat (plain mode), or private, where this page holds the dealer's
  *  seat (player 1's, or the one the computer does not play) and, against the computer, the computer's. */
-async function startGame(step, names, computer) {
+async function startGame(step, names, computer, me = null) {
   stopFollowing(); // a game followed before this one
   S.mode = step.seats ? "private" : "hot";
   S.names = names;
@@ -854,10 +1092,10 @@ async function startGame(step, names, computer) {
   $("replay-bar").hidden = true;
   S.ledger = null;
   S.watch = step.watch || null;
-  S.seat = computer ? 1 - computer.player : 0;
+  S.seat = computer ? 1 - computer.player : (me ?? 0);
   S.dealt = S.mode === "private" && computer ? step.state : null;
   if (S.mode === "private") {
-    S.seats = computer ? step.seats : [step.seats[0], step.seats[1]];
+    S.seats = [step.seats[0], step.seats[1]];
     const view = await api.view(step.state, /** @type {0|1} */ (S.seat), seatKey());
     S.gameId = /** @type {any} */ (view).game_id;
     S.gameKey = `af-table:${S.gameId}`;
@@ -879,6 +1117,19 @@ async function startGame(step, names, computer) {
   showTab("play");
   await refresh();
   if (S.mode === "private" && S.ledger) startFollowing();
+}
+
+/** The deal form's clock and match, shown only where the referee can keep a clock: private mode with a
+ *  ledger (`/readyz` says `ledger: true`; a ledger is kept only in private mode). */
+async function offerClocks() {
+  const ledger = await hasLedger();
+  $("deal-clock").hidden = ledger !== true;
+  const sel = /** @type {HTMLSelectElement} */ ($("clock"));
+  const custom = () => {
+    for (const el of document.querySelectorAll("label.clock-custom")) /** @type {HTMLElement} */ (el).hidden = sel.value !== "custom";
+  };
+  sel.onchange = custom;
+  custom();
 }
 
 /** Whether the referee keeps a ledger (docs/api.md §11), as its readiness answer says. */
@@ -1283,7 +1534,8 @@ async function main() {
       S.lang = /** @type {HTMLElement} */ (b).dataset.lang === "ja" ? "ja" : "en";
       localStorage.setItem("af-table-lang", S.lang);
       translatePage();
-      await loadDecks();
+      await Promise.all([loadDecks(), loadFormats()]);
+      for (const p of [0, 1]) checkDeckSoon(p);
       if (S.state !== null) {
         if (S.mode === "replay" && S.replay.failAt !== null) await checkLine(S.replay); // the refusal in this language
         if (S.mode === "replay") await showReplayStep();
@@ -1340,7 +1592,9 @@ async function main() {
   });
   const cards = await api.cards();
   for (const c of cards.cards) catalog.set(c.id, c);
-  await loadDecks();
+  await Promise.all([loadDecks(), loadFormats(), offerClocks()]);
+  for (const p of [0, 1]) checkDeckSoon(p);
+  window.setInterval(tickClocks, 250);
   const opponent = /** @type {HTMLSelectElement} */ ($("opponent"));
   const showComputer = () => {
     for (const el of document.querySelectorAll("label.cpu")) /** @type {HTMLElement} */ (el).hidden = opponent.value !== "computer";
