@@ -24,6 +24,7 @@ from referee_schemas.game import (
     ViolationSchema,
     action_field,
     deck_field,
+    format_field,
     listed_action_field,
 )
 
@@ -33,7 +34,7 @@ def _doc(text: str) -> dict[str, str]:
 
 
 VIOLATIONS_BOUND = (
-    f"Bounded: per deck, RULES 3.1 once, 3.2 and 3.3 at most once per id, and the first "
+    f"Bounded: per deck, RULES 3.1 once, 3.2 or 3.8, 3.3 or 3.6, and 3.7 at most once per id, and the first "
     f"{UNKNOWN_CARDS_LISTED} distinct unknown ids (3.4) followed by one `more_unknown_cards` "
     f"violation with their count: at most {DECK_MAX_VIOLATIONS} per deck."
 )
@@ -184,9 +185,10 @@ class SuggestRequestSchema(_BotFields):
 class DeckValidateRequestSchema(Schema):
     class Meta:
         unknown = RAISE
-        description = "One deck to check against RULES 3."
+        description = "One deck to check against RULES 3, and optionally a format's 3.6–3.8."
 
     deck = deck_field(required=True)
+    format = format_field()
 
 
 # -- responses -------------------------------------------------------------------
@@ -260,6 +262,32 @@ class ViewResponseSchema(Schema):
     seat = fields.String(metadata={"description": RENEWED_SEAT})
 
 
+class DeckFormsSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = "The deck's canonical forms (docs/api.md §13), so that an app converts between them."
+
+    counts = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(strict=True),
+        required=True,
+        metadata=_doc("Counts by catalog id, in ascending id order."),
+    )
+    list = fields.String(
+        required=True,
+        allow_none=True,
+        metadata=_doc(
+            "The deck list: `N name` a line in ascending id order; null when a card is not in the catalog "
+            "or a count is over 9999."
+        ),
+    )
+    code = fields.String(
+        required=True,
+        allow_none=True,
+        metadata=_doc("The deck code (`afd1.…`); null when a card is not in the catalog or a count is over 40."),
+    )
+
+
 class DeckValidateResponseSchema(Schema):
     class Meta:
         unknown = RAISE
@@ -272,6 +300,48 @@ class DeckValidateResponseSchema(Schema):
         validate=validate.Length(max=DECK_MAX_VIOLATIONS),
         metadata=_doc(VIOLATIONS_BOUND),
     )
+    deck = fields.Nested(DeckFormsSchema, required=True)
+
+
+class FormatRevisionSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = "A revision: in force from its date until the next one's."
+
+    from_ = fields.String(required=True, data_key="from", metadata={"example": "2000-04-01"})
+    banned = fields.List(fields.String(), required=True, metadata=_doc("Names banned (RULES 3.7)."))
+    restricted = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(strict=True),
+        required=True,
+        metadata=_doc("Names restricted to fewer copies (RULES 3.8)."),
+    )
+
+
+class FormatSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = "A format of the catalog (RULES 3.6–3.9, docs/api.md §13)."
+
+    id = fields.String(required=True, metadata={"example": "af99"})
+    name = fields.String(required=True)
+    series = fields.Raw(
+        required=True,
+        metadata={
+            "description": 'The series whose cards are legal (a list), or "all".',
+            "oneOf": [{"type": "array", "items": {"type": "string"}}, {"type": "string", "enum": ["all"]}],
+        },
+    )
+    revisions = fields.List(fields.Nested(FormatRevisionSchema), required=True)
+    text = fields.String()
+
+
+class FormatsResponseSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = "The catalog's formats."
+
+    formats = fields.List(fields.Nested(FormatSchema), required=True)
 
 
 class CardsResponseSchema(Schema):

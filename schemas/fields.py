@@ -14,7 +14,9 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
+from referee.engine.decklists import LIST_MAX_CHARS
 from referee.engine.facts import DECK_MAX_ENTRIES
+from referee.engine.formats import is_date
 
 
 class StrictBoolean(fields.Boolean):
@@ -98,9 +100,14 @@ class Grammars(fields.Field[Any]):
 
 class Deck(fields.Field[Any]):
     """A deck: a list of catalog card ids, or an object of counts by card id (at most
-    ``DECK_MAX_ENTRIES`` ids either way)."""
+    ``DECK_MAX_ENTRIES`` ids either way), or a deck list or deck code (a string; whether it reads is
+    the engine's, with its catalog: docs/api.md §13)."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str):
+            if len(value) > LIST_MAX_CHARS:
+                raise ValidationError(f"A deck list or code has at most {LIST_MAX_CHARS} characters.")
+            return value
         if isinstance(value, (list, dict)) and len(value) > DECK_MAX_ENTRIES:
             raise ValidationError(f"A deck names at most {DECK_MAX_ENTRIES} card ids.")
         if isinstance(value, list):
@@ -111,7 +118,30 @@ class Deck(fields.Field[Any]):
             if all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value.values()):
                 return dict(value)
             raise ValidationError("A deck object maps catalog card ids to counts (integers ≥ 0).")
-        raise ValidationError("A deck is a list of card ids or an object of counts.")
+        raise ValidationError("A deck is a list of card ids, an object of counts, a deck list or a deck code.")
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return value
+
+
+class FormatChoice(fields.Field[Any]):
+    """A format named by a NewGame or a deck check (docs/api.md §13): its id (the latest revision), or
+    ``{"id": id, "date": "YYYY-MM-DD"}`` (the revision in force that day)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str) and value:
+            return value
+        if (
+            isinstance(value, dict)
+            and set(value) <= {"id", "date"}
+            and isinstance(value.get("id"), str)
+            and value["id"]
+        ):
+            day = value.get("date")
+            if day is None or is_date(day):
+                return dict(value)
+            raise ValidationError({"date": ["must be a date YYYY-MM-DD"]})
+        raise ValidationError('must be a format id or an object {"id": id, "date": "YYYY-MM-DD"}')
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         return value

@@ -20,6 +20,7 @@ from referee_schemas.derived import listed_action_field as listed_action_field
 from referee_schemas.derived import schema_for
 from referee_schemas.fields import (
     Deck,
+    FormatChoice,
     Grammars,
     StrictBoolean,
     instance_ids,
@@ -46,6 +47,7 @@ class _Strict(Schema):
 
 ACTIONS = model.ACTIONS
 CatalogRefSchema = schema_for(model.CatalogRef)
+FormatRefSchema = schema_for(model.FormatRef)
 OptionsSchema = schema_for(model.Options)
 CaseEntrySchema = schema_for(model.CaseEntry)
 FairyEntrySchema = schema_for(model.FairyEntry)
@@ -69,9 +71,24 @@ class ActionSchema(_Strict):
 
 def deck_field(**kwargs: Any) -> Deck:
     kwargs.setdefault(
-        "metadata", _doc("40 catalog card ids, top of the file first, or an object of counts by card id.")
+        "metadata",
+        _doc(
+            "40 catalog card ids, top of the file first, an object of counts by card id, a deck list "
+            "(`3 消えた上履き` a line) or a deck code (`afd1.…`), docs/api.md §13."
+        ),
     )
     return Deck(**kwargs)
+
+
+def format_field(**kwargs: Any) -> FormatChoice:
+    kwargs.setdefault(
+        "metadata",
+        _doc(
+            'A format of the catalog (GET /v1/formats): its id (the latest revision) or {"id": id, "date": '
+            '"YYYY-MM-DD"} (the revision in force that day). Absent or null: none (RULES 3.9).'
+        ),
+    )
+    return FormatChoice(allow_none=True, **kwargs)
 
 
 class NewGameSchema(_Strict):
@@ -96,6 +113,7 @@ class NewGameSchema(_Strict):
         fields.String(), validate=validate.Length(equal=PLAYERS), metadata=_doc("The players' names.")
     )
     options = fields.Nested(OptionsSchema)
+    format = format_field()
 
 
 # -- views (docs/api.md §5) --------------------------------------------------------------
@@ -143,6 +161,12 @@ class ViewSchema(_Strict):
     ruleset = fields.String(required=True, validate=validate.OneOf([RULESET]))
     catalog = fields.Nested(CatalogRefSchema, required=True)
     options = fields.Nested(OptionsSchema, required=True)
+    format = fields.Nested(
+        FormatRefSchema,
+        required=True,
+        allow_none=True,
+        metadata=_doc("The game's format and its revision (RULES 3.9); null: none."),
+    )
     turn = natural(required=True)
     phase = fields.String(required=True, validate=validate.OneOf(PHASES))
     step = fields.String(required=True, validate=validate.OneOf(STEPS))
@@ -262,6 +286,9 @@ class ViolationSchema(Schema):
     code = fields.String(required=True, metadata={"example": "one_fairy_per_case"})
     detail = fields.String(required=True)
     deck = fields.Integer(metadata={"description": "In a NewGame's deck violations: which deck (0 or 1)."})
+    line = fields.Integer(
+        metadata={"description": "A violation of a deck list: the line (from 1) of its card (docs/api.md §13)."}
+    )
     player = fields.Integer(
         metadata={"description": "The player `detail` names as the one acting (0 or 1); `detail` says their name."}
     )

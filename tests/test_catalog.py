@@ -242,8 +242,11 @@ def test_given_yaml_and_json_spellings_when_loaded_then_the_digests_are_equal():
 
     text = resources.files("referee.data").joinpath("af-ref.yaml").read_text("utf-8")
     from_yaml = Catalog.from_text(text, "af-ref.yaml")
-    data = yaml.safe_load(text)
-    for dumped in (json.dumps(data, ensure_ascii=False), json.dumps(data, ensure_ascii=True, indent=2)):
+    data = yaml.safe_load(text)  # formats' dates as date objects: JSON writes them as the text they were
+    for dumped in (
+        json.dumps(data, ensure_ascii=False, default=str),
+        json.dumps(data, ensure_ascii=True, indent=2, default=str),
+    ):
         assert Catalog.from_text(dumped, "af-ref.json").digest == from_yaml.digest
     assert from_yaml.digest == Catalog.builtin().digest
 

@@ -276,7 +276,7 @@ def test_a_served_catalog_that_loads_as_another_is_an_error_naming_both():
         "cards": [builtin.card_json(i) for i in builtin.cards],
     }
     with pytest.raises(CatalogMismatch) as caught:
-        served_catalog("http://127.0.0.1:1", body)
+        served_catalog("http://127.0.0.1:1", body, builtin.format_json())
     message = str(caught.value)
     assert f"af-ref (sha256:{'0' * 64})" in message and f"af-ref ({builtin.digest})" in message
 
@@ -299,7 +299,9 @@ def test_the_served_catalog_with_its_name_deck_limit_loads_as_the_catalog_itself
     builtin = Catalog.builtin()
     body = {"catalog": builtin.ref, "cards": [builtin.card_json(i) for i in builtin.cards]}
     assert all("name_deck_limit" in card for card in body["cards"])
-    assert served_catalog("http://127.0.0.1:1", body).digest == builtin.digest
+    served = served_catalog("http://127.0.0.1:1", body, builtin.format_json())  # and GET /v1/formats
+    assert served.digest == builtin.digest
+    assert served.format_json() == builtin.format_json()
 
 
 # -- --url against a referee in private mode (issue 40, item 1) ----------------------------------------

@@ -42,6 +42,7 @@ from test_state_parsers import mutated_states
 import referee_schemas as S
 from referee import engine
 from referee.engine import InconsistentState, InvalidInput, RuleViolation, model, new_game, validate_deck
+from referee.engine.errors import RefusedInput
 from referee.engine.parse import explain
 from referee_schemas.derived import schema_for
 
@@ -172,6 +173,8 @@ def engine_refusal(parse, value: Any) -> dict[str, list[str]]:
         parse(value)
     except InconsistentState:
         return {}  # well formed, but not a possible position
+    except RefusedInput:
+        return {}  # of the schema, but a deck list, code or format this catalog cannot read (docs/api.md §13)
     except InvalidInput as exc:
         assert exc.errors, value
         return exc.errors
@@ -294,8 +297,8 @@ def test_new_game_parser_and_schema_agree(new_game_body, catalog, data):
     game = data.draw(
         mutated(
             base,
-            extra_values=["AF-001", 40, "auto"],
-            extra_keys=["seed", "first_player", "shuffle", "players", "options"],
+            extra_values=["AF-001", 40, "auto", "af99", {"id": "af99", "date": "2000-02-30"}],
+            extra_keys=["seed", "first_player", "shuffle", "players", "options", "format"],
         ).filter(lambda g: not huge_count(g))
     )  # test_service_endpoints.py: huge counts are cheap
     schema_errors = S.NEW_GAME.validate(game) if isinstance(game, dict) else {"_schema": ["not an object"]}

@@ -7,6 +7,7 @@ schemas that document them (so openapi.yaml describes what is really sent).
 from __future__ import annotations
 
 import copy
+from collections import Counter
 
 import orjson
 import pytest
@@ -387,7 +388,8 @@ def test_view_400(client, midgame):
 
 def test_decks_validate(client, new_game_body):
     body = ok(client.post("/v1/decks/validate", json={"deck": new_game_body["decks"][0]}), S.DECK_VALIDATE_RESPONSE)
-    assert body == {"legal": True, "violations": []}
+    assert body["legal"] is True and body["violations"] == []
+    assert body["deck"]["counts"] == dict(sorted(Counter(new_game_body["decks"][0]).items()))
     body = ok(
         client.post("/v1/decks/validate", json={"deck": {"AF-001": 2, "AF-099": 1, "XX-1": 1}}),
         S.DECK_VALIDATE_RESPONSE,
@@ -397,7 +399,7 @@ def test_decks_validate(client, new_game_body):
 
 
 def test_decks_validate_400(client):
-    for bad in ({"deck": "AF-001"}, {"deck": {"AF-001": -1}}, {"deck": [1, 2]}, {}, {"deck": [], "x": 1}):
+    for bad in ({"deck": 7}, {"deck": {"AF-001": -1}}, {"deck": [1, 2]}, {}, {"deck": [], "x": 1}):
         problem(client.post("/v1/decks/validate", json=bad), 400, "invalid_schema")
 
 

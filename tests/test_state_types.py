@@ -28,6 +28,7 @@ def test_given_every_struct_of_the_state_then_it_has_its_typed_dict():
     from referee.engine import state_types
 
     reachable = {model.State, model.PlayerState, model.Pending, model.Result, model.Options, model.CatalogRef}
+    reachable |= {model.FormatRef}
     reachable |= {model.CaseEntry, model.FairyEntry, model.EvidenceEntry, model.Modifier, model.Used}
     assert set(TYPED_DICTS) == reachable
     for struct, name in TYPED_DICTS.items():

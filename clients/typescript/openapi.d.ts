@@ -257,8 +257,33 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check one deck against RULES 3: every problem, not just the first. */
+        /**
+         * Check one deck against RULES 3 (and a format's 3.6–3.8): every problem, not just the first.
+         * @description Also answers the deck's canonical forms (`counts`, `list`, `code`), so
+         *     that an app converts between them. A deck list that does not read is a
+         *     400 `bad_deck_list` naming each bad line; a broken deck code 400
+         *     `bad_deck_code`, another catalog's 400 `wrong_catalog`; an unknown
+         *     format 400 `unknown_format`, a date before its first revision 400
+         *     `format_not_in_force` (docs/api.md §13).
+         */
         post: operations["validateDeck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/formats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The catalog's formats and their dated revisions (docs/api.md §13). */
+        get: operations["listFormats"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -416,6 +441,8 @@ export interface components {
             detail: string;
             /** @description In a NewGame's deck violations: which deck (0 or 1). */
             deck?: number;
+            /** @description A violation of a deck list: the line (from 1) of its card (docs/api.md §13). */
+            line?: number;
             /** @description The player `detail` names as the one acting (0 or 1); `detail` says their name. */
             player?: number;
             /** @description The player who may act now, where `detail` names them (0 or 1). */
@@ -448,7 +475,7 @@ export interface components {
             player?: number;
             /** @description 422: the player who may act now, where `detail` names them (0 or 1). */
             actor?: number;
-            /** @description Deck 422s: every violation (RULES 3). Bounded: per deck, RULES 3.1 once, 3.2 and 3.3 at most once per id, and the first 10 distinct unknown ids (3.4) followed by one `more_unknown_cards` violation with their count: at most 212 per deck. */
+            /** @description Deck 422s: every violation (RULES 3). Bounded: per deck, RULES 3.1 once, 3.2 or 3.8, 3.3 or 3.6, and 3.7 at most once per id, and the first 10 distinct unknown ids (3.4) followed by one `more_unknown_cards` violation with their count: at most 312 per deck. */
             violations?: components["schemas"]["Violation"][];
             /** @description 400 `unknown_bot` (/v1/suggest): the bots there are. */
             bots?: string[];
@@ -471,7 +498,7 @@ export interface components {
             /** @description Player 0's deck, then player 1's. */
             decks: (string[] | {
                 [key: string]: number;
-            })[];
+            } | string)[];
             /** @description Any non-empty string; random if absent or null, and then returned in the state. */
             seed?: string | null;
             /**
@@ -484,6 +511,15 @@ export interface components {
             /** @description The players' names. */
             players?: string[];
             options?: components["schemas"]["Options"];
+            /** @description A format of the catalog (GET /v1/formats): its id (the latest revision) or {"id": id, "date": "YYYY-MM-DD"} (the revision in force that day). Absent or null: none (RULES 3.9). */
+            format?: (string | {
+                id: string;
+                /**
+                 * Format: date
+                 * @description The revision in force that day.
+                 */
+                date?: string;
+            }) | null;
         };
         /** @description The catalog a state was made with (docs/api.md §8). */
         CatalogRef: {
@@ -491,6 +527,13 @@ export interface components {
             id: string;
             /** @example sha256:... */
             digest: string;
+        };
+        /** @description The format a game is played in and the revision in force at the deal (RULES 3.6–3.9, docs/api.md §13). */
+        FormatRef: {
+            /** @example af99 */
+            id: string;
+            /** @example 2000-04-01 */
+            revision: string;
         };
         /** @description Trash the whole hand and draw 7 (mulligan phase). (RULES 5.4) */
         MulliganAction: {
@@ -882,6 +925,8 @@ export interface components {
             catalog: components["schemas"]["CatalogRef"];
             /** @description Default {"response_windows": "auto"}. */
             options?: components["schemas"]["Options"];
+            /** @description The game's format and its revision, fixed at the deal (RULES 3.9); null: none. Default null. */
+            format?: components["schemas"]["FormatRef"] | (Record<string, never> | null);
             seed: string;
             /** @description How many random draws were made from the seed. */
             rng: number;
@@ -1449,6 +1494,8 @@ export interface components {
             ruleset: "ace-file-99";
             catalog: components["schemas"]["CatalogRef"];
             options: components["schemas"]["Options"];
+            /** @description The game's format and its revision (RULES 3.9); null: none. */
+            format: components["schemas"]["FormatRef"] | (Record<string, never> | null);
             turn: number;
             /** @enum {string} */
             phase: "mulligan" | "turn" | "over";
@@ -2033,18 +2080,64 @@ export interface components {
             /** @description Private mode, during a key rotation: present when the seat sent was made under the previous key; the same seat under the current key, to use from now on (docs/operations.md). */
             seat?: string;
         };
-        /** @description One deck to check against RULES 3. */
+        /** @description One deck to check against RULES 3, and optionally a format's 3.6–3.8. */
         DeckValidateRequest: {
-            /** @description 40 catalog card ids, top of the file first, or an object of counts by card id. */
+            /** @description 40 catalog card ids, top of the file first, an object of counts by card id, a deck list (`3 消えた上履き` a line) or a deck code (`afd1.…`), docs/api.md §13. */
             deck: string[] | {
                 [key: string]: number;
+            } | string;
+            /** @description A format of the catalog (GET /v1/formats): its id (the latest revision) or {"id": id, "date": "YYYY-MM-DD"} (the revision in force that day). Absent or null: none (RULES 3.9). */
+            format?: (string | {
+                id: string;
+                /**
+                 * Format: date
+                 * @description The revision in force that day.
+                 */
+                date?: string;
+            }) | null;
+        };
+        /** @description The deck's canonical forms (docs/api.md §13), so that an app converts between them. */
+        DeckForms: {
+            /** @description Counts by catalog id, in ascending id order. */
+            counts: {
+                [key: string]: number;
             };
+            /** @description The deck list: `N name` a line in ascending id order; null when a card is not in the catalog or a count is over 9999. */
+            list: string | null;
+            /** @description The deck code (`afd1.…`); null when a card is not in the catalog or a count is over 40. */
+            code: string | null;
         };
         /** @description Every RULES 3 problem of the deck, not just the first. */
         DeckValidateResponse: {
             legal: boolean;
-            /** @description Bounded: per deck, RULES 3.1 once, 3.2 and 3.3 at most once per id, and the first 10 distinct unknown ids (3.4) followed by one `more_unknown_cards` violation with their count: at most 212 per deck. */
+            /** @description Bounded: per deck, RULES 3.1 once, 3.2 or 3.8, 3.3 or 3.6, and 3.7 at most once per id, and the first 10 distinct unknown ids (3.4) followed by one `more_unknown_cards` violation with their count: at most 312 per deck. */
             violations: components["schemas"]["Violation"][];
+            deck: components["schemas"]["DeckForms"];
+        };
+        /** @description A revision: in force from its date until the next one's. */
+        FormatRevision: {
+            /** @example 2000-04-01 */
+            from: string;
+            /** @description Names banned (RULES 3.7). */
+            banned: string[];
+            /** @description Names restricted to fewer copies (RULES 3.8). */
+            restricted: {
+                [key: string]: number;
+            };
+        };
+        /** @description A format of the catalog (RULES 3.6–3.9, docs/api.md §13). */
+        Format: {
+            /** @example af99 */
+            id: string;
+            name: string;
+            /** @description The series whose cards are legal (a list), or "all". */
+            series: string[] | "all";
+            revisions: components["schemas"]["FormatRevision"][];
+            text?: string;
+        };
+        /** @description The catalog's formats. */
+        FormatsResponse: {
+            formats: components["schemas"]["Format"][];
         };
         /** @description An effect entry (docs/api.md §8): one of the registered effects, each an object of one key. */
         EffectEntry: {
@@ -2372,11 +2465,12 @@ export interface operations {
                  *         "ruleset": "ace-file-99",
                  *         "catalog": {
                  *           "id": "af-ref",
-                 *           "digest": "sha256:0a25b5b4f3be9876715f79e7a4d8f604488713b2a27f5d9179d72fa4201038a9"
+                 *           "digest": "sha256:593fed11b858ae9039253762d9106f680726e544fd8afb8a91ce095f1eb00251"
                  *         },
                  *         "options": {
                  *           "response_windows": "auto"
                  *         },
+                 *         "format": null,
                  *         "seed": "readme-1",
                  *         "rng": 158,
                  *         "turn": 0,
@@ -2655,11 +2749,12 @@ export interface operations {
                  *         "ruleset": "ace-file-99",
                  *         "catalog": {
                  *           "id": "af-ref",
-                 *           "digest": "sha256:0a25b5b4f3be9876715f79e7a4d8f604488713b2a27f5d9179d72fa4201038a9"
+                 *           "digest": "sha256:593fed11b858ae9039253762d9106f680726e544fd8afb8a91ce095f1eb00251"
                  *         },
                  *         "options": {
                  *           "response_windows": "auto"
                  *         },
+                 *         "format": null,
                  *         "seed": "readme-1",
                  *         "rng": 158,
                  *         "turn": 0,
@@ -3326,27 +3421,13 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description One deck. */
+        /** @description One deck (ids, counts, a deck list or a deck code), and optionally a format. */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "deck": {
-                 *         "AF-042": 3,
-                 *         "AF-043": 3,
-                 *         "AF-045": 3,
-                 *         "AF-040": 3,
-                 *         "AF-002": 3,
-                 *         "AF-004": 3,
-                 *         "AF-006": 3,
-                 *         "AF-001": 1,
-                 *         "AF-020": 3,
-                 *         "AF-023": 3,
-                 *         "AF-060": 3,
-                 *         "AF-063": 3,
-                 *         "AF-070": 3,
-                 *         "AF-073": 3
-                 *       }
+                 *       "deck": "3 消えた上履き\n3x The School Festival Mystery\n2 AF-042\n",
+                 *       "format": "af99"
                  *     }
                  */
                 "application/json": components["schemas"]["DeckValidateRequest"];
@@ -3365,6 +3446,27 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listFormats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalog's formats. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FormatsResponse"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };

@@ -150,6 +150,7 @@ class Remote:
 
         try:
             r = self.http.get("/v1/cards")
+            formats = self.http.get("/v1/formats")  # the digest covers them (docs/api.md §13); 404 from an older one
         except httpx.HTTPError as exc:
             raise RemoteError(f"cannot reach the service: {exc}") from None
         if r.status_code != 200:
@@ -157,8 +158,11 @@ class Remote:
         body = r.json()
         api_only = ("name_deck_limit",)  # what the API adds to a card of the catalog file (docs/api.md §8)
         cards = [{k: v for k, v in card.items() if k not in api_only} for card in body["cards"]]
+        data: dict[str, Any] = {"id": body["catalog"]["id"], "cards": cards}
+        if formats.status_code == 200 and formats.json().get("formats"):
+            data["formats"] = formats.json()["formats"]
         try:
-            catalog = Catalog.from_data({"id": body["catalog"]["id"], "cards": cards})
+            catalog = Catalog.from_data(data)
         except Exception as exc:
             raise RemoteError(f"GET /v1/cards: the service's catalog does not load here: {exc}") from None
         if catalog.digest != body["catalog"]["digest"]:

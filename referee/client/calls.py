@@ -100,14 +100,36 @@ def view(state: dict[str, Any], player: int) -> Call[dict[str, Any]]:
     return Call("POST", "/v1/view", lambda out: out["view"], {"state": state, "player": player})
 
 
-def validate_deck(deck: Any) -> Call[list[RefereeRuleViolation]]:
-    """``POST /v1/decks/validate``: every violation of one deck (empty when legal)."""
+def _deck_body(deck: Any, format: str | dict[str, str] | None) -> dict[str, Any]:
+    body: dict[str, Any] = {"deck": deck}
+    if format is not None:
+        body["format"] = format
+    return body
+
+
+def validate_deck(deck: Any, format: str | dict[str, str] | None = None) -> Call[list[RefereeRuleViolation]]:
+    """``POST /v1/decks/validate``: every violation of one deck (empty when legal), in ``format`` if given.
+
+    ``deck``: ids, counts, a deck list (text) or a deck code (docs/api.md §13); ``format``: an id or
+    ``{"id": id, "date": "YYYY-MM-DD"}``.
+    """
     return Call(
         "POST",
         "/v1/decks/validate",
         lambda out: [RefereeRuleViolation.from_json(v) for v in out.get("violations", [])],
-        {"deck": deck},
+        _deck_body(deck, format),
     )
+
+
+def check_deck(deck: Any, format: str | dict[str, str] | None = None) -> Call[dict[str, Any]]:
+    """``POST /v1/decks/validate``'s whole answer: ``legal``, ``violations`` and the deck's canonical
+    ``deck`` forms (``counts``, ``list``, ``code``), to convert a deck list to a code and back."""
+    return Call("POST", "/v1/decks/validate", lambda out: out, _deck_body(deck, format))
+
+
+def formats() -> Call[list[dict[str, Any]]]:
+    """``GET /v1/formats``: the catalog's formats, each with its dated revisions."""
+    return Call("GET", "/v1/formats", lambda out: out["formats"])
 
 
 def cards() -> Call[dict[str, Any]]:

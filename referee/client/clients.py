@@ -118,6 +118,8 @@ class _ClientBase:
     replay = Endpoint(calls.replay)
     view = Endpoint(calls.view)
     validate_deck = Endpoint(calls.validate_deck)
+    check_deck = Endpoint(calls.check_deck)
+    formats = Endpoint(calls.formats)
     cards = Endpoint(calls.cards)
     card = Endpoint(calls.card)
     rules = Endpoint(calls.rules)

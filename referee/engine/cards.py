@@ -8,6 +8,8 @@ resulting frozen :class:`Card` objects.
 
 from __future__ import annotations
 
+import functools
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +20,7 @@ from referee.engine.requirements import REQUIREMENT_TYPES, Requirement
 
 # RULES 2.1 kinds, and the aliases of RULES.md's term table / docs/api.md §8.
 KINDS = ("case", "fairy", "evidence", "spell", "counter", "bonus")
-KIND_ALIASES = {
+_KIND_WORDS = {
     "character": "fairy",
     "deduction": "spell",
     "super_deduction": "counter",
@@ -31,6 +33,11 @@ KIND_ALIASES = {
     "推理": "spell",
     "超推理": "counter",
     "ノーマル": "bonus",
+}
+CARD_WORD = "カード"  # RULES' term table (ruling 2026-12-05): each Japanese word with or without カード
+KIND_ALIASES = {
+    **_KIND_WORDS,
+    **{word + CARD_WORD: kind for word, kind in _KIND_WORDS.items() if not word.isascii()},
     **{k: k for k in KINDS},
 }
 SERIES = ("af99", "millennium", "conan", "conan-movies")
@@ -43,6 +50,17 @@ RECOVER_KINDS = Recover.kinds  # declared in effect_types.py
 # limits these two names to 1 whatever a catalog says (ruling).
 DECK_LIMIT = 3
 LIMITED_TO_ONE = ("北の妖精", "V.I.P.のカード")
+
+
+@functools.lru_cache(maxsize=4096)  # the rules compare the catalog's few names again and again
+def name_key(name: str) -> str:
+    """RULES 3.2.1 (ruling): the form in which two names are the same name, NFKC-normalised and trimmed.
+
+    >>> name_key(" Ｖ.Ｉ.Ｐ.のカード ") == name_key("V.I.P.のカード")
+    True
+    """
+    return unicodedata.normalize("NFKC", name).strip()
+
 
 _COMMON = {"id", "name", "name_en", "kind", "deck_limit", "series", "text"}
 FIELDS_BY_KIND = {
@@ -96,11 +114,13 @@ def deck_limits_by_name(cards: Iterable[Card]) -> dict[str, int]:
 
     Every printing counts, whether or not a deck holds it; the names of
     ``LIMITED_TO_ONE`` are limited to 1 whatever the catalog says.
+    Keys are :func:`name_key` forms (RULES 3.2.1).
     """
     limits: dict[str, int] = {}
     for card in cards:
-        limits[card.name] = min(limits.get(card.name, DECK_LIMIT), card.deck_limit)
-    for name in LIMITED_TO_ONE:
+        key = name_key(card.name)
+        limits[key] = min(limits.get(key, DECK_LIMIT), card.deck_limit)
+    for name in map(name_key, LIMITED_TO_ONE):
         if name in limits:
             limits[name] = 1
     return limits

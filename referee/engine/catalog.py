@@ -27,10 +27,12 @@ from referee.engine.cards import (
     Ability,
     Card,
     deck_limits_by_name,
+    name_key,
 )
 from referee.engine.catalog_loader import parse_card
 from referee.engine.effect_types import Effect as Effect
 from referee.engine.errors import CatalogError
+from referee.engine.formats import Format, Revision, parse_formats, resolve
 from referee.engine.requirements import Requirement as Requirement
 from referee.engine.yaml_text import YamlTextError, dotted, parse_document
 
@@ -47,7 +49,9 @@ __all__ = [
     "Card",
     "Catalog",
     "Effect",
+    "Format",
     "Requirement",
+    "Revision",
 ]
 
 
@@ -61,9 +65,12 @@ class Catalog:
     True
     """
 
-    def __init__(self, catalog_id: str, cards: Iterable[Card], canonical: dict[str, Any]):
+    def __init__(
+        self, catalog_id: str, cards: Iterable[Card], canonical: dict[str, Any], formats: Iterable[Format] = ()
+    ):
         self.id = catalog_id
         self.cards: dict[str, Card] = {c.id: c for c in cards}
+        self.formats: dict[str, Format] = {f.id: f for f in formats}  # RULES 3.6–3.9, in the catalog's order
         self.canonical = canonical
         blob = json.dumps(canonical, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         self.digest = "sha256:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()
@@ -82,6 +89,13 @@ class Catalog:
             t: tuple(c for c in self.cards.values() if c.kind == "counter" and c.trigger == t) for t in TRIGGERS
         }
         self.counter_ids_by_trigger = {t: frozenset(c.id for c in cs) for t, cs in self.counters_by_trigger.items()}
+        # Deck lists and codes (decklists.py): the printings of each name key in either language
+        # (RULES 3.2.1), and each card's index among the ids in ascending order.
+        self.ids_by_name = printings_by_name(self.cards.values())
+        self.sorted_ids: tuple[str, ...] = tuple(sorted(self.cards))
+        self.index_of: dict[str, int] = {cid: i for i, cid in enumerate(self.sorted_ids)}
+        self.digest_bytes = bytes.fromhex(self.digest.removeprefix("sha256:"))
+        self._formats_json = [f.raw for f in self.formats.values()]
 
     @property
     def ref(self) -> dict[str, str]:
@@ -99,7 +113,15 @@ class Catalog:
 
     def name_limit(self, name: str) -> int:
         """RULES 3.2: how many cards of ``name`` a deck may hold (precomputed; see ``deck_limits_by_name``)."""
-        return self.name_limits.get(name, DECK_LIMIT)
+        return self.name_limits.get(name_key(name), DECK_LIMIT)
+
+    def format_json(self) -> list[dict[str, Any]]:
+        """``GET /v1/formats``'s list: each format as the catalog's canonical form writes it."""
+        return self._formats_json
+
+    def format_revision(self, raw: Any, path: str = "format") -> tuple[Format, Revision]:
+        """The format and revision a request names (an id, or ``{"id", "date"}``), docs/api.md §13."""
+        return resolve(self.formats, raw, path)
 
     def card_json(self, card_id: str) -> dict[str, Any]:
         """The card as the API shows it (docs/api.md §8 fields, kind canonical), with ``name_deck_limit``:
@@ -146,7 +168,7 @@ class Catalog:
     def from_data(cls, data: Any) -> Catalog:
         if not isinstance(data, dict):
             raise CatalogError("a catalog is a mapping with 'id' and 'cards'")
-        unknown = set(data) - {"id", "cards", "name", "description"}
+        unknown = set(data) - {"id", "cards", "formats", "name", "description"}
         if unknown:
             names = sorted(map(str, unknown))  # keys need not be strings, nor of one type
             raise CatalogError(f"unknown top-level field(s) {names}", field=names[0])
@@ -168,11 +190,38 @@ class Catalog:
                 raise
             seen.add(card.id)
             cards.append(card)
-        canonical = {"id": catalog_id, "cards": [c.raw for c in sorted(cards, key=lambda c: c.id)]}
-        return cls(catalog_id, cards, canonical)
+        canonical: dict[str, Any] = {"id": catalog_id, "cards": [c.raw for c in sorted(cards, key=lambda c: c.id)]}
+        formats: tuple[Format, ...] = ()
+        if "formats" in data:
+            formats = parse_formats(data["formats"], catalog_names(cards))
+        if formats:  # the digest covers them; a catalog without formats keeps the digest it had
+            canonical["formats"] = [f.raw for f in formats]
+        return cls(catalog_id, cards, canonical, formats)
 
 
 _BUILTIN: Catalog | None = None
+
+
+def printings_by_name(cards: Iterable[Card]) -> dict[str, tuple[str, ...]]:
+    """Each name key (RULES 3.2.1) of a card, Japanese or English, to the ids of its printings, ascending."""
+    found: dict[str, set[str]] = {}
+    for card in cards:
+        for name in (card.name, card.name_en):
+            if name:
+                found.setdefault(name_key(name), set()).add(card.id)
+    return {key: tuple(sorted(ids)) for key, ids in found.items()}
+
+
+def catalog_names(cards: Iterable[Card]) -> dict[str, str]:
+    """Each name key of a card (either language) to the catalog's name of that card; where an English name
+    is shared by cards of different names, the first card's (by id) name."""
+    out: dict[str, str] = {}
+    for card in sorted(cards, key=lambda c: c.id):
+        out.setdefault(name_key(card.name), card.name)
+    for card in sorted(cards, key=lambda c: c.id):
+        if card.name_en:
+            out.setdefault(name_key(card.name_en), card.name)
+    return out
 
 
 def _field_path(field: str | None) -> tuple[str | int, ...]:

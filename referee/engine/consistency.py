@@ -44,6 +44,9 @@ def check_consistency(catalog: Catalog, state: dict[str, Any] | StateDict) -> No
             f"the state was made with catalog {s['catalog']}, the referee has {catalog.ref}",
             "catalog",
         )
+    played = s.get("format")
+    if played is not None:
+        _check_format(catalog, played["id"], played["revision"])
     if not _cards_and_field_are_sound(catalog, s):  # the common case: one pass; else find the culprit carefully
         _check_cards(catalog, s)
         _check_conservation(s)
@@ -63,6 +66,17 @@ def check_consistency(catalog: Catalog, state: dict[str, Any] | StateDict) -> No
 
 
 _card, _case = itemgetter("card"), itemgetter("case")
+
+
+def _check_format(catalog: Catalog, fid: str, revision: str) -> None:
+    """The state's format (RULES 3.9) is one of the catalog's, at one of its revisions (docs/api.md §13)."""
+    fmt = catalog.formats.get(fid)
+    if fmt is None or fmt.revision(revision) is None:
+        raise _fail(
+            "format_not_in_catalog",
+            f"the state's format {fid} (revision {revision}) is not one of catalog {catalog.id}'s",
+            "format",
+        )
 
 
 def _cards_and_field_are_sound(catalog: Catalog, s: StateDict) -> bool:

@@ -4,7 +4,8 @@ The tree::
 
     RefereeError                   base of everything the engine raises on purpose
     ├── InvalidInput               malformed: not of the schema (HTTP 400, code "invalid_schema")
-    │   └── InconsistentState      well formed but impossible (RULES 13.1; HTTP 400)
+    │   ├── InconsistentState      well formed but impossible (RULES 13.1; HTTP 400)
+    │   └── RefusedInput           of the schema, but unreadable here: a deck list or code, a format (HTTP 400)
     ├── CatalogError               a catalog file that cannot be loaded (start-up / command line)
     └── RuleViolation              well formed, but breaks a game rule (HTTP 422)
         ├── IllegalDeck            a deck (or decks) that break RULES 3; carries every violation
@@ -31,6 +32,7 @@ __all__ = [
     "InconsistentState",
     "InvalidInput",
     "RefereeError",
+    "RefusedInput",
     "ReplayError",
     "RuleViolation",
     "rule",
@@ -88,6 +90,19 @@ class InconsistentState(InvalidInput):
         return self
 
 
+class RefusedInput(InvalidInput):
+    """Raised when a value has the schema's shape but the referee cannot read it with its catalog
+    (docs/api.md §13): a deck list that does not parse (``bad_deck_list``), a deck code that is broken
+    (``bad_deck_code``) or of another catalog (``wrong_catalog``), a format the catalog lacks
+    (``unknown_format``) or that was not yet in force (``format_not_in_force``). ``errors`` as
+    :class:`InvalidInput`'s: a deck list's bad lines at ``deck.line.N``.
+    """
+
+    def __init__(self, code: str, errors: dict[str, list[str]], detail: str | None = None):
+        self.code = code
+        super().__init__(errors, detail)
+
+
 class CatalogError(RefereeError):
     """Raised when a catalog file cannot be loaded; names the card and the field.
 
@@ -106,6 +121,11 @@ class CatalogError(RefereeError):
         where = ", ".join(p for p in (f"card {card}" if card else "", f"field {field}" if field else "") if p)
         self.detail = f"{where}: {detail}" if where else detail
         super().__init__(self.detail)
+
+    def in_format(self, index: int, *path: str | int) -> CatalogError:
+        """Where in the file: format number ``index`` of ``formats``, then ``path`` inside it."""
+        self.path = ("formats", index, *path)
+        return self
 
     def at(self, file: str, line: int | None = None, column: int | None = None) -> CatalogError:
         """Name the file (and line, column) the error is in, in place."""
@@ -144,6 +164,8 @@ class RuleViolation(RefereeError):
         out = {"rule": self.rule, "code": self.code, "detail": self.detail(lang)}
         if "deck" in self.params:  # which deck of a NewGame
             out["deck"] = self.params["deck"]
+        if "line" in self.params:  # the deck list's line (docs/api.md §13)
+            out["line"] = self.params["line"]
         return out
 
 

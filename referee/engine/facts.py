@@ -33,7 +33,7 @@ HAND_LIMIT = 7  # RULES 6.6
 DECK_MAX_ENTRIES = 100
 UNKNOWN_CARDS_LISTED = 10
 # RULES 3.1 once, 3.2 and 3.3 at most once per entry, the listed 3.4s and their count.
-DECK_MAX_VIOLATIONS = 1 + 2 * DECK_MAX_ENTRIES + UNKNOWN_CARDS_LISTED + 1
+DECK_MAX_VIOLATIONS = 1 + 3 * DECK_MAX_ENTRIES + UNKNOWN_CARDS_LISTED + 1  # 3.2|3.8, 3.3|3.6, 3.7 per id
 # The ranges of a state's integers (inclusive): far past any reachable game, and narrow
 # enough that no arithmetic of the rules on them can leave 64 bits (or the 2^53 that a
 # JavaScript client reads exactly).

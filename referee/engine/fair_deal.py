@@ -35,9 +35,9 @@ class DealMismatch(Exception):
     """The revealed state does not check out; the message says what differs (one line)."""
 
 
-def canonical_deck(deck: Any) -> Any:
+def canonical_deck(deck: Any, catalog: Catalog | None = None) -> Any:
     """A legal deck as the sorted list of its catalog ids (what the private shuffle starts from)."""
-    return sorted(deck_list(deck))
+    return sorted(deck_list(deck, catalog))
 
 
 def private_deal(
@@ -50,7 +50,7 @@ def private_deal(
     """
     game = dict(request) if isinstance(request, dict) else request
     if isinstance(game, dict) and _legal_decks(catalog, game.get("decks")):
-        game["decks"] = [canonical_deck(d) for d in game["decks"]]
+        game["decks"] = [canonical_deck(d, catalog) for d in game["decks"]]
     if isinstance(game, dict):
         game["seed"] = seed
     return new_game(catalog, game, game_id=game_id)

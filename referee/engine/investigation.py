@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from referee.engine.actions import Action, MainStepRule, require_case_in_play, simple
 from referee.engine.board import Board
+from referee.engine.cards import name_key
 from referee.engine.errors import RuleViolation
 from referee.engine.facts import other
 from referee.engine.registry import rule
@@ -26,9 +27,14 @@ def investigation_power(g: Board, player: int, case: str, modifier: int = 0) -> 
 @rule("10.5")
 def requirements_hold(g: Board, player: int, case: str) -> bool:
     """RULES 10.5: every requirement, counted for the investigator on that case (docs/api.md §8)."""
-    fairies = [g.card(f).name for f in g.fairies_on(player, case)]
-    evidence = [g.card(e).name for e in g.evidence_on(player, case)]
-    return all(REQUIREMENT_TYPES[req.kind].holds(fairies, evidence, req.value) for req in g.card(case).requires)
+    fairies = [name_key(g.card(f).name) for f in g.fairies_on(player, case)]  # names as RULES 3.2.1 reads them
+    evidence = [name_key(g.card(e).name) for e in g.evidence_on(player, case)]
+    return all(
+        REQUIREMENT_TYPES[req.kind].holds(
+            fairies, evidence, name_key(req.value) if isinstance(req.value, str) else req.value
+        )
+        for req in g.card(case).requires
+    )
 
 
 class Investigate(MainStepRule):

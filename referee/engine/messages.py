@@ -29,6 +29,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "And {count} more card id(s) are not in the catalog.",
         "ほかに{count}種類のカードIDがカタログにありません。",
     ),
+    "series_not_in_format": (
+        "Card {card} is of the series {series}, which format {format} leaves out.",
+        "カード{card}はシリーズ{series}で、フォーマット{format}では使えません。",
+    ),
+    "banned_card": (
+        "{name} is banned in format {format} (revision {revision}).",
+        "「{name}」はフォーマット{format}（{revision}版）で禁止されています。",
+    ),
+    "restricted_card": (
+        "Deck has {count} cards named {name}; format {format} (revision {revision}) allows at most {limit}.",
+        "デッキに「{name}」が{count}枚あります。フォーマット{format}（{revision}版）では{limit}枚までです。",
+    ),
     # 11.3 / 12 Who may act
     "game_over": ("The game is over; no action is legal.", "ゲームは終了しています。行動はできません。"),
     "not_your_turn": (
@@ -184,7 +196,18 @@ _WHY_JA = {
 
 
 # The codes about decks name catalog ids (AF-001), never instances: their texts stay as given.
-DECK_CODES = frozenset({"deck_size", "too_many_copies", "bonus_card", "unknown_card", "more_unknown_cards"})
+DECK_CODES = frozenset(
+    {
+        "deck_size",
+        "too_many_copies",
+        "bonus_card",
+        "unknown_card",
+        "more_unknown_cards",
+        "series_not_in_format",
+        "banned_card",
+        "restricted_card",
+    }
+)
 PLAYER_KEYS = ("player", "actor")
 CARD_KEYS = ("card", "fairy", "case", "target")
 # Without a state to read names from: players as the default names of a NewGame, cards by instance id.

@@ -87,6 +87,13 @@ class CatalogRef(Model):
     digest: Annotated[str, Meta(examples=["sha256:..."])]
 
 
+class FormatRef(Model):
+    """The format a game is played in and the revision in force at the deal (RULES 3.6–3.9, docs/api.md §13)."""
+
+    id: Annotated[str, Meta(min_length=1, examples=["af99"])]
+    revision: Annotated[str, Meta(pattern=r"^\d{4}-\d{2}-\d{2}$", examples=["2000-04-01"])]
+
+
 class Options(Model):
     """Game options."""
 
@@ -303,6 +310,11 @@ class State(Model, kw_only=True):
         says("must be an object with only response_windows", shape=True),
         doc('Default {"response_windows": "auto"}.'),
     ] = field(default_factory=Options)
+    format: Annotated[
+        FormatRef | None,
+        says('must be null or an object {"id": format id, "revision": "YYYY-MM-DD"}', whole=True),
+        doc("The game's format and its revision, fixed at the deal (RULES 3.9); null: none. Default null."),
+    ] = None
     seed: Text
     rng: Annotated[RngCount, doc("How many random draws were made from the seed.")]
     turn: Annotated[Turn, doc("0 in the mulligan phase, then 1, 2, ...")]

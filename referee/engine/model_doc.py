@@ -122,6 +122,7 @@ def state_table(meanings: dict[str, str]) -> list[str]:
 # The model's Structs, by the TypedDict that describes the plain dict the rules hold for each.
 TYPED_DICTS: dict[type[Struct], str] = {
     model.CatalogRef: "CatalogRefDict",
+    model.FormatRef: "FormatRefDict",
     model.Options: "OptionsDict",
     model.CaseEntry: "CaseEntryDict",
     model.FairyEntry: "FairyEntryDict",

@@ -12,6 +12,7 @@ from typing import Any, cast
 
 from referee.engine.actions import passes
 from referee.engine.board import Board
+from referee.engine.cards import name_key
 from referee.engine.catalog import Catalog
 from referee.engine.facts import DECK_SIZE
 from referee.engine.pipeline import open_rules
@@ -24,7 +25,7 @@ def random_deck(catalog: Catalog, stream: SeededStream) -> list[str]:
     names: dict[str, list[str]] = {}
     for card in catalog.cards.values():
         if card.kind != "bonus":
-            names.setdefault(card.name, []).append(card.id)
+            names.setdefault(name_key(card.name), []).append(card.id)  # one name as RULES 3.2.1 reads it
     room = {name: catalog.name_limit(name) for name in names}
     deck: list[str] = []
     pool = sorted(names)

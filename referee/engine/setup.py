@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from typing import Any, TypeVar, cast
 
 from referee.engine.board import Board
-from referee.engine.catalog import Catalog
-from referee.engine.errors import IllegalDeck, InvalidInput, RuleViolation
+from referee.engine.cards import name_key
+from referee.engine.catalog import Catalog, Format, Revision
+from referee.engine.decklists import DeckRead, read_deck
+from referee.engine.errors import IllegalDeck, InvalidInput, RefusedInput, RuleViolation
 from referee.engine.facts import (
-    DECK_MAX_ENTRIES,
     DECK_SIZE,
     OPENING_HAND,
     PLAYERS,
@@ -33,49 +34,48 @@ from referee.engine.model import PlayerState, State, build
 from referee.engine.registry import rule
 from referee.engine.state_types import StateDict
 
-_NEW_GAME_KEYS = frozenset(("decks", "seed", "first_player", "shuffle", "players", "options"))
+_NEW_GAME_KEYS = frozenset(("decks", "seed", "first_player", "shuffle", "players", "options", "format"))
+Played = tuple[Format, Revision]  # a game's format and the revision in force (RULES 3.9)
 
 
 # -- RULES 3: decks ------------------------------------------------------------
 
 
-def deck_counts(deck: Any, path: str = "deck") -> Counter[str]:
-    """A Deck (docs/api.md §2: a list of ids, or an object of counts) as counts per catalog id.
+def deck_counts(deck: Any, path: str = "deck", catalog: Catalog | None = None) -> Counter[str]:
+    """A Deck (docs/api.md §2, §13) as counts per catalog id; a deck list or code needs ``catalog``.
 
     Counts are never expanded here, so ``{"AF-001": 10**12}`` costs nothing
     and is simply a RULES 3.1 violation. More than ``DECK_MAX_ENTRIES`` ids
     (list items or object keys) is not a deck at all: 400, so a reply stays small.
     """
-    if isinstance(deck, (list, dict)) and len(deck) > DECK_MAX_ENTRIES:
-        raise InvalidInput({path: [f"a deck names at most {DECK_MAX_ENTRIES} card ids (a legal deck has 40)"]})
-    if isinstance(deck, list) and all(isinstance(c, str) for c in deck):
-        return Counter(deck)
-    if isinstance(deck, dict) and all(
-        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v >= 0 for k, v in deck.items()
-    ):
-        return Counter({k: v for k, v in deck.items() if v})
-    raise InvalidInput({path: ["must be a list of card ids or an object of card id → count (integer ≥ 0)"]})
+    return read_deck(catalog, deck, path).counts
 
 
-def deck_list(deck: Any) -> list[str]:
+def deck_list(deck: Any, catalog: Catalog | None = None) -> list[str]:
     """A deck already checked (40 cards) as its list of catalog ids, in the order given."""
-    if isinstance(deck, list):
-        return list(deck)
-    return [cid for cid, n in deck.items() for _ in range(n)]
+    return read_deck(catalog, deck).in_order()
 
 
 @rule("3.1", "deck_size")
 @rule("3.2", "too_many_copies")
 @rule("3.3", "bonus_card")
 @rule("3.4", "unknown_card", "more_unknown_cards")
-def validate_deck(catalog: Catalog, deck: Any, path: str = "deck") -> list[RuleViolation]:
-    """Every RULES 3 violation of one deck (empty when legal), in rule order.
+def validate_deck(catalog: Catalog, deck: Any, path: str = "deck", played: Played | None = None) -> list[RuleViolation]:
+    """Every RULES 3 violation of one deck (empty when legal), in rule order; ``played``: the game's format
+    and revision (3.6–3.8; without one, 3.9: every series, nothing banned). A violation from a deck list
+    carries the ``line`` of its card (the first line of its name).
 
     >>> validate_deck(Catalog.builtin(), ["AF-001"] * 40)[0].rule
     '3.2'
     """
-    counts = deck_counts(deck, path)
+    return deck_violations(catalog, read_deck(catalog, deck, path), played)
+
+
+def deck_violations(catalog: Catalog, deck: DeckRead, played: Played | None = None) -> list[RuleViolation]:
+    """:func:`validate_deck` of a deck already read."""
+    counts = deck.counts
     found: list[RuleViolation] = []
+    later: list[RuleViolation] = []  # RULES 3.8, listed after 3.4, 3.6 and 3.7
     total = sum(counts.values())
     if total != DECK_SIZE:  # RULES 3.1
         found.append(RuleViolation("deck_size", count=total))
@@ -83,21 +83,67 @@ def validate_deck(catalog: Catalog, deck: Any, path: str = "deck") -> list[RuleV
     for cid in counts:
         card = catalog.get(cid)
         if card is not None:
-            by_name.setdefault(card.name, []).append(cid)
-    for name, printings in by_name.items():  # RULES 3.2: by name, not id
+            by_name.setdefault(name_key(card.name), []).append(cid)
+    banned: list[RuleViolation] = []
+    revision = played[1] if played else None
+    for key, printings in by_name.items():  # RULES 3.2: by name (3.2.1), not id
         count = sum(counts[c] for c in printings)
+        name = catalog[printings[0]].name
+        at = _line(deck, printings)
         limit = catalog.name_limit(name)
-        if count > limit:
-            found.append(RuleViolation("too_many_copies", name=name, count=count, limit=limit))
+        restricted = revision.restricted.get(key, limit) if revision else limit
+        if count > limit and restricted >= limit:
+            found.append(RuleViolation("too_many_copies", name=name, count=count, limit=limit, **at))
+        elif count > restricted:  # RULES 3.8: cited only where the format's limit is the lower
+            later.append(_restricted(played, name, count, restricted, at))
+        if revision and key in revision.banned:
+            banned.append(_banned(played, name, at))
     for cid in counts:
         card = catalog.get(cid)
         if card is not None and card.kind == "bonus":  # RULES 3.3
-            found.append(RuleViolation("bonus_card", card=cid))
+            found.append(RuleViolation("bonus_card", card=cid, **_line(deck, [cid])))
     unknown = [cid for cid in counts if cid not in catalog]  # RULES 3.4: each distinct id once
     found.extend(RuleViolation("unknown_card", card=cid) for cid in unknown[:UNKNOWN_CARDS_LISTED])
     if len(unknown) > UNKNOWN_CARDS_LISTED:
         found.append(RuleViolation("more_unknown_cards", count=len(unknown) - UNKNOWN_CARDS_LISTED))
-    return found
+    if played:
+        found.extend(_series_left_out(catalog, deck, played[0]))
+    return found + banned + later
+
+
+def _line(deck: DeckRead, printings: list[str]) -> dict[str, int]:
+    """``{"line": n}``: the first line of a deck list naming one of ``printings`` (nothing for other decks)."""
+    lines = [deck.lines[c] for c in printings if c in deck.lines]
+    return {"line": min(lines)} if lines else {}
+
+
+@rule("3.6", "series_not_in_format")
+def _series_left_out(catalog: Catalog, deck: DeckRead, fmt: Format) -> list[RuleViolation]:
+    """RULES 3.6: each card of a series the format leaves out."""
+    out = []
+    for cid in deck.counts:
+        card = catalog.get(cid)
+        if card is not None and card.kind != "bonus" and not fmt.allows(card.series):
+            series = card.series or "none"
+            out.append(
+                RuleViolation("series_not_in_format", card=cid, series=series, format=fmt.id, **_line(deck, [cid]))
+            )
+    return out
+
+
+@rule("3.7", "banned_card")
+def _banned(played: Played | None, name: str, at: dict[str, int]) -> RuleViolation:
+    """RULES 3.7: a name the format's revision bans."""
+    assert played is not None
+    return RuleViolation("banned_card", name=name, format=played[0].id, revision=played[1].start, **at)
+
+
+@rule("3.8", "restricted_card")
+def _restricted(played: Played | None, name: str, count: int, limit: int, at: dict[str, int]) -> RuleViolation:
+    """RULES 3.8: more copies of a name than the format's revision allows, where that is lower than 3.2's."""
+    assert played is not None
+    fid, rev = played[0].id, played[1].start
+    return RuleViolation("restricted_card", name=name, count=count, limit=limit, format=fid, revision=rev, **at)
 
 
 # -- the seeded random stream --------------------------------------------------
@@ -183,12 +229,13 @@ def new_game(
     referee.engine.errors.IllegalDeck: Deck has 1 card(s); a deck is exactly 40.
     """
     try:
-        req = _parse_new_game(request)
+        req = _parse_new_game(catalog, request)
     except InvalidInput as exc:  # paths relative to the body the NewGame came in
         raise exc.under(path) from None
+    played: Played | None = req["format"]
     violations = []
     for i, deck in enumerate(req["decks"]):
-        for v in validate_deck(catalog, deck, f"decks.{i}"):
+        for v in deck_violations(catalog, deck, played):
             v.params["deck"] = i
             violations.append(v)
     if violations:
@@ -201,7 +248,7 @@ def new_game(
     taken: set[str] = set()
     players = []
     for i, deck in enumerate(req["decks"]):
-        order = deck_list(deck)
+        order = deck.in_order()
         if req["shuffle"]:
             stream.shuffle(order)
         ids = _instance_ids(stream, "ab"[i], DECK_SIZE, taken)
@@ -225,6 +272,7 @@ def new_game(
         ruleset=RULESET,
         catalog=catalog.ref,
         options=req["options"],
+        format=None if played is None else {"id": played[0].id, "revision": played[1].start},
         seed=req["seed"],
         rng=stream.counter,
         turn=0,
@@ -245,21 +293,36 @@ def new_game(
     return state, g.events
 
 
-def _parse_new_game(raw: Any) -> dict[str, Any]:
+def _parse_new_game(catalog: Catalog, raw: Any) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise InvalidInput({"": ["must be an object"]})
     errors: dict[str, list[str]] = {}
     for name in sorted(set(raw) - _NEW_GAME_KEYS):
         errors[name] = ["unknown field"]
     decks = raw.get("decks")
+    read: list[DeckRead] = []
+    refused: RefusedInput | None = None  # a deck list, code or format the catalog cannot read (docs/api.md §13)
     if not isinstance(decks, list) or len(decks) != PLAYERS:
         errors["decks"] = ["must be a list of exactly two decks (RULES 1.1)"]
     else:
         for i, deck in enumerate(decks):
             try:
-                deck_counts(deck, f"decks.{i}")
+                read.append(read_deck(catalog, deck, f"decks.{i}"))
+            except RefusedInput as exc:
+                if refused is None:
+                    refused = exc
+                elif refused.code == exc.code:  # both decks' bad lines in one answer
+                    refused.errors.update(exc.errors)
             except InvalidInput as exc:
                 errors.update(exc.errors)
+    played = None
+    if raw.get("format") is not None:
+        try:
+            played = catalog.format_revision(raw["format"])
+        except RefusedInput as exc:
+            refused = refused or exc
+        except InvalidInput as exc:
+            errors.update(exc.errors)
     seed = raw.get("seed")
     if seed is None:
         seed = "s-" + secrets.token_hex(8)
@@ -281,8 +344,11 @@ def _parse_new_game(raw: Any) -> dict[str, Any]:
         errors["options.response_windows"] = ["must be auto or strict"]
     if errors:
         raise InvalidInput(errors)
+    if refused is not None:
+        raise RefusedInput(refused.code, refused.errors)
     return {
-        "decks": decks,
+        "decks": read,
+        "format": played,
         "seed": seed,
         "first_player": first,
         "shuffle": shuffle,

@@ -32,6 +32,13 @@ class CatalogRefDict(TypedDict):
     digest: str
 
 
+class FormatRefDict(TypedDict):
+    """The format a game is played in and the revision in force at the deal (RULES 3.6–3.9, docs/api.md §13)."""
+
+    id: str
+    revision: str
+
+
 class OptionsDict(TypedDict):
     """Game options."""
 
@@ -111,6 +118,7 @@ class StateDict(TypedDict):
     ruleset: str
     catalog: CatalogRefDict
     options: OptionsDict
+    format: FormatRefDict | None
     seed: str
     rng: int
     turn: int

@@ -226,15 +226,18 @@ def refuse_private(url: str, client: Any) -> None:
 SERVED_ONLY_FIELDS = ("name_deck_limit",)
 
 
-def served_catalog(url: str, body: dict[str, Any]) -> Catalog:
-    """The catalog a service serves, as this process loads it: the scenarios' filler cards and positions are
-    built from it, so it must be the service's own to the digest, or the run stops with an error naming both
-    (never a fallback to another catalog)."""
+def served_catalog(url: str, body: dict[str, Any], formats: list[dict[str, Any]] | None = None) -> Catalog:
+    """The catalog a service serves (its cards, and its formats from ``GET /v1/formats``), as this process
+    loads it: the scenarios' filler cards and positions are built from it, so it must be the service's own
+    to the digest, or the run stops with an error naming both (never a fallback to another catalog)."""
     ref = body["catalog"]
     named = f"{ref.get('id')} ({ref.get('digest')})"
     cards = [{k: v for k, v in card.items() if k not in SERVED_ONLY_FIELDS} for card in body["cards"]]
+    data: dict[str, Any] = {"id": ref["id"], "cards": cards}
+    if formats:
+        data["formats"] = formats
     try:
-        catalog = Catalog.from_data({"id": ref["id"], "cards": cards})
+        catalog = Catalog.from_data(data)
     except RefereeError as exc:
         raise CatalogMismatch(f"the service at {url} serves catalog {named}, which does not load here: {exc}") from None
     if catalog.ref != {"id": ref["id"], "digest": ref["digest"]}:
@@ -260,7 +263,16 @@ class Http:
         body = self.client.cards()
         refuse_private(url, self.client)
         self.ref = dict(body["catalog"])
-        self.catalog = served_catalog(url, body)
+        self.catalog = served_catalog(url, body, self._formats())
+
+    def _formats(self) -> list[dict[str, Any]]:
+        """The service's formats (docs/api.md §13); none from a service older than them (404)."""
+        from referee.client import NotFound
+
+        try:
+            return self.client.formats()
+        except NotFound:
+            return []
 
     def _call(self, func: Callable[_P, _T], *args: _P.args, **kw: _P.kwargs) -> _T:
         from referee.client import RefereeHTTPError

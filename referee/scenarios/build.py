@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.engine import Catalog
+from referee.engine.cards import name_key
 from referee.engine.facts import DECK_SIZE, OPENING_HAND, RULESET, SCHEMA, Phase, Step
 from referee.engine.flow import dealt, deciding, turn_player
 from referee.engine.model import PlayerState, State, build
@@ -54,7 +55,7 @@ def _pool(catalog: Catalog) -> tuple[list[str], dict[str, int], dict[str, str]]:
         names: dict[str, str] = {}
         ranked = []
         for card in catalog.cards.values():
-            names[card.id] = card.name
+            names[card.id] = name_key(card.name)  # the key of catalog.name_limits (RULES 3.2.1)
             if card.kind == "bonus":
                 continue
             if card.kind in ("fairy", "evidence"):

@@ -22,8 +22,10 @@ import orjson
 from referee import engine
 from referee.bots import suggest as bots
 from referee.engine import records
+from referee.engine.decklists import canonical_forms, read_deck
 from referee.engine.errors import RuleViolation
 from referee.engine.labels import label, labelled, names_for
+from referee.engine.setup import deck_violations
 from referee.service import metrics
 from referee.service.codecs import ACT, ASK, LOOK, SUGGEST
 from referee.service.context import Referee
@@ -277,11 +279,17 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
 
     def validate_deck(environ: Environ) -> Answer:
         body = read_body(environ, limits)
-        envelope(body, ("deck",))
-        violations = engine.validate_deck(catalog, body["deck"])
+        envelope(body, ("deck",), ("format",))
+        deck = read_deck(catalog, body["deck"])
+        played = None if body.get("format") is None else catalog.format_revision(body["format"])
+        violations = deck_violations(catalog, deck, played)
         lang = language(environ)
-        out = dumps({"legal": not violations, "violations": [violation_json(v, lang) for v in violations]})
-        return 200, out, _lang(lang) if violations else None
+        out = {
+            "legal": not violations,
+            "violations": [violation_json(v, lang) for v in violations],
+            "deck": canonical_forms(catalog, deck.counts),
+        }
+        return 200, dumps(out), _lang(lang) if violations else None
 
     return {
         "new_game": new_game,

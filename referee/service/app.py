@@ -116,6 +116,7 @@ def create_app(settings: Settings | None = None, catalog: engine.Catalog | None 
     catalog = catalog if catalog is not None else load_catalog(settings)
     ref = Referee(settings, catalog, codec_of(settings, catalog))
     ref.cards_body = orjson.dumps({"catalog": catalog.ref, "cards": [catalog.card_json(cid) for cid in catalog.cards]})
+    ref.formats_body = orjson.dumps({"formats": catalog.format_json()})
     ref.card_bodies = {cid: orjson.dumps(catalog.card_json(cid)) for cid in catalog.cards}
     from referee.engine.rules_index import load_rules
 

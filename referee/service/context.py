@@ -21,6 +21,7 @@ class Referee:
     cards_body: bytes = b""
     card_bodies: dict[str, bytes] = field(default_factory=dict)
     rules_body: bytes = b""
+    formats_body: bytes = b""
     openapi_yaml: str | None = None
 
     def fingerprints(self) -> dict[str, str]:

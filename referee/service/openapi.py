@@ -19,9 +19,10 @@ from flask_smorest import Api
 from marshmallow import EXCLUDE, INCLUDE
 
 from referee import __version__
+from referee.engine.decklists import LIST_MAX_CHARS
 from referee.engine.facts import DECK_MAX_ENTRIES
 from referee_schemas import ProblemSchema
-from referee_schemas.fields import Deck, Grammars, OneOfSchemas
+from referee_schemas.fields import Deck, FormatChoice, Grammars, OneOfSchemas
 
 OPENAPI_VERSION = "3.0.3"
 
@@ -219,7 +220,28 @@ def _custom_fields(self: OpenAPIConverter, field: Any, ret: dict[str, Any], **kw
                     "maxProperties": DECK_MAX_ENTRIES,
                     "description": "Counts by catalog card id.",
                 },
+                {
+                    "type": "string",
+                    "maxLength": LIST_MAX_CHARS,
+                    "description": "A deck list (`3 消えた上履き` a line) or a deck code (`afd1.…`), docs/api.md §13.",
+                },
             ]
+        }
+    if isinstance(field, FormatChoice):
+        return {
+            "oneOf": [
+                {"type": "string", "minLength": 1, "description": "A format id: its latest revision."},
+                {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["id"],
+                    "properties": {
+                        "id": {"type": "string", "minLength": 1},
+                        "date": {"type": "string", "format": "date", "description": "The revision in force that day."},
+                    },
+                },
+            ],
+            "nullable": True,
         }
     return {}
 

@@ -25,7 +25,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from referee.engine.errors import IllegalDeck, InconsistentState, InvalidInput, RefereeError, RuleViolation
+from referee.engine.errors import (
+    IllegalDeck,
+    InconsistentState,
+    InvalidInput,
+    RefereeError,
+    RefusedInput,
+    RuleViolation,
+)
 
 TYPE_BASE = "https://ace-file-referee.dev/problems/"
 
@@ -57,6 +64,11 @@ PROBLEMS: dict[str, ProblemType] = {
     "unknown-bot": ProblemType(400, "Unknown bot"),
     "bad-request": ProblemType(400, "Bad request", generic=True),
     "duplicate-key": ProblemType(400, "Duplicate key in JSON"),
+    "bad-deck-list": ProblemType(400, "Deck list does not read"),
+    "bad-deck-code": ProblemType(400, "Deck code does not read"),
+    "wrong-catalog": ProblemType(400, "Deck code of another catalog"),
+    "unknown-format": ProblemType(400, "Unknown format"),
+    "format-not-in-force": ProblemType(400, "Format not in force on that date"),
     "too-deeply-nested": ProblemType(400, "JSON nested too deeply"),
     "unreadable-body": ProblemType(400, "Request body could not be read"),
     "seal-mismatch": ProblemType(403, "State seal missing or wrong"),
@@ -214,6 +226,13 @@ def problem_for(exc: RefereeError, lang: str = "en") -> Problem:
             members["errors_total"] = total
         detail = exc.detail if len(exc.detail) <= MAX_MESSAGE * MAX_LISTED_ERRORS else _errors_detail(errors, total)
         return Problem("inconsistent-state", exc.code, detail, **members)
+    if isinstance(exc, RefusedInput):  # docs/api.md §13: its own code, its errors (a list's bad lines)
+        errors, total = capped_errors(exc.errors)
+        members = {"errors": errors}
+        if total > len(errors):
+            members["errors_total"] = total
+        detail = exc.detail if len(exc.detail) <= MAX_MESSAGE * MAX_LISTED_ERRORS else _errors_detail(errors, total)
+        return Problem(exc.code.replace("_", "-"), exc.code, detail, **members)
     if isinstance(exc, InvalidInput):
         return schema_problem(exc.errors, exc.detail)
     if not isinstance(exc, RuleViolation):

@@ -290,12 +290,31 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:  # n
 
     @blp.route("/v1/decks/validate", methods=["POST"])
     @blp.doc(operationId="validateDeck")
-    @request_body(S.DeckValidateRequestSchema, "One deck.", {"deck": NEW_GAME_EXAMPLE["decks"][0]})
+    @request_body(
+        S.DeckValidateRequestSchema,
+        "One deck (ids, counts, a deck list or a deck code), and optionally a format.",
+        {"deck": "3 消えた上履き\n3x The School Festival Mystery\n2 AF-042\n", "format": "af99"},
+    )
     @blp.response(200, S.DeckValidateResponseSchema, description="Every problem of the deck.", **common)
     @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType")
     def validate_deck() -> Response:
-        """Check one deck against RULES 3: every problem, not just the first."""
+        """Check one deck against RULES 3 (and a format's 3.6–3.8): every problem, not just the first.
+
+        Also answers the deck's canonical forms (`counts`, `list`, `code`), so
+        that an app converts between them. A deck list that does not read is a
+        400 `bad_deck_list` naming each bad line; a broken deck code 400
+        `bad_deck_code`, another catalog's 400 `wrong_catalog`; an unknown
+        format 400 `unknown_format`, a date before its first revision 400
+        `format_not_in_force` (docs/api.md §13).
+        """
         return response_of(answers["validate_deck"])
+
+    @blp.route("/v1/formats", methods=["GET"])
+    @blp.doc(operationId="listFormats")
+    @blp.response(200, S.FormatsResponseSchema, description="The catalog's formats.", **common)
+    def formats() -> Response:
+        """The catalog's formats and their dated revisions (docs/api.md §13)."""
+        return Response(ref.formats_body, mimetype=JSON)
 
     @blp.route("/v1/cards", methods=["GET"])
     @blp.doc(operationId="listCards")
