@@ -3119,11 +3119,12 @@ export interface operations {
                  *         "ruleset": "ace-file-99",
                  *         "catalog": {
                  *           "id": "af-ref",
-                 *           "digest": "sha256:0a25b5b4f3be9876715f79e7a4d8f604488713b2a27f5d9179d72fa4201038a9"
+                 *           "digest": "sha256:593fed11b858ae9039253762d9106f680726e544fd8afb8a91ce095f1eb00251"
                  *         },
                  *         "options": {
                  *           "response_windows": "auto"
                  *         },
+                 *         "format": null,
                  *         "seed": "readme-1",
                  *         "rng": 158,
                  *         "turn": 0,
