@@ -546,6 +546,64 @@ def test_download_this_game_gives_a_record_a_replay_body_and_a_scenario_and_the_
     table.errors.remove("Failed to load resource: the server responded with a status of 400 (BAD REQUEST)")
 
 
+AF99_LIST = """# an af99 deck, pasted as players write it
+3 消えた上履き
+3x The Graffiti Fuss
+3 AF-043
+3 図書室の怪音
+3 Footprints in the Corridor
+3 迷子の黒猫
+3 西の妖精
+3x Apprentice Fairy
+3 AF-022
+3 足跡の石膏型
+3 邪魔
+3 横やり
+3 妖精の応援
+1 閃き
+"""
+
+
+def test_the_deck_box_shows_each_problem_by_line_and_deals_a_pasted_list_in_a_format(table, axe_core):
+    """A deck list pasted (API §13) is checked as it is typed, in the format chosen (GET /v1/formats): the
+    banned card's line in af99's latest revision, none in its first; a legal list and its code deal a game
+    of that format."""
+    page = table.open()
+    page.select_option("#format", "af99")
+    page.select_option("#deck-0", "paste")
+    page.fill("#paste-0", AF99_LIST)
+    banned = AF99_LIST.split("\n").index("1 閃き") + 1
+    checked = "#deck-check-{}:not([data-checking])"  # the box's answer to the text as it is now
+    problem = page.locator(checked.format(0) + " .deck-problems li")
+    expect(problem).to_have_count(1)
+    expect(problem).to_have_attribute("data-line", str(banned))
+    expect(problem).to_contain_text(f"Line {banned}")
+    expect(problem).to_contain_text("Rule 3.7")
+    expect(problem).to_contain_text("banned in format af99")
+    page.set_viewport_size({"width": 1400, "height": 900})
+    table.shot("deck-box-desktop")
+    table.axe("deal with a deck box's problems")
+    page.set_viewport_size({"width": 390, "height": 844})
+    table.shot("deck-box-phone")
+    table.no_sideways_scroll()
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.select_option("#format", "af99@1999-07-01")  # the first revision banned nothing
+    expect(page.locator(checked.format(0) + " .deck-ok")).to_contain_text("Legal in Ace File '99: 40 cards.")
+
+    page.select_option("#format", "af99")
+    page.fill("#paste-0", AF99_LIST.replace("1 閃き", "1 Notebook"))
+    expect(page.locator(checked.format(0) + " .deck-ok")).to_contain_text("Legal in Ace File '99: 40 cards.")
+    code = page.locator(checked.format(0) + " .deck-code code").inner_text()
+    assert code.startswith("afd1.")
+    page.select_option("#deck-1", "paste")
+    page.fill("#paste-1", code)  # a deck code is a deck too
+    expect(page.locator(checked.format(1) + " .deck-ok")).to_contain_text("40 cards")
+    page.fill("#seed", "table-format")
+    table.click(page.locator("#deal-button"))
+    expect(page.locator("#format-line")).to_have_text("Format: Ace File '99 (2000-04-01)")
+    expect(page.locator(".player-zone.me .hand .card")).to_have_count(7)
+
+
 def test_every_card_and_action_is_reachable_by_keyboard_with_a_visible_focus(table):
     page = table.open()
     table.deal("table-keys", (AOI_DECK, REN_DECK))

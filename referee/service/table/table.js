@@ -959,6 +959,7 @@ const checkTimers = [0, 0];
 const checkAsked = [0, 0]; // the latest ask per box: an older answer arriving late is dropped
 
 function checkDeckSoon(p) {
+  $(`deck-check-${p}`).dataset.checking = "1"; // what it says is of the text before: dimmed until the answer
   window.clearTimeout(checkTimers[p]);
   checkTimers[p] = window.setTimeout(() => checkDeck(p), CHECK_DELAY_MS);
 }
@@ -966,27 +967,32 @@ function checkDeckSoon(p) {
 /** Ask POST /v1/decks/validate about one player's deck and list what it says, each problem by its line. */
 async function checkDeck(p) {
   const box = $(`deck-check-${p}`);
+  const done = () => { if (asked === checkAsked[p]) delete box.dataset.checking; };
+  const asked = ++checkAsked[p];
   let deck;
   try {
     deck = deckOf(p);
   } catch (err) {
     box.replaceChildren(h("p.deck-bad", {}, String(err.message)));
+    done();
     return;
   }
   if (deck === "") {
     box.replaceChildren();
+    done();
     return;
   }
-  const asked = ++checkAsked[p];
   const format = formatChosen();
   let answer;
   try {
     answer = await api.validateDeck(format ? { deck, format } : { deck });
   } catch (err) {
     if (asked === checkAsked[p]) box.replaceChildren(...deckRefusal(err));
+    done();
     return;
   }
   if (asked !== checkAsked[p]) return;
+  done();
   const fmt = formats.find((f) => f.id === (typeof format === "string" ? format : format?.id));
   const n = answer.deck ? Object.values(answer.deck.counts).reduce((a, b) => a + b, 0) : 0;
   if (answer.legal) {
