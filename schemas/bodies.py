@@ -43,6 +43,16 @@ VIOLATIONS_BOUND = (
 # -- requests --------------------------------------------------------------------
 
 
+def times_field() -> fields.List[int]:
+    return fields.List(
+        natural(),
+        metadata=_doc(
+            "When each action was recorded, in milliseconds since the deal, one per action (docs/api.md §15): "
+            "a game with a clock needs them and replays its charges exactly from them."
+        ),
+    )
+
+
 class ApplyRequestSchema(Schema):
     class Meta:
         unknown = RAISE
@@ -75,6 +85,7 @@ class ReplayRequestSchema(Schema):
     game = fields.Nested(NewGameSchema)
     state = fields.Nested(StateSchema)
     actions = fields.List(action_field(), required=True)
+    times = times_field()
 
     @validates_schema(skip_on_field_errors=False, pass_original=True)
     def _one_start(self, data: dict[str, Any], original: Any, **kwargs: Any) -> None:
@@ -117,6 +128,22 @@ class RecordFromRecordRequestSchema(Schema):
 
     record = fields.String(required=True, metadata=_doc("The record's text (UTF-8, LF line ends)."))
     player = player_index(allow_none=True, metadata=_doc(RECORD_PLAYER))
+
+
+class NextGameRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = (
+            "The final state of a match's game that is over and who plays first in the next "
+            "(RULES 14.2: the loser chooses; plain mode trusts its caller)."
+        )
+
+    state = fields.Nested(StateSchema, required=True)
+    first_player = player_index(required=True, metadata=_doc("Who plays first in the next game."))
+    player = player_index(
+        allow_none=True,
+        metadata=_doc("Who chose: if sent, it must be the loser of the game that ended (else 422, RULES 14.2)."),
+    )
 
 
 class ViewRequestSchema(Schema):
@@ -527,6 +554,25 @@ class PrivateReplayRequestSchema(Schema):
     state = state_token(required=True)
     seats = fields.List(seat_field(), required=True, validate=validate.Length(equal=PLAYERS))
     actions = fields.List(action_field(), required=True)
+    times = times_field()
+
+
+class PrivateNextGameRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = (
+            "Private mode: the token of a match's game that is over, the loser's seat (a list of one), "
+            "and who plays first in the next game (RULES 14.2: the loser chooses)."
+        )
+
+    state = state_token(required=True)
+    seats = fields.List(
+        seat_field(),
+        required=True,
+        validate=validate.Length(equal=1),
+        metadata=_doc("The loser's seat (another seat: 403 `not_your_seat`)."),
+    )
+    first_player = player_index(required=True, metadata=_doc("Who plays first in the next game."))
 
 
 class PrivateRecordsRequestSchema(Schema):

@@ -15,6 +15,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
+from referee.engine.facts import Reason
 from referee_schemas.fields import OneOfSchemas, instance_id, instance_ids, natural, player_index, tagged_schema
 
 BOTH = "Both players see it in full."
@@ -119,7 +120,7 @@ EVENTS: dict[str, tuple[str, str, dict[str, Callable[[], fields.Field[Any]]]]] =
         BOTH,
         {
             "winner": _player,
-            "reason": lambda: fields.String(required=True, validate=validate.OneOf(("deck_out", "concede"))),
+            "reason": lambda: fields.String(required=True, validate=validate.OneOf([r.value for r in Reason])),
         },
     ),
     "mill": (

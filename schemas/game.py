@@ -13,7 +13,7 @@ from typing import Any
 from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
 from referee.engine import effect_types, model, requirements
-from referee.engine.facts import PLAYERS, RULESET, SCHEMA, Phase, Step
+from referee.engine.facts import BEST_OF, CLOCK_INCREMENT, CLOCK_INITIAL, PLAYERS, RULESET, SCHEMA, Phase, Step
 from referee_schemas.derived import ACTION_SCHEMAS as ACTION_SCHEMAS  # re-exported, as are the two below
 from referee_schemas.derived import action_field as action_field
 from referee_schemas.derived import listed_action_field as listed_action_field
@@ -57,6 +57,8 @@ PendingSchema = schema_for(model.Pending)
 ResultSchema = schema_for(model.Result)
 ModifierSchema = schema_for(model.Modifier)
 UsedSchema = schema_for(model.Used)
+ClockSchema = schema_for(model.Clock)
+MatchSchema = schema_for(model.Match)
 StateSchema = schema_for(model.State)
 
 
@@ -91,6 +93,58 @@ def format_field(**kwargs: Any) -> FormatChoice:
     return FormatChoice(allow_none=True, **kwargs)
 
 
+class NewClockSchema(_Strict):
+    class Meta:
+        unknown = RAISE
+        description = "A NewGame's clock (docs/api.md §15, RULES 11.5): seconds each, Fischer increment."
+
+    initial = fields.Integer(
+        strict=True,
+        required=True,
+        validate=validate.Range(*CLOCK_INITIAL),
+        metadata={"description": "Each player's time at the deal, in seconds.", "example": 600},
+    )
+    increment = fields.Integer(
+        strict=True,
+        required=True,
+        validate=validate.Range(*CLOCK_INCREMENT),
+        metadata={"description": "Seconds added after each of a player's own moves.", "example": 10},
+    )
+
+
+class NewMatchSchema(_Strict):
+    class Meta:
+        unknown = RAISE
+        description = "A NewGame's match (RULES 14.1): the first game of a best of 1, 3 or 5."
+
+    best_of = fields.Integer(strict=True, required=True, validate=validate.OneOf(BEST_OF))
+
+
+class ViewClockSchema(_Strict):
+    class Meta:
+        unknown = RAISE
+        description = (
+            "The clock as a view shows it (docs/api.md §15): each player's time left at the last recorded move, "
+            "whose time runs, and since when; a page counts down from it without asking."
+        )
+
+    remaining = fields.List(
+        natural(), required=True, validate=validate.Length(equal=PLAYERS), metadata=_doc("Milliseconds, per player.")
+    )
+    running = player_index(
+        required=True, allow_none=True, metadata=_doc("Whose time runs (the player who may act); null once over.")
+    )
+    since = fields.String(
+        required=True,
+        metadata={
+            "description": "When the running time started (the last recorded move, or the deal): RFC 3339, UTC.",
+            "example": "2026-12-05T10:00:00.000Z",
+        },
+    )
+    initial = natural(required=True, metadata=_doc("The clock's time at the deal, in seconds."))
+    increment = natural(required=True, metadata=_doc("The clock's increment, in seconds."))
+
+
 class NewGameSchema(_Strict):
     class Meta:
         unknown = RAISE
@@ -114,6 +168,16 @@ class NewGameSchema(_Strict):
     )
     options = fields.Nested(OptionsSchema)
     format = format_field()
+    clock = fields.Nested(
+        NewClockSchema,
+        allow_none=True,
+        metadata=_doc(
+            "A clock (docs/api.md §15): private mode with a ledger only (else 400 `no_ledger`). Absent or null: none."
+        ),
+    )
+    match = fields.Nested(
+        NewMatchSchema, allow_none=True, metadata=_doc("The first game of a match (RULES 14.1). Absent or null: none.")
+    )
 
 
 # -- views (docs/api.md §5) --------------------------------------------------------------
@@ -197,6 +261,12 @@ class ViewSchema(_Strict):
         },
     )
     game_id = fields.String(metadata=_doc("The game's id (private mode only)."))
+    clock = fields.Nested(
+        ViewClockSchema, allow_none=True, metadata=_doc("The game's clock (docs/api.md §15), or null: no clock.")
+    )
+    match = fields.Nested(
+        MatchSchema, allow_none=True, metadata=_doc("The match this game is part of (docs/api.md §15), or null.")
+    )
 
 
 # -- cards (docs/api.md §8) ----------------------------------------------------------------

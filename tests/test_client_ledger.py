@@ -160,3 +160,29 @@ def test_every_answer_renews_the_key_it_was_asked_with_during_a_rotation(make_ap
     assert [a["type"] for a in mover.legal_actions()] == ["concede"]  # the opponent decides now
     with pytest.raises(SeatRejected):  # the seats as dealt went with the old key
         after.latest(game_id, deal.seats[0])
+
+
+def test_a_private_game_shows_its_clock_claims_on_time_and_deals_the_matchs_next_game(
+    ledger_app, ref, private_game_body
+):
+    """docs/api.md §15 through the client: the clock, ``claim_time()``, the match and its next game."""
+    from datetime import datetime, timedelta
+
+    deal = ref.new_private_game(
+        {**private_game_body, "first_player": 0, "clock": {"initial": 60, "increment": 0}, "match": {"best_of": 3}}
+    )
+    mover, waiter = PrivateGame(ref, deal.state, deal.seats[0]), PrivateGame(ref, deal.state, deal.seats[1])
+    assert waiter.clock is not None and waiter.clock["running"] == 0 and waiter.match["game"] == 1
+    since = datetime.fromisoformat(waiter.clock["since"])
+    assert waiter.time_left(since + timedelta(seconds=20)) == [40_000, 60_000]
+    assert waiter.time_left(since + timedelta(minutes=5)) == [0, 60_000]
+    ledger_app.extensions["referee"].codec.ledger.ahead_ms += 61_000  # player 0's minute runs out
+    step = waiter.claim_time()
+    assert step.view["result"] == {"winner": 1, "reason": "time"} and waiter.match["wins"] == [0, 1]
+    mover.receive(waiter.token)
+    nxt = mover.next_game(first_player=0)  # the loser chooses (RULES 14.2)
+    second = PrivateGame(ref, nxt.state, nxt.seats[0])
+    assert second.match == {"best_of": 3, "game": 2, "wins": [0, 1], "winner": None}
+    assert second.clock["remaining"] == [60_000, 60_000] and second.game_id != mover.game_id
+    with pytest.raises(SeatRejected):
+        waiter.next_game(first_player=1)  # the winner may not choose

@@ -30,6 +30,7 @@ def test_given_every_struct_of_the_state_then_it_has_its_typed_dict():
     reachable = {model.State, model.PlayerState, model.Pending, model.Result, model.Options, model.CatalogRef}
     reachable |= {model.FormatRef}
     reachable |= {model.CaseEntry, model.FairyEntry, model.EvidenceEntry, model.Modifier, model.Used}
+    reachable |= {model.Clock, model.Match}
     assert set(TYPED_DICTS) == reachable
     for struct, name in TYPED_DICTS.items():
         typed = getattr(state_types, name)

@@ -25,6 +25,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/matches/next": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deal the next game of a match (docs/api.md §15, RULES 14).
+         * @description The same decks, names, options, clock and format; a fresh seed (private
+         *     mode: drawn and committed, new seats, recorded in the ledger); the first
+         *     player the loser chose (RULES 14.2). A game not over, or not of a match, is
+         *     a 422 citing 14.1; a finished match 14.3; a `first_player` chosen by the
+         *     winner 14.2 (private mode: 403 `not_your_seat`, the seat must be the loser's).
+         */
+        post: operations["nextMatchGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/apply": {
         parameters: {
             query?: never;
@@ -493,6 +517,24 @@ export interface components {
              */
             response_windows: "auto" | "strict";
         };
+        /** @description A NewGame's clock (docs/api.md §15, RULES 11.5): seconds each, Fischer increment. */
+        NewClock: {
+            /**
+             * @description Each player's time at the deal, in seconds.
+             * @example 600
+             */
+            initial: number;
+            /**
+             * @description Seconds added after each of a player's own moves.
+             * @example 10
+             */
+            increment: number;
+        };
+        /** @description A NewGame's match (RULES 14.1): the first game of a best of 1, 3 or 5. */
+        NewMatch: {
+            /** @enum {integer} */
+            best_of: 1 | 3 | 5;
+        };
         /** @description A new game (docs/api.md §2). */
         NewGame: {
             /** @description Player 0's deck, then player 1's. */
@@ -520,6 +562,10 @@ export interface components {
                  */
                 date?: string;
             }) | null;
+            /** @description A clock (docs/api.md §15): private mode with a ledger only (else 400 `no_ledger`). Absent or null: none. */
+            clock?: components["schemas"]["NewClock"] | (Record<string, never> | null);
+            /** @description The first game of a match (RULES 14.1). Absent or null: none. */
+            match?: components["schemas"]["NewMatch"] | (Record<string, never> | null);
         };
         /** @description The catalog a state was made with (docs/api.md §8). */
         CatalogRef: {
@@ -841,10 +887,25 @@ export interface components {
             /** @description The case instances that pay the cost (RULES 7.3); absent: the cases controlled longest. */
             pay?: string[];
         };
+        /** @description Claim the game: the opponent's time has run out (a game with a clock). (RULES 11.5) */
+        ClaimTimeAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "claim_time";
+            /**
+             * @description Who acts.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+            /** @description The case instances that pay the cost (RULES 7.3); absent: the cases controlled longest. */
+            pay?: string[];
+        };
         /** @description The action of an open response window (RULES 9.4). */
         Pending: {
             /** @description The declared action, `pay` filled in as paid. */
-            action: components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"];
+            action: components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"] | components["schemas"]["ClaimTimeAction"];
             /** @enum {integer} */
             responder: 0 | 1;
             /**
@@ -865,7 +926,7 @@ export interface components {
             /** @enum {integer} */
             winner: 0 | 1;
             /** @enum {string} */
-            reason: "deck_out" | "concede";
+            reason: "deck_out" | "concede" | "time";
         };
         /** @description A case in play. */
         CaseEntry: {
@@ -916,6 +977,33 @@ export interface components {
             card: string;
             ability: number;
         };
+        /** @description A game's clock (docs/api.md §15, RULES 11.5): Fischer time, charged at the ledger's recorded times. */
+        Clock: {
+            /** @description Each player's time at the deal, in seconds. */
+            initial: number;
+            /** @description Seconds added to a player's time after each move their time paid for (Fischer). */
+            increment: number;
+            /** @description Each player's time left at the last recorded move, in milliseconds. */
+            remaining: number[];
+            /** @description When the game was dealt, in milliseconds since 1970 (UTC) by the ledger's clock; 0 in a replay. */
+            started: number;
+            /** @description When the last move was recorded, in milliseconds since the deal (0 at the deal). */
+            last: number;
+        };
+        /** @description The match a game belongs to (docs/api.md §15, RULES 14). */
+        Match: {
+            /** @enum {integer} */
+            best_of: 1 | 3 | 5;
+            /** @description This game's number, from 1. */
+            game: number;
+            /** @description Games each player has won, this one included once it is over. */
+            wins: number[];
+            /**
+             * @description The match's winner once a player has won a majority (RULES 14.3), else null.
+             * @enum {integer|null}
+             */
+            winner?: 0 | 1 | null;
+        };
         /** @description The full, authoritative game state (docs/api.md §3, docs/state.md). Opaque to clients apart from the documented fields; send it back exactly as received. */
         State: {
             /** @enum {string} */
@@ -962,6 +1050,10 @@ export interface components {
             seq: number;
             /** @description The game's random id, set at the deal in private mode (docs/api.md §10); the seats are made for it. Absent in plain mode. */
             game_id?: string;
+            /** @description The game's clock (docs/api.md §15), or null: no clock. Default null. */
+            clock?: components["schemas"]["Clock"] | (Record<string, never> | null);
+            /** @description The match this game is part of (docs/api.md §15), or null. Default null. */
+            match?: components["schemas"]["Match"] | (Record<string, never> | null);
             /** @description A MAC over the rest of the state, present when the service runs with a secret (docs/api.md §4). */
             seal?: string;
         };
@@ -1172,7 +1264,7 @@ export interface components {
              */
             winner: 0 | 1;
             /** @enum {string} */
-            reason: "deck_out" | "concede";
+            reason: "deck_out" | "concede" | "time";
         };
         /** @description The top cards of a file went to the trash (docs/api.md §8 `mill`). What each side sees: Both players see it in full. The trash is public. */
         MillEvent: {
@@ -1448,18 +1540,44 @@ export interface components {
             commitment: string;
             events: (components["schemas"]["GameStartedEvent"] | components["schemas"]["DrawEvent"] | components["schemas"]["MulliganEvent"] | components["schemas"]["KeepEvent"] | components["schemas"]["TurnStartedEvent"] | components["schemas"]["CasePlayedEvent"] | components["schemas"]["DiscardOwedEvent"] | components["schemas"]["DiscardEvent"] | components["schemas"]["PaidEvent"] | components["schemas"]["WindowOpenedEvent"] | components["schemas"]["CounterEvent"] | components["schemas"]["WindowClosedEvent"] | components["schemas"]["NegatedEvent"] | components["schemas"]["InvestigationPowerEvent"] | components["schemas"]["GameOverEvent"] | components["schemas"]["MillEvent"] | components["schemas"]["SkippedEvent"] | components["schemas"]["PowerEvent"] | components["schemas"]["ReadyEvent"] | components["schemas"]["BounceEvent"] | components["schemas"]["TrashEvent"] | components["schemas"]["RevealEvent"] | components["schemas"]["RecoverEvent"] | components["schemas"]["AbilityEvent"] | components["schemas"]["SpellEvent"] | components["schemas"]["InvestigationEvent"] | components["schemas"]["SolvedEvent"] | components["schemas"]["FairyPlayedEvent"] | components["schemas"]["EvidencePlayedEvent"] | components["schemas"]["DispatchEvent"] | components["schemas"]["RedispatchEvent"] | components["schemas"]["RecallEvent"])[];
         };
+        /** @description The final state of a match's game that is over and who plays first in the next (RULES 14.2: the loser chooses; plain mode trusts its caller). */
+        NextGameRequest: {
+            state: components["schemas"]["State"];
+            /**
+             * @description Who plays first in the next game.
+             * @enum {integer}
+             */
+            first_player: 0 | 1;
+            /**
+             * @description Who chose: if sent, it must be the loser of the game that ended (else 422, RULES 14.2).
+             * @enum {integer|null}
+             */
+            player?: 0 | 1 | null;
+        };
+        /** @description Private mode: the token of a match's game that is over, the loser's seat (a list of one), and who plays first in the next game (RULES 14.2: the loser chooses). */
+        PrivateNextGameRequest: {
+            /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
+            state: string;
+            /** @description The loser's seat (another seat: 403 `not_your_seat`). */
+            seats: string[];
+            /**
+             * @description Who plays first in the next game.
+             * @enum {integer}
+             */
+            first_player: 0 | 1;
+        };
         /** @description A state and the action to apply to it (also the body of /v1/validate). */
         ApplyRequest: {
             state: components["schemas"]["State"];
             /** @description An action (docs/api.md §6), chosen by its `type`. */
-            action: components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"];
+            action: components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"] | components["schemas"]["ClaimTimeAction"];
         };
         /** @description Private mode: a state token, the action, and the seat of the player who acts (`action.player` must be the seat's player, else 403 `not_your_seat`). */
         PrivateActRequest: {
             /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
             state: string;
             /** @description An action (docs/api.md §6), chosen by its `type`. */
-            action: components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"];
+            action: components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"] | components["schemas"]["ClaimTimeAction"];
             /** @description A seat: the key one player acts and sees with (POST /v1/games gave it). */
             seat: string;
         };
@@ -1475,6 +1593,25 @@ export interface components {
             fairies: components["schemas"]["FairyEntry"][];
             evidence: components["schemas"]["EvidenceEntry"][];
             kept: boolean;
+        };
+        /** @description The clock as a view shows it (docs/api.md §15): each player's time left at the last recorded move, whose time runs, and since when; a page counts down from it without asking. */
+        ViewClock: {
+            /** @description Milliseconds, per player. */
+            remaining: number[];
+            /**
+             * @description Whose time runs (the player who may act); null once over.
+             * @enum {integer|null}
+             */
+            running: 0 | 1 | null;
+            /**
+             * @description When the running time started (the last recorded move, or the deal): RFC 3339, UTC.
+             * @example 2026-12-05T10:00:00.000Z
+             */
+            since: string;
+            /** @description The clock's time at the deal, in seconds. */
+            initial: number;
+            /** @description The clock's increment, in seconds. */
+            increment: number;
         };
         /** @description The state as one player may see it (docs/api.md §5): no seed, no rng, files as counts, and in `cards` only the instances that player may know (their hand, the field but the opponent's face-down cases, both trashes, the card of a declared pending action). Not a State, never sealed, never accepted as one. */
         View: {
@@ -1524,6 +1661,10 @@ export interface components {
             commitment: string;
             /** @description The game's id (private mode only). */
             game_id?: string;
+            /** @description The game's clock (docs/api.md §15), or null: no clock. */
+            clock?: components["schemas"]["ViewClock"] | (Record<string, never> | null);
+            /** @description The match this game is part of (docs/api.md §15), or null. */
+            match?: components["schemas"]["Match"] | (Record<string, never> | null);
         };
         /** @description Private mode: the next state's token, the events and the view of the seat's player. */
         PrivateApplyResponse: {
@@ -1905,9 +2046,26 @@ export interface components {
             /** @description With `"labels": true`: the action in words, naming only what its player may see (English, or Japanese with `Accept-Language: ja`). */
             label?: string;
         };
+        /** @description Claim the game: the opponent's time has run out (a game with a clock). (RULES 11.5) Listed, maybe labelled. */
+        ListedClaimTimeAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "claim_time";
+            /**
+             * @description Who acts.
+             * @enum {integer}
+             */
+            player: 0 | 1;
+            /** @description The case instances that pay the cost (RULES 7.3); absent: the cases controlled longest. */
+            pay?: string[];
+            /** @description With `"labels": true`: the action in words, naming only what its player may see (English, or Japanese with `Accept-Language: ja`). */
+            label?: string;
+        };
         /** @description Every legal action now, without `pay` (docs/api.md §6). */
         LegalActionsResponse: {
-            actions: (components["schemas"]["ListedMulliganAction"] | components["schemas"]["ListedKeepAction"] | components["schemas"]["ListedPlayCaseAction"] | components["schemas"]["ListedSkipCaseAction"] | components["schemas"]["ListedDrawAction"] | components["schemas"]["ListedPlayFairyAction"] | components["schemas"]["ListedPlayEvidenceAction"] | components["schemas"]["ListedDispatchAction"] | components["schemas"]["ListedRedispatchAction"] | components["schemas"]["ListedRecallAction"] | components["schemas"]["ListedInvestigateAction"] | components["schemas"]["ListedUseAbilityAction"] | components["schemas"]["ListedCastSpellAction"] | components["schemas"]["ListedCounterAction"] | components["schemas"]["ListedPassAction"] | components["schemas"]["ListedEndTurnAction"] | components["schemas"]["ListedDiscardAction"] | components["schemas"]["ListedConcedeAction"])[];
+            actions: (components["schemas"]["ListedMulliganAction"] | components["schemas"]["ListedKeepAction"] | components["schemas"]["ListedPlayCaseAction"] | components["schemas"]["ListedSkipCaseAction"] | components["schemas"]["ListedDrawAction"] | components["schemas"]["ListedPlayFairyAction"] | components["schemas"]["ListedPlayEvidenceAction"] | components["schemas"]["ListedDispatchAction"] | components["schemas"]["ListedRedispatchAction"] | components["schemas"]["ListedRecallAction"] | components["schemas"]["ListedInvestigateAction"] | components["schemas"]["ListedUseAbilityAction"] | components["schemas"]["ListedCastSpellAction"] | components["schemas"]["ListedCounterAction"] | components["schemas"]["ListedPassAction"] | components["schemas"]["ListedEndTurnAction"] | components["schemas"]["ListedDiscardAction"] | components["schemas"]["ListedConcedeAction"] | components["schemas"]["ListedClaimTimeAction"])[];
             /** @description Private mode, during a key rotation: present when the seat sent was made under the previous key; the same seat under the current key, to use from now on (docs/operations.md). */
             seat?: string;
         };
@@ -1915,14 +2073,18 @@ export interface components {
         ReplayRequest: {
             game?: components["schemas"]["NewGame"];
             state?: components["schemas"]["State"];
-            actions: (components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"])[];
+            actions: (components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"] | components["schemas"]["ClaimTimeAction"])[];
+            /** @description When each action was recorded, in milliseconds since the deal, one per action (docs/api.md §15): a game with a clock needs them and replays its charges exactly from them. */
+            times?: number[];
         };
         /** @description Private mode: a state token, both seats of the game, and the actions to apply in order. */
         PrivateReplayRequest: {
             /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
             state: string;
             seats: string[];
-            actions: (components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"])[];
+            actions: (components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"] | components["schemas"]["ClaimTimeAction"])[];
+            /** @description When each action was recorded, in milliseconds since the deal, one per action (docs/api.md §15): a game with a clock needs them and replays its charges exactly from them. */
+            times?: number[];
         };
         /** @description A game record (docs/records.md) to replay: its game, its actions. */
         ReplayRecordRequest: {
@@ -1943,7 +2105,7 @@ export interface components {
         /** @description A game as `/v1/replay` takes it (from its NewGame), and whose record is wanted. */
         RecordsRequest: {
             game: components["schemas"]["NewGame"];
-            actions: (components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"])[];
+            actions: (components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"] | components["schemas"]["ClaimTimeAction"])[];
             /** @description Clocked games: each action's time, in milliseconds since the deal (clocked games). */
             times?: number[];
             /**
@@ -1967,7 +2129,7 @@ export interface components {
             /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
             state: string;
             seats: string[];
-            actions: (components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"])[];
+            actions: (components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"] | components["schemas"]["ClaimTimeAction"])[];
             /** @description Clocked games: each action's time, in milliseconds since the deal. */
             times?: number[];
             /**
@@ -1980,7 +2142,7 @@ export interface components {
         RecordReadResponse: {
             /** @description The NewGame the record was dealt from. */
             game: components["schemas"]["NewGame"];
-            actions: (components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"])[];
+            actions: (components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"] | components["schemas"]["ClaimTimeAction"])[];
             /** @description Clocked games: each action's time, in milliseconds since the deal; else null. */
             times: number[] | null;
             /** @description The record's line (1-based) of each action. */
@@ -2049,7 +2211,7 @@ export interface components {
         /** @description One of the player's legal actions, chosen by the bot from that player's view only. */
         SuggestResponse: {
             /** @description A legal action (docs/api.md §6), with its `label` when asked for. */
-            action: components["schemas"]["ListedMulliganAction"] | components["schemas"]["ListedKeepAction"] | components["schemas"]["ListedPlayCaseAction"] | components["schemas"]["ListedSkipCaseAction"] | components["schemas"]["ListedDrawAction"] | components["schemas"]["ListedPlayFairyAction"] | components["schemas"]["ListedPlayEvidenceAction"] | components["schemas"]["ListedDispatchAction"] | components["schemas"]["ListedRedispatchAction"] | components["schemas"]["ListedRecallAction"] | components["schemas"]["ListedInvestigateAction"] | components["schemas"]["ListedUseAbilityAction"] | components["schemas"]["ListedCastSpellAction"] | components["schemas"]["ListedCounterAction"] | components["schemas"]["ListedPassAction"] | components["schemas"]["ListedEndTurnAction"] | components["schemas"]["ListedDiscardAction"] | components["schemas"]["ListedConcedeAction"];
+            action: components["schemas"]["ListedMulliganAction"] | components["schemas"]["ListedKeepAction"] | components["schemas"]["ListedPlayCaseAction"] | components["schemas"]["ListedSkipCaseAction"] | components["schemas"]["ListedDrawAction"] | components["schemas"]["ListedPlayFairyAction"] | components["schemas"]["ListedPlayEvidenceAction"] | components["schemas"]["ListedDispatchAction"] | components["schemas"]["ListedRedispatchAction"] | components["schemas"]["ListedRecallAction"] | components["schemas"]["ListedInvestigateAction"] | components["schemas"]["ListedUseAbilityAction"] | components["schemas"]["ListedCastSpellAction"] | components["schemas"]["ListedCounterAction"] | components["schemas"]["ListedPassAction"] | components["schemas"]["ListedEndTurnAction"] | components["schemas"]["ListedDiscardAction"] | components["schemas"]["ListedConcedeAction"] | components["schemas"]["ListedClaimTimeAction"];
             /** @description The action in words (English, or Japanese with `Accept-Language: ja`). */
             label: string;
             /** @description Private mode, during a key rotation: present when the seat sent was made under the previous key; the same seat under the current key, to use from now on (docs/operations.md). */
@@ -2448,6 +2610,38 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    nextMatchGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The final state of a match's game that is over, and the first player the loser chose (private mode: the token and the loser's seat). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NextGameRequest"] | components["schemas"]["PrivateNextGameRequest"];
+            };
+        };
+        responses: {
+            /** @description The match's next game, in the mulligan phase (private mode: its token and new seats). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameResponse"] | components["schemas"]["PrivateGameResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["PrivateRefused"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["RuleViolation"];
+            503: components["responses"]["LedgerUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
     applyAction: {
         parameters: {
             query?: never;
@@ -2671,7 +2865,9 @@ export interface operations {
                  *         ],
                  *         "modifiers": [],
                  *         "used": [],
-                 *         "seq": 0
+                 *         "seq": 0,
+                 *         "clock": null,
+                 *         "match": null
                  *       },
                  *       "action": {
                  *         "type": "keep",
@@ -2955,7 +3151,9 @@ export interface operations {
                  *         ],
                  *         "modifiers": [],
                  *         "used": [],
-                 *         "seq": 0
+                 *         "seq": 0,
+                 *         "clock": null,
+                 *         "match": null
                  *       },
                  *       "player": 0,
                  *       "labels": true
@@ -3325,7 +3523,9 @@ export interface operations {
                  *         ],
                  *         "modifiers": [],
                  *         "used": [],
-                 *         "seq": 0
+                 *         "seq": 0,
+                 *         "clock": null,
+                 *         "match": null
                  *       },
                  *       "player": 0,
                  *       "bot": "ismcts",

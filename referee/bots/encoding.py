@@ -109,7 +109,9 @@ class ActionSpace:
     def index(self, action: dict[str, Any], view: dict[str, Any]) -> int | None:
         """The index of ``action`` (one the seat of ``view`` may take), or ``None`` when it has none."""
         kind, seat = action["type"], action["player"]
-        base = self.offsets[kind]
+        base = self.offsets.get(kind)
+        if base is None:  # a type the space leaves out: a time claim (docs/api.md §15), never in an unclocked game
+            return None
         if kind in FIXED:
             return base
         cards = view["cards"]

@@ -189,6 +189,29 @@ def new_private_game(game: dict[str, Any]) -> Call[PrivateDeal]:
     )
 
 
+def next_private_game(token: str, seat: str, first_player: int) -> Call[PrivateDeal]:
+    """``POST /v1/matches/next`` on a private referee (docs/api.md §15): the next game of a match, from the
+    final token of the game that ended and the loser's seat; ``first_player`` is the loser's choice (RULES 14.2).
+    New seats for both players (the loser hands the opponent theirs), a new commitment."""
+    return Call(
+        "POST",
+        "/v1/matches/next",
+        lambda out: PrivateDeal(
+            out["state"], list(out["seats"]), out["commitment"], out.get("events", []), out.get("watch")
+        ),
+        {"state": token, "seats": [seat], "first_player": first_player},
+    )
+
+
+def next_game(state: dict[str, Any], first_player: int, player: int | None = None) -> Call[Step]:
+    """``POST /v1/matches/next`` (plain mode): the next game of a match from the final state of the game that
+    ended; ``player``, if given, is who chose ``first_player`` (the loser, RULES 14.2)."""
+    body: dict[str, Any] = {"state": state, "first_player": first_player}
+    if player is not None:
+        body["player"] = player
+    return Call("POST", "/v1/matches/next", _step, body)
+
+
 def private_apply(token: str, seat: str, action: dict[str, Any]) -> Call[PrivateStep]:
     """``POST /v1/apply`` with a seat: the next token, and the events and view of the seat's player."""
     return Call(

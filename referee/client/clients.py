@@ -112,6 +112,7 @@ class _ClientBase:
         self._http: Any = self._http_class(base_url=self.base_url, timeout=timeout, headers=sent, transport=transport)
 
     new_game = Endpoint(calls.new_game)
+    next_game = Endpoint(calls.next_game)
     apply = Endpoint(calls.apply)
     validate = Endpoint(calls.validate)
     legal_actions = Endpoint(calls.legal_actions)
@@ -125,6 +126,7 @@ class _ClientBase:
     rules = Endpoint(calls.rules)
     ready = Endpoint(calls.ready)
     new_private_game = Endpoint(calls.new_private_game)
+    next_private_game = Endpoint(calls.next_private_game)
     private_apply = Endpoint(calls.private_apply)
     private_validate = Endpoint(calls.private_validate)
     private_legal_actions = Endpoint(calls.private_legal_actions)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any, Concatenate, Generic, overload
 
 from referee.client import calls
-from referee.client.calls import Call, Latest, Method, P, PrivateStep, T, sending
+from referee.client.calls import Call, Latest, Method, P, PrivateDeal, PrivateStep, T, sending
 from referee.client.clients import AsyncRefereeClient, RefereeClient
 from referee.client.errors import RefereeClientError, RefereeRuleViolation, RollbackDetected, StaleState
 
@@ -144,6 +145,44 @@ class _PrivateSide:
         """The violation ``action`` would raise (returned, not raised), or ``None`` when legal."""
         return calls.private_validate(self.token, self.seat, action)
 
+    # -- clocks and matches (docs/api.md §15) ---------------------------------------------------
+
+    @property
+    def clock(self) -> dict[str, Any] | None:
+        """The game's clock as the last view showed it (``remaining``, ``running``, ``since``...), or None."""
+        return self.view.get("clock")
+
+    def time_left(self, now: datetime | None = None) -> list[int] | None:
+        """Each player's milliseconds left at ``now`` (default: this machine's time), counted down from the
+        last view without asking the referee, as a page does; never below 0. None without a clock.
+
+        The referee charges by its ledger's clock, so this is an estimate between two views."""
+        clock = self.clock
+        if clock is None:
+            return None
+        left = list(clock["remaining"])
+        running = clock["running"]
+        if running is not None:
+            since = datetime.fromisoformat(clock["since"])
+            spent = int(((now or datetime.now(UTC)) - since).total_seconds() * 1000)
+            left[running] = max(0, left[running] - max(0, spent))
+        return left
+
+    @property
+    def match(self) -> dict[str, Any] | None:
+        """The match this game is part of (``best_of``, ``game``, ``wins``, ``winner``), or None."""
+        return self.view.get("match")
+
+    def _claim_time(self) -> Call[PrivateStep]:
+        """Claim the game once the opponent's time has run out (RULES 11.5): the game is won on time."""
+        return self._apply({"type": "claim_time", "player": self.player})
+
+    def _next_game(self, first_player: int) -> Call[PrivateDeal]:
+        """The match's next game, asked by the loser of the game that ended, who chooses ``first_player``
+        (RULES 14.2): its token and both new seats (hand the opponent theirs). Join it with a new
+        :class:`PrivateGame` on ``deal.state`` and ``deal.seats[game.player]``."""
+        return calls.next_private_game(self.token, self.seat, first_player)
+
     def _reveal(self, their_seat: str) -> Call[dict[str, Any]]:
         """The whole state once the game is over (:class:`GameNotOver` before), with the opponent's
         seat, which they give at the end: revealing needs both players."""
@@ -155,6 +194,8 @@ class _PrivateSide:
     validate = _GameEndpoint(_validate)
     reveal = _GameEndpoint(_reveal)
     latest = _GameEndpoint(_latest)
+    claim_time = _GameEndpoint(_claim_time)
+    next_game = _GameEndpoint(_next_game)
 
 
 class PrivateGame(_PrivateSide):

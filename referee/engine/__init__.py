@@ -12,6 +12,7 @@ returns new dicts: the input state is never mutated. The public functions:
 - :func:`view` — what one player may see (docs/api.md §5).
 - :func:`replay` — apply a list of actions in order.
 - :func:`validate_deck` — every RULES 3 violation of one deck.
+- :func:`next_game` — RULES 14: the NewGame of a match's next game.
 - :func:`check_state` / :func:`parse_action` — the strict input parsers.
 """
 
@@ -26,6 +27,7 @@ from referee.engine.errors import (
     ReplayError,
     RuleViolation,
 )
+from referee.engine.matches import next_game
 from referee.engine.session import Applied, Session, apply, legal_actions, replay, validate, view
 from referee.engine.setup import new_game, validate_deck
 from referee.engine.state import check_state, parse_action
@@ -49,6 +51,7 @@ __all__ = [
     "check_state",
     "legal_actions",
     "new_game",
+    "next_game",
     "parse_action",
     "replay",
     "validate",

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.catalog import Card, Catalog
-from referee.engine.facts import Outcome, Phase, Reason, other
-from referee.engine.flow import Edge, advance
+from referee.engine.facts import Outcome, Phase, Reason, majority, other
+from referee.engine.flow import Edge, advance, who_acts
 from referee.engine.registry import rule
 from referee.engine.state_types import (
     CaseEntryDict,
@@ -30,12 +30,13 @@ _DECK_OUT = Reason.DECK_OUT
 
 
 class Board:
-    __slots__ = ("catalog", "events", "s")
+    __slots__ = ("catalog", "events", "now", "s")
 
-    def __init__(self, catalog: Catalog, state: StateDict):
+    def __init__(self, catalog: Catalog, state: StateDict, now: int | None = None):
         self.catalog = catalog
         self.s = state
         self.events: list[dict[str, Any]] = []
+        self.now = now  # when the move under way was recorded, for a clock (clocks.py); None: no time given
 
     # -- queries -----------------------------------------------------------
 
@@ -103,9 +104,7 @@ class Board:
 
     def who_acts(self) -> int:
         """RULES 12.1: the responder inside a window, else the active player."""
-        pen = self.s["pending"]
-        actor: int = pen["responder"] if pen is not None else self.s["active"]
-        return actor
+        return who_acts(self.s)
 
     # -- moves -------------------------------------------------------------
 
@@ -119,6 +118,11 @@ class Board:
         advance(s, Edge.GAME_ENDS)
         s["pending"] = None
         s["result"] = outcome.json()
+        match = s["match"]
+        if match is not None:  # RULES 14.1, 14.3: the game counts for the match
+            match["wins"][outcome.winner] += 1
+            if match["wins"][outcome.winner] >= majority(match["best_of"]):
+                match["winner"] = outcome.winner
         self.emit("game_over", **outcome.json())
 
     @rule("11.1")

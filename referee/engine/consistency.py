@@ -18,7 +18,18 @@ from typing import Any, cast
 
 from referee.engine.catalog import Catalog
 from referee.engine.errors import InconsistentState as _fail  # (code, detail, path): what each check raises
-from referee.engine.facts import DECK_SIZE, HAND_LIMIT, OPENING_HAND, PLAYERS, Phase, Reason, Step, other
+from referee.engine.facts import (
+    CLOCK_TIME_MAX,
+    DECK_SIZE,
+    HAND_LIMIT,
+    OPENING_HAND,
+    PLAYERS,
+    Phase,
+    Reason,
+    Step,
+    majority,
+    other,
+)
 from referee.engine.flow import deciding, turn_player
 from referee.engine.pending_consistency import check_pending
 from referee.engine.registry import rule
@@ -30,6 +41,7 @@ _MULLIGAN_PHASE = Phase.MULLIGAN
 _OVER = Phase.OVER
 _TURN = Phase.TURN
 _DECK_OUT = Reason.DECK_OUT
+_TIME = Reason.TIME
 _CASE = Step.CASE
 _END = Step.END
 _MULLIGAN_STEP = Step.MULLIGAN
@@ -63,6 +75,10 @@ def check_consistency(catalog: Catalog, state: dict[str, Any] | StateDict) -> No
         _check_modifiers(s)
     if s["used"]:
         _check_used(catalog, s)
+    if s["clock"] is not None:
+        _check_clock(s)
+    if s["match"] is not None:
+        _check_match(s)
 
 
 _card, _case = itemgetter("card"), itemgetter("case")
@@ -273,6 +289,15 @@ def _check_result(s: StateDict) -> None:
     """RULES 11.1 / 5.5: a game lost by deck-out was lost drawing from an empty file."""
     res = s["result"]
     assert res is not None  # called only for a finished game
+    if res["reason"] == _TIME:  # RULES 11.5: claimed when the loser's time had run out
+        clock = s["clock"]
+        if clock is None or clock["remaining"][other(res["winner"])] != 0:
+            raise _fail(
+                "result_does_not_match",
+                f"a game won on time needs a clock on which player {other(res['winner'])}'s time is 0 (RULES 11.5)",
+                "result",
+            )
+        return
     if res["reason"] != _DECK_OUT:
         return  # a concession (11.2) fits any state
     loser = other(res["winner"])
@@ -291,6 +316,41 @@ def _check_result(s: StateDict) -> None:
             f"but player {loser} {held}",
             "result",
         )
+
+
+def _check_clock(s: StateDict) -> None:
+    """docs/api.md §15: the last move's time, from the deal's, is a time RFC 3339 can write (year 9999 at most)."""
+    clock = s["clock"]
+    assert clock is not None
+    if clock["started"] + clock["last"] > CLOCK_TIME_MAX:
+        raise _fail(
+            "inconsistent_clock", f"clock.started + clock.last is past {CLOCK_TIME_MAX} (year 9999)", "clock.last"
+        )
+
+
+def _check_match(s: StateDict) -> None:
+    """RULES 14.1, 14.3: the wins count the games played before this one (and this one once it is over),
+    nobody past a majority, and the match's winner is whoever reached it."""
+    match = s["match"]
+    assert match is not None
+    need, wins = majority(match["best_of"]), match["wins"]
+    played = match["game"] - (0 if s["phase"] == _OVER else 1)
+    reached = [i for i in (0, 1) if wins[i] == need]
+    if sum(wins) != played or max(wins) > need or match["game"] > match["best_of"]:
+        raise _fail(
+            "inconsistent_match",
+            f"game {match['game']} of a best of {match['best_of']} cannot follow {sum(wins)} games won "
+            f"{wins[0]}–{wins[1]} (RULES 14.1)",
+            "match.wins",
+        )
+    if (reached[0] if reached else None) != match["winner"] or (reached and played != match["game"]):
+        raise _fail(
+            "inconsistent_match",
+            "the match's winner is the player who won a majority, in its last game (RULES 14.3)",
+            "match.winner",
+        )
+    if s["result"] is not None and s["phase"] == _OVER and wins[s["result"]["winner"]] == 0:
+        raise _fail("inconsistent_match", "the game's winner has won no game of the match", "match.wins")
 
 
 def _check_modifiers(s: StateDict) -> None:

@@ -40,6 +40,12 @@ DECK_MAX_VIOLATIONS = 1 + 3 * DECK_MAX_ENTRIES + UNKNOWN_CARDS_LISTED + 1  # 3.2
 TURN_MAX = 1_000_000
 RNG_MAX = 2**53 - 1
 POWER_MAX = 1_000_000  # pending.power and each modifier's power, either sign
+# docs/api.md §15: a clock's time at the deal and its Fischer increment, in seconds; a match's lengths.
+CLOCK_INITIAL = (10, 86_400)
+CLOCK_INCREMENT = (0, 3_600)
+BEST_OF = (1, 3, 5)  # RULES 14.1
+# The latest time a clock may show (9999-12-31T23:59:59.999Z, in milliseconds since 1970): RFC 3339's last year.
+CLOCK_TIME_MAX = 253_402_300_799_999
 
 
 COMMITMENT_PREFIX = "sha256:"
@@ -77,10 +83,11 @@ class WindowMode(StrEnum):
 
 
 class Reason(StrEnum):
-    """Why a game ended (RULES 11.1, 11.2)."""
+    """Why a game ended (RULES 11.1, 11.2, 11.5)."""
 
     DECK_OUT = "deck_out"
     CONCEDE = "concede"
+    TIME = "time"  # RULES 11.5: claimed on time
 
 
 class Player(int):
@@ -97,6 +104,11 @@ class Player(int):
             raise InvalidInput({path: ["must be 0 or 1"]})
         player: int = value
         return player
+
+
+def majority(best_of: int) -> int:
+    """RULES 14.1: how many games win a match of ``best_of``."""
+    return best_of // 2 + 1
 
 
 def other(player: int) -> int:

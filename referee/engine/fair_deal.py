@@ -28,7 +28,7 @@ from referee.engine.errors import InvalidInput, RuleViolation
 from referee.engine.facts import COMMITMENT_PREFIX, PLAYERS, Phase, commitment
 from referee.engine.setup import deck_list, new_game, validate_deck
 from referee.engine.state import check_state
-from referee.engine.state_types import StateDict
+from referee.engine.state_types import MatchDict, StateDict
 
 
 class DealMismatch(Exception):
@@ -41,9 +41,16 @@ def canonical_deck(deck: Any, catalog: Catalog | None = None) -> Any:
 
 
 def private_deal(
-    catalog: Catalog, request: Any, seed: str, game_id: str
+    catalog: Catalog,
+    request: Any,
+    seed: str,
+    game_id: str,
+    *,
+    now: int | None = None,
+    match: MatchDict | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The deal of a private game: ``request``'s decks in canonical order, ``seed`` and ``game_id`` set.
+    """The deal of a private game: ``request``'s decks in canonical order, ``seed`` and ``game_id`` set
+    (``now`` and ``match`` as ``new_game`` takes them).
 
     Malformed or illegal decks are left as sent, so ``new_game`` reports them
     exactly as in plain mode.
@@ -53,7 +60,7 @@ def private_deal(
         game["decks"] = [canonical_deck(d, catalog) for d in game["decks"]]
     if isinstance(game, dict):
         game["seed"] = seed
-    return new_game(catalog, game, game_id=game_id)
+    return new_game(catalog, game, game_id=game_id, now=now, match=match)
 
 
 def _legal_decks(catalog: Catalog, decks: Any) -> bool:

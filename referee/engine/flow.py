@@ -18,8 +18,9 @@ AssertionError: discards_owed from turn/case
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from referee.engine.facts import Phase, Step, other
 from referee.engine.state_types import StateDict
@@ -79,6 +80,14 @@ def dealt() -> dict[str, str]:
 def deciding(first_player: int, first_has_kept: bool) -> int:
     """RULES 5.4: who decides in the mulligan phase: the first player, then the second."""
     return other(first_player) if first_has_kept else first_player
+
+
+def who_acts(state: StateDict | Mapping[str, Any]) -> int:
+    """RULES 12.1: who may act: the responder inside a response window, else the active player (in the
+    mulligan phase, the deciding one)."""
+    pending = state["pending"]
+    actor: int = pending["responder"] if pending is not None else state["active"]
+    return actor
 
 
 def turn_player(turn: int, first_player: int) -> int:

@@ -46,6 +46,7 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     "end_turn": ("End the turn", "ターンを終了する"),
     "discard": ("Discard {cards}", "{cards}を捨てる"),
     "concede": ("Concede the game", "投了する"),
+    "claim_time": ("Claim the game: your opponent's time has run out", "時間切れ勝ちを申し立てる"),
 }
 
 # (English, Japanese) of the small words around names.

@@ -51,6 +51,33 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "A response window is open; only {actor} acts now.",
         "対応ウィンドウが開いています。今は{actor}だけが行動できます。",
     ),
+    "time_not_out": (
+        "{player} may claim the game only once their opponent's time has run out (RULES 11.5).",
+        "{player}が時間切れを申し立てられるのは、相手の持ち時間が切れたときだけです。",
+    ),
+    # 14 Matches
+    "not_a_match": ("This game is not part of a match.", "このゲームはマッチの一部ではありません。"),
+    "match_game_not_over": (
+        "Game {game} of the match is not over: the next game is dealt once it is.",
+        "マッチの第{game}ゲームはまだ終わっていません。次のゲームは終了後に配られます。",
+    ),
+    "match_over": (
+        "The match is over: {player} won it {wins}–{loses}; no further game is dealt.",
+        "マッチは終了しました（{player}が{wins}対{loses}で勝利）。次のゲームは配られません。",
+    ),
+    "loser_chooses": (
+        "{actor} lost the game before, so {actor} chooses who plays first, not {player}.",
+        "前のゲームに負けた{actor}が先攻を選びます。{player}は選べません。",
+    ),
+    # 11.5 Clocks
+    "time_out": (
+        "{player}'s time has run out: they may only concede; their opponent may claim the game.",
+        "{player}の持ち時間が切れました。投了のみできます。相手は時間切れの勝ちを申し立てられます。",
+    ),
+    "no_clock": (
+        "This game has no clock: there is no time to claim.",
+        "このゲームには持ち時間がありません。時間切れの申し立てはできません。",
+    ),
     "card_not_available": (
         "{player} has no {card} {where}.",
         "{player}の{where_ja}に{card}はありません。",

@@ -26,6 +26,9 @@ import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType, field
 
 from referee.engine.facts import (
+    BEST_OF,
+    CLOCK_INCREMENT,
+    CLOCK_INITIAL,
     HAND_LIMIT,
     OPENING_HAND,
     PLAYERS,
@@ -160,6 +163,58 @@ class Result(Model):
     reason: Reason
 
 
+Millis = Annotated[int, says(f"must be an integer from 0 to {RNG_MAX} (milliseconds)", ge=0, le=RNG_MAX)]
+
+
+class Clock(Model, kw_only=True):
+    """A game's clock (docs/api.md §15, RULES 11.5): Fischer time, charged at the ledger's recorded times."""
+
+    initial: Annotated[
+        int,
+        says(
+            f"must be seconds from {CLOCK_INITIAL[0]:,} to {CLOCK_INITIAL[1]:,}",
+            ge=CLOCK_INITIAL[0],
+            le=CLOCK_INITIAL[1],
+        ),
+        doc("Each player's time at the deal, in seconds."),
+    ]
+    increment: Annotated[
+        int,
+        says(
+            f"must be seconds from {CLOCK_INCREMENT[0]} to {CLOCK_INCREMENT[1]:,}",
+            ge=CLOCK_INCREMENT[0],
+            le=CLOCK_INCREMENT[1],
+        ),
+        doc("Seconds added to a player's time after each move their time paid for (Fischer)."),
+    ]
+    remaining: Annotated[
+        list[Millis],
+        says("must be a list of two integers ≥ 0 (milliseconds)", min_length=PLAYERS, max_length=PLAYERS, whole=True),
+        doc("Each player's time left at the last recorded move, in milliseconds."),
+    ]
+    started: Annotated[
+        Millis, doc("When the game was dealt, in milliseconds since 1970 (UTC) by the ledger's clock; 0 in a replay.")
+    ]
+    last: Annotated[Millis, doc("When the last move was recorded, in milliseconds since the deal (0 at the deal).")]
+
+
+class Match(Model, kw_only=True):
+    """The match a game belongs to (docs/api.md §15, RULES 14)."""
+
+    best_of: Annotated[Literal[BEST_OF], says("must be 1, 3 or 5")]  # type: ignore[valid-type]
+    game: Annotated[
+        int, says("must be a game number from 1 to 5", ge=1, le=max(BEST_OF)), doc("This game's number, from 1.")
+    ]
+    wins: Annotated[
+        list[Annotated[int, Meta(ge=0, le=max(BEST_OF) // 2 + 1)]],
+        says("must be a list of two win counts", min_length=PLAYERS, max_length=PLAYERS, whole=True),
+        doc("Games each player has won, this one included once it is over."),
+    ]
+    winner: Annotated[
+        PlayerIndex | None, doc("The match's winner once a player has won a majority (RULES 14.3), else null.")
+    ] = None
+
+
 # -- actions (docs/api.md §6) ---------------------------------------------------------------
 
 
@@ -232,6 +287,7 @@ ACTIONS: dict[str, ActionKind] = {
         "end_turn": ((), "6.5", "End the turn (main step, no window open)."),
         "discard": (("cards",), "6.6", f"Discard exactly the excess over {HAND_LIMIT} cards (end step)."),
         "concede": ((), "11.2", "Concede the game (either player, any time before it is over)."),
+        "claim_time": ((), "11.5", "Claim the game: the opponent's time has run out (a game with a clock)."),
     }.items()
 }
 # RULES 9.4: the actions a response window may follow (6.4, 8.2–8.8, 9.1, 9.2); a counter's ``trigger`` names one
@@ -370,6 +426,16 @@ class State(Model, kw_only=True):
         ]
         | UnsetType
     ) = UNSET
+    clock: Annotated[
+        Clock | None,
+        says("must be null or a clock object", shape=True),
+        doc("The game's clock (docs/api.md §15), or null: no clock. Default null."),
+    ] = None
+    match: Annotated[
+        Match | None,
+        says("must be null or an object with best_of, game and wins", shape=True),
+        doc("The match this game is part of (docs/api.md §15), or null. Default null."),
+    ] = None
     seal: (
         Annotated[
             Text, doc("A MAC over the rest of the state, present when the service runs with a secret (docs/api.md §4).")

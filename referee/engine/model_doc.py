@@ -132,6 +132,8 @@ TYPED_DICTS: dict[type[Struct], str] = {
     model.Used: "UsedDict",
     model.Result: "ResultDict",
     model.Pending: "PendingDict",
+    model.Clock: "ClockDict",
+    model.Match: "MatchDict",
     model.State: "StateDict",
 }
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from referee.engine.actions import Action, ActionRule
 from referee.engine.board import Board
+from referee.engine.clocks import charge, out_of_time
 from referee.engine.costs import pay, payers
 from referee.engine.errors import RuleViolation
 from referee.engine.facts import HAND_LIMIT, RNG_MAX, Phase, Step
@@ -30,11 +31,15 @@ _END = Step.END
 # -- the checks ------------------------------------------------------------------
 
 
+# Open at any moment to either player (RULES 11.2, 12.1): no turn, phase or window gate applies to them.
+_ANY_MOMENT = frozenset(("concede", "claim_time"))
+
+
 @rule("12.1", "responder_acts")
 @rule("12.2", "not_your_turn")
 def _who_may_act(g: Board, a: Action) -> None:
-    """RULES 12.1/12.2 (concede is open to both, 11.2)."""
-    if a["type"] == "concede":
+    """RULES 12.1/12.2 (concede is open to both, 11.2; a time claim is its rule's own check, 11.5)."""
+    if a["type"] in _ANY_MOMENT:
         return
     s = g.s
     if s["pending"] is not None and a["player"] != s["pending"]["responder"]:
@@ -48,13 +53,20 @@ def _who_may_act(g: Board, a: Action) -> None:
 def _phase_gate(g: Board, a: Action) -> None:
     """The phase-wide gates: the mulligan phase (5.4) and the end step's discard (6.6)."""
     kind, s = a["type"], g.s
-    if kind == "concede":
+    if kind in _ANY_MOMENT:
         return
     if s["phase"] == _MULLIGAN_PHASE and kind not in ("mulligan", "keep"):
         raise RuleViolation("mulligan_phase")
     if s["step"] == _END and s["phase"] == _TURN and kind != "discard":
         excess = len(g.player(s["active"])["hand"]) - HAND_LIMIT
         raise RuleViolation("end_step", player=s["active"], count=excess)
+
+
+@rule("11.5", "time_out")
+def _in_time(g: Board, a: Action) -> None:
+    """RULES 11.5: a player whose time has run out may take no action but concede (a claim is the opponent's)."""
+    if a["type"] not in _ANY_MOMENT and out_of_time(g.s, a["player"], g.now):
+        raise RuleViolation("time_out", player=a["player"])
 
 
 def _open_now(g: Board, rule: ActionRule, probe: Action) -> bool:
@@ -83,6 +95,8 @@ def _checked(g: Board, a: Action) -> tuple[ActionRule, list[str]]:
     if g.s["phase"] == _OVER:  # RULES 11.3
         raise RuleViolation("game_over")
     _who_may_act(g, a)
+    if g.s["clock"] is not None:
+        _in_time(g, a)
     _phase_gate(g, a)
     rule = RULEBOOK[a["type"]]
     rule.allowed(g, a)
@@ -94,17 +108,23 @@ def step(g: Board, a: Action) -> None:
     """Check then perform one parsed action on a checked state, in place: pay (RULES 7.1), declare,
     then the response window of RULES 9.4 (``responses.open_or_resolve``).
 
+    In a game with a clock the player who might act pays the time since the last move (RULES 11.5,
+    ``clocks.charge``), at the board's ``now``.
+
     ``seq`` counts the actions applied since the deal (docs/api.md §3), so a player
     sees a rollback as ``seq`` going back. It stops at its bound (``RNG_MAX``, 2**53 - 1,
     far past any real game) so an answer never leaves the range its input must keep.
     """
     rule, paying = _checked(g, a)
+    s = g.s
+    charged = g.who_acts()  # RULES 11.5: whose time ran until this move
     if rule.respondable or paying:
         a = {**a, "pay": paying}
         pay(g, a["player"], paying)
     rule.declare(g, a)
     open_or_resolve(g, rule, a)
-    s = g.s
+    if s["clock"] is not None:
+        charge(s, charged, a["player"], g.now)
     if s["seq"] < RNG_MAX:
         s["seq"] += 1
 
@@ -115,7 +135,7 @@ _OPEN_CACHE: dict[tuple[str, str, bool], tuple[ActionRule, ...]] = {}
 
 
 def open_rules(g: Board, actor: int) -> tuple[ActionRule, ...]:
-    """The rules of the action types (concede aside) open to ``actor`` now, in API order.
+    """The rules of the action types (concede and a time claim aside) open to ``actor`` now, in API order.
 
     ``actor`` is whoever may act; then the answer depends only on the phase,
     the step and whether a window is open, so it is computed once per situation.
@@ -133,7 +153,7 @@ def open_rules_now(g: Board, actor: int) -> tuple[ActionRule, ...]:
     return tuple(
         RULEBOOK[kind]
         for kind in ACTION_TYPES
-        if kind != "concede" and _open_now(g, RULEBOOK[kind], {"type": kind, "player": actor})
+        if kind not in _ANY_MOMENT and _open_now(g, RULEBOOK[kind], {"type": kind, "player": actor})
     )
 
 
@@ -141,11 +161,14 @@ def actions_for(g: Board, player: int | None = None) -> list[Action]:
     if g.over:
         return []
     actor = g.who_acts()
+    late = g.s["clock"] is not None and out_of_time(g.s, actor, g.now)  # RULES 11.5: only concede, or the claim
     out: list[Action] = []
-    if player is None or player == actor:
+    if (player is None or player == actor) and not late:
         free = len(g.unactioned_cases(actor))
         for rule in open_rules(g, actor):
             out.extend(rule.legal(g, actor, free))
     for p in (0, 1) if player is None else (player,):
+        if late and p != actor:
+            out.append({"type": "claim_time", "player": p})
         out.append({"type": "concede", "player": p})
     return out

@@ -16,7 +16,7 @@ from referee.engine.main_actions import Dispatch, Draw, PlayEvidence, PlayFairy,
 from referee.engine.model import ACTION_TYPES
 from referee.engine.mulligan import Keep, Mulligan
 from referee.engine.responses import Counter, Pass
-from referee.engine.turn import Concede, Discard, EndTurn, PlayCase, SkipCase
+from referee.engine.turn import ClaimTime, Concede, Discard, EndTurn, PlayCase, SkipCase
 
 
 def _rule_of(kind: str) -> ActionRule:
@@ -42,6 +42,7 @@ RULES_IN_ORDER: tuple[ActionRule, ...] = (
     Counter(),  # 9.3
     Pass(_rule_of),  # 9.4, 9.5
     Concede(),  # 11.2
+    ClaimTime(),  # 11.5
 )
 RULEBOOK: dict[str, ActionRule] = {r.type: r for r in RULES_IN_ORDER}
 assert set(RULEBOOK) == set(ACTION_TYPES) and len(RULEBOOK) == len(RULES_IN_ORDER), "one rule per action type"

@@ -17,9 +17,13 @@ from typing import Any, TypeVar, cast
 from referee.engine.board import Board
 from referee.engine.cards import name_key
 from referee.engine.catalog import Catalog, Format, Revision
+from referee.engine.clocks import new_clock
 from referee.engine.decklists import DeckRead, read_deck
 from referee.engine.errors import IllegalDeck, InvalidInput, RefusedInput, RuleViolation
 from referee.engine.facts import (
+    BEST_OF,
+    CLOCK_INCREMENT,
+    CLOCK_INITIAL,
     DECK_SIZE,
     OPENING_HAND,
     PLAYERS,
@@ -32,9 +36,11 @@ from referee.engine.facts import (
 from referee.engine.flow import dealt
 from referee.engine.model import PlayerState, State, build
 from referee.engine.registry import rule
-from referee.engine.state_types import StateDict
+from referee.engine.state_types import MatchDict, StateDict
 
-_NEW_GAME_KEYS = frozenset(("decks", "seed", "first_player", "shuffle", "players", "options", "format"))
+_NEW_GAME_KEYS = frozenset(
+    ("decks", "seed", "first_player", "shuffle", "players", "options", "format", "clock", "match")
+)
 Played = tuple[Format, Revision]  # a game's format and the revision in force (RULES 3.9)
 
 
@@ -215,12 +221,20 @@ def _instance_ids(stream: SeededStream, prefix: str, count: int, taken: set[str]
 @rule("5.2")
 @rule("5.3")
 def new_game(
-    catalog: Catalog, request: Any, path: str = "", *, game_id: str | None = None
+    catalog: Catalog,
+    request: Any,
+    path: str = "",
+    *,
+    game_id: str | None = None,
+    now: int | None = None,
+    match: MatchDict | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Check both decks (5.1), shuffle, deal 7 each (5.3); the state is in the mulligan phase.
 
     ``game_id`` (private play, docs/api.md §10) is stored in the state as ``game_id``;
-    the deal itself never depends on it.
+    the deal itself never depends on it. A NewGame's ``clock`` starts at ``now``
+    (the ledger's time, milliseconds since 1970; 0 when none is given: a replay).
+    ``match`` continues a match (``matches.next_game``) instead of the NewGame's own.
 
     >>> deck = {"AF-001": 1}
     >>> new_game(Catalog.builtin(), {"decks": [deck, deck]})
@@ -285,6 +299,8 @@ def new_game(
         cards=dict(sorted(cards.items())),
         players=players,
         **({} if game_id is None else {"game_id": game_id}),
+        clock=None if req["clock"] is None else new_clock(req["clock"]["initial"], req["clock"]["increment"], now or 0),
+        match=match if match is not None else req["match"],
     )
     g = Board(catalog, cast(StateDict, state))  # built field by field from the model (model.build)
     g.emit("game_started", first_player=first, seed=req["seed"])
@@ -294,35 +310,14 @@ def new_game(
 
 
 def _parse_new_game(catalog: Catalog, raw: Any) -> dict[str, Any]:
+    """A NewGame's fields read and checked: every malformed field in one 400 (``InvalidInput``) before a deck
+    list, code or format the catalog cannot read (``RefusedInput``, docs/api.md §13)."""
     if not isinstance(raw, dict):
         raise InvalidInput({"": ["must be an object"]})
-    errors: dict[str, list[str]] = {}
-    for name in sorted(set(raw) - _NEW_GAME_KEYS):
-        errors[name] = ["unknown field"]
-    decks = raw.get("decks")
-    read: list[DeckRead] = []
-    refused: RefusedInput | None = None  # a deck list, code or format the catalog cannot read (docs/api.md §13)
-    if not isinstance(decks, list) or len(decks) != PLAYERS:
-        errors["decks"] = ["must be a list of exactly two decks (RULES 1.1)"]
-    else:
-        for i, deck in enumerate(decks):
-            try:
-                read.append(read_deck(catalog, deck, f"decks.{i}"))
-            except RefusedInput as exc:
-                if refused is None:
-                    refused = exc
-                elif refused.code == exc.code:  # both decks' bad lines in one answer
-                    refused.errors.update(exc.errors)
-            except InvalidInput as exc:
-                errors.update(exc.errors)
-    played = None
-    if raw.get("format") is not None:
-        try:
-            played = catalog.format_revision(raw["format"])
-        except RefusedInput as exc:
-            refused = refused or exc
-        except InvalidInput as exc:
-            errors.update(exc.errors)
+    errors: dict[str, list[str]] = {name: ["unknown field"] for name in sorted(set(raw) - _NEW_GAME_KEYS)}
+    refusals: list[RefusedInput] = []
+    read = _decks_of(catalog, raw.get("decks"), errors, refusals)
+    played = _format_of(catalog, raw.get("format"), errors, refusals)
     seed = raw.get("seed")
     if seed is None:
         seed = "s-" + secrets.token_hex(8)
@@ -337,15 +332,13 @@ def _parse_new_game(catalog: Catalog, raw: Any) -> dict[str, Any]:
     names = raw.get("players", ["Player 1", "Player 2"])
     if not (isinstance(names, list) and len(names) == PLAYERS and all(isinstance(n, str) for n in names)):
         errors["players"] = ["must be a list of two names"]
-    options = raw.get("options", {})
-    if not isinstance(options, dict) or set(options) - {"response_windows"}:
-        errors["options"] = ["must be an object with only response_windows"]
-    elif options.get("response_windows", "auto") not in tuple(WindowMode):
-        errors["options.response_windows"] = ["must be auto or strict"]
+    clock = _clock_of(raw.get("clock"), errors)
+    match = _match_of(raw.get("match"), errors)
+    windows = _windows_of(raw.get("options", {}), errors)
     if errors:
         raise InvalidInput(errors)
-    if refused is not None:
-        raise RefusedInput(refused.code, refused.errors)
+    if refusals:
+        raise RefusedInput(refusals[0].code, refusals[0].errors)
     return {
         "decks": read,
         "format": played,
@@ -353,5 +346,85 @@ def _parse_new_game(catalog: Catalog, raw: Any) -> dict[str, Any]:
         "first_player": first,
         "shuffle": shuffle,
         "players": list(names),
-        "options": {"response_windows": options.get("response_windows", "auto")},
+        "options": {"response_windows": windows},
+        "clock": clock,
+        "match": match,
     }
+
+
+def _decks_of(
+    catalog: Catalog, decks: Any, errors: dict[str, list[str]], refusals: list[RefusedInput]
+) -> list[DeckRead]:
+    """Both decks read (ids, counts, a deck list or a code); a malformed one's errors into ``errors``, a list
+    or code the catalog cannot read into ``refusals`` (both decks' bad lines in one answer)."""
+    if not isinstance(decks, list) or len(decks) != PLAYERS:
+        errors["decks"] = ["must be a list of exactly two decks (RULES 1.1)"]
+        return []
+    read: list[DeckRead] = []
+    for i, deck in enumerate(decks):
+        try:
+            read.append(read_deck(catalog, deck, f"decks.{i}"))
+        except RefusedInput as exc:
+            if not refusals:
+                refusals.append(exc)
+            elif refusals[0].code == exc.code:
+                refusals[0].errors.update(exc.errors)
+        except InvalidInput as exc:
+            errors.update(exc.errors)
+    return read
+
+
+def _format_of(
+    catalog: Catalog, chosen: Any, errors: dict[str, list[str]], refusals: list[RefusedInput]
+) -> Played | None:
+    """The format and revision a NewGame names (RULES 3.9), or None for none."""
+    if chosen is None:
+        return None
+    try:
+        return catalog.format_revision(chosen)
+    except RefusedInput as exc:
+        refusals.append(exc)
+    except InvalidInput as exc:
+        errors.update(exc.errors)
+    return None
+
+
+def _windows_of(options: Any, errors: dict[str, list[str]]) -> str:
+    """The ``response_windows`` option (RULES 9.4), ``auto`` by default."""
+    if not isinstance(options, dict) or set(options) - {"response_windows"}:
+        errors["options"] = ["must be an object with only response_windows"]
+        return "auto"
+    windows = options.get("response_windows", "auto")
+    if windows not in tuple(WindowMode):
+        errors["options.response_windows"] = ["must be auto or strict"]
+    return str(windows)
+
+
+def _whole(value: Any, low: int, high: int) -> bool:
+    return type(value) is int and low <= value <= high
+
+
+def _clock_of(raw: Any, errors: dict[str, list[str]]) -> dict[str, int] | None:
+    """NewGame's ``clock`` (docs/api.md §15): ``{"initial": seconds, "increment": seconds}``, or absent."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or set(raw) != {"initial", "increment"}:
+        errors["clock"] = ['must be an object {"initial": seconds, "increment": seconds}']
+        return None
+    for name, (low, high) in (("initial", CLOCK_INITIAL), ("increment", CLOCK_INCREMENT)):
+        if not _whole(raw[name], low, high):
+            errors[f"clock.{name}"] = [f"must be whole seconds from {low:,} to {high:,}"]
+    return {"initial": raw["initial"], "increment": raw["increment"]}
+
+
+def _match_of(raw: Any, errors: dict[str, list[str]]) -> MatchDict | None:
+    """NewGame's ``match`` (RULES 14.1): ``{"best_of": 1, 3 or 5}``, or absent; the match's first game."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or set(raw) != {"best_of"}:
+        errors["match"] = ['must be an object {"best_of": 1, 3 or 5}']
+        return None
+    if type(raw["best_of"]) is not int or raw["best_of"] not in BEST_OF:
+        errors["match.best_of"] = ["must be 1, 3 or 5 (RULES 14.1)"]
+        return None
+    return {"best_of": raw["best_of"], "game": 1, "wins": [0, 0], "winner": None}

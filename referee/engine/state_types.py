@@ -111,6 +111,25 @@ class PendingDict(TypedDict):
     counters: list[str]
 
 
+class ClockDict(TypedDict):
+    """A game's clock (docs/api.md §15, RULES 11.5): Fischer time, charged at the ledger's recorded times."""
+
+    initial: int
+    increment: int
+    remaining: list[int]
+    started: int
+    last: int
+
+
+class MatchDict(TypedDict):
+    """The match a game belongs to (docs/api.md §15, RULES 14)."""
+
+    best_of: int
+    game: int
+    wins: list[int]
+    winner: int | None
+
+
 class StateDict(TypedDict):
     """The full, authoritative game state (docs/api.md §3, docs/state.md). Opaque to clients apart from the documented fields; send it back exactly as received."""
 
@@ -135,6 +154,8 @@ class StateDict(TypedDict):
     used: list[UsedDict]
     seq: int
     game_id: NotRequired[str]
+    clock: ClockDict | None
+    match: MatchDict | None
     seal: NotRequired[str]
 
 

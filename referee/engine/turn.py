@@ -1,4 +1,4 @@
-"""RULES 6: the turn — reset, draw, case, main and end steps — and concession (11.2)."""
+"""RULES 6: the turn — reset, draw, case, main and end steps — concession (11.2) and a time claim (11.5)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from referee.engine.actions import Action, ActionRule, require_in_hand, simple
 from referee.engine.board import Board
+from referee.engine.clocks import out_of_time
 from referee.engine.errors import RuleViolation
 from referee.engine.facts import HAND_LIMIT, TURN_MAX, Reason, Step, other
 from referee.engine.flow import Edge, advance
@@ -15,6 +16,7 @@ from referee.engine.state_types import PendingDict
 # The enum members this module compares with, bound once: reading one through its class is an
 # attribute lookup of the enum's metaclass on every read.
 _CONCEDE = Reason.CONCEDE
+_TIME = Reason.TIME
 _CASE = Step.CASE
 _END = Step.END
 _MAIN = Step.MAIN
@@ -177,6 +179,31 @@ class Concede(ActionRule):
     @rule("11.2")
     def declare(self, g: Board, a: Action) -> None:
         g.lose(a["player"], _CONCEDE)
+
+    def candidates(self, g: Board, player: int) -> Iterator[Action]:
+        yield simple(self.type, player)
+
+
+class ClaimTime(ActionRule):
+    """RULES 11.5, 12.1: at any moment, the player whose opponent's time has run out claims the game.
+
+    Who may claim is the whole of its check (13.3's second group): open at any
+    moment, like a concession, so the pipeline's gates of turn and phase pass it.
+    """
+
+    type = "claim_time"
+
+    @rule("11.5", "no_clock")
+    @rule("12.1", "time_not_out")
+    def check(self, g: Board, a: Action) -> None:
+        if g.s["clock"] is None:
+            raise RuleViolation("no_clock")
+        if not out_of_time(g.s, other(a["player"]), g.now):
+            raise RuleViolation("time_not_out", player=a["player"])
+
+    @rule("11.5")
+    def declare(self, g: Board, a: Action) -> None:
+        g.lose(other(a["player"]), _TIME)
 
     def candidates(self, g: Board, player: int) -> Iterator[Action]:
         yield simple(self.type, player)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
+from referee.engine.clocks import clock_view
 from referee.engine.facts import commitment
 from referee.engine.registry import rule
 from referee.engine.state_types import StateDict
@@ -62,4 +63,6 @@ def view_of(s: StateDict, player: int | None, known: set[str] | None = None) -> 
     out["commitment"] = commitment(s["seed"])
     out["cards"] = {iid: cid for iid, cid in s["cards"].items() if iid in known}
     out["players"] = [{**pl, "file": len(pl["file"])} for pl in s["players"]]
+    if s.get("clock") is not None:  # docs/api.md §15: time left at the last move, whose runs, since when
+        out["clock"] = clock_view(s)
     return out

@@ -111,17 +111,20 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
         body = read_body(environ, limits)
         opened = codec.open(body, ACT)
         action = body["action"]
+        now = opened.now = codec.now(opened.state, acting=True)  # a clock's time (docs/api.md §15), or None
         try:
-            state, events = engine.apply(catalog, opened.state, action)
+            state, events = engine.apply(catalog, opened.state, action, now)
         except RuleViolation as exc:
-            codec.refused(opened, action)
+            recorded = codec.refused(opened, action, exc)
+            if recorded is not None:
+                return 200, dumps(recorded), None
             raise named(exc, opened.state, opened.player) from None
         return 200, dumps(codec.close(opened, action, state, events)), None
 
     def validate(environ: Environ) -> Answer:
         body = read_body(environ, limits)
         opened = codec.open(body, ACT)
-        violation = engine.validate(catalog, opened.state, body["action"])
+        violation = engine.validate(catalog, opened.state, body["action"], codec.now(opened.state, acting=False))
         if violation is None:
             return 200, b'{"legal":true,"violation":null}', None
         named(violation, opened.state, opened.player)
@@ -131,17 +134,17 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
     def legal_actions(environ: Environ) -> Answer:
         body = read_body(environ, limits)
         opened = codec.open(body, ASK)
-        actions = engine.legal_actions(catalog, opened.state, opened.player)
+        actions = engine.legal_actions(catalog, opened.state, opened.player, codec.now(opened.state, acting=False))
         if not body.get("labels", False):
             return 200, dumps({"actions": actions, **opened.renewed}), None
         lang = language(environ)
         return 200, dumps({"actions": labelled(catalog, opened.state, actions, lang), **opened.renewed}), _lang(lang)
 
-    def name_refusal(exc: RuleViolation, key: str, start: Any, actions: Any) -> None:
+    def name_refusal(exc: RuleViolation, key: str, start: Any, actions: Any, times: Any = None) -> None:
         """A replay's refusal: its players and cards named as they were when the action was refused."""
         index = getattr(exc, "index", None)
         if type(index) is int:
-            at, _ = engine.replay(catalog, actions[:index], **{key: start})
+            at, _ = engine.replay(catalog, actions[:index], **{key: start}, times=times and times[:index])
             action = actions[index]
             named(exc, at, action.get("player") if isinstance(action, dict) else None)
 
@@ -162,10 +165,11 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
         if "record" in body:
             return replay_record(environ, body)
         key, start = codec.open_replay(body)
+        times = body.get("times")
         try:
-            state, applied = engine.replay(catalog, body["actions"], **{key: start})
+            state, applied = engine.replay(catalog, body["actions"], **{key: start}, times=times)
         except RuleViolation as exc:
-            name_refusal(exc, key, start, body["actions"])
+            name_refusal(exc, key, start, body["actions"], times)
             raise
         return 200, dumps({"state": codec.close_state(state), "applied": applied}), None
 
@@ -174,11 +178,10 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
         record = read_record(body["record"])
         game = record_game(record)
         key, start = codec.open_replay({"game": game, "actions": record.actions})  # private mode refuses a game
-        # A clocked record's times (docs/records.md) are read; replaying them is the clocks' part of the engine.
-        try:
-            state, applied = engine.replay(catalog, record.actions, **{key: start})
+        try:  # a clocked record's times (docs/records.md) replay its charges
+            state, applied = engine.replay(catalog, record.actions, **{key: start}, times=record.times)
         except RuleViolation as exc:
-            name_refusal(exc, key, start, record.actions)
+            name_refusal(exc, key, start, record.actions, record.times)
             raise at_line(exc, record, environ) from None
         try:
             record.check_result(state["result"])
@@ -240,7 +243,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
             if seat == records.WHOLE:
                 codec.may_write_whole(records.read(text))
         except RuleViolation as exc:
-            name_refusal(exc, key, start, actions)
+            name_refusal(exc, key, start, actions, times)
             if "record" in body:
                 raise at_line(exc, record, environ) from None
             raise
@@ -271,6 +274,10 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
         text = label(session.board, action, lang)  # type: ignore[arg-type]
         return 200, dumps({"action": action, "label": text, **opened.renewed}), _lang(lang)
 
+    def next_game(environ: Environ) -> Answer:
+        state, events = codec.deal_next(read_body(environ, limits))
+        return 201, dumps(codec.close_new(state, events)), None
+
     def reveal(environ: Environ) -> Answer:
         return 200, dumps(codec.reveal(read_body(environ, limits))), None
 
@@ -293,6 +300,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
 
     return {
         "new_game": new_game,
+        "next_game": next_game,
         "apply": apply,
         "validate": validate,
         "legal_actions": legal_actions,

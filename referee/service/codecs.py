@@ -58,14 +58,24 @@ class Opened:
     player: int | None  # plain modes: as the body names it; private: the seat's (None: the spectator's)
     renewed: Body = field(default_factory=dict)  # private: {"seat": ...} under the current key, if renewed
     token: Any = None  # private: the token sent (the ledger adopts a game it does not hold at it)
+    now: int | None = None  # a clocked move's time, by the ledger's clock (docs/api.md §15)
 
 
-def no_ledger() -> Problem:
-    return Problem(
-        "no-ledger",
-        "no_ledger",
-        "POST /v1/latest needs a ledger (REFEREE_LEDGER, private mode); this referee keeps no games.",
-    )
+def no_ledger(
+    detail: str = "POST /v1/latest needs a ledger (REFEREE_LEDGER, private mode); this referee keeps no games.",
+) -> Problem:
+    return Problem("no-ledger", "no_ledger", detail)
+
+
+NO_CLOCK_HERE = (
+    "A game with a clock needs a referee that records each move's time itself: private mode with a "
+    "ledger (REFEREE_STATE_KEY and REFEREE_LEDGER, docs/api.md §15). This referee keeps no time."
+)
+
+
+def clocked(state: Any) -> bool:
+    """Whether a state (as sent: the engine judges its shape later) carries a clock (docs/api.md §15)."""
+    return isinstance(state, dict) and state.get("clock") is not None
 
 
 def labels_field(body: Body) -> None:
@@ -89,8 +99,17 @@ class Codec:
         """Where ``/v1/replay`` starts: ``("state", state)`` or ``("game", NewGame)``."""
         raise NotImplementedError
 
-    def refused(self, opened: Opened, action: Any) -> None:
-        """An action the engine refused: anything this mode answers instead of the violation (a 409)."""
+    def refused(self, opened: Opened, action: Any, violation: engine.RuleViolation) -> Body | None:
+        """An action the engine refused: anything this mode answers instead of the violation (a 409, or
+        the recorded answer of a retried move, docs/api.md §11); None: the violation stands."""
+        return None
+
+    def now(self, state: Any, acting: bool) -> int | None:
+        """The time a move on ``state`` is made at, for a clock (docs/api.md §15): None without a clock,
+        or where no time is kept (a query in plain mode: no time has passed since the last move)."""
+        if acting and clocked(state):
+            raise no_ledger(NO_CLOCK_HERE)
+        return None
 
     def close(self, opened: Opened, action: Any, state: Body, events: list[Body]) -> Body:
         """``/v1/apply``'s answer: the next state, and the events as whoever acted may know them."""
@@ -110,6 +129,10 @@ class Codec:
 
     def may_write_whole(self, record: Any) -> None:
         """A whole record (seed included) may be answered: always, but in private mode only once the game is over."""
+
+    def deal_next(self, body: Body) -> tuple[Body, list[Body]]:
+        """``/v1/matches/next``: the next game of a match (RULES 14), dealt from the last one's final state."""
+        raise NotImplementedError
 
     def reveal(self, body: Body) -> Body:
         """``/v1/reveal``'s answer: the whole state of a finished private game."""
@@ -149,7 +172,7 @@ class PlainCodec(Codec):
         return Opened(self.state_in(body["state"]), player)
 
     def open_replay(self, body: Body) -> tuple[str, Any]:
-        envelope(body, ("actions",), ("game", "state"))
+        envelope(body, ("actions",), ("game", "state", "times"))
         if ("game" in body) == ("state" in body):
             raise schema_problem({"_schema": ["Give exactly one of game and state."]})
         key = "state" if "state" in body else "game"
@@ -165,7 +188,21 @@ class PlainCodec(Codec):
         return state
 
     def deal(self, body: Body) -> tuple[Body, list[Body]]:
+        if body.get("clock") is not None:
+            raise no_ledger(NO_CLOCK_HERE)
         return engine.new_game(self.catalog, body)
+
+    def deal_next(self, body: Body) -> tuple[Body, list[Body]]:
+        """Plain mode trusts its caller (docs/api.md §15): ``player``, if sent, is who chooses (RULES 14.2)."""
+        envelope(body, ("state", "first_player"), ("player",))
+        first = player_field(body, "first_player")
+        assert first is not None  # a required key (envelope)
+        chooser = None if body.get("player") is None else player_field(body)
+        state = engine.check_state(self.catalog, self.state_in(body["state"]))
+        game, match = engine.next_game(state, first, chooser)
+        if "clock" in game:
+            raise no_ledger(NO_CLOCK_HERE)
+        return engine.new_game(self.catalog, game, match=match)
 
     def close_new(self, state: Body, events: list[Body]) -> Body:
         return {"state": self.close_state(state), "events": events}

@@ -46,6 +46,17 @@ _T = TypeVar("_T")
 APPLIED: Literal["applied"] = "applied"
 REPEATED: Literal["repeated"] = "repeated"
 STALE: Literal["stale"] = "stale"
+SKEWED: Literal["skewed"] = "skewed"
+
+
+def _wall_ms() -> int:
+    """This machine's clock, in milliseconds since 1970."""
+    return time.time_ns() // 1_000_000
+
+
+# Milliseconds a ledger's clock runs ahead of its source (the machine's, Redis's TIME): 0. A test moves a
+# ledger's ``ahead_ms`` forward to let a player's time run out without sleeping.
+AHEAD = 0
 
 
 class LedgerUnavailable(Exception):
@@ -62,7 +73,9 @@ class Outcome:
 
     ``kind``: ``applied`` (recorded as ``seq + 1``), ``repeated`` (that very
     action was recorded at ``seq + 1`` already: ``token`` is the recorded
-    answer) or ``stale`` (refused; ``latest`` is the game's latest seq).
+    answer), ``stale`` (refused; ``latest`` is the game's latest seq) or
+    ``skewed`` (refused: the move's time was too far from the ledger's clock,
+    ``latest`` is the ledger's time, docs/api.md §15).
     """
 
     kind: str
@@ -76,11 +89,14 @@ class Ledger(Protocol):
     def start(self, game_id: str, token: str) -> None:
         """Record a new game at seq 0."""
 
-    def record(self, game_id: str, seq: int, digest: str, token: str, sent: str) -> Outcome:
+    def record(self, game_id: str, seq: int, digest: str, token: str, sent: str, at: int | None = None) -> Outcome:
         """Atomically: record ``token`` as seq ``seq + 1`` if ``seq`` is the game's latest.
 
         ``sent`` is the token the move was made on: a game the ledger does not
-        hold is adopted at ``seq`` with it first (docs/api.md §11).
+        hold is adopted at ``seq`` with it first (docs/api.md §11). ``at``: the
+        time of :meth:`now` a clocked move was charged at; a store whose clock is
+        not this machine's refuses (``skewed``, ``latest`` its time) a time too
+        far from its own, and the move is made again at that time.
         """
 
     def stale(self, game_id: str, seq: int, digest: str) -> int | None:
@@ -88,6 +104,13 @@ class Ledger(Protocol):
 
     def latest(self, game_id: str) -> tuple[int, str] | None:
         """The game's latest seq and token, or None for a game it does not hold."""
+
+    def move(self, game_id: str, seq: int) -> tuple[str, str] | None:
+        """The digest of the action recorded as ``seq`` and the token it produced, or None."""
+
+    def now(self, game_id: str) -> int:
+        """The ledger's clock, in milliseconds since 1970, for a move of ``game_id`` (docs/api.md §15):
+        the time a game's moves are charged at, the same for every replica that shares the store."""
 
     def ping(self) -> None:
         """Raise :class:`LedgerUnavailable` unless the store answers (and, for SQLite, is writable)."""
@@ -308,6 +331,7 @@ class SqliteLedger:
         self._group: GroupCommit | None = None
         self._off_the_loop = _off_the_loop()
         self._games = 0
+        self.ahead_ms = AHEAD
 
     def _connection(self) -> sqlite3.Connection:
         """This process's connection (only ever used by one batch at a time)."""
@@ -442,7 +466,7 @@ class SqliteLedger:
             return None
         return row[0], row[1]
 
-    def record(self, game_id: str, seq: int, digest: str, token: str, sent: str) -> Outcome:
+    def record(self, game_id: str, seq: int, digest: str, token: str, sent: str, at: int | None = None) -> Outcome:
         def work(db: sqlite3.Connection) -> Outcome:
             held = self._latest(db, game_id)
             if held is None:  # adopted at the token's seq
@@ -492,6 +516,17 @@ class SqliteLedger:
 
         return self._run(work)
 
+    def move(self, game_id: str, seq: int) -> tuple[str, str] | None:
+        def work(db: sqlite3.Connection) -> tuple[str, str] | None:
+            row = db.execute("SELECT digest, token FROM moves WHERE game_id = ? AND seq = ?", (game_id, seq)).fetchone()
+            return None if row is None else (row[0] or "", row[1])
+
+        return self._run(work)
+
+    def now(self, game_id: str) -> int:
+        """The machine's clock: one machine shares one SQLite file (``ahead_ms``: see :data:`AHEAD`)."""
+        return _wall_ms() + self.ahead_ms
+
     def ping(self) -> None:
         # A write that changes a page, so that a read-only file or a full disk shows as unreachable, not
         # only a missing one (a write that changes nothing commits without touching the disk).
@@ -517,10 +552,16 @@ class SqliteLedger:
 # - record(seq, digest, token, ttl, sent): the move on seq; sent is the token it was made on, or ''.
 #   Answers {1, kind, latest, token}: kind 1 applied, 2 repeated (token: the recorded one), 0 stale,
 #   3 a game it does not hold, when sent is '' (the client then calls again with the token sent).
+# - record_at(at, seq, digest, token, ttl, sent): record, for a move charged at ``at`` (ms, the replica's reading
+#   of Redis's clock, docs/api.md §15): refused, {1, 4, now, '', now}, unless at is within CLOCK_BEHIND before
+#   and CLOCK_AHEAD after Redis's TIME (now); else record's answer with now added.
 # - stale(seq, digest): {1, latest} if a move by digest on seq would be refused, else {1, -1}.
 # - latest(): {1, latest, token}, or {1} for a game it does not hold.
+# - move(seq): {1, digest, token} of the move recorded as seq ('' for the deal's digest), or {1}.
+# - now(): {1, ms}: Redis's TIME in milliseconds, the clock a game's moves are charged by (docs/api.md §15).
 _BATCH = """
 local calls = {}
+local CLOCK_AHEAD, CLOCK_BEHIND = %d, %d
 
 function calls.start(key, token, ttl)
   redis.call('DEL', key)
@@ -551,6 +592,16 @@ function calls.record(key, seq, digest, token, ttl, sent)
   return {1, 0, latest, ''}
 end
 
+function calls.record_at(key, at, seq, digest, token, ttl, sent)
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  at = tonumber(at)
+  if at > now + CLOCK_AHEAD or at < now - CLOCK_BEHIND then return {1, 4, now, '', now} end
+  local answer = calls.record(key, seq, digest, token, ttl, sent)
+  answer[5] = now
+  return answer
+end
+
 function calls.stale(key, seq, digest)
   local latest = redis.call('HGET', key, 'latest')
   if not latest then return {1, -1} end
@@ -567,7 +618,18 @@ function calls.latest(key)
   return {1, tonumber(latest), redis.call('HGET', key, 't:' .. latest)}
 end
 
-local arity = {start = 2, record = 5, stale = 2, latest = 0}
+function calls.move(key, seq)
+  local token = redis.call('HGET', key, 't:' .. seq)
+  if not token then return {1} end
+  return {1, redis.call('HGET', key, 'd:' .. seq) or '', token}
+end
+
+function calls.now(key)
+  local t = redis.call('TIME')
+  return {1, tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)}
+end
+
+local arity = {start = 2, record = 5, record_at = 6, stale = 2, latest = 0, move = 1, now = 0}
 local answers, at = {}, 1
 for i, key in ipairs(KEYS) do
   local name = ARGV[at]
@@ -581,6 +643,11 @@ for i, key in ipairs(KEYS) do
 end
 return answers
 """
+# How far a move's time may be from Redis's TIME when its record runs (ms): after it (a replica's reading of
+# Redis's clock runs a little ahead of it), and before it (the move waited for its turn in a batch, or its
+# process was busy). Outside, the record is refused and the move made again at Redis's time.
+CLOCK_AHEAD, CLOCK_BEHIND = 50, 2_000
+_BATCH = _BATCH % (CLOCK_AHEAD, CLOCK_BEHIND)
 # The script by its SHA-1, as Redis names it in its script cache (EVALSHA sends 40 bytes, not the script).
 _BATCH_SHA = hashlib.sha1(_BATCH.encode()).hexdigest()
 
@@ -618,6 +685,8 @@ class RedisLedger:
         self._pid = -1
         self._redis: Any = None
         self._group: GroupCommit | None = None
+        self.ahead_ms = AHEAD
+        self._skew: int | None = None  # ms from this machine's clock to Redis's TIME, once read (``now``)
 
     def _client(self) -> Any:
         if self._pid != os.getpid():
@@ -704,11 +773,16 @@ class RedisLedger:
     def start(self, game_id: str, token: str) -> None:
         self._script("start", game_id, token, self.ttl)
 
-    def record(self, game_id: str, seq: int, digest: str, token: str, sent: str) -> Outcome:
+    def record(self, game_id: str, seq: int, digest: str, token: str, sent: str, at: int | None = None) -> Outcome:
         # The token sent (5 KB) travels only for a game the ledger does not hold: a second, rare round trip.
-        kind, latest, recorded = self._script("record", game_id, seq, digest, token, self.ttl, "")
+        call: tuple[Any, ...] = ("record", game_id) if at is None else ("record_at", game_id, at - self.ahead_ms)
+        kind, latest, recorded, *clock = self._script(*call, seq, digest, token, self.ttl, "")
         if kind == 3:
-            kind, latest, recorded = self._script("record", game_id, seq, digest, token, self.ttl, sent)
+            kind, latest, recorded, *clock = self._script(*call, seq, digest, token, self.ttl, sent)
+        if clock:
+            self._skew = int(clock[0]) - _wall_ms()  # Redis's TIME as this record read it
+        if kind == 4:
+            return Outcome(SKEWED, int(latest) + self.ahead_ms)
         if kind == 1:
             return Outcome(APPLIED, latest, token)
         if kind == 2:
@@ -722,6 +796,20 @@ class RedisLedger:
     def latest(self, game_id: str) -> tuple[int, str] | None:
         found = self._script("latest", game_id)
         return (int(found[0]), found[1]) if found else None
+
+    def move(self, game_id: str, seq: int) -> tuple[str, str] | None:
+        found = self._script("move", game_id, seq)
+        return (found[0], found[1]) if found else None
+
+    def now(self, game_id: str) -> int:
+        """Redis's clock: ``TIME``, read in the batch script, once; then this machine's clock plus the offset
+        every timed record renews (it reads ``TIME`` too, and refuses a time too far from it: ``record``'s
+        ``at``), so a move costs no second round trip."""
+        if self._skew is None:
+            before = _wall_ms()
+            (now,) = self._script("now", game_id)
+            self._skew = int(now) - (before + _wall_ms()) // 2
+        return _wall_ms() + self._skew + self.ahead_ms
 
     def ping(self) -> None:
         self._call(lambda: self._client().ping())

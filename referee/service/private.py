@@ -27,9 +27,9 @@ import orjson
 
 from referee import engine
 from referee.engine.events import events_for
-from referee.engine.facts import Player
+from referee.engine.facts import Player, other
 from referee.engine.fair_deal import commitment, private_deal
-from referee.engine.state_types import StateDict
+from referee.engine.state_types import MatchDict, StateDict
 from referee.engine.views import view_of, visible_cards
 from referee.service import metrics
 from referee.service.codecs import (
@@ -38,6 +38,7 @@ from referee.service.codecs import (
     ASK,
     ASK_OPTIONAL,
     LOOK,
+    NO_CLOCK_HERE,
     SUGGEST,
     SUGGEST_KEYS,
     SUGGEST_OPTIONAL,
@@ -45,10 +46,11 @@ from referee.service.codecs import (
     Codec,
     Opened,
     Shape,
+    clocked,
     labels_field,
     no_ledger,
 )
-from referee.service.ledger import REPEATED, STALE, Ledger, LedgerUnavailable
+from referee.service.ledger import REPEATED, SKEWED, STALE, Ledger, LedgerUnavailable, Outcome
 from referee.service.private_tokens import WATCH, Vault
 from referee.service.problems import Problem, schema_problem
 from referee.service.reading import envelope, player_field
@@ -175,10 +177,10 @@ class PrivateCodec(Codec):
         return {} if current else {"seat": self.vault.seat(game_id, role)}
 
     def open_replay(self, body: Body) -> tuple[str, Any]:
-        envelope(body, ("actions",), ("game", "state", "seats"))
+        envelope(body, ("actions",), ("game", "state", "seats", "times"))
         if "game" in body:
             raise not_in_private_mode("game", "a private game starts at POST /v1/games; replay from its token.")
-        envelope(body, ("actions", "state", "seats"))
+        envelope(body, ("actions", "state", "seats"), ("times",))
         state = self.state_in(body)
         self.both_seats(body, state, "A replay applies actions for both players")
         return "state", state
@@ -195,10 +197,27 @@ class PrivateCodec(Codec):
     # -- writing -------------------------------------------------------------------
 
     def close(self, opened: Opened, action: Any, state: Body, events: list[Body]) -> Body:
-        player = opened.player
         token = self.vault.token(state)
-        if self.ledger is not None:
-            token = self.record(opened, action, token)
+        if self.ledger is None:
+            return self.answer(opened, token, state, events)
+        outcome = self.record(opened, action, token)
+        if outcome.kind == SKEWED:  # the ledger's clock is not where this replica read it: once more, at its time
+            opened.now = outcome.latest
+            state, events = engine.apply(self.catalog, opened.state, action, opened.now)
+            token = self.vault.token(state)
+            outcome = self.record(opened, action, token)
+            if outcome.kind == SKEWED:
+                raise ledger_unavailable(LedgerUnavailable("the ledger's clock moved while the move was made"))
+        if outcome.kind == REPEATED:
+            assert outcome.token is not None
+            if state.get("clock") is not None:
+                return self.recorded_answer(opened, action, outcome.token)  # a retry: the clock as recorded then
+            token = outcome.token  # the engine is deterministic: the events and view are the recorded answer's
+        return self.answer(opened, token, state, events)
+
+    def answer(self, opened: Opened, token: str, state: Body, events: list[Body]) -> Body:
+        """``/v1/apply``'s answer: the token, the events and the view as the seat's player may know them."""
+        player = opened.player
         checked = cast(StateDict, state)  # the engine's own answer: a checked state
         known = visible_cards(checked, player)  # once, for the view and the events
         return {
@@ -208,19 +227,67 @@ class PrivateCodec(Codec):
             **opened.renewed,
         }
 
+    def recorded_answer(self, opened: Opened, action: Any, token: str) -> Body:
+        """The answer a retried move of a clocked game was given: the move made again at the time the ledger
+        recorded it (the time in its recorded token), so it is charged once, exactly as then."""
+        clock = self.vault.open(token)["clock"]
+        state, events = engine.apply(self.catalog, opened.state, action, clock["started"] + clock["last"])
+        return self.answer(opened, token, state, events)
+
     def close_state(self, state: Body) -> Any:
         return self.vault.token(state)
 
+    def now(self, state: Any, acting: bool) -> int | None:
+        """The ledger's clock for a move (or a question) on a clocked game (docs/api.md §15)."""
+        if not clocked(state) or (self.ledger is None and not acting):
+            return None
+        return self.ledger_time(state["game_id"])
+
+    def ledger_time(self, game_id: str) -> int:
+        """The ledger's clock for ``game_id`` (Redis's TIME on the game's node, or the machine's for SQLite)."""
+        if self.ledger is None:
+            raise no_ledger(NO_CLOCK_HERE)
+        try:
+            return self.ledger.now(game_id)
+        except LedgerUnavailable as exc:
+            raise ledger_unavailable(exc) from None
+
     def deal(self, body: Body) -> tuple[Body, list[Body]]:
+        if body.get("clock") is not None and self.ledger is None:
+            raise no_ledger(NO_CLOCK_HERE)
         if body.get("seed") is not None:
             raise not_in_private_mode(
                 "seed", "a private game's seed is drawn by the referee and revealed when the game is over."
             )
         if body.get("shuffle") is False:
             raise not_in_private_mode("shuffle", "a private game is always shuffled.")
+        return self.dealt(body)
+
+    def dealt(self, game: Body, match: MatchDict | None = None) -> tuple[Body, list[Body]]:
+        """A private deal: a seed drawn here and committed, a new game id; a clock starts at the ledger's time."""
         seed = "p-" + secrets.token_urlsafe(32)
         game_id = "g-" + secrets.token_urlsafe(16)
-        return private_deal(self.catalog, body, seed, game_id)
+        now = self.ledger_time(game_id) if game.get("clock") is not None else None
+        return private_deal(self.catalog, game, seed, game_id, now=now, match=match)
+
+    def deal_next(self, body: Body) -> tuple[Body, list[Body]]:
+        """The next game of a match from the last game's token, asked by the loser's seat (RULES 14.2)."""
+        envelope(body, ("state", "seats", "first_player"))
+        first = player_field(body, "first_player")
+        assert first is not None  # a required key (envelope)
+        state = engine.check_state(self.catalog, self.state_in(body))
+        seats = body["seats"]
+        if not isinstance(seats, list) or len(seats) != 1:
+            raise schema_problem({"seats": ["Must be a list of one seat: the loser's of the game that ended."]})
+        player, _ = self.seat_in(seats[0], state.get("game_id"), "seats.0")
+        if player == WATCH:
+            raise not_your_seat(WATCH_CANNOT_ACT)
+        game, match = engine.next_game(state, first)  # RULES 14.1, 14.3: a match's game that is over
+        assert state["result"] is not None
+        loser = other(state["result"]["winner"])
+        if player != loser:
+            raise not_your_seat(f"The seat is player {player}'s; the loser, player {loser}, chooses who plays first.")
+        return self.dealt(game, match)
 
     def close_new(self, state: Body, events: list[Body]) -> Body:
         game_id = state["game_id"]
@@ -240,34 +307,41 @@ class PrivateCodec(Codec):
 
     # -- the ledger (docs/api.md §11) -------------------------------------------------
 
-    def record(self, opened: Opened, action: Any, token: str) -> str:
-        """The token to answer with: ``token``, recorded as the game's next; the recorded one for a retry."""
+    def record(self, opened: Opened, action: Any, token: str) -> Outcome:
+        """``token`` recorded as the game's next (at ``opened.now``, a clocked move's time): applied, repeated
+        (a retry: the recorded token) or skewed (docs/api.md §15); a stale token is the 409."""
         assert self.ledger is not None
         before = opened.state
         seq = before.get("seq", 0)
         try:
-            outcome = self.ledger.record(before["game_id"], seq, action_digest(action), token, opened.token)
+            outcome = self.ledger.record(before["game_id"], seq, action_digest(action), token, opened.token, opened.now)
         except LedgerUnavailable as exc:
             raise ledger_unavailable(exc) from None
         if outcome.kind == STALE:
             raise stale_state(seq, outcome.latest)
-        if outcome.kind == REPEATED:
-            assert outcome.token is not None
-            return outcome.token  # the engine is deterministic: the events and view are the recorded answer's
-        return token
+        return outcome
 
-    def refused(self, opened: Opened, action: Any) -> None:
-        """A stale token is a 409 whatever its action (docs/api.md §11)."""
+    def refused(self, opened: Opened, action: Any, violation: engine.RuleViolation) -> Body | None:
+        """A stale token is a 409 whatever its action (docs/api.md §11); a retried move of a clocked game
+        that came after the player's time ran out (11.5) is the recorded answer still."""
         if self.ledger is None:
-            return
+            return None
         before = opened.state
         seq = before.get("seq", 0)
+        if violation.code == "time_out":
+            try:
+                found = self.ledger.move(before["game_id"], seq + 1)
+            except LedgerUnavailable as exc:
+                raise ledger_unavailable(exc) from None
+            if found is not None and found[0] == action_digest(action):
+                return self.recorded_answer(opened, action, found[1])
         try:
             latest = self.ledger.stale(before["game_id"], seq, action_digest(action))
         except LedgerUnavailable as exc:
             raise ledger_unavailable(exc) from None
         if latest is not None:
             raise stale_state(seq, latest)
+        return None
 
     def latest(self, body: Body) -> Body:
         """The game's latest token and the seat's (or the spectator's) view of it."""

@@ -77,6 +77,32 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:  # n
         """
         return response_of(answers["new_game"])
 
+    @blp.route("/v1/matches/next", methods=["POST"])
+    @blp.doc(operationId="nextMatchGame")
+    @request_body(
+        S.either(S.NextGameRequestSchema, S.PrivateNextGameRequestSchema),
+        "The final state of a match's game that is over, and the first player the loser chose "
+        "(private mode: the token and the loser's seat).",
+    )
+    @blp.response(
+        201,
+        S.either(S.GameResponseSchema, S.PrivateGameResponseSchema),
+        description="The match's next game, in the mulligan phase (private mode: its token and new seats).",
+        **common,
+    )
+    @errors("BadRequest", "PrivateRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
+    @errors("LedgerUnavailable")
+    def next_game() -> Response:
+        """Deal the next game of a match (docs/api.md §15, RULES 14).
+
+        The same decks, names, options, clock and format; a fresh seed (private
+        mode: drawn and committed, new seats, recorded in the ledger); the first
+        player the loser chose (RULES 14.2). A game not over, or not of a match, is
+        a 422 citing 14.1; a finished match 14.3; a `first_player` chosen by the
+        winner 14.2 (private mode: 403 `not_your_seat`, the seat must be the loser's).
+        """
+        return response_of(answers["next_game"])
+
     @blp.route("/v1/apply", methods=["POST"])
     @blp.doc(operationId="applyAction")
     @request_body(
