@@ -75,7 +75,7 @@ export function createClient(options = {}) {
     /** @param {string} gameId @param {string} seat @returns {Promise<{state: string, seq: number, view: View}>} */
     latest: (gameId, seat) => call("/v1/latest", { game_id: gameId, seat }),
     /** One call for a whole line of play (docs/api.md §1): the state after every action, or a 422 with `index`.
-     *  @param {{game?: NewGame, state?: State, actions: Action[], seats?: string[]}} body
+     *  @param {{game?: NewGame, state?: State, actions: Action[], seats?: string[], times?: number[]}} body
      *  @returns {Promise<{state: State, applied: number}>} */
     replay: (body) => call("/v1/replay", body),
     /** A game record (docs/api.md §14), as text: whole, or one seat's (`player`).

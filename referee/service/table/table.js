@@ -315,7 +315,9 @@ function nextGamePanel(view) {
   const m = view.match;
   if (!m || (m.winner !== null && m.winner !== undefined) || !view.result || S.mode !== "private") return null;
   const loser = /** @type {0|1} */ (1 - view.result.winner);
-  if (!seatOf(loser)) return h("p#next-wait.note", {}, t(S.lang, "next_wait", { name: S.names[loser] }));
+  // Only the loser's own page chooses (the dealer's page also keeps the other seat, to hand out its link).
+  const theirs = S.seat === loser || (!!S.computer && S.computer.player === loser);
+  if (!theirs || !seatOf(loser)) return h("p#next-wait.note", {}, t(S.lang, "next_wait", { name: S.names[loser] }));
   if (S.computer && S.computer.player === loser) {
     setTimeout(() => nextMatchGame(loser), 0);
     return null;
@@ -1374,7 +1376,7 @@ async function loadRecord(text) {
     showRecordError(err, text);
     return;
   }
-  await openReplay({ game: parts.game }, parts.actions, { text, lines: parts.lines });
+  await openReplay({ game: parts.game }, parts.actions, { text, lines: parts.lines, times: parts.times });
 }
 
 /** A record that does not read: its line number and what is wrong, and the lines around it, that one marked. */
@@ -1404,7 +1406,13 @@ async function openReplay(body, actions, record) {
   const R = { states: [], events: [], actions, failAt: null, violation: null, focus: body.focus ?? null, index: 0,
     name: body.name || "", end: actions.length, record };
   try {
-    if (body.game) {
+    if (record && record.times) {
+      // A clocked game's positions come from its times (docs/api.md §15): each is one /v1/replay from the
+      // deal with the times up to it (a referee without a ledger deals no clock, but replays one).
+      R.game = body.game;
+      R.states.push((await api.replay({ game: body.game, actions: [], times: [] })).state);
+      R.events.push([]);
+    } else if (body.game) {
       const step = await api.newGame(body.game);
       R.states.push(step.state);
       R.events.push(step.events);
@@ -1461,6 +1469,10 @@ async function checkLine(R) {
  *  jump, by one /v1/replay from the nearest earlier position made (its events read from the views). */
 async function position(R, i) {
   if (R.states[i] !== undefined) return;
+  if (R.record && R.record.times) {
+    R.states[i] = (await api.replay({ game: R.game, actions: R.actions.slice(0, i), times: R.record.times.slice(0, i) })).state;
+    return;
+  }
   if (R.states[i - 1] !== undefined) {
     const step = await api.apply(R.states[i - 1], R.actions[i - 1]);
     R.states[i] = step.state;
