@@ -21,8 +21,8 @@ from benchmarks.nginx import NGINX, Nginx
 from tests.conftest import STATE_KEY, start_server
 from tests.test_table_browser import (
     PREFERRED,
-    ROOT,
     RAW_ID,
+    ROOT,
     Table,
     _watch,
     chromium,
@@ -282,7 +282,9 @@ def test_a_clocked_best_of_three_a_claim_on_time_and_the_next_game_dealt_by_the_
     expect(page.locator("#match-line")).to_have_text("Game 1 of 3: Aoi 0 – 0 Ren")
     invite = page.locator("#invite-link").get_attribute("href")
 
-    ren = Table(browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page(), url)
+    ren = Table(
+        browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page(), url
+    )
     problems.append(_watch(ren.page, url))
     ren.open(invite[len(url) :])
     expect(ren.page.locator("#clocks .clock.running .clock-name")).to_have_text("Ren")
