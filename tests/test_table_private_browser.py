@@ -233,6 +233,7 @@ def test_a_private_game_against_the_computer_on_a_phone(browser, ledger_server, 
     page.select_option("#bot", "greedy")
     page.select_option("#strength", "100")
     page.select_option("#first-player", "0")
+    page.select_option("#clock", "600+10")  # a clocked game: its record holds each move's time
     table.shot("deal-computer-phone")
     table.axe("deal (phone, computer)")
     table.click(page.locator("#deal-button"))
@@ -251,6 +252,7 @@ def test_a_private_game_against_the_computer_on_a_phone(browser, ledger_server, 
     got.value.save_as(record_file)
     record = record_file.read_text("utf-8")
     assert record_file.suffix == ".afr" and "[Seed " in record and '[Result "*"]' not in record, record[:400]
+    assert '[Clock "600+10"]' in record and "\n1. Aoi keep @" in record, record[:1200]
     replayed = subprocess.run(
         [sys.executable, "-m", "referee", "replay", str(record_file)], cwd=ROOT, capture_output=True, text=True
     )

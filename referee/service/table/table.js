@@ -50,6 +50,10 @@ const S = {
   // Private mode, where this page makes every move (against the computer): the deal's token, from which
   // the record is written (POST /v1/records with both seats and S.played).
   dealt: /** @type {string | null} */ (null),
+  // ... and, in a clocked game, each move's time in ms since the deal (the record's `@ms`, docs/records.md),
+  // read from the view's clock after each move (`since` is when the referee recorded it).
+  dealtAt: /** @type {number | null} */ (null),
+  /** @type {number[]} */ times: [],
 };
 
 const HOT_KEY = "af-table-hot"; // the hot-seat game in this browser's storage: it survives a reload
@@ -581,6 +585,7 @@ async function act(action) {
     if (S.mode === "hot") S.history.push({ state: before, events: S.events.length, seat: S.seat, by: plain.player });
     if (knowsEveryMove()) {
       S.played.push(plain);
+      if (S.dealtAt !== null && step.view && step.view.clock) S.times.push(Date.parse(step.view.clock.since) - S.dealtAt);
       saveMoves();
     }
     if (byComputer) {
@@ -741,7 +746,8 @@ async function download() {
   const view = S.view;
   try {
     if (S.mode === "private") {
-      const body = { state: S.dealt || "", seats: S.seats || [], actions: S.played };
+      const body = { state: S.dealt || "", seats: S.seats || [], actions: S.played,
+        ...(S.dealtAt !== null ? { times: S.times } : {}) };
       const seat = { ...body, player: /** @type {0|1} */ (S.seat) };
       const text = view.phase === "over" ? await api.record(body).catch(() => api.record(seat)) : await api.record(seat);
       save(`ace-file-${S.gameId || "game"}-${S.played.length}.afr`, text, "text/plain");
@@ -798,7 +804,7 @@ function saveLog() {
 function saveMoves() {
   if (S.mode !== "private" || !S.gameKey || !S.dealt) return;
   try {
-    localStorage.setItem(`${S.gameKey}:moves`, JSON.stringify({ dealt: S.dealt, played: S.played }));
+    localStorage.setItem(`${S.gameKey}:moves`, JSON.stringify({ dealt: S.dealt, played: S.played, times: S.times, dealtAt: S.dealtAt }));
   } catch { /* over quota: the record is then not offered after a reload */ }
 }
 
@@ -807,9 +813,13 @@ function loadMoves() {
     const kept = JSON.parse(localStorage.getItem(`${S.gameKey}:moves`) || "null");
     S.dealt = kept ? kept.dealt : null;
     S.played = kept ? kept.played : [];
+    S.times = kept ? kept.times || [] : [];
+    S.dealtAt = kept ? kept.dealtAt ?? null : null;
   } catch {
     S.dealt = null;
     S.played = [];
+    S.times = [];
+    S.dealtAt = null;
   }
 }
 
@@ -1106,6 +1116,8 @@ async function startGame(step, names, computer, me = null) {
     S.seats = [step.seats[0], step.seats[1]];
     const view = await api.view(step.state, /** @type {0|1} */ (S.seat), seatKey());
     S.gameId = /** @type {any} */ (view).game_id;
+    S.dealtAt = view.clock ? Date.parse(view.clock.since) : null;
+    S.times = [];
     S.gameKey = `af-table:${S.gameId}`;
     S.ledger = await hasLedger();
     if (S.ledger) {
