@@ -98,6 +98,7 @@ BODY_PATHS = (
     "/v1/latest",
     "/v1/decks/validate",
     "/v1/records",
+    "/v1/records/read",
     "/v1/suggest",
     "/v1/matches/next",
 )
