@@ -326,3 +326,21 @@ def test_recheck_on_dask_gives_what_one_job_gives(dask_scheduler, archive, tmp_p
     dask = run(capsys, *common, "--dask", dask_scheduler, "--report", str(tmp_path / "dask.json"))
     assert dask[:2] == one[:2] and one[0] == 2
     assert (tmp_path / "dask.json").read_bytes() == (tmp_path / "one.json").read_bytes()
+
+
+def test_recheck_of_a_directory_of_records_on_dask_gives_what_one_job_gives(dask_scheduler, tmp_path, capsys):
+    """A directory of `.afr` records is an archive (docs/scenarios.md) on a Dask cluster too: each record is
+    sent to a worker as its bytes; one whose Result the game no longer gives is reported, by its file."""
+    folder = tmp_path / "records"
+    assert run(capsys, "record", "--seed", "d", "--games", "3", "--afr", "--out", str(folder), "--jobs", "1")[0] == 0
+    changed = folder / "game-d-2.afr"
+    text = changed.read_text()
+    result = next(line for line in text.splitlines() if line.startswith("[Result "))
+    changed.write_text(text.replace(result, '[Result "*"]'))
+    common = ["recheck", str(folder)]
+    one = run(capsys, *common, "--jobs", "1", "--report", str(tmp_path / "one.json"))
+    dask = run(capsys, *common, "--dask", dask_scheduler, "--report", str(tmp_path / "dask.json"))
+    assert dask[:2] == one[:2] and one[0] == 1
+    assert one[1].startswith("CHANGED ") and "game-d-2.afr" in one[1]
+    assert one[1].splitlines()[-1].startswith("3 game(s) re-checked: 2 unchanged, 1 outcome changed")
+    assert (tmp_path / "dask.json").read_bytes() == (tmp_path / "one.json").read_bytes()
