@@ -115,9 +115,7 @@ def test_wilson_interval():
 
 
 @pytest.mark.e2e
-def test_play_through_a_private_referee_plays_through_seats_and_the_service_writes_the_record(
-    serve, tmp_path, capsys
-):
+def test_play_through_a_private_referee_plays_through_seats_and_the_service_writes_the_record(serve, tmp_path, capsys):
     server = serve(workers=1, env={"REFEREE_STATE_KEY": STATE_KEY})
     argv = ["play", "--bots", "greedy,random", "--games", "1", "--url", server.url, "--json"]
     assert main([*argv, "--records", str(tmp_path)]) == 0
