@@ -20,6 +20,7 @@ from referee.bots.determinize import deck_counts
 from referee.bots.seat import seat_events
 from referee.cli import main
 from referee.engine import Catalog, Session, replay
+from referee.engine.records import read
 
 ROOT = Path(__file__).resolve().parent.parent
 SPY = Path(__file__).resolve().parent / "protocol_bots" / "spy_bot.py"
@@ -46,12 +47,16 @@ def test_the_built_in_bots_and_the_node_example_play_to_the_end_and_ismcts_ranks
     assert len(doc["games"]) == 24 and all(g["reason"] in ("deck_out", "concede") for g in doc["games"])
     for s in doc["standings"]:
         assert s["games"] == 12 and s["interval95"][0] <= s["rating"] <= s["interval95"][1]
-    # every game is a /v1/replay body that replays to the result the arena reported
+    # every game is a /v1/replay body that replays to the result the arena reported, and a record that
+    # `referee replay` plays to the same final state
     for g in doc["games"]:
         body = json.loads((tmp_path / f"game-{g['game']:04d}.json").read_text())
         assert set(body) == {"game", "actions"}
         state, applied = replay(CATALOG, body["actions"], game=body["game"])
         assert applied == g["actions"] and state["result"]["winner"] == g["winner"]
+        end = tmp_path / "end.json"
+        assert main(["replay", str(tmp_path / f"game-{g['game']:04d}.afr"), "--out", str(end)]) == 0
+        assert json.loads(end.read_text()) == state
     assert json.loads((tmp_path / "results.json").read_text())["standings"] == doc["standings"]
 
 
@@ -108,7 +113,9 @@ def test_a_bot_process_receives_only_its_own_seats_share(tmp_path):
 @pytest.mark.parametrize("mode", ["crash", "garbage", "illegal", "slow"])
 def test_a_bot_that_misbehaves_loses_that_game_and_the_arena_goes_on(tmp_path, mode):
     bad = spy(tmp_path / "log", mode)
-    result = run_arena(CATALOG, [bad, "builtin:random", "builtin:greedy"], 2, "bad", move_seconds=0.3)
+    result = run_arena(
+        CATALOG, [bad, "builtin:random", "builtin:greedy"], 2, "bad", move_seconds=0.3, out=tmp_path / "out"
+    )
     assert len(result.games) == 6
     reason = {"crash": "crash", "garbage": "illegal", "illegal": "illegal", "slow": "timeout"}[mode]
     mine = [g for g in result.games if bad in g.bots]
@@ -116,6 +123,10 @@ def test_a_bot_that_misbehaves_loses_that_game_and_the_arena_goes_on(tmp_path, m
     assert all(not g.reason.startswith("forfeit") for g in result.games if bad not in g.bots)
     row = next(s for s in result.standings if s.name == bad)
     assert (row.losses, row.forfeits) == (4, 4) and result.standings[-1].name == bad
+    # a forfeit is no result of the rules: the game's record ends `*`, and replays as far as it went
+    g = next(g for g in mine if g.replay["actions"]) if mode != "crash" else mine[0]
+    text = (tmp_path / "out" / f"game-{g.number:04d}.afr").read_text()
+    assert '[Result "*"]' in text and read(text).actions == g.replay["actions"]
 
 
 def test_a_command_that_does_not_start_forfeits(tmp_path):

@@ -75,13 +75,32 @@ def test_every_bot_plays_a_whole_game_of_legal_actions(bot):
     assert winner in (0, 1) and actions > 20
 
 
-def test_play_prints_wins_as_json_and_is_seeded(capsys):
+def test_play_is_seeded_and_writes_each_game_as_a_record_that_replays_to_its_end(tmp_path, capsys):
+    from referee.bots.match import game_for, seat_names
+    from referee.engine import replay
+    from referee.engine.records import read
+
     assert main(["play", "--bots", "greedy,random", "--games", "4", "--seed", "t", "--json"]) == 0
     first = json.loads(capsys.readouterr().out)
     assert first["games"] == 4 and set(first["wins"]) == {"greedy", "random"}
     assert sum(first["wins"].values()) + first["draws"] == 4
-    main(["play", "--bots", "greedy,random", "--games", "4", "--seed", "t", "--json"])
-    assert json.loads(capsys.readouterr().out) == first
+    main(["play", "--bots", "greedy,random", "--games", "4", "--seed", "t", "--json", "--records", str(tmp_path)])
+    assert json.loads(capsys.readouterr().out) == first | {"records": str(tmp_path)}
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"game-{i:04d}.afr" for i in range(4)]
+    greedy_won = 0
+    for i in range(4):  # game i: greedy at seat i % 2 (docs/bots.md)
+        assert main(["replay", str(tmp_path / f"game-{i:04d}.afr"), "--out", str(tmp_path / "end.json")]) == 0
+        end = json.loads((tmp_path / "end.json").read_text())
+        assert end["seed"] == f"t:{i // 2}" and end["players"][i % 2]["name"] == "greedy"
+        greedy_won += end["result"]["winner"] == i % 2
+    assert greedy_won == first["wins"]["greedy"]
+    # game 0 played again here, move for move: its record holds those moves, and replays to that end
+    game = game_for(CATALOG, "t", 0, {"response_windows": "strict"}) | {"players": seat_names(("greedy", "random"), 0)}
+    moves: list = []
+    play_game(CATALOG, [make_bot("greedy", CATALOG, "t:A"), make_bot("random", CATALOG, "t:B")], game, moves=moves)
+    assert read((tmp_path / "game-0000.afr").read_bytes()).actions == moves
+    main(["replay", str(tmp_path / "game-0000.afr"), "--out", str(tmp_path / "end.json")])
+    assert json.loads((tmp_path / "end.json").read_text()) == replay(CATALOG, moves, game=game)[0]
 
 
 def test_play_with_an_unknown_bot_is_one_line_and_exit_2(capsys):
@@ -96,22 +115,42 @@ def test_wilson_interval():
 
 
 @pytest.mark.e2e
-def test_play_through_a_private_referee_plays_through_seats(serve, capsys):
+def test_play_through_a_private_referee_plays_through_seats_and_the_service_writes_the_record(serve, tmp_path, capsys):
     server = serve(workers=1, env={"REFEREE_STATE_KEY": STATE_KEY})
-    assert main(["play", "--bots", "greedy,random", "--games", "1", "--url", server.url, "--json"]) == 0
+    argv = ["play", "--bots", "greedy,random", "--games", "1", "--url", server.url, "--json"]
+    assert main([*argv, "--records", str(tmp_path)]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["referee"] == server.url and doc["games"] == 1
     assert sum(doc["wins"].values()) + doc["draws"] == 1
+    # the game is over, so the service gave its whole record: the seed it dealt with, which replays here
+    record = tmp_path / "game-0000.afr"
+    assert "[Seed " in record.read_text() and main(["replay", str(record)]) == 0
+    winner = next(i for i, name in enumerate(("greedy", "random")) if doc["wins"][name])
+    assert f"{('greedy', 'random')[winner]} wins" in capsys.readouterr().out
 
 
 @pytest.mark.e2e
-def test_play_through_a_plain_referee_gives_the_in_process_result(serve, capsys):
+def test_play_through_a_plain_referee_gives_the_in_process_games_and_records(serve, tmp_path, capsys):
     server = serve(workers=1)
-    main(["play", "--bots", "greedy,random", "--games", "2", "--seed", "u", "--url", server.url, "--json"])
+    argv = ["play", "--bots", "greedy,random", "--games", "2", "--seed", "u", "--json", "--records"]
+    main([*argv, str(tmp_path / "remote"), "--url", server.url])
     remote = json.loads(capsys.readouterr().out)
-    main(["play", "--bots", "greedy,random", "--games", "2", "--seed", "u", "--json"])
+    main([*argv, str(tmp_path / "local")])
     local = json.loads(capsys.readouterr().out)
     assert (remote["wins"], remote["actions"]) == (local["wins"], local["actions"])
+    for i in range(2):  # the service's record of each game is the one written here, byte for byte
+        name = f"game-{i:04d}.afr"
+        assert (tmp_path / "remote" / name).read_bytes() == (tmp_path / "local" / name).read_bytes()
+    # and `referee replay --url` checks a record against the running referee
+    assert main(["replay", "--url", server.url, str(tmp_path / "remote" / "game-0001.afr")]) == 0
+    assert "all " in capsys.readouterr().out
+    lines = (tmp_path / "local" / "game-0001.afr").read_text().split("\n")
+    second = lines.index(next(line for line in lines if line.startswith("2. ")))
+    lines[second] = lines[second - 1].replace("1. ", "2. ")  # the first player keeps twice
+    bad = tmp_path / "bad.afr"
+    bad.write_text("\n".join(lines))
+    assert main(["replay", "--url", server.url, str(bad)]) == 1
+    assert capsys.readouterr().out.startswith(f"{bad}:{second + 1}: move 2 of ")
 
 
 def test_the_package_exports_make_bot_and_the_determinize_function():

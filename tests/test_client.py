@@ -94,6 +94,29 @@ def test_replay_violation_carries_the_index(ref, game):
     assert (info.value.index, info.value.rule, info.value.code) == (1, "12.2", "not_your_turn")
 
 
+def test_a_games_record_and_its_replay(ref, game):
+    """docs/api.md §14: the record's text, a seat's, and the record replayed to the same final state."""
+    from referee.engine.records import read
+
+    actions = [{"type": "keep", "player": 0}, {"type": "keep", "player": 1}, {"type": "concede", "player": 1}]
+    final, _ = ref.replay(actions, game=game)
+    text = ref.record(actions, game=game)
+    assert read(text).actions == actions and text.endswith("3. P1 concede\n")
+    assert ref.replay(record=text) == (final, 3)
+    assert ref.record(record=text) == text
+    seat = read(ref.record(actions, game=game, player=1))
+    assert seat.tags["Seat"] == "1" and "Seed" not in seat.tags and "Deck0" not in seat.tags
+    assert read(ref.record(record=text, player=None)).tags["Seat"] == "spectator"
+    with pytest.raises(RefereeRuleViolation) as illegal:
+        ref.record(actions[:1] * 2, game=game)
+    assert (illegal.value.index, illegal.value.code) == (1, "not_your_turn")
+    with pytest.raises(InvalidRequest) as bad:
+        ref.replay(record=text.replace("3. P1", "4. P1"))
+    assert (bad.value.code, bad.value.body["line"]) == ("bad_record", text.count("\n"))
+    with pytest.raises(ValueError):
+        ref.replay(actions, record=text)  # a record's moves are its actions
+
+
 def test_illegal_deck_lists_every_violation(ref):
     with pytest.raises(RefereeRuleViolation) as info:
         ref.new_game({"decks": [["AF-099"] * 41, ["AF-004"] * 40], "seed": "x"})

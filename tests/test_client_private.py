@@ -53,6 +53,24 @@ def test_two_private_players_play_to_the_end_and_reveal(ref, private_game_body):
     assert commitment(revealed["seed"]) == deal.commitment and revealed["phase"] == "over"
 
 
+def test_a_private_games_records_seat_at_any_time_whole_once_over(ref, plain_ref, private_game_body):
+    """docs/api.md §14 in private mode: a seat's record at any time, the whole one (the seed) after the end."""
+    from referee.engine.records import read
+
+    by_id = [{c: d.count(c) for c in sorted(set(d))} for d in private_game_body["decks"]]  # a code: recordable
+    deal = ref.new_private_game({**private_game_body, "decks": by_id})
+    seat = read(ref.private_record(deal.state, deal.seats, [], player=0))
+    assert (seat.tags["Seat"], seat.tags["Commitment"]) == ("0", deal.commitment) and "Seed" not in seat.tags
+    with pytest.raises(GameNotOver):
+        ref.private_record(deal.state, deal.seats, [])
+    actions = [{"type": "concede", "player": 1}]
+    text = ref.private_record(deal.state, deal.seats, actions)
+    revealed = ref.reveal(ref.private_apply(deal.state, deal.seats[1], actions[0]).state, deal.seats)
+    assert commitment(read(text).tags["Seed"]) == deal.commitment
+    revealed.pop("game_id")  # the private referee's name for the game, not part of it
+    assert plain_ref.replay(record=text).state == revealed  # the record replays to the revealed end
+
+
 def test_an_older_token_is_a_rollback(ref, private_game_body):
     deal = ref.new_private_game(private_game_body)
     first = ref.private_view(deal.state, deal.seats[0])["active"]

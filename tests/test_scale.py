@@ -326,3 +326,43 @@ def test_recheck_on_dask_gives_what_one_job_gives(dask_scheduler, archive, tmp_p
     dask = run(capsys, *common, "--dask", dask_scheduler, "--report", str(tmp_path / "dask.json"))
     assert dask[:2] == one[:2] and one[0] == 2
     assert (tmp_path / "dask.json").read_bytes() == (tmp_path / "one.json").read_bytes()
+
+
+def test_recheck_of_a_directory_of_records_on_dask_gives_what_one_job_gives(dask_scheduler, tmp_path, capsys):
+    """A directory of `.afr` records is an archive (docs/scenarios.md) on a Dask cluster too: each record is
+    sent to a worker as its bytes; one whose Result the game no longer gives is reported, by its file."""
+    folder = tmp_path / "records"
+    assert run(capsys, "record", "--seed", "d", "--games", "3", "--afr", "--out", str(folder), "--jobs", "1")[0] == 0
+    changed = folder / "game-d-2.afr"
+    text = changed.read_text()
+    result = next(line for line in text.splitlines() if line.startswith("[Result "))
+    changed.write_text(text.replace(result, '[Result "*"]'))
+    common = ["recheck", str(folder)]
+    one = run(capsys, *common, "--jobs", "1", "--report", str(tmp_path / "one.json"))
+    dask = run(capsys, *common, "--dask", dask_scheduler, "--report", str(tmp_path / "dask.json"))
+    assert dask[:2] == one[:2] and one[0] == 1
+    assert one[1].startswith("CHANGED ") and "game-d-2.afr" in one[1]
+    assert one[1].splitlines()[-1].startswith("3 game(s) re-checked: 2 unchanged, 1 outcome changed")
+    assert (tmp_path / "dask.json").read_bytes() == (tmp_path / "one.json").read_bytes()
+
+
+@pytest.mark.e2e
+def test_the_records_docs_commands_run_as_written(dask_scheduler, serve, tmp_path, monkeypatch, capsys):
+    """docs/records.md, "Saving and checking games": play saves records, which replay in-process and on a
+    running referee, and recheck reads their directory on local processes and on Dask alike."""
+    import shlex
+
+    doc = (ROOT / "docs" / "records.md").read_text("utf-8").split("## Saving and checking games", 1)[1]
+    block = re.search(r"```sh\n(.*?)```", doc, re.S).group(1)
+    server = serve(workers=1)
+    monkeypatch.chdir(tmp_path)
+    outputs = []
+    for line in block.splitlines():
+        line = line.split("  #")[0].replace("http://127.0.0.1:8000", server.url)
+        argv = shlex.split(line.replace("tcp://scheduler:8786", dask_scheduler))
+        assert argv[0] == "referee"
+        code, out, err = run(capsys, *argv[1:])
+        assert code == 0, (line, out, err)
+        outputs.append(out)
+    assert len(outputs) == 5 and outputs[1].startswith("games/game-0000.afr: all ") and outputs[2] == outputs[1]
+    assert outputs[3] == outputs[4] and outputs[3].startswith("4 game(s) re-checked: 4 unchanged")

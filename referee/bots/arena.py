@@ -8,8 +8,10 @@ on each side. A bot is told only its own seat's share
 own deck. A bot that crashes, runs out of its time for a move or answers an
 illegal index loses that game (a *forfeit*), and the arena goes on. A game not
 over after ``max_actions`` actions is a draw. Each game is written as a
-``/v1/replay`` body (``{"game", "actions"}``); the ratings are
-Bradley–Terry's (Elo's scale) with a bootstrap 95% interval.
+``/v1/replay`` body (``{"game", "actions"}``) and as a game record
+(``.afr``, docs/records.md; a forfeit is no result of the rules, so its
+record ends ``*``); the ratings are Bradley–Terry's (Elo's scale) with a
+bootstrap 95% interval.
 """
 
 from __future__ import annotations
@@ -25,11 +27,12 @@ from typing import Any
 
 from referee.bots.actions import ActionSpace
 from referee.bots.determinize import deck_counts
-from referee.bots.match import DEFAULT_MAX_ACTIONS, game_for
+from referee.bots.match import DEFAULT_MAX_ACTIONS, game_for, write_record
 from referee.bots.protocol import PROTOCOL, Forfeit, InProcessBot, Player, ProcessBot, legal_entries
 from referee.bots.seat import seat_events
 from referee.engine import Catalog, Session
 from referee.engine.labels import label
+from referee.engine.records import record_text
 
 BUILTIN = "builtin:"
 
@@ -225,7 +228,7 @@ def run_arena(
     out: Path | None = None,
     on_game: Callable[[GameRecord], None] | None = None,
 ) -> ArenaResult:
-    """The round robin of ``specs`` (``games`` per pair), each game's replay body written into ``out``."""
+    """The round robin of ``specs`` (``games`` per pair), each game's replay body and record written into ``out``."""
     result = ArenaResult(list(specs))
     logs = out / "logs" if out is not None else None
     if out is not None:
@@ -252,6 +255,7 @@ def run_arena(
         result.games.append(record)
         if out is not None:
             (out / f"game-{number:04d}.json").write_text(json.dumps(replay, ensure_ascii=False) + "\n")
+            write_record(out, number, record_text(catalog, game, actions))
         if on_game is not None:
             on_game(record)
     result.standings = standings(specs, result.games, seed)

@@ -14,6 +14,7 @@ import copy
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from referee.bots.players import Bot
@@ -80,9 +81,14 @@ def game_for(catalog: Catalog, seed: str, index: int, options: dict[str, Any] | 
 
 
 def play_game(
-    catalog: Catalog, bots: list[Bot], game: dict[str, Any], max_actions: int = DEFAULT_MAX_ACTIONS
+    catalog: Catalog,
+    bots: list[Bot],
+    game: dict[str, Any],
+    max_actions: int = DEFAULT_MAX_ACTIONS,
+    moves: list[dict[str, Any]] | None = None,
 ) -> tuple[int | None, int]:
-    """One game in-process, ``bots[p]`` at seat ``p``: (the winner's seat or None, actions played)."""
+    """One game in-process, ``bots[p]`` at seat ``p``: (the winner's seat or None, actions played); each
+    action is also appended to ``moves``, if given (for the game's record)."""
     session, events = Session.new(catalog, game)
     for p, bot in enumerate(bots):
         bot.start(p, own_deck_only(game["decks"], p), game["seed"])
@@ -96,10 +102,27 @@ def play_game(
         inbox[seat] = []
         applied = session.apply(action).events
         n += 1
+        if moves is not None:
+            moves.append(action)
         for p in (0, 1):
             inbox[p].extend(seat_events(applied, session.state, p))
     result = session.state["result"]
     return (None if result is None else result["winner"]), n
+
+
+def seat_names(names: tuple[str, str], seat_a: int) -> list[str]:
+    """The players' names of a game of A against B with A at ``seat_a``: the bots' (``A (A)``, ``A (B)`` when
+    the two bots are one)."""
+    a, b = names if names[0] != names[1] else (f"{names[0]} (A)", f"{names[1]} (B)")
+    return [a, b] if seat_a == 0 else [b, a]
+
+
+def write_record(folder: Path, number: int, text: str) -> Path:
+    """Game ``number``'s record (docs/records.md) as ``folder/game-NNNN.afr``: named by the game's place in
+    the run, so the same run writes the same files. Bytes, not text: a record's lines end with LF only."""
+    path = folder / f"game-{number:04d}.afr"
+    path.write_bytes(text.encode("utf-8"))
+    return path
 
 
 def play_match(
@@ -122,6 +145,7 @@ def play_match(
         seat_a = i % 2
         bots = [a, b] if seat_a == 0 else [b, a]
         game = game_for(catalog, seed, i, options)
+        game["players"] = seat_names(names, seat_a)  # a name tells no card, and a record reads better by it
         winner, n = runner(bots, game)
         out.games += 1
         out.actions += n
@@ -146,6 +170,7 @@ class Remote:
         import httpx
 
         self.http = httpx.Client(base_url=url.rstrip("/"), timeout=timeout)
+        self.dealt: dict[str, Any] = {}  # the last game's deal: its token, and its seats in private mode
 
     def close(self) -> None:
         self.http.close()
@@ -176,6 +201,10 @@ class Remote:
         return catalog
 
     def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        answer: dict[str, Any] = self._send(path, body).json()
+        return answer
+
+    def _send(self, path: str, body: dict[str, Any]) -> Any:
         import httpx
 
         try:
@@ -188,12 +217,31 @@ class Remote:
             except ValueError:
                 problem = {}
             raise RemoteError(f"POST {path}: {r.status_code} {problem.get('code', '')}: {problem.get('detail', '')}")
-        answer: dict[str, Any] = r.json()
-        return answer
+        return r
+
+    def record(self, game: dict[str, Any], actions: list[dict[str, Any]]) -> str | None:
+        """The whole record of the last game played (``POST /v1/records``, docs/api.md §14), written by the
+        service: from its NewGame, or in private mode from the token it was dealt and both seats. ``None``
+        for a private game not over: until the end its whole record, which names the seed, is the service's
+        secret (403 ``game_not_over``)."""
+        seats = self.dealt.get("seats")
+        body = {"game": game} if seats is None else {"state": self.dealt["state"], "seats": seats}
+        try:
+            text: str = self._send("/v1/records", {**body, "actions": actions}).text
+        except RemoteError as exc:
+            if seats is not None and "game_not_over" in str(exc):
+                return None
+            raise
+        return text
 
     def play(
-        self, bots: list[Bot], game: dict[str, Any], max_actions: int = DEFAULT_MAX_ACTIONS
+        self,
+        bots: list[Bot],
+        game: dict[str, Any],
+        max_actions: int = DEFAULT_MAX_ACTIONS,
+        moves: list[dict[str, Any]] | None = None,
     ) -> tuple[int | None, int]:
+        """As :func:`play_game`, through the service."""
         try:
             dealt = self._post("/v1/games", game)
         except RemoteError as exc:
@@ -201,6 +249,7 @@ class Remote:
                 raise
             dealt = self._post("/v1/games", {k: v for k, v in game.items() if k != "seed"})  # the service deals
         token, seats = dealt["state"], dealt.get("seats")
+        self.dealt = {"state": token, "seats": seats}
         for p, bot in enumerate(bots):
             bot.start(p, own_deck_only(game["decks"], p), game.get("seed", "remote"))
         inbox: list[list[dict[str, Any]]] = [[], []]
@@ -219,6 +268,8 @@ class Remote:
             out = self._post("/v1/apply", body)
             token = out["state"]
             n += 1
+            if moves is not None:
+                moves.append(action)
             if seats is None:  # plain mode: each seat's share of the events, as private mode would give it
                 for p in (0, 1):
                     inbox[p].extend(seat_events(out["events"], token, p))

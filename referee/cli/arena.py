@@ -28,7 +28,8 @@ def add_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "command that speaks the JSON-lines bot protocol on stdin/stdout (e.g. 'node "
             "examples/bots/random-bot.mjs'). Each bot is told only its own seat's view. A bot that crashes, "
             "runs out of --move-ms or answers an illegal index loses that game. Prints a table with "
-            "Bradley-Terry ratings on Elo's scale and a 95%% interval; writes each game as a /v1/replay body. "
+            "Bradley-Terry ratings on Elo's scale and a 95%% interval; with --out writes each game as a game record "
+            "(.afr) and a /v1/replay body. "
             "See docs/bots.md."
         ),
     )
@@ -40,7 +41,9 @@ def add_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--move-ms", type=positive_int, default=1000, metavar="MS", help="each move's time limit (default 1000)"
     )
     p.add_argument(
-        "--out", metavar="DIR", help="folder for the games' replay bodies, results.json and the bots' stderr logs"
+        "--out",
+        metavar="DIR",
+        help="folder for the games' records (.afr) and replay bodies, results.json and the bots' stderr logs",
     )
     p.add_argument(
         "--response-windows", choices=("auto", "strict"), default="strict", help="RULES 9.4 (default strict)"
@@ -95,6 +98,6 @@ def cmd_arena(args: argparse.Namespace) -> int:
     for g in forfeits:
         loser = g.bots[1 - g.winner] if g.winner is not None else "?"
         print(f"game {g.number}: {loser} forfeited ({g.reason.split(': ')[1]}: {g.detail})")
-    where = f"; replay bodies in {out}" if out is not None else ""
+    where = f"; records and replay bodies in {out}" if out is not None else ""
     print(f"{len(result.games)} game(s), seed {args.seed}{where}")
     return 0

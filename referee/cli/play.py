@@ -7,10 +7,13 @@ that does not load, a service that cannot be reached or refuses): one line.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from referee.cli.common import CommandError, load_catalog, positive_int, subcommand
+from referee.cli.common import PROG, CommandError, load_catalog, positive_int, subcommand
 
 if TYPE_CHECKING:
     from referee.bots.players import Bot
@@ -47,6 +50,11 @@ def add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="K",
         help=f"a game not over after K actions is a draw (default {DEFAULT_MAX_ACTIONS})",
     )
+    p.add_argument(
+        "--records",
+        metavar="DIR",
+        help="write each game's record into DIR as game-NNNN.afr (docs/records.md; with --url the service writes it)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print the result as one JSON document")
 
@@ -79,14 +87,18 @@ def cmd_play(args: argparse.Namespace) -> int:
     def pair(i: int) -> tuple[Bot, Bot]:  # fresh bots for every game, each with its own seed
         return make_bot(names[0], catalog, seed=f"{args.seed}:A"), make_bot(names[1], catalog, seed=f"{args.seed}:B")
 
-    if remote is None:
+    folder = _records_folder(args.records)
+    numbers = itertools.count()  # play_match plays its games in order: the n-th run is game n
 
-        def runner(bots: list[Bot], game: dict[str, Any]) -> tuple[int | None, int]:
-            return play_game(catalog, bots, game, args.max_actions)
-    else:
-
-        def runner(bots: list[Bot], game: dict[str, Any]) -> tuple[int | None, int]:
-            return remote.play(bots, game, args.max_actions)
+    def runner(bots: list[Bot], game: dict[str, Any]) -> tuple[int | None, int]:
+        moves: list[dict[str, Any]] = []
+        if remote is None:
+            winner, n = play_game(catalog, bots, game, args.max_actions, moves)
+        else:
+            winner, n = remote.play(bots, game, args.max_actions, moves)
+        if folder is not None:
+            _save_record(folder, next(numbers), catalog, remote, game, moves)
+        return winner, n
 
     with bar(args.games, "games", args.quiet) as progress:
         try:
@@ -107,6 +119,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                 remote.close()
     if args.json:
         doc = result.to_json() | {"seed": args.seed, "bots": names, "referee": args.url or "in-process"}
+        doc |= {"records": args.records} if args.records else {}
         print(json.dumps(doc, ensure_ascii=False))
         return 0
     for i, name in enumerate(names):
@@ -115,5 +128,38 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(
             f"{label}: {result.wins[i]} of {result.games} won ({result.wins[i] / result.games:.1%}; 95% {lo:.1%}–{hi:.1%})"
         )
-    print(f"{result.draws} draw(s); {result.actions} action(s); seed {args.seed}; {args.url or 'in-process'}")
+    where = f"; records in {args.records}" if args.records else ""
+    print(f"{result.draws} draw(s); {result.actions} action(s); seed {args.seed}; {args.url or 'in-process'}{where}")
     return 0
+
+
+def _records_folder(option: str | None) -> Path | None:
+    """The folder of ``--records``, made now (before any game is played); a CommandError if it cannot be."""
+    if option is None:
+        return None
+    folder = Path(option)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"--records {option}: {exc.strerror or exc}") from None
+    return folder
+
+
+def _save_record(
+    folder: Path, number: int, catalog: Any, remote: Any, game: dict[str, Any], moves: list[dict[str, Any]]
+) -> None:
+    """Game ``number``'s record into ``folder``: written here from the game played, or by the service at --url."""
+    from referee.bots.match import write_record
+    from referee.engine.records import record_text
+
+    text = record_text(catalog, game, moves) if remote is None else remote.record(game, moves)
+    if text is None:
+        print(
+            f"{PROG}: game {number} is not over: a private referee gives its record only after the end; not written",
+            file=sys.stderr,
+        )
+        return
+    try:
+        write_record(folder, number, text)
+    except OSError as exc:
+        raise CommandError(f"--records {folder}: cannot write: {exc.strerror or exc}") from None

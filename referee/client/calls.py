@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, NamedTuple, ParamSpec, TypeVar
+from typing import Any, Final, Generic, Literal, NamedTuple, ParamSpec, TypeVar
 from urllib.parse import quote
 
 from referee.client.errors import RefereeClientError, RefereeRuleViolation
@@ -51,6 +51,7 @@ class Call(Generic[T]):
     # an error → a second request to send in its place (None: raise the error), e.g. a stale
     # move's latest state, fetched so that the error raised carries it
     follow: Callable[[RefereeClientError], Call[T] | None] | None = None
+    text: bool = False  # the answer is text (a game record), handed to ``read`` as a str, not JSON
 
 
 def _step(out: Any) -> Step:
@@ -84,15 +85,58 @@ def legal_actions(state: dict[str, Any], player: int | None = None) -> Call[list
     return Call("POST", "/v1/legal-actions", lambda out: out["actions"], body)
 
 
+def _game_body(actions: Any, game: Any, state: Any, record: str | None) -> dict[str, Any]:
+    """The body that names a game for ``/v1/replay`` and ``/v1/records``: a NewGame or a state with its
+    actions, or a record's text alone."""
+    if sum(x is not None for x in (game, state, record)) != 1:
+        raise ValueError("give exactly one of game=, state= and record=")
+    if (record is None) == (actions is None):
+        raise ValueError("give actions with game= or state=, and none with record= (its moves are the actions)")
+    if record is not None:
+        return {"record": record}
+    return {"actions": actions} | ({"game": game} if game is not None else {"state": state})
+
+
 def replay(
-    actions: list[dict[str, Any]], *, game: dict[str, Any] | None = None, state: dict[str, Any] | None = None
+    actions: list[dict[str, Any]] | None = None,
+    *,
+    game: dict[str, Any] | None = None,
+    state: dict[str, Any] | None = None,
+    record: str | None = None,
 ) -> Call[Replayed]:
-    """``POST /v1/replay`` from a NewGame or a state; the first illegal action raises with ``index``."""
-    if (game is None) == (state is None):
-        raise ValueError("give exactly one of game= and state=")
-    body: dict[str, Any] = {"actions": actions}
-    body.update({"game": game} if game is not None else {"state": state})
+    """``POST /v1/replay`` from a NewGame or a state and ``actions``, or a game record's text (docs/records.md)
+    alone; the first illegal action raises with ``index`` (and, from a record, ``line`` in its ``body``)."""
+    body = _game_body(actions, game, state, record)
     return Call("POST", "/v1/replay", lambda out: Replayed(out["state"], out["applied"]), body)
+
+
+WHOLE: Final = "whole"
+"""``player=WHOLE`` (the default) asks ``record`` for the whole record; a seat's number for that seat's, and
+``None`` for a spectator's, as the API's ``player`` (docs/api.md §14)."""
+
+
+def _record_call(body: dict[str, Any], times: list[int] | None, player: int | Literal["whole"] | None) -> Call[str]:
+    if times is not None:
+        body["times"] = times
+    if player != WHOLE:
+        body["player"] = player
+    return Call("POST", "/v1/records", str, body, text=True)
+
+
+def record(
+    actions: list[dict[str, Any]] | None = None,
+    *,
+    game: dict[str, Any] | None = None,
+    state: dict[str, Any] | None = None,
+    record: str | None = None,
+    times: list[int] | None = None,
+    player: int | Literal["whole"] | None = WHOLE,
+) -> Call[str]:
+    """``POST /v1/records``: the game record (docs/records.md) of a NewGame (or the state of its deal) and
+    ``actions``, or of a record's text; whole, or as ``player`` may know it (``None``: a spectator). The
+    first illegal action raises with ``index``; a record that does not read, ``InvalidRequest`` ``bad_record``."""
+    body = _game_body(actions, game, state, record)
+    return _record_call(body, times, player)
 
 
 def view(state: dict[str, Any], player: int) -> Call[dict[str, Any]]:
@@ -298,6 +342,20 @@ def reveal(token: str, seats: list[str]) -> Call[dict[str, Any]]:
     """``POST /v1/reveal`` with both seats: the whole plain state of a finished private game
     (:class:`GameNotOver` before)."""
     return Call("POST", "/v1/reveal", lambda out: out["state"], {"state": token, "seats": seats})
+
+
+def private_record(
+    token: str,
+    seats: list[str],
+    actions: list[dict[str, Any]],
+    *,
+    times: list[int] | None = None,
+    player: int | Literal["whole"] | None = WHOLE,
+) -> Call[str]:
+    """``POST /v1/records`` of a private game: the token it was dealt, both seats and every action since.
+    A seat's (``player=0`` or ``1``) or a spectator's (``None``) record at any time; the whole record, which
+    names the seed, once the game is over (:class:`GameNotOver` before), as :meth:`reveal`."""
+    return _record_call({"state": token, "seats": seats, "actions": actions}, times, player)
 
 
 def latest(game_id: str, seat: str) -> Call[Latest]:

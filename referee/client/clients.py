@@ -117,6 +117,7 @@ class _ClientBase:
     validate = Endpoint(calls.validate)
     legal_actions = Endpoint(calls.legal_actions)
     replay = Endpoint(calls.replay)
+    record = Endpoint(calls.record)
     view = Endpoint(calls.view)
     suggest = Endpoint(calls.suggest)
     validate_deck = Endpoint(calls.validate_deck)
@@ -135,6 +136,7 @@ class _ClientBase:
     private_suggest = Endpoint(calls.private_suggest)
     private_replay = Endpoint(calls.private_replay)
     reveal = Endpoint(calls.reveal)
+    private_record = Endpoint(calls.private_record)
     latest = Endpoint(calls.latest)
 
     def _conclude(self, call: Call[T], outcome: Outcome) -> T:
@@ -162,6 +164,8 @@ class _ClientBase:
             raise RefereeConnectionError(f"{where}: cannot reach the referee ({outcome})") from outcome
         if outcome.status_code >= 400:
             raise error_of(call.method, call.path, outcome)
+        if call.text:
+            return outcome.text
         try:
             return outcome.json()
         except ValueError:
