@@ -174,8 +174,9 @@ class _BotFields(Schema):
         validate=validate.Range(1, MAX_BUDGET_MS),
         metadata={
             **_doc(
-                f"The bot's time in milliseconds, at most {MAX_BUDGET_MS}: the answer comes within it (10% over "
-                "at most). Exactly one of `budget_ms` and `iterations`."
+                f"The bot's time in milliseconds, at most {MAX_BUDGET_MS} (or the lower cap the referee's "
+                "operator set, REFEREE_SUGGEST_MAX_MS): the answer comes within it (10% over at most). Exactly "
+                "one of `budget_ms` and `iterations`."
             ),
             "example": 500,
         },

@@ -112,3 +112,14 @@ def test_play_through_a_plain_referee_gives_the_in_process_result(serve, capsys)
     main(["play", "--bots", "greedy,random", "--games", "2", "--seed", "u", "--json"])
     local = json.loads(capsys.readouterr().out)
     assert (remote["wins"], remote["actions"]) == (local["wins"], local["actions"])
+
+
+def test_the_package_exports_make_bot_and_the_determinize_function():
+    import inspect
+
+    import referee.bots
+    from referee.bots import ActionSpace, determinize, make_bot
+
+    assert inspect.isfunction(determinize) and inspect.isfunction(make_bot) and inspect.isclass(ActionSpace)
+    assert referee.bots.determinize is determinize  # the function, not its module
+    assert make_bot("ismcts:3", CATALOG).iterations == 3

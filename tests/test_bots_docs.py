@@ -28,3 +28,22 @@ def test_the_documented_sizes_are_the_builtin_catalogs():
     catalog = Catalog.builtin()
     assert f"`n` = {ActionSpace(catalog).n:,}" in DOC
     assert f"({Observation(catalog).size} for the built-in one)" in DOC
+
+
+def test_every_referee_command_on_the_page_parses():
+    """Each `referee ...` command of docs/bots.md's shell blocks is one the command line accepts as written
+    (synopses, with their [brackets] and ..., aside)."""
+    import shlex
+
+    from referee.cli import build_parser
+
+    commands = []
+    for block in re.findall(r"```sh\n(.*?)```", DOC, re.S):
+        for line in block.replace("\\\n", " ").splitlines():
+            line = line.split("  #")[0].strip()
+            if line.startswith("referee ") and "[" not in line and "..." not in line:
+                commands.append(shlex.split(line)[1:])
+    assert len(commands) >= 4
+    parser = build_parser()
+    for argv in commands:
+        parser.parse_args(argv)  # exits (SystemExit) on a command the parser refuses

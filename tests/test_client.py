@@ -188,3 +188,19 @@ def test_client_and_check_against_a_real_server(server, game, capsys):
     out = capsys.readouterr().out
     assert code == 0, out
     assert out.splitlines()[-1].endswith(" passed, 0 failed")
+
+
+def test_suggest_answers_one_of_the_players_legal_actions(ref, game):
+    from referee.client import Suggestion
+
+    state, _ = ref.new_game(game)
+    hint = ref.suggest(state, 0, "greedy", iterations=1)
+    assert isinstance(hint, Suggestion) and hint.action in ref.legal_actions(state, player=0) and hint.label
+    assert ref.suggest(state, 0, "ismcts", iterations=4, seed="s") == ref.suggest(
+        state, 0, "ismcts", iterations=4, seed="s"
+    )
+    with pytest.raises(RuleViolation) as refused:
+        ref.suggest(state, 1, "random", budget_ms=50)
+    assert refused.value.rule == "12.2"
+    with pytest.raises(ValueError, match="exactly one of budget_ms= and iterations="):
+        ref.suggest(state, 0, "random")

@@ -82,3 +82,10 @@ def test_the_new_refusals_are_typed(ref, plain_ref, private_game_body):
         ref.reveal(deal.state, [deal.seats[0], deal.seats[0]])
     with pytest.raises(PrivateModeOff):
         plain_ref.reveal(deal.state, deal.seats)
+
+
+def test_a_seat_asks_for_a_suggestion(ref, private_game_body):
+    deal = ref.new_private_game(private_game_body)
+    mover = next(s for s in deal.seats if any(a["type"] != "concede" for a in ref.private_legal_actions(deal.state, s)))
+    hint = ref.private_suggest(deal.state, mover, "ismcts", iterations=4)
+    assert hint.action in ref.private_legal_actions(deal.state, mover) and hint.label

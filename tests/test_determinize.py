@@ -118,3 +118,79 @@ def test_the_sample_shares_nothing_with_the_view():
         for zone in ("hand", "trash", "cases", "fairies", "evidence"):
             pl[zone].clear()
     assert view == before
+
+
+# -- without the opponent's deck list, and what auto response windows tell ---------------------------
+
+
+def told_position(game_seed: int, steps: int) -> tuple[dict, Session, list[Memory]]:
+    """A random game with auto response windows (RULES 9.4), each seat's memory fed its views and its share
+    of the events, as a bot's is."""
+    from referee.bots.seat import seat_events
+
+    game = random_new_game(CATALOG, f"told-{game_seed}")
+    session, events = Session.new(CATALOG, game)
+    stream = SeededStream(f"told-{game_seed}")
+    memory = [Memory(), Memory()]
+    for seat in (0, 1):
+        memory[seat].observe(session.view(seat), seat_events(events, session.state, seat))
+    for _ in range(steps):
+        if session.over:
+            break
+        applied = session.apply(random_action(session.board, stream)).events
+        for seat in (0, 1):
+            memory[seat].observe(session.view(seat), seat_events(applied, session.state, seat))
+    return game, session, memory
+
+
+def own_deck_only(game: dict, seat: int) -> list:
+    decks: list = [None, None]
+    decks[seat] = game["decks"][seat]
+    return decks
+
+
+@SETTINGS
+@given(positions, st.text(min_size=1, max_size=8), st.integers(0, 1000))
+def test_without_the_opponents_list_the_sample_never_depends_on_hidden_information(where, sample_seed, shuffle_seed):
+    game_seed, steps, _, seat = where
+    game, session, memory = told_position(game_seed, steps)
+    truth = session.snapshot()
+    other = permute_hidden(truth, seat, SeededStream(f"permute-{shuffle_seed}"))
+    view, other_view = session.view(seat), Session.from_state(CATALOG, other).view(seat)
+    assert other_view == view
+    decks = own_deck_only(game, seat)
+    sample = determinize(CATALOG, view, decks, sample_seed, memory[seat])
+    assert determinize(CATALOG, other_view, decks, sample_seed, memory[seat]) == sample
+    check_state(CATALOG, sample)  # consistent (RULES 13.1)
+    assert without_commitment(Session.from_state(CATALOG, sample).view(seat)) == without_commitment(view)
+    opponent = sample["players"][1 - seat]
+    ids = [sample["cards"][i] for i in _all(opponent)]
+    for cid in set(ids):  # a legal deck's counts (RULES 3.2)
+        assert ids.count(cid) <= CATALOG.name_limit(CATALOG[cid].name)
+    assert len(ids) == 40
+
+
+def test_a_pass_in_an_auto_window_puts_a_counter_of_its_trigger_in_every_samples_hand():
+    """RULES 9.4 auto: the window opened because the responder held a counter that fitted; having passed, they
+    hold it still. Every sample deals one, and the claim is true of the real game too."""
+    from referee.bots.determinize import _claimed
+
+    checked = 0
+    for game_seed in range(60):
+        game, session, memory = told_position(game_seed, 120)
+        for seat in (0, 1):
+            view = session.view(seat)
+            hand = view["players"][1 - seat]["hand"]
+            claims = _claimed(CATALOG, memory[seat], hand, set(hand))
+            if not claims or session.over:
+                continue
+            real = [CATALOG[session.state["cards"][i]] for i in session.state["players"][1 - seat]["hand"]]
+            for iid, kind in claims.items():
+                trigger = kind.partition(":")[2]
+                assert any(c.kind == "counter" and c.trigger == trigger for c in real)
+                for sample_seed in ("a", "b", "c"):
+                    sample = determinize(CATALOG, view, own_deck_only(game, seat), sample_seed, memory[seat])
+                    card = CATALOG[sample["cards"][iid]]
+                    assert (card.kind, card.trigger) == ("counter", trigger)
+                checked += 1
+    assert checked >= 3

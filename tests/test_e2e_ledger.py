@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import random
 import shutil
@@ -347,6 +348,11 @@ def test_a_full_disk_is_503_and_readyz_503_then_play_goes_on_from_the_latest_tok
             play_through_a_full_disk(server.url, disk, catalog)
         finally:
             server.stop()  # before the filesystem goes
+        # Each failed write is one JSON line, not a traceback of gevent's thread pool (issue 39).
+        log = server.output()
+        failed = [line for line in log.splitlines() if '"ledger write failed"' in line]
+        assert failed and all(json.loads(line)["logger"] == "referee.ledger" for line in failed), log[-3000:]
+        assert "Traceback" not in log, log[-3000:]
 
 
 def play_through_a_full_disk(url: str, disk: Path, catalog) -> None:

@@ -165,8 +165,8 @@ def test_given_a_step_that_is_not_deterministic_the_scenario_is_cut_just_after_i
 
     real = Session.apply_parsed
 
-    def apply_parsed(self, action):
-        applied = real(self, action)
+    def apply_parsed(self, action, now=None):
+        applied = real(self, action, now)
         if action["type"] == "end_turn":  # the planted bug: an event of end_turn carries an unseeded number
             return type(applied)((*applied.events, {"type": "noise", "n": random.random()}))
         return applied

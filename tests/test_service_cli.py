@@ -406,3 +406,43 @@ def test_no_value_copied_from_the_docs_starts_a_server(name):
 def test_placeholder_secrets_are_refused_however_random_they_look(value):
     with pytest.raises(ConfigError, match="placeholder"):
         Settings.from_env({"REFEREE_SECRET": value})
+
+
+@pytest.mark.parametrize(
+    "name,value",
+    [
+        ("REFEREE_MAX_BODY", "99999999999999999999999"),
+        ("REFEREE_MAX_BODY", "17MiB"),
+        ("REFEREE_MAX_BODY", "9" * 5000),
+        ("REFEREE_WORKERS", "9" * 5000),
+        ("REFEREE_WORKERS", "²"),
+        ("REFEREE_WORKER_CONNECTIONS", "100001"),
+        ("REFEREE_TIMEOUT", "0"),
+        ("REFEREE_METRICS_PORT", "9" * 5000),
+        ("REFEREE_LEDGER_TTL", "nan"),
+        ("REFEREE_CLIENT_TIMEOUT", "inf"),
+        ("REFEREE_DRAIN_SECONDS", "1e999"),
+        ("REFEREE_CHUNKED_BODY_TIMEOUT", "-1"),
+    ],
+)
+def test_every_numeric_setting_is_bounded_and_refused_in_one_short_line_naming_it(name, value):
+    """Issue 39: REFEREE_MAX_BODY had no upper bound; an integer of 5,000 digits was a ValueError."""
+    env = {name: value}
+    if name == "REFEREE_LEDGER_TTL":
+        env.update({"REFEREE_STATE_KEY": "8600ec273fe39d5b43351baf5455dc20d8c27dce703a328b398e48cd5e2823df"})
+    with pytest.raises(ConfigError) as refused:
+        Settings.from_env(env)
+    message = str(refused.value)
+    assert message.startswith(name + "=") and "\n" not in message and len(message) < 200, message
+
+
+def test_serve_refuses_an_unbounded_max_body_in_one_line():
+    done = subprocess.run(
+        [sys.executable, "-m", "referee", "serve", "--port", "0"],
+        env={**{k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}, "REFEREE_MAX_BODY": "9" * 30},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2 and len(lines) == 1 and "REFEREE_MAX_BODY=" in lines[0], done.stderr

@@ -184,3 +184,36 @@ def test_private_mode_refuses_a_plain_state_the_spectator_key_and_another_player
     assert post(private_client, watch).get_json()["code"] == "not_your_seat"
     named = {"state": private_game["state"], "seat": seat, "player": 1, "bot": "random", "iterations": 1}
     assert post(private_client, named).get_json()["code"] == "not_your_seat"
+
+
+@pytest.mark.e2e
+def test_a_real_server_suggests_within_its_budget_and_counts_the_cpu_apart(serve, midgame):
+    """Through `referee serve` (gunicorn, two workers, the multiprocess metrics): the answer and its metrics.
+    (How well answers keep to budget_ms is measured, not tested: benchmarks/suggest_budget.py.)"""
+    import httpx
+
+    server = serve(workers=2)
+    state, _ = midgame
+    body = {"state": state, "player": actor(state), "bot": "ismcts", "budget_ms": 300}
+    resp = httpx.post(server.url + "/v1/suggest", json=body, timeout=10)
+    assert resp.status_code == 200, resp.text
+    fixed = {k: v for k, v in body.items() if k != "budget_ms"} | {"iterations": 20}
+    answers = {orjson.dumps(httpx.post(server.url + "/v1/suggest", json=fixed, timeout=10).json()) for _ in range(4)}
+    assert len(answers) == 1  # whichever worker answers
+    text = httpx.get(server.url + "/metrics", timeout=5).text
+    assert 'referee_suggest_cpu_seconds_count{bot="ismcts"} 5.0' in text
+    assert 'endpoint="game.suggest"' in text
+
+
+def test_the_operator_lowers_the_cap_with_referee_suggest_max_ms(make_app, midgame):
+    from referee.service.config import ConfigError, Settings
+
+    client = make_app(suggest_max_ms=200).test_client()
+    state, _ = midgame
+    over = post(client, {"state": state, "player": actor(state), "bot": "random", "budget_ms": 201})
+    assert over.status_code == 400 and "1 to 200" in over.get_json()["errors"]["budget_ms"][0]
+    assert post(client, ask(state, "random") | {"iterations": 101}).status_code == 400  # 1000 x 200 / 2000
+    assert post(client, ask(state, "random") | {"iterations": 100}).status_code == 200
+    assert Settings.from_env({"REFEREE_SUGGEST_MAX_MS": "500"}).suggest_max_ms == 500
+    with pytest.raises(ConfigError, match="REFEREE_SUGGEST_MAX_MS"):
+        Settings.from_env({"REFEREE_SUGGEST_MAX_MS": "2001"})

@@ -2133,7 +2133,7 @@ export interface components {
              */
             bot: string;
             /**
-             * @description The bot's time in milliseconds, at most 2000: the answer comes within it (10% over at most). Exactly one of `budget_ms` and `iterations`.
+             * @description The bot's time in milliseconds, at most 2000 (or the lower cap the referee's operator set, REFEREE_SUGGEST_MAX_MS): the answer comes within it (10% over at most). Exactly one of `budget_ms` and `iterations`.
              * @example 500
              */
             budget_ms?: number;
@@ -2153,7 +2153,7 @@ export interface components {
              */
             bot: string;
             /**
-             * @description The bot's time in milliseconds, at most 2000: the answer comes within it (10% over at most). Exactly one of `budget_ms` and `iterations`.
+             * @description The bot's time in milliseconds, at most 2000 (or the lower cap the referee's operator set, REFEREE_SUGGEST_MAX_MS): the answer comes within it (10% over at most). Exactly one of `budget_ms` and `iterations`.
              * @example 500
              */
             budget_ms?: number;
@@ -2463,7 +2463,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description With a ledger: it cannot be reached now (`ledger_unavailable`, with `Retry-After`); nothing was applied. */
+        /** @description With a ledger: it cannot be reached now (`ledger_unavailable`, with `Retry-After`); nothing was applied. On `/v1/apply`, a move sent to the ledger that did not answer in time is `ledger_outcome_unknown` (with `Retry-After`): it may be recorded or not; send the same move again, or ask `/v1/latest`. */
         LedgerUnavailable: {
             headers: {
                 [name: string]: unknown;

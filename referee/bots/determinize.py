@@ -8,8 +8,10 @@ hand, the opponent's face-down cases, and both files in their order — from
 what the decks hold minus every card the seat knows. A deck given as
 ``None`` (the opponent's list, which a seat does not know) is drawn from the
 catalog as a prior: its unseen cards are drawn one by one, uniformly among the
-catalog's ids whose name still has room in a legal deck (RULES 3.2), given the
-cards of that deck the seat has seen. Guarantees
+catalog's game cards (no bonus card, RULES 3.3) whose name still has room in
+a legal deck (RULES 3.2), given the cards of that deck the seat has seen; and
+what open response windows told (:class:`Memory`'s claims, RULES 9.4 auto)
+holds in every sample. Guarantees
 (tests/test_determinize.py checks them with hypothesis):
 
 - the sample's view for that seat is the given view (bar ``commitment``, the
@@ -40,18 +42,44 @@ VIEW_ONLY = ("viewer", "player", "commitment", "schema")
 
 
 class Memory:
-    """The instance → card identities one seat has seen so far (every view it was shown)."""
+    """What one seat has learnt so far beyond its view now: the instance → card identities it has seen, and
+    what open response windows told it.
 
-    __slots__ = ("seen",)
+    ``claims``: under ``response_windows: auto`` (RULES 9.4) a window opened for the opponent only because
+    they held a counter that could be played in it. When they passed without playing one, they still hold
+    it: ``claims[trigger]`` lists the opponent's hand (instances) then, one of which is that counter, until
+    a counter of that trigger is seen leaving their hand (:func:`determinize` checks that with the catalog).
+    Only the trigger is kept: that the counter's cost and targets fitted then is not.
+    """
+
+    __slots__ = ("claims", "open", "seen")
 
     def __init__(self) -> None:
         self.seen: dict[str, str] = {}
+        self.claims: dict[str, list[str]] = {}
+        self.open: list[Any] | None = None  # [trigger, countered] of a window the opponent responds to
 
     def observe(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
         self.seen.update(view.get("cards", {}))
+        viewer = view.get("viewer")
+        if viewer not in (0, 1):  # a spectator's view: nothing of a seat's to learn
+            return
+        seat: int = viewer
+        auto = (view.get("options") or {}).get("response_windows", "auto") == "auto"
+        opponent_hand = list(view["players"][1 - seat]["hand"])
         for event in events or ():
-            if event.get("type") == "reveal" and isinstance(event.get("card"), str):
+            kind = event.get("type")
+            if kind == "reveal" and isinstance(event.get("card"), str):
                 self.seen[event["case"]] = event["card"]
+            elif kind == "window_opened" and auto and event.get("responder") == 1 - seat:
+                self.open = [event.get("action"), False]
+            elif kind == "counter" and self.open is not None and event.get("player") == 1 - seat:
+                self.open[1] = True
+            elif kind == "window_closed" and self.open is not None:
+                trigger, countered = self.open
+                self.open = None
+                if not countered and isinstance(trigger, str):
+                    self.claims.setdefault(trigger, opponent_hand)
 
 
 def deck_counts(deck: Any) -> Counter[str]:
@@ -74,8 +102,33 @@ def _zones(pl: dict[str, Any]) -> list[str]:
 
 
 def _fits(card: Any, kind: str, fairies: int) -> bool:
-    """A card of ``kind``; a case that may hold ``fairies`` of one player's fairies (RULES 8.9)."""
-    return card.kind == kind and (kind != "case" or card.dispatch_limit >= fairies)
+    """A card of ``kind`` (``counter:TRIGGER``: a counter of that trigger); a case that may hold ``fairies`` of
+    one player's fairies (RULES 8.9)."""
+    base, _, trigger = kind.partition(":")
+    return (
+        card.kind == base
+        and (base != "case" or card.dispatch_limit >= fairies)
+        and (not trigger or card.trigger == trigger)
+    )
+
+
+def _claimed(catalog: Catalog, memory: Memory | None, hand: list[str], hidden: set[str]) -> dict[str, str]:
+    """Hidden instances of the opponent's hand that must be counters (``counter:TRIGGER``), one for each claim
+    of ``memory`` still standing: no counter of its trigger left the hand since, and one of the instances it
+    names is still there and hidden (the first, in the hand's order: the seat cannot tell them apart)."""
+    out: dict[str, str] = {}
+    if memory is None:
+        return out
+    in_hand = set(hand)
+    for trigger in sorted(memory.claims):
+        named = memory.claims[trigger]
+        gone = [memory.seen.get(iid) for iid in named if iid not in in_hand]
+        if any(cid in catalog and _fits(catalog[cid], f"counter:{trigger}", 0) for cid in gone if cid):
+            continue  # the counter may have been that one
+        free = [iid for iid in hand if iid in named and iid in hidden and iid not in out]
+        if free:
+            out[free[0]] = f"counter:{trigger}"
+    return out
 
 
 def _from_prior(
@@ -84,29 +137,34 @@ def _from_prior(
     """``count`` catalog ids for a deck whose list is not known, ``known`` of it seen: first one for each
     ``(kind, fairies)`` in ``wanted`` (an instance that must be of that kind), then any card; each uniformly
     among the ids whose name is below its limit (RULES 3.2) in the deck so far."""
-    names: Counter[str] = Counter()
+    room: dict[str, int] = {}
+    for cid in catalog.cards:
+        name = catalog[cid].name
+        room[name] = catalog.name_limit(name)
     for cid, n in known.items():
-        names[catalog[cid].name] += n
-    ids = sorted(catalog.cards)
+        room[catalog[cid].name] -= n
+    ids = sorted(cid for cid in catalog.game_card_ids if room[catalog[cid].name] > 0)  # no bonus card (RULES 3.3)
     out: list[str] = []
 
-    def draw(kind: str | None, fairies: int) -> None:
-        room = [
-            cid
-            for cid in ids
-            if names[catalog[cid].name] < catalog.name_limit(catalog[cid].name)
-            and (kind is None or _fits(catalog[cid], kind, fairies))
-        ]
-        if not room:
-            raise CannotDeal(f"the catalog has no {kind or 'card'} left for a legal deck")
-        cid = room[stream.below(len(room))]
-        names[catalog[cid].name] += 1
+    def take(cid: str) -> None:
+        nonlocal ids
+        name = catalog[cid].name
+        room[name] -= 1
         out.append(cid)
+        if room[name] == 0:
+            ids = [c for c in ids if catalog[c].name != name]
 
     for kind, fairies in wanted:
-        draw(kind, fairies)
+        fitting = [cid for cid in ids if _fits(catalog[cid], kind, fairies)]
+        if not fitting and kind.startswith("counter:"):
+            continue  # a window's claim no legal deck can meet now: not kept
+        if not fitting:
+            raise CannotDeal(f"the catalog has no {kind} left for a legal deck")
+        take(fitting[stream.below(len(fitting))])
     while len(out) < count:
-        draw(None, 0)
+        if not ids:
+            raise CannotDeal("the catalog has too few cards left for a legal deck")
+        take(ids[stream.below(len(ids))])
     return out
 
 
@@ -122,6 +180,7 @@ def determinize(  # noqa: C901 -- one pass over every hidden zone
     ``decks[p]`` is a deck list, or ``None`` when it is not known (drawn from the catalog as a prior)."""
     seen = dict(memory.seen if isinstance(memory, Memory) else memory or {})
     seen.update(view["cards"])
+    seat = view.get("viewer")
     stream = SeededStream("determinize:" + seed)
     pending = view.get("pending") or {}
     kind_of = {e["card"]: "case" for pl in view["players"] for e in pl["cases"]}  # what a hidden instance must be
@@ -129,6 +188,9 @@ def determinize(  # noqa: C901 -- one pass over every hidden zone
         kind_of[pending["action"]["card"]] = "case"
     if pending and isinstance(pending["action"].get("fairy"), str):  # bounced to a hand by a counter since
         kind_of[pending["action"]["fairy"]] = "fairy"
+    if seat in (0, 1) and isinstance(memory, Memory):  # what auto response windows told (RULES 9.4)
+        hand = view["players"][1 - seat]["hand"]
+        kind_of.update(_claimed(catalog, memory, hand, {i for i in hand if i not in seen}))
     cards: dict[str, str] = {}
     files: list[list[str]] = []
     room: Counter[tuple[str, int]] = Counter(
@@ -167,6 +229,8 @@ def determinize(  # noqa: C901 -- one pass over every hidden zone
             if iid in kind_of:
                 kind = kind_of[iid]
                 at = next((i for i, cid in enumerate(left) if _fits(catalog[cid], kind, need.get(iid, 0))), None)
+                if at is None and kind.startswith("counter:"):
+                    at = len(left) - 1  # a window's claim the deck cannot meet: told wrong, so not kept
                 if at is None:
                     raise CannotDeal(f"player {p}'s deck has no {kind} left for {iid}")
                 cards[iid] = left.pop(at)

@@ -1,6 +1,6 @@
-"""A PettingZoo AEC environment for Ace File '99 (the optional extra ``ace-file-referee[bots]``).
+"""A PettingZoo AEC environment for Ace File '99 (the optional extra ``bots``: ``pip install -e '.[bots]'``).
 
->>> from referee.env import env
+>>> from referee.bots.env import env
 >>> e = env(seed=7)
 >>> e.reset(seed=7)
 >>> obs, reward, termination, truncation, info = e.last()
@@ -10,9 +10,13 @@
 Agents ``player_0`` and ``player_1``; whoever the rules let act is the agent
 selected (the responder inside a response window, RULES 12.1). Each agent
 observes only its own seat's view (docs/api.md §5), encoded as a fixed-size
-vector (:class:`referee.bots.encoding.Observation`), and an ``action_mask``
-over the catalog's stable discrete action space
-(:class:`referee.bots.encoding.ActionSpace`); docs/bots.md has both layouts.
+vector (:class:`referee.bots.encoding.Observation`), with ``infostate=True``
+also its information state (:class:`referee.bots.encoding.InfoState`: the
+view, the opponent's cards it has seen, the events it was told), and an
+``action_mask`` over the catalog's complete discrete action space
+(:class:`referee.bots.actions.ActionSpace`); docs/bots.md has the layouts.
+:meth:`AceFileEnv.state` sees everything (both seats and both files), for a
+centralised critic; ``observe`` never more than the seat may know.
 The reward is +1 to the winner and -1 to the loser when the game ends, else 0;
 a game still going after ``max_actions`` actions is truncated for both.
 ``info`` holds ``legal`` (index → the action) for the agent to act.
@@ -20,64 +24,90 @@ a game still going after ``max_actions`` actions is truncated for both.
 
 from __future__ import annotations
 
+import os
+from collections import deque
 from typing import Any, ClassVar
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-
-from referee.bots.encoding import ActionSpace, Observation
+from referee.bots.encoding import ActionSpace, InfoState, Observation
+from referee.bots.extra import AECEnv, np, spaces
+from referee.bots.seat import seat_events
 from referee.engine import Catalog, Session
 
 AGENTS = ("player_0", "player_1")
+WINDOWS = ("auto", "strict")
 
 
 def env(
-    catalog: Catalog | None = None,
+    catalog: Catalog | str | os.PathLike[str] | None = None,
     decks: list[Any] | None = None,
     seed: int | str | None = None,
     response_windows: str = "strict",
     render_mode: str | None = None,
     max_actions: int = 3000,
+    allow_concede: bool = False,
+    infostate: bool = False,
 ) -> AceFileEnv:
-    """The environment: the built-in catalog and two random legal decks from the seed unless given."""
-    return AceFileEnv(catalog, decks, seed, response_windows, render_mode, max_actions)
+    """The environment: the built-in catalog (or a Catalog, or a catalog file's path) and two random legal decks
+    from the seed unless given."""
+    return AceFileEnv(catalog, decks, seed, response_windows, render_mode, max_actions, allow_concede, infostate)
+
+
+def catalog_of(catalog: Any) -> Catalog:
+    """A Catalog from a Catalog, a path to a catalog file, or None (the built-in one)."""
+    if catalog is None:
+        return Catalog.builtin()
+    if isinstance(catalog, Catalog):
+        return catalog
+    if isinstance(catalog, str | os.PathLike):
+        return Catalog.from_path(os.fspath(catalog))
+    raise TypeError(f"catalog: a referee.engine.Catalog or the path of a catalog file, not {type(catalog).__name__}")
 
 
 class AceFileEnv(AECEnv):
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "ace_file_v0",
+        "name": "ace_file_v1",
         "render_modes": ["human", "ansi"],
         "is_parallelizable": False,
     }
 
     def __init__(
         self,
-        catalog: Catalog | None = None,
+        catalog: Catalog | str | os.PathLike[str] | None = None,
         decks: list[Any] | None = None,
         seed: int | str | None = None,
         response_windows: str = "strict",
         render_mode: str | None = None,
         max_actions: int = 3000,
+        allow_concede: bool = False,
+        infostate: bool = False,
     ):
         super().__init__()
-        self.catalog = catalog or Catalog.builtin()
+        if response_windows not in WINDOWS:
+            raise ValueError(f"response_windows: one of {', '.join(WINDOWS)} (RULES 9.4), not {response_windows!r}")
+        if type(max_actions) is not int or max_actions < 1:
+            raise ValueError(f"max_actions: a positive integer, not {max_actions!r}")
+        self.catalog = catalog_of(catalog)
         self.decks = decks
         self.default_seed = seed
         self.options = {"response_windows": response_windows}
         self.render_mode = render_mode
         self.max_actions = max_actions
+        self.allow_concede = allow_concede
+        self.infostate = infostate
         self.actions = ActionSpace(self.catalog)
         self.encoder = Observation(self.catalog)
+        self.info_encoder = InfoState(self.catalog)
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (self.actions.n,), np.int8),
-            }
-        )
+        entries: dict[str, spaces.Space[Any]] = {
+            "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.actions.n,), np.int8),
+        }
+        if infostate:
+            entries["infostate"] = spaces.Box(-np.inf, np.inf, (self.info_encoder.size,), np.float32)
+        self._observation_space = spaces.Dict(entries)
         self._action_space = spaces.Discrete(self.actions.n)
+        self.state_space = spaces.Box(-np.inf, np.inf, (2 * self.encoder.size + 2 * self.encoder.c,), np.float32)
         self._resets = 0
         self.session: Session | None = None
 
@@ -103,7 +133,7 @@ class AceFileEnv(AECEnv):
 
             game = random_new_game(self.catalog, text, options=self.options)
         self.game = game
-        self.session, _ = Session.new(self.catalog, game)
+        self.session, events = Session.new(self.catalog, game)
         self.steps = 0
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -111,6 +141,13 @@ class AceFileEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        # What each seat has been told, for the information state: its events, the cards it has seen.
+        self.told: list[deque[dict[str, Any]]] = [deque(maxlen=InfoState.recent) for _ in AGENTS]
+        self.known: list[dict[str, str]] = [{}, {}]
+        self.opponent_seen: list[dict[str, str]] = [{}, {}]
+        self._views: dict[int, dict[str, Any]] = {}
+        if self.infostate:
+            self._tell(events)
         self._select()
 
     @property
@@ -120,27 +157,65 @@ class AceFileEnv(AECEnv):
             raise RuntimeError("call reset() before using the environment")
         return self.session
 
-    def _actor(self) -> int:
-        s = self._game.state
-        actor: int = s["pending"]["responder"] if s["pending"] is not None else s["active"]
-        return actor
+    def _view(self, seat: int) -> dict[str, Any]:
+        """The seat's view of the state now (made once per step)."""
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self._game.view(seat)
+        return view
+
+    def _tell(self, events: Any) -> None:
+        """Each seat's share of ``events`` (private mode's filter), and the cards its view now shows."""
+        state = self._game.state
+        for seat in (0, 1):
+            for event in seat_events(events, state, seat):
+                self.told[seat].appendleft(event)
+            view = self._view(seat)
+            self.known[seat].update(view["cards"])
+            opp = view["players"][1 - seat]
+            for iid in [
+                *opp["hand"],
+                *(e["card"] for z in ("cases", "fairies", "evidence") for e in opp[z]),
+                *opp["trash"],
+            ]:
+                cid = view["cards"].get(iid)
+                if cid is not None:
+                    self.opponent_seen[seat][iid] = cid
 
     def _legal(self, seat: int) -> dict[int, dict[str, Any]]:
         if self._game.over:
             return {}
-        return self.actions.legal(self._game.legal_actions(seat), self._game.view(seat))
+        listed = self._game.legal_actions(seat)
+        if not self.allow_concede:
+            listed = [a for a in listed if a["type"] != "concede"] or listed  # concede only when alone
+        return self.actions.legal(listed, self._view(seat))
 
     def _select(self) -> None:
-        seat = self._actor()
+        seat = self._game.board.who_acts()
         self.agent_selection = AGENTS[seat]
         for a in self.agents:
             self.infos[a] = {"legal": self._legal(seat)} if a == self.agent_selection else {}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = AGENTS.index(agent)
-        view = self._game.view(seat)
+        view = self._view(seat)
         legal = self.infos.get(agent, {}).get("legal", {}) if agent == self.agent_selection else {}
-        return {"observation": self.encoder.encode(view), "action_mask": self.actions.mask(legal)}
+        obs = {"observation": self.encoder.encode(view), "action_mask": self.actions.mask(legal)}
+        if self.infostate:
+            obs["infostate"] = self.info_encoder.encode(
+                view, self.opponent_seen[seat], self.told[seat], self.known[seat]
+            )
+        return obs
+
+    def state(self) -> np.ndarray:
+        """Everything, for a centralised critic (never an agent's observation): both seats' view vectors, and
+        each player's file as copies of each catalog id (together with the views: every card of the game)."""
+        s = self._game.state
+        files = np.zeros(2 * self.encoder.c, dtype=np.float32)
+        for p in (0, 1):
+            for iid in s["players"][p]["file"]:
+                files[p * self.encoder.c + self.encoder.position[s["cards"][iid]]] += 1
+        return np.concatenate([self.encoder.encode(self._view(0)), self.encoder.encode(self._view(1)), files])
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -151,7 +226,10 @@ class AceFileEnv(AECEnv):
         if action is None or int(action) not in legal:
             raise ValueError(f"action {action} is not legal for {agent} now (see action_mask)")
         self._cumulative_rewards[agent] = 0.0
-        self._game.apply(legal[int(action)])
+        applied = self._game.apply(legal[int(action)])
+        self._views = {}
+        if self.infostate:
+            self._tell(applied.events)
         self.steps += 1
         self.rewards = dict.fromkeys(self.agents, 0.0)
         result = self._game.state["result"]
@@ -173,7 +251,7 @@ class AceFileEnv(AECEnv):
         """The selected agent's view as text (``ansi``: returned; ``human``: printed)."""
         if self.session is None:
             return None
-        text = render_view(self.catalog, self._game.view(AGENTS.index(self.agent_selection)))
+        text = render_view(self.catalog, self._view(AGENTS.index(self.agent_selection)))
         if self.render_mode == "human":
             print(text)
             return None

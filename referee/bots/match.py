@@ -3,7 +3,7 @@
 Game ``i`` deals from seed ``S:i//2``: two random legal decks, player 0 first.
 Bot A sits at seat ``i % 2``, so every deal is played twice, each bot on each
 side, and each bot goes first half the time. A bot is told only its own
-seat's view, events and legal actions: in-process through the engine's
+seat's view, events and legal actions, and its own deck list: in-process through the engine's
 views; with ``--url`` through the service (in private mode through its seat,
 so the service itself tells each bot only its own seat's answers).
 """
@@ -65,6 +65,12 @@ def _r(x: float) -> float:
     return round(x, 4)
 
 
+def own_deck_only(decks: list[Any], seat: int) -> list[Any]:
+    """What a seat knows of the two deck lists: its own (it built the deck); the opponent's is ``None``, drawn
+    from the catalog as a prior when the bot samples (:func:`referee.bots.determinize.determinize`)."""
+    return [deck if p == seat else None for p, deck in enumerate(decks)]
+
+
 def game_for(catalog: Catalog, seed: str, index: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
     from referee.engine.playout import random_new_game
 
@@ -79,7 +85,7 @@ def play_game(
     """One game in-process, ``bots[p]`` at seat ``p``: (the winner's seat or None, actions played)."""
     session, events = Session.new(catalog, game)
     for p, bot in enumerate(bots):
-        bot.start(p, game["decks"], game["seed"])
+        bot.start(p, own_deck_only(game["decks"], p), game["seed"])
     inbox: list[list[dict[str, Any]]] = [seat_events(events, session.state, p) for p in (0, 1)]
     n = 0
     while not session.over and n < max_actions:
@@ -196,7 +202,7 @@ class Remote:
             dealt = self._post("/v1/games", {k: v for k, v in game.items() if k != "seed"})  # the service deals
         token, seats = dealt["state"], dealt.get("seats")
         for p, bot in enumerate(bots):
-            bot.start(p, game["decks"], game.get("seed", "remote"))
+            bot.start(p, own_deck_only(game["decks"], p), game.get("seed", "remote"))
         inbox: list[list[dict[str, Any]]] = [[], []]
         n = 0
         while n < max_actions:

@@ -93,7 +93,8 @@ class Bot:
     """The interface: :meth:`start` once per game, then :meth:`act` at each of the seat's decisions.
 
     ``deadline`` (a ``time.perf_counter()`` instant, or None): when set, a bot that searches stops in time to
-    answer by then (``POST /v1/suggest``'s ``budget_ms``); else it does its fixed amount of work."""
+    answer by then (``POST /v1/suggest``'s ``budget_ms``, the arena's time for a move), or sooner when its fixed
+    amount of work is done."""
 
     name = "bot"
 
@@ -194,7 +195,7 @@ class ISMCTSBot(Bot):
         deadline = self.deadline if self.seconds is None else start + self.seconds
         i = 0
         budget = max(self.iterations, len(playable))  # at least one iteration for each legal action
-        while (i < budget) if deadline is None else _time_left(start, deadline, i):
+        while i < budget and (deadline is None or _time_left(start, deadline, i)):
             session = self.sample(view, f"it{i}")
             i += 1
             node, path = root, [root]

@@ -7,12 +7,13 @@
     referee check | record | replay | recheck ...       scenario files and game archives (docs/scenarios.md)
     referee fuzz CATALOG [--games N] ...                random games checking every invariant (docs/bots.md)
     referee play --bots A,B [--games N] ...             bot against bot (docs/bots.md)
+    referee arena BOT... [--games N] [--seed S] ...     a round robin of bots in any language (docs/bots.md)
     referee verify-deal REVEALED.json [--commitment C]  check a revealed private game's deal
     referee deck validate|code|list ...                 deck lists and deck codes (docs/formats.md)
 
 Also ``python -m referee ...``. Every command-line entry lives in this package, one module per
 command group (``serve``: serve and openapi; ``scenarios``: check, record, replay, recheck, expand;
-``fuzz``; ``play``; ``verify_deal``; ``deck``); the folders below hold the logic and no argparse. What the
+``fuzz``; ``play``; ``arena``; ``verify_deal``; ``deck``); the folders below hold the logic and no argparse. What the
 subcommands share (the one-line :class:`~referee.cli.common.CommandError`, ``subcommand``,
 ``load_catalog``, ``write_file``) is :mod:`referee.cli.common`.
 
@@ -28,6 +29,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from referee.cli.arena import add_arena
 from referee.cli.common import PROG, CommandError
 from referee.cli.deck import add_deck
 from referee.cli.fuzz import add_fuzz
@@ -53,6 +55,7 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]]
     add_fuzz,
     add_perft,
     add_play,
+    add_arena,
     add_verify_deal,
     add_deck,
 ]

@@ -101,6 +101,28 @@ def positive_int(text: str) -> int:
     return value
 
 
+MAX_JOBS = 256  # as many processes as REFEREE_WORKERS allows: past it a typo, not a machine
+
+
+def job_count(text: str) -> int:
+    """An argparse type: a number of processes, 1 to :data:`MAX_JOBS`."""
+    value = positive_int(text)
+    if value > MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_JOBS} processes: {text!r}")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a number of seconds above 0 and at most a day (a socket's timeout must be)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= 86400:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"not a number of seconds above 0 and at most 86400: {text!r}")
+    return value
+
+
 def write_output(option: str, path: str | None, text: str, what: str | None = None) -> int:
     """``text`` to standard output, or to the file of ``option`` (saying ``what`` it wrote there, if given); 0."""
     if not path:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
-from referee.cli.common import CommandError, load_catalog, positive_int, subcommand
+from referee.cli.common import CommandError, job_count, load_catalog, positive_int, subcommand
 
 
 def add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -46,7 +47,7 @@ def add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"a game must be over within K actions (default {DEFAULT_MAX_ACTIONS})",
     )
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--jobs", "-j", type=positive_int, metavar="N", help="play in N processes (default 1)")
+    where.add_argument("--jobs", "-j", type=job_count, metavar="N", help="play in N processes (default 1)")
     where.add_argument("--dask", metavar="ADDRESS", help="play on the Dask cluster whose scheduler is at ADDRESS")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar; print only failures and the summary")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON document")
@@ -58,6 +59,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     from referee.scenarios.progress import bar
 
     catalog = load_catalog(args.catalog, "")
+    _check_decks_can_be_built(catalog, args.catalog)
     with bar(args.games, "games", args.quiet) as progress:
         try:
             summary = fuzz(
@@ -101,3 +103,15 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         file=sys.stdout,
     )
     return summary.exit_code()
+
+
+def _check_decks_can_be_built(catalog: Any, path: str) -> None:
+    """Stop with one line when the catalog cannot make the legal 40-card decks every game is dealt
+    (a catalog of only cases, of too few names): no game could start, and each would say so."""
+    from referee.engine import IllegalDeck, new_game
+    from referee.engine.playout import random_new_game
+
+    try:
+        new_game(catalog, random_new_game(catalog, "fuzz-decks"))
+    except IllegalDeck as exc:
+        raise CommandError(f"{path}: cannot make a legal deck of its cards to fuzz with: {exc}") from None

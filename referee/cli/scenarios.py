@@ -19,8 +19,10 @@ from referee.cli.common import (
     PROG,
     CommandError,
     check_writable,
+    job_count,
     load_catalog,
     positive_int,
+    positive_seconds,
     subcommand,
     write_file,
     write_output,
@@ -62,7 +64,7 @@ def _common(p: argparse.ArgumentParser, url: bool = True) -> None:
         )
         p.add_argument(
             "--timeout",
-            type=float,
+            type=positive_seconds,
             default=30.0,
             metavar="SECONDS",
             help="HTTP timeout per request with --url (default 30)",
@@ -99,7 +101,7 @@ def _spread(p: argparse.ArgumentParser, what: str) -> None:
     where.add_argument(
         "--jobs",
         "-j",
-        type=positive_int,
+        type=job_count,
         metavar="N",
         help=f"check the {what} in N processes (default: one per core); the output is the same",
     )
@@ -208,7 +210,7 @@ def add_record(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--jobs",
         "-j",
-        type=positive_int,
+        type=job_count,
         metavar="N",
         help="with --games, play them in N processes (default: one per core); the files are the same",
     )

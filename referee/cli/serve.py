@@ -85,7 +85,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         flush=True,
     )
     argv = [sys.executable, "-m", "gunicorn", "--config", "python:referee.service.gunicorn_conf"]
-    os.execv(sys.executable, argv)  # keeps the PID: stopping it stops the server
+    try:
+        os.execv(sys.executable, argv)  # keeps the PID: stopping it stops the server
+    except OSError as exc:  # the interpreter cannot be run (permissions, a removed venv)
+        raise CommandError(f"cannot start gunicorn with {sys.executable}: {exc.strerror or exc}") from None
     return 0  # pragma: no cover
 
 

@@ -50,6 +50,8 @@ def cmd_verify_deal(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from None
     except ValueError as exc:
         raise CommandError(f"{args.revealed}: not JSON ({exc})") from None
+    except RecursionError:  # json reads nesting by recursion: far deeper than any state
+        raise CommandError(f"{args.revealed}: nested too deep to be a game's state") from None
     state = doc.get("state", doc) if isinstance(doc, dict) else doc
     catalog = catalog_of(args.catalog)
     try:

@@ -41,6 +41,7 @@ A refusal raises:
 | 413 | :class:`PayloadTooLarge` | |
 | 422 | :class:`RefereeRuleViolation` (alias ``RuleViolation``) | ``rule``, ``code``, ``detail``, ``index`` (replay), ``violations`` (decks) |
 | 503 ``ledger_unavailable`` | :class:`LedgerUnavailable` (after the retries) | ``code`` |
+| 503 ``ledger_outcome_unknown`` | :class:`LedgerOutcomeUnknown` (after the retries of the same move) | ``code`` |
 | other | :class:`RefereeHTTPError` | ``status``, ``body`` |
 | no answer | :class:`RefereeConnectionError` | the transport error as ``__cause__`` |
 
@@ -77,11 +78,12 @@ holds: one copy of that logic for both.
 
 from __future__ import annotations
 
-from referee.client.calls import Latest, PrivateDeal, PrivateStep, Replayed, Step
+from referee.client.calls import Latest, PrivateDeal, PrivateStep, Replayed, Step, Suggestion
 from referee.client.clients import AsyncRefereeClient, RefereeClient
 from referee.client.errors import (
     GameNotOver,
     InvalidRequest,
+    LedgerOutcomeUnknown,
     LedgerUnavailable,
     NoLedger,
     NotFound,
@@ -109,6 +111,7 @@ __all__ = [
     "GameNotOver",
     "InvalidRequest",
     "Latest",
+    "LedgerOutcomeUnknown",
     "LedgerUnavailable",
     "NoLedger",
     "NotFound",
@@ -131,6 +134,7 @@ __all__ = [
     "Spectator",
     "StaleState",
     "Step",
+    "Suggestion",
     "TokenRejected",
     "UnknownGame",
 ]

@@ -100,6 +100,38 @@ def view(state: dict[str, Any], player: int) -> Call[dict[str, Any]]:
     return Call("POST", "/v1/view", lambda out: out["view"], {"state": state, "player": player})
 
 
+class Suggestion(NamedTuple):
+    """``POST /v1/suggest``'s answer: one of the player's legal actions, and its label."""
+
+    action: dict[str, Any]
+    label: str
+
+
+def _bot_body(bot: str, budget_ms: int | None, iterations: int | None, seed: str | None) -> dict[str, Any]:
+    if (budget_ms is None) == (iterations is None):
+        raise ValueError("give exactly one of budget_ms= and iterations=")
+    body: dict[str, Any] = {"bot": bot}
+    body.update({"budget_ms": budget_ms} if budget_ms is not None else {"iterations": iterations})
+    if seed is not None:
+        body["seed"] = seed
+    return body
+
+
+def suggest(
+    state: dict[str, Any],
+    player: int,
+    bot: str,
+    *,
+    budget_ms: int | None = None,
+    iterations: int | None = None,
+    seed: str | None = None,
+) -> Call[Suggestion]:
+    """``POST /v1/suggest``: ``bot``'s move for ``player`` from that player's view (docs/api.md §16); give
+    ``budget_ms`` (at most 2000) or ``iterations`` (the same move on every machine)."""
+    body = {"state": state, "player": player, **_bot_body(bot, budget_ms, iterations, seed)}
+    return Call("POST", "/v1/suggest", lambda out: Suggestion(out["action"], out["label"]), body)
+
+
 def _deck_body(deck: Any, format: str | dict[str, str] | None) -> dict[str, Any]:
     body: dict[str, Any] = {"deck": deck}
     if format is not None:
@@ -231,6 +263,20 @@ def private_validate(token: str, seat: str, action: dict[str, Any]) -> Call[Refe
 def private_legal_actions(token: str, seat: str) -> Call[list[dict[str, Any]]]:
     """``POST /v1/legal-actions`` with a seat: the seat player's legal actions."""
     return Call("POST", "/v1/legal-actions", lambda out: out["actions"], {"state": token, "seat": seat})
+
+
+def private_suggest(
+    token: str,
+    seat: str,
+    bot: str,
+    *,
+    budget_ms: int | None = None,
+    iterations: int | None = None,
+    seed: str | None = None,
+) -> Call[Suggestion]:
+    """``POST /v1/suggest`` with a seat: ``bot``'s move for the seat's player, from its view only."""
+    body = {"state": token, "seat": seat, **_bot_body(bot, budget_ms, iterations, seed)}
+    return Call("POST", "/v1/suggest", lambda out: Suggestion(out["action"], out["label"]), body)
 
 
 def private_view(token: str, seat: str) -> Call[dict[str, Any]]:

@@ -21,6 +21,7 @@
         ├── PayloadTooLarge            413
         ├── RefereeRuleViolation       422; rule, index, violations (alias RuleViolation)
         └── LedgerUnavailable          503 ledger_unavailable (retried first, as every 503)
+            └── LedgerOutcomeUnknown   503 ledger_outcome_unknown (the same move: retried first, safely)
 """
 
 from __future__ import annotations
@@ -176,6 +177,12 @@ class LedgerUnavailable(RefereeHTTPError):
     status = 503
 
 
+class LedgerOutcomeUnknown(LedgerUnavailable):
+    """503: the move reached the referee's ledger, which did not answer in time (``ledger_outcome_unknown``):
+    it may be recorded or not. Sending the same move on the same token again is safe (a recorded move is
+    answered as recorded), as is asking for the latest token."""
+
+
 class RollbackDetected(RefereeClientError):
     """A :class:`PrivateGame` was handed a token older than one it has seen (``seq`` went back)."""
 
@@ -195,6 +202,7 @@ BY_CODE: dict[str, type[RefereeHTTPError]] = {
     "unknown_game": UnknownGame,
     "stale_state": StaleState,
     "ledger_unavailable": LedgerUnavailable,
+    "ledger_outcome_unknown": LedgerOutcomeUnknown,
 }
 BY_STATUS: dict[int, type[RefereeHTTPError]] = {
     cls.status: cls

@@ -122,11 +122,19 @@ class Namer:
         self.known = visible_cards(g.s, viewer)
         # instance -> (owner, zone, 1-based place among that owner's zone) for every card in play
         self.place: dict[str, tuple[int, FieldZone, int]] = {}
+        # instance -> (its place among the copies of its card in its owner's zone, how many copies there)
+        self.copy_place: dict[str, tuple[int, int]] = {}
+        cards = g.s["cards"]
         for owner, pl in enumerate(g.s["players"]):
             zones: tuple[FieldZone, ...] = ("cases", "fairies", "evidence")
             for zone in zones:
+                seen: dict[str, list[str]] = {}  # catalog id -> its instances in this zone, in order
                 for n, entry in enumerate(pl[zone], 1):
                     self.place[entry["card"]] = (owner, zone, n)
+                    seen.setdefault(cards[entry["card"]], []).append(entry["card"])
+                for same in seen.values():
+                    for n, iid in enumerate(same, 1):
+                        self.copy_place[iid] = (n, len(same))
         self.copies: dict[tuple[str, str], int] = {}  # (zone kind, catalog id) -> copies in play, both players
         for iid, (_, zone, _) in self.place.items():
             if iid in self.known:
@@ -158,15 +166,14 @@ class Namer:
         return _word("unknown", self.lang)
 
     def _in_play(self, iid: str, where: tuple[int, FieldZone, int]) -> str:
-        owner, zone, _ = where
+        owner = where[0]
         name = self.name(iid)
         mine = owner == self.viewer
         cid = self.g.s["cards"][iid]
         if self.copies.get(("field", cid), 0) < 2:
             return self._text("my_card" if mine else "their_card", name=name)
-        same = [e["card"] for e in self.g.s["players"][owner][zone] if self.g.s["cards"][e["card"]] == cid]
-        n = same.index(iid) + 1
-        if len(same) == 1:
+        n, same = self.copy_place[iid]
+        if same == 1:
             return self._text("my_card" if mine else "their_card", name=name)
         return self._text("my_card_at" if mine else "their_card_at", name=name, n=n, nth=ordinal(n))
 
@@ -211,11 +218,13 @@ def describe_effects(effects: tuple[Effect, ...], lang: str) -> str:
     return _word("then", lang).join(parts)
 
 
-def label(g: Board, action: Action, lang: str = "en") -> str:
-    """The label of one (legal) action on the board ``g``, as its player may read it."""
+def label(g: Board, action: Action, lang: str = "en", names: Namer | None = None) -> str:
+    """The label of one (legal) action on the board ``g``, as its player may read it (``names``: that
+    player's :class:`Namer` of ``g`` in ``lang``, made once for many actions)."""
     lang = lang if lang in LANGUAGES else "en"
     kind = action["type"]
-    names = Namer(g, action["player"], lang)
+    if names is None:
+        names = Namer(g, action["player"], lang)
     values: dict[str, str] = {}
     if "card" in action:
         values["card"] = names.card(action["card"])
@@ -256,4 +265,15 @@ def names_for(catalog: Catalog, state: Any, viewer: Any) -> Callable[[str], Name
 def labelled(catalog: Catalog, state: Any, actions: list[dict[str, Any]], lang: str = "en") -> list[dict[str, Any]]:
     """``actions`` (legal now in ``state``) each with its ``label``."""
     g = Board(catalog, check_state(catalog, state))
-    return [{**a, "label": label(g, cast(Action, a), lang)} for a in actions]
+    lang = lang if lang in LANGUAGES else "en"
+    # One namer per player, not per action: making one reads every card in play, so one per action
+    # cost (actions × cards in play), 44 ms for 688 actions on a full table.
+    namers: dict[int, Namer] = {}
+    labelled_actions = []
+    for a in actions:
+        player = a["player"]
+        names = namers.get(player)
+        if names is None:
+            names = namers[player] = Namer(g, player, lang)
+        labelled_actions.append({**a, "label": label(g, cast(Action, a), lang, names)})
+    return labelled_actions

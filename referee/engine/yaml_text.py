@@ -13,6 +13,10 @@ It parses the text it is given; reading the file is the caller's business.
   list or mapping keys. Dates and other typed values stay as written.
 - Every refusal is a :class:`YamlTextError` naming the file, the line and the
   column (``cards.yaml:12:5: ...``), on one line.
+- Bounded: aliases may not expand the text into more values than it has
+  characters (plus a few thousand), integers have at most 4,300 digits, and
+  nesting is refused past 48 levels, so reading costs work and memory linear
+  in the text whatever it holds.
 
 Uses libyaml's C parser when PyYAML has it (it does on every usual platform).
 """
@@ -38,6 +42,11 @@ _NULL = "tag:yaml.org,2002:null"
 _BOOL = "tag:yaml.org,2002:bool"
 _MERGE = "tag:yaml.org,2002:merge"
 _MAX_DEPTH = 48  # a recursive alias (&a [*a]) would never end
+# An alias is a reference: nine levels of ``&a [*a, *a, ... ten times]`` are 332 bytes of text and
+# a billion values once read. Each value read costs one of a budget the size of the text (no text
+# writes more values than it has characters, without aliases), plus a little for short texts.
+_SPARE_VALUES = 10_000
+_MAX_DIGITS = 4300  # Python's own limit on reading an integer (sys.get_int_max_str_digits)
 
 
 def dotted(path: Path) -> str:
@@ -89,6 +98,10 @@ def parse_documents(text: str, file: str) -> list[YamlDocument]:
     """Every (non-empty) document of ``text``, ``---`` separating several; raises :class:`YamlTextError`."""
     try:
         nodes = list(yaml.compose_all(text, Loader=_Loader))
+    except RecursionError:
+        raise YamlTextError(
+            file, f"nested too deep (more than {_MAX_DEPTH} levels are no part of any format)"
+        ) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = " ".join(p for p in (exc.context, exc.problem) if p) or "not valid YAML"
@@ -96,11 +109,21 @@ def parse_documents(text: str, file: str) -> list[YamlDocument]:
     except yaml.YAMLError as exc:
         raise YamlTextError(file, "not valid YAML: " + " ".join(str(exc).split())) from None
     docs = []
+    budget = _Budget(len(text) + _SPARE_VALUES)
     for i, node in enumerate(n for n in nodes if n is not None):
         doc = YamlDocument(None, file, i, {}, node.start_mark.line + 1)
-        doc.data = _build(node, (), doc)
+        doc.data = _build(node, (), doc, budget)
         docs.append(doc)
     return docs
+
+
+class _Budget:
+    """How many more values the text may still be read into (see ``_SPARE_VALUES``)."""
+
+    __slots__ = ("left", "total")
+
+    def __init__(self, total: int):
+        self.total = self.left = total
 
 
 def parse_document(text: str, file: str) -> YamlDocument:
@@ -119,14 +142,17 @@ def _fail(doc: YamlDocument, node: yaml.Node, path: Path, problem: str) -> YamlT
     return YamlTextError(doc.file, problem, *_position(node.start_mark), path=path)
 
 
-def _build(node: yaml.Node, path: Path, doc: YamlDocument) -> Any:
+def _build(node: yaml.Node, path: Path, doc: YamlDocument, budget: _Budget) -> Any:
     doc.lines[path] = node.start_mark.line + 1
     if len(path) > _MAX_DEPTH:
         raise _fail(doc, node, path, "nested too deep (a recursive YAML alias?)")
+    budget.left -= 1
+    if budget.left < 0:
+        raise _fail(doc, node, path, f"its aliases (*name) expand to more than {budget.total} values (an alias bomb?)")
     if isinstance(node, yaml.ScalarNode):
         return _scalar(node, path, doc)
     if isinstance(node, yaml.SequenceNode):
-        return [_build(child, path + (i,), doc) for i, child in enumerate(node.value)]
+        return [_build(child, path + (i,), doc, budget) for i, child in enumerate(node.value)]
     if isinstance(node, yaml.MappingNode):
         out: dict[str, Any] = {}
         for key_node, value_node in node.value:
@@ -137,7 +163,7 @@ def _build(node: yaml.Node, path: Path, doc: YamlDocument) -> Any:
             key = key_node.value
             if key in out:
                 raise _fail(doc, key_node, path + (key,), "this key appears twice")
-            out[key] = _build(value_node, path + (key,), doc)
+            out[key] = _build(value_node, path + (key,), doc, budget)
             doc.lines[path + (key,)] = key_node.start_mark.line + 1  # where "key:" is written
         return out
     raise _fail(doc, node, path, "unsupported YAML node")  # pragma: no cover
@@ -148,6 +174,8 @@ def _scalar(node: yaml.ScalarNode, path: Path, doc: YamlDocument) -> Any:
     if tag == _STR:
         return node.value
     if tag == _INT:
+        if len(node.value) > _MAX_DIGITS:
+            raise _fail(doc, node, path, f"an integer of more than {_MAX_DIGITS} digits")
         return _CONSTRUCTOR.construct_yaml_int(node)
     if tag == _NULL:
         return None
@@ -155,7 +183,7 @@ def _scalar(node: yaml.ScalarNode, path: Path, doc: YamlDocument) -> Any:
         return _CONSTRUCTOR.construct_yaml_bool(node)
     try:
         value = _CONSTRUCTOR.construct_object(node, deep=True)
-    except yaml.YAMLError as exc:
+    except (yaml.YAMLError, ValueError) as exc:
         raise _fail(doc, node, path, f"cannot read this value: {' '.join(str(exc).split())}") from None
     # Dates and the like are no part of either format: keep what was written.
     return value if isinstance(value, (int, float, bool, str)) or value is None else node.value

@@ -71,8 +71,9 @@ def _bounded_int(body: dict[str, Any], key: str, high: int) -> int | None:
     return value
 
 
-def suggestion_asked(body: dict[str, Any]) -> tuple[str, str, int | None, int | None]:
-    """``/v1/suggest``'s own fields: the bot, the seed, and exactly one of iterations and budget_ms."""
+def suggestion_asked(body: dict[str, Any], max_ms: int) -> tuple[str, str, int | None, int | None]:
+    """``/v1/suggest``'s own fields: the bot, the seed, and exactly one of iterations and budget_ms, within
+    ``max_ms`` (``REFEREE_SUGGEST_MAX_MS``; the iterations in proportion)."""
     bot, seed = body["bot"], body.get("seed", "")
     if not isinstance(bot, str):
         raise schema_problem({"bot": ["Not a valid string."]})
@@ -80,8 +81,8 @@ def suggestion_asked(body: dict[str, Any]) -> tuple[str, str, int | None, int | 
         raise schema_problem({"seed": [f"Must be a string of at most {MAX_SEED} characters."]})
     if ("budget_ms" in body) == ("iterations" in body):
         raise schema_problem({"_schema": ["Give exactly one of budget_ms and iterations."]})
-    budget_ms = _bounded_int(body, "budget_ms", bots.MAX_BUDGET_MS)
-    iterations = _bounded_int(body, "iterations", bots.MAX_ITERATIONS)
+    budget_ms = _bounded_int(body, "budget_ms", max_ms)
+    iterations = _bounded_int(body, "iterations", max(1, bots.MAX_ITERATIONS * max_ms // bots.MAX_BUDGET_MS))
     if bot not in bots.BOTS:
         known = sorted(bots.BOTS)
         raise Problem("unknown-bot", "unknown_bot", f"No bot {bot[:40]!r}: one of {', '.join(known)}.", bots=known)
@@ -242,7 +243,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
     def suggest(environ: Environ) -> Answer:
         body = read_body(environ, limits)
         opened = codec.open(body, SUGGEST)
-        bot, seed, iterations, budget_ms = suggestion_asked(body)
+        bot, seed, iterations, budget_ms = suggestion_asked(body, ref.settings.suggest_max_ms)
         session = engine.Session.from_state(catalog, opened.state)
         player = opened.player
         assert player is not None  # a seat's player or the body's: a spectator's key cannot ask (codec)

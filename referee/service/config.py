@@ -117,7 +117,9 @@ ENVIRONMENT: tuple[EnvSetting, ...] = (
         "seconds the ledger may take to answer (connect, read, wait for SQLite's lock) before the request "
         "is a 503 ledger_unavailable; 0.05 to 30",
     ),
-    EnvSetting("REFEREE_MAX_BODY", "1MiB", "largest request body (bytes, or 512KiB, 2MiB); 413 over it"),
+    EnvSetting(
+        "REFEREE_MAX_BODY", "1MiB", "largest request body (bytes, or 512KiB, 2MiB; 1 KiB to 16 MiB); 413 over it"
+    ),
     EnvSetting(
         "REFEREE_DRAIN_SECONDS",
         "5",
@@ -129,6 +131,12 @@ ENVIRONMENT: tuple[EnvSetting, ...] = (
         "unset (no CORS headers)",
         "browser origins allowed to call the API: * or a comma-separated list "
         "(https://table.example,https://other.example)",
+    ),
+    EnvSetting(
+        "REFEREE_SUGGEST_MAX_MS",
+        "2000",
+        "the largest budget_ms POST /v1/suggest accepts (1 to 2000; 400 above), and its iterations in "
+        "proportion (1000 at 2000): a bound on one hint's CPU",
     ),
     EnvSetting("REFEREE_TIMEOUT", "30", "gunicorn worker timeout, seconds"),
     EnvSetting("REFEREE_LOG_REQUESTS", "1", "0 turns the JSON line per request off"),
@@ -191,6 +199,7 @@ class Settings:
     drain_seconds: float = DEFAULT_DRAIN
     log_requests: bool = True
     bench_echo: bool = False
+    suggest_max_ms: int = 2000
     cors_origins: tuple[str, ...] = ()
     metrics_port: int | None = None
     worker_class: str = WORKER_CLASSES[0]
@@ -265,6 +274,7 @@ class Settings:
             ),
             log_requests=_flag(env, "REFEREE_LOG_REQUESTS", True),
             bench_echo=_flag(env, "REFEREE_BENCH_ECHO", False),
+            suggest_max_ms=_count(env, "REFEREE_SUGGEST_MAX_MS", high=2000),
             cors_origins=_origins(env, "REFEREE_CORS_ORIGINS"),
             metrics_port=_port(env, "REFEREE_METRICS_PORT"),
             workers=_count(env, "REFEREE_WORKERS", high=256),
@@ -279,16 +289,31 @@ _SIZE = re.compile(r"^\s*(\d+)\s*(b|kb|kib|k|mb|mib|m)?\s*$", re.IGNORECASE)
 _UNITS = {None: 1, "b": 1, "k": 1024, "kb": 1000, "kib": 1024, "m": MIB, "mb": 1000 * 1000, "mib": MIB}
 
 
-def parse_size(text: str, name: str, default: int) -> int:
-    """``"1048576"``, ``"512KiB"``, ``"2MiB"`` → bytes; empty → ``default``."""
+# The largest REFEREE_MAX_BODY: a body's parse may take some 50 bytes of memory per byte (a megabyte
+# of empty arrays is 48 MB of lists), so 16 MiB is some 800 MB per request at worst: no request of
+# the API comes near it (docs/performance/security.md).
+MAX_BODY_HIGH = 16 * MIB
+
+
+def _shown(text: str) -> str:
+    """A setting's value as an error quotes it: whole, or its first 40 characters (one short line)."""
+    return repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
+
+
+def parse_size(text: str, name: str, default: int, high: int = MAX_BODY_HIGH) -> int:
+    """``"1048576"``, ``"512KiB"``, ``"2MiB"`` → bytes, from 1 KiB to ``high``; empty → ``default``."""
     if not text.strip():
         return default
     match = _SIZE.match(text)
     if not match:
-        raise ConfigError(f"{name}={text!r}: not a size (bytes, or a number with KiB or MiB)")
+        raise ConfigError(f"{name}={_shown(text)}: not a size (bytes, or a number with KiB or MiB)")
+    if len(match[1]) > 12:  # no size has more digits (and int() refuses past 4300 of them)
+        raise ConfigError(f"{name}={_shown(text)}: must be at most {high // MIB} MiB")
     size = int(match[1]) * _UNITS[(match[2] or "").lower() or None]
     if size < 1024:
-        raise ConfigError(f"{name}={text!r}: must be at least 1 KiB")
+        raise ConfigError(f"{name}={_shown(text)}: must be at least 1 KiB")
+    if size > high:
+        raise ConfigError(f"{name}={_shown(text)}: must be at most {high // MIB} MiB")
     return size
 
 
@@ -412,9 +437,14 @@ def default(name: str) -> str:
 def _count(env: Mapping[str, str], name: str, high: int) -> int:
     """A whole number from 1 to ``high``; absent → the table's default."""
     value = env.get(name, "").strip() or default(name)
-    if not value.isdigit() or not 1 <= int(value) <= high:
-        raise ConfigError(f"{name}={value!r}: must be a whole number from 1 to {high}")
+    if not _digits(value) or not 1 <= int(value) <= high:
+        raise ConfigError(f"{name}={_shown(value)}: must be a whole number from 1 to {high}")
     return int(value)
+
+
+def _digits(value: str) -> bool:
+    """ASCII digits, few enough for any bound here (``"²".isdigit()`` is true, and int() refuses it)."""
+    return value.isascii() and value.isdigit() and len(value) <= 12
 
 
 def _choice(env: Mapping[str, str], name: str, options: tuple[str, ...], fallback: str | None = None) -> str:
@@ -442,9 +472,9 @@ def _number(env: Mapping[str, str], name: str, default: float, high: float, low:
     try:
         number = float(value)
     except ValueError:
-        raise ConfigError(f"{name}={value!r}: not a number") from None
-    if not low <= number <= high:
-        raise ConfigError(f"{name}={value!r}: must be between {low:g} and {high:g}")
+        raise ConfigError(f"{name}={_shown(value)}: not a number") from None
+    if not low <= number <= high:  # NaN and infinities too
+        raise ConfigError(f"{name}={_shown(value)}: must be between {low:g} and {high:g}")
     return number
 
 
@@ -452,8 +482,8 @@ def _port(env: Mapping[str, str], name: str) -> int | None:
     value = env.get(name, "").strip()
     if not value:
         return None
-    if not value.isdigit() or not 1 <= int(value) <= 65535:
-        raise ConfigError(f"{name}={value!r}: not a port number (1-65535)")
+    if not _digits(value) or not 1 <= int(value) <= 65535:
+        raise ConfigError(f"{name}={_shown(value)}: not a port number (1-65535)")
     return int(value)
 
 

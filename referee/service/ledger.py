@@ -24,12 +24,17 @@ One small interface, :class:`Ledger`, with two stores:
 
 Every failure of the store (refused connection, timeout, a read-only or full
 disk, a Redis that cannot persist) is :class:`LedgerUnavailable`: the service
-answers 503 and applies nothing; nothing is ever accepted unrecorded.
+answers 503 and applies nothing; nothing is ever accepted unrecorded. One
+failure is not that: a move sent to Redis whose answer never came (a timeout,
+a connection lost after sending) may yet be run by Redis, so it is
+:class:`LedgerOutcomeUnknown` (503 ``ledger_outcome_unknown``): the client
+sends the same move again, which the ledger answers with what it recorded.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import sqlite3
 import threading
@@ -61,6 +66,12 @@ AHEAD = 0
 
 class LedgerUnavailable(Exception):
     """The store cannot be reached or written now (HTTP 503 ``ledger_unavailable``)."""
+
+
+class LedgerOutcomeUnknown(LedgerUnavailable):
+    """A move was sent to the store and no answer came: it may have been recorded, or not yet, or never
+    (HTTP 503 ``ledger_outcome_unknown``). Sending the same move again on the same token is safe: the
+    ledger records it once, and answers a repeat with the recorded answer (docs/ledger.md)."""
 
 
 class LedgerURLError(ValueError):
@@ -205,7 +216,27 @@ def _off_the_loop() -> Runner:
     if not monkey.is_module_patched("threading"):
         return lambda fn, arg: fn(arg)
     pool = get_hub().threadpool
-    return lambda fn, arg: pool.apply(fn, (arg,))
+
+    def run(fn: Callable[[Any], Any], arg: Any) -> Any:
+        failed, value = pool.apply(_caught, (fn, arg))
+        if failed:
+            raise value
+        return value
+
+    return run
+
+
+def _caught(fn: Callable[[Any], Any], arg: Any) -> tuple[bool, Any]:
+    """``fn(arg)``'s value, or the exception it raised, as a value: raised again in the calling greenlet,
+    and not printed by gevent's thread pool as a traceback of many lines (the failure is logged once,
+    as one JSON line, by whoever handles it)."""
+    try:
+        return False, fn(arg)
+    except Exception as exc:
+        return True, exc
+
+
+LOG = logging.getLogger("referee.ledger")
 
 
 _UNSET = object()  # a work's value before its batch has run
@@ -405,11 +436,64 @@ class SqliteLedger:
                 except sqlite3.Error:
                     pass
             if isinstance(exc, sqlite3.Error):
+                LOG.warning(
+                    "ledger write failed",
+                    extra={"store": "sqlite", "path": self.path, "error": f"{type(exc).__name__}: {exc}"},
+                )
+                if _disk_full(exc):
+                    self._reclaim(db)
                 self._db = None  # a fresh connection next time (the file may have come back)
             lost = LedgerUnavailable(f"SQLite ledger {self.path}: {exc}")
             for other in batch:
                 if other.error is None or isinstance(other.error, sqlite3.Error):
                     other.error = lost
+        else:
+            self._keep_room(db)
+
+    def _keep_room(self, db: sqlite3.Connection) -> None:
+        """Checkpoint before the WAL can take the disk's last free bytes.
+
+        SQLite copies the WAL into the database by itself only after a commit
+        that leaves it past 1,000 pages (4 MB), and never gives its space
+        back. On a disk with less room than that the WAL grew until every
+        write failed, and kept any space freed since: the ledger stayed 503
+        until an operator stepped in. Once the WAL is larger than the free
+        space, its pages are copied into the database (which grows by at most
+        the WAL's size, so they fit) and the WAL truncated. Two system calls
+        after each commit (a batch of moves), and a checkpoint only when the
+        disk runs short.
+        """
+        try:
+            wal = os.stat(self.path + "-wal").st_size
+            disk = os.statvfs(os.path.dirname(self.path) or "/")
+        except OSError:
+            return
+        if wal > disk.f_bavail * disk.f_frsize:
+            self._reclaim(db)
+
+    def _reclaim(self, db: sqlite3.Connection) -> None:
+        """Copy the WAL into the database and truncate it to nothing, giving its space back (see
+        :meth:`_keep_room`); also tried after a write refused for want of space, in case the WAL's pages
+        fit. Logged as one line either way, with why it could not."""
+        try:
+            busy, frames, copied = self._off_the_loop(_checkpoint, db)
+        except sqlite3.Error as exc:  # the database file itself cannot grow to take the WAL's pages
+            LOG.warning(
+                "ledger WAL not reclaimed",
+                extra={"store": "sqlite", "path": self.path, "error": f"{type(exc).__name__}: {exc}"},
+            )
+            return
+        done = not busy and frames == copied
+        LOG.warning(
+            "ledger WAL reclaimed" if done else "ledger WAL not reclaimed",
+            extra={
+                "store": "sqlite",
+                "path": self.path,
+                "wal_frames": frames,
+                "copied": copied,
+                **({} if done else {"error": "another connection is reading the WAL; tried again on the next failure"}),
+            },
+        )
 
     def _begin(self, db: sqlite3.Connection) -> None:
         """``BEGIN IMMEDIATE`` (the write lock), waiting at most the timeout while another worker holds it.
@@ -542,6 +626,18 @@ class SqliteLedger:
         return sum(os.path.getsize(p) for p in (self.path, self.path + "-wal") if os.path.exists(p))
 
 
+def _disk_full(exc: BaseException) -> bool:
+    """A write SQLite refused for want of space (SQLITE_FULL)."""
+    return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "disk is full" in str(exc)
+
+
+def _checkpoint(db: sqlite3.Connection) -> tuple[int, int, int]:
+    """``PRAGMA wal_checkpoint(TRUNCATE)``: (1 if another connection blocked it, else 0; frames in the
+    WAL; frames copied into the database)."""
+    row = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    return int(row[0]), int(row[1]), int(row[2])
+
+
 # -- Redis -----------------------------------------------------------------------------------
 
 # One script runs a batch of calls: KEYS holds each call's game hash, ARGV each call's name and then
@@ -652,6 +748,32 @@ _BATCH = _BATCH % (CLOCK_AHEAD, CLOCK_BEHIND)
 _BATCH_SHA = hashlib.sha1(_BATCH.encode()).hexdigest()
 
 
+def _before_sending(error: Exception) -> bool:
+    """Whether ``error`` came before anything was sent: redis-py's words for a connection not made
+    ("Error 111 connecting to …", "Timeout connecting to server"). Any other error after a script
+    was handed to the connection leaves its outcome unknown."""
+    return "connecting to" in str(error)
+
+
+def _noting_retry(retry_class: Any) -> Any:
+    """redis-py's ``Retry``, noting in ``maybe_sent`` (of the class made here, one per client) each failed
+    attempt that may have sent its command before it failed: its one retry of a failed call ends, when Redis is gone, with "Error … connecting
+    to", though the first attempt may have reached a Redis that ran it and then died."""
+
+    class NotingRetry(retry_class):  # type: ignore[misc]
+        maybe_sent = False
+
+        def call_with_retry(self, do: Any, fail: Any, *args: Any, **kwargs: Any) -> Any:
+            def noting(error: Exception, *count: Any) -> Any:
+                if not _before_sending(error) and not isinstance(error, OSError):
+                    type(self).maybe_sent = True  # on the class: redis-py gives each connection a deep copy
+                return fail(error, *count)
+
+            return super().call_with_retry(do, noting, *args, **kwargs)
+
+    return NotingRetry
+
+
 def game_key(game_id: str) -> str:
     """The hash of one game: its id as the hash tag, so a cluster keeps it on one node."""
     return "af:{" + game_id + "}"
@@ -675,6 +797,9 @@ class RedisLedger:
         from redis.crc import key_slot
 
         self._errors = (redis.RedisError, redis.exceptions.RedisClusterException, OSError)
+        # The errors after which a script sent may still run: Redis read it, then was too slow to
+        # answer (paused, overloaded) or the connection went. A refusal (MISCONF, NOSCRIPT) ran nothing.
+        self._unanswered = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.RedisClusterException, OSError)
         self._no_script = redis.exceptions.NoScriptError
         self.url = url
         self.cluster = urlsplit(url).scheme in CLUSTER_SCHEMES
@@ -687,6 +812,7 @@ class RedisLedger:
         self._group: GroupCommit | None = None
         self.ahead_ms = AHEAD
         self._skew: int | None = None  # ms from this machine's clock to Redis's TIME, once read (``now``)
+        self._retry: Any = None  # this process's client's Retry (see _noting_retry)
 
     def _client(self) -> Any:
         if self._pid != os.getpid():
@@ -703,13 +829,14 @@ class RedisLedger:
         from redis.backoff import NoBackoff
         from redis.retry import Retry
 
+        self._retry = _noting_retry(Retry)(NoBackoff(), 1)
         options: dict[str, Any] = {
             "socket_timeout": self.timeout,
             "socket_connect_timeout": self.timeout,
             # One immediate retry of a failed connection (a pooled one Redis dropped on a restart): a
             # call takes at most twice the timeout. Sending a batch again is safe: the same action at
             # the same seq is the recorded answer.
-            "retry": Retry(NoBackoff(), 1),
+            "retry": self._retry,
             "decode_responses": True,
         }
         scheme, _, rest = self.url.partition("://")
@@ -743,6 +870,7 @@ class RedisLedger:
         for item in batch:
             by_slot.setdefault(self._slot(item.work[0]), []).append(item)
         groups = list(by_slot.values())
+        type(self._retry).maybe_sent = False
         try:
             replies = self._scripts(groups)
             again = [n for n, reply in enumerate(replies) if isinstance(reply, self._no_script)]
@@ -755,11 +883,23 @@ class RedisLedger:
         for group, reply in zip(groups, replies, strict=True):
             for n, item in enumerate(group):
                 if isinstance(reply, Exception):  # the script's error: unreachable, cannot write (MISCONF)...
-                    item.error = LedgerUnavailable(f"Redis ledger: {type(reply).__name__}: {reply}")
+                    item.error = self._failure(reply, item.work[1][0])
                 elif reply[n][0] == 1:
                     item.value = reply[n][1:]
                 else:  # the call's own error (out of memory): it wrote nothing
                     item.error = LedgerUnavailable(f"Redis ledger: {reply[n][1]}")
+
+    def _failure(self, error: Exception, call: str) -> LedgerUnavailable:
+        """What a call's failure tells: nothing was applied, or, for a move that may have reached Redis
+        and still run there, nothing is known (see :class:`LedgerOutcomeUnknown`)."""
+        message = f"Redis ledger: {type(error).__name__}: {error}"
+        if (
+            call == "record"
+            and isinstance(error, self._unanswered)
+            and (type(self._retry).maybe_sent or not _before_sending(error))
+        ):
+            return LedgerOutcomeUnknown(message)
+        return LedgerUnavailable(message)
 
     def _scripts(self, groups: list[list[_Work]]) -> list[Any]:
         """The replies to one batch script per group, sent in one pipeline (an error in its place)."""

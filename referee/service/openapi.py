@@ -52,7 +52,8 @@ event type says what each side sees.
 **Limits.** Request bodies are limited to `REFEREE_MAX_BODY` (default 1 MiB;
 413 over it) and must be sent as `Content-Type: application/json` without
 `Content-Encoding` (415 otherwise: `unsupported_media_type`, `encoded_body`),
-nested at most 254 levels deep (400 `too_deeply_nested`). A chunked body
+nested at most 254 levels deep (400 `too_deeply_nested`), with at most one array or object
+per 16 bytes of the limit (400 `too_many_containers`). A chunked body
 (`Transfer-Encoding: chunked`) must be whole within
 `REFEREE_CHUNKED_BODY_TIMEOUT` (default 1 s; 408 `body_timeout` otherwise).
 
@@ -156,7 +157,9 @@ ERROR_RESPONSES = {
         409,
     ),
     "LedgerUnavailable": (
-        "With a ledger: it cannot be reached now (`ledger_unavailable`, with `Retry-After`); nothing was applied.",
+        "With a ledger: it cannot be reached now (`ledger_unavailable`, with `Retry-After`); nothing was applied. "
+        "On `/v1/apply`, a move sent to the ledger that did not answer in time is `ledger_outcome_unknown` "
+        "(with `Retry-After`): it may be recorded or not; send the same move again, or ask `/v1/latest`.",
         503,
     ),
     "ServiceUnavailable": (

@@ -50,7 +50,7 @@ from referee.service.codecs import (
     labels_field,
     no_ledger,
 )
-from referee.service.ledger import REPEATED, SKEWED, STALE, Ledger, LedgerUnavailable, Outcome
+from referee.service.ledger import REPEATED, SKEWED, STALE, Ledger, LedgerOutcomeUnknown, LedgerUnavailable, Outcome
 from referee.service.private_tokens import WATCH, Vault
 from referee.service.problems import Problem, schema_problem
 from referee.service.reading import envelope, player_field
@@ -68,12 +68,22 @@ MAX_GAME_ID = 64  # game ids are "g-" and 22 characters; anything much longer is
 
 
 def ledger_unavailable(exc: LedgerUnavailable) -> Problem:
-    metrics.ledger_refusal(503, "ledger_unavailable")  # made only to be raised: counted here, once for every path
-    problem = Problem(
-        "ledger-unavailable",
-        "ledger_unavailable",
-        "The ledger of private games cannot be reached now; nothing was applied. Try again shortly.",
-    )
+    if isinstance(exc, LedgerOutcomeUnknown):
+        metrics.ledger_refusal(503, "ledger_outcome_unknown")  # made only to be raised: counted here, once
+        problem = Problem(
+            "ledger-outcome-unknown",
+            "ledger_outcome_unknown",
+            "The move was sent to the ledger of private games, which did not answer in time: it may be "
+            "recorded, or not. Send the same move on the same token again (a recorded move is answered "
+            "as recorded, never applied twice), or ask /v1/latest.",
+        )
+    else:
+        metrics.ledger_refusal(503, "ledger_unavailable")  # made only to be raised: counted here, once for every path
+        problem = Problem(
+            "ledger-unavailable",
+            "ledger_unavailable",
+            "The ledger of private games cannot be reached now; nothing was applied. Try again shortly.",
+        )
     problem.headers = [("Retry-After", "1")]
     return problem
 

@@ -70,6 +70,7 @@ PROBLEMS: dict[str, ProblemType] = {
     "unknown-format": ProblemType(400, "Unknown format"),
     "format-not-in-force": ProblemType(400, "Format not in force on that date"),
     "too-deeply-nested": ProblemType(400, "JSON nested too deeply"),
+    "too-many-containers": ProblemType(400, "Too many JSON arrays and objects"),
     "unreadable-body": ProblemType(400, "Request body could not be read"),
     "seal-mismatch": ProblemType(403, "State seal missing or wrong"),
     "bad-token": ProblemType(403, "State token refused"),
@@ -96,6 +97,7 @@ PROBLEMS: dict[str, ProblemType] = {
     "not-implemented": ProblemType(501, "Not implemented", generic=True),
     "service-unavailable": ProblemType(503, "Service unavailable", generic=True),
     "ledger-unavailable": ProblemType(503, "Ledger unavailable"),
+    "ledger-outcome-unknown": ProblemType(503, "Ledger outcome unknown"),
 }
 
 

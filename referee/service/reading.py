@@ -10,9 +10,12 @@ from __future__ import annotations
 import os
 import re
 import time
+from array import array
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
+import msgspec
 import orjson
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
@@ -59,7 +62,8 @@ class BodyLimits:
 def read_body(environ: dict[str, Any], limits: BodyLimits) -> dict[str, Any]:
     """The request's JSON object: 415 unless plain JSON (no Content-Encoding), 413 over ``limits.size``
     bytes, 408 for a chunked body slower than ``limits.chunked_seconds``, 400 unless an object (or when
-    an object repeats a key, or nests deeper than :data:`MAX_DEPTH`)."""
+    an object repeats a key, or nests deeper than :data:`MAX_DEPTH`, or holds more arrays and objects than
+    one per :data:`BYTES_PER_CONTAINER` bytes of the limit). Every check is linear in the body."""
     encoding = environ.get("HTTP_CONTENT_ENCODING")
     if encoding is not None and encoding.strip().lower() not in ("", "identity"):
         raise Problem(
@@ -79,6 +83,7 @@ def read_body(environ: dict[str, Any], limits: BodyLimits) -> dict[str, Any]:
                 f"Send the body as {JSON}, not {mimetype or 'no Content-Type'}.",
             )
     data = _read_raw(environ, limits)
+    _count_containers(data, limits.size)
     try:
         body = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
@@ -87,39 +92,187 @@ def read_body(environ: dict[str, Any], limits: BodyLimits) -> dict[str, Any]:
         raise Problem("invalid-json", "invalid_json", f"The body is not valid JSON: {exc}.") from None
     if not isinstance(body, dict):
         raise schema_problem({"_schema": ["The body must be a JSON object."]})
-    if may_repeat_keys(data, body):
-        path = duplicate_key_path(data)
-        if path is not None:
-            raise Problem(
-                "duplicate-key",
-                "duplicate_key",
-                f"{path or 'The body'}: a key appears twice in one object; the referee reads no body two ways.",
-                errors={path: ["Duplicate key."]},
-            )
+    if repeats_a_key(data, body):
+        del body  # the second reading's tree replaces the first's, not beside it
+        path = duplicate_key_path(data) or ""
+        raise Problem(
+            "duplicate-key",
+            "duplicate_key",
+            f"{path or 'The body'}: a key appears twice in one object; the referee reads no body two ways.",
+            errors={path: ["Duplicate key."]},
+        )
     return body
 
 
-# -- duplicate keys ------------------------------------------------------------------
+# -- repeated keys ---------------------------------------------------------------------
 # orjson keeps the last of repeated keys, silently. Proving there are none costs one
-# orjson.dumps and two byte counts: a colon in JSON text is either a key's or inside a
-# string, so when the parsed body, written back, has as many colons as the text, no key
-# was dropped. Escaped colons (\u003a) could hide one: such bodies take the slow path.
+# writing of the parsed body and a few byte counts, all linear and in C: every colon of
+# JSON text is a key's or a string's (literal, or escaped as \u003a), and the body is
+# written back with every colon literal. So the text's colons (counting each real escape as one)
+# equal the written body's exactly when no pair was dropped: each dropped pair takes at
+# least its own key's colon with it. Only a body that does repeat a key is read a second
+# time, to name the key's path (see duplicate_key_path).
 
 
-def may_repeat_keys(data: bytes, body: Any) -> bool:
-    """False when ``body`` (parsed from ``data``) certainly kept every key of the text.
+def repeats_a_key(data: bytes, body: Any) -> bool:
+    """True when the JSON text ``data`` repeats a key in some object (``body`` being its parse).
 
-    Writing the body back also proves it is no deeper than orjson writes (254
-    levels; it reads 1,024): a body nested deeper is refused here, as 400
-    ``too_deeply_nested``, before anything else would write it.
+    It also refuses, as 400 ``too_deeply_nested``, a body deeper than
+    :data:`MAX_DEPTH` (orjson reads 1,024 levels, writes 254), before anything
+    else would write it.
     """
+    written = _written_small(body) if len(data) <= SMALL_BODY else _written_large(data, body)
+    colons = data.count(b":")
+    if b"\\u003" in data:  # memchr first: states have no backslash
+        colons += _escaped_colons(data)
+    return written.count(b":") != colons
+
+
+def _escaped_colons(data: bytes) -> int:
+    """How many escaped colons (``\\u003a``) the JSON text ``data`` holds. A run of backslashes
+    reads as pairs, each an escaped backslash, left to right: with the pairs dropped, a
+    backslash left before ``u003a`` starts an escape (in ``\\\\u003a`` it does not)."""
+    unpaired = data.replace(b"\\\\", b"")
+    return unpaired.count(b"\\u003a") + unpaired.count(b"\\u003A")
+
+
+# orjson.dumps reserves far more address space than it writes when a value has many
+# items (126 MiB for a list of 500,000 zeros): harmless for the small bodies every
+# request of the API sends, and the fastest check of their depth. A larger body is
+# written by msgspec (1.3 times what it writes) and its depth read from its text.
+SMALL_BODY = 64 * 1024
+_ENCODER = msgspec.json.Encoder()
+
+
+def _written_small(body: Any) -> bytes:
     try:
-        written = orjson.dumps(body)
+        return orjson.dumps(body)
     except orjson.JSONEncodeError:
         raise too_deep() from None
-    if b"\\" in data and (b"\\u003a" in data or b"\\u003A" in data):  # memchr first: states have no "\\"
-        return True
-    return written.count(b":") != data.count(b":")
+
+
+def _written_large(data: bytes, body: Any) -> bytes:
+    if _depth(data) > MAX_DEPTH:
+        raise too_deep()
+    return _ENCODER.encode(body)
+
+
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
+_STEPS = bytes.maketrans(b"[]{}", bytes((1, 255, 1, 255)))  # 255 is -1 as a signed byte
+
+
+def _depth(data: bytes) -> int:
+    """How deep the JSON text ``data`` nests: its strings dropped, its brackets as steps of +1
+    and -1, the highest running sum. All of it in C, in one pass each, whatever the shape."""
+    steps = _STRING.sub(b"", data).translate(_STEPS, _NOT_BRACKETS)
+    return max(accumulate(array("b", steps)), default=0)
+
+
+class _Repeat:
+    """An object of the second reading that holds a repeated key, itself or below it (every other
+    object is read as None). ``tail`` is the key's path from here, last segment first (a list, so
+    that each enclosing object adds its segment in constant time, whatever the depth)."""
+
+    tail: list[str]
+
+
+class _RepeatFinder:
+    """The hook of a second reading of the text by :mod:`json`, which reports each
+    object's pairs before dropping any: it marks the first repeated key in document
+    order. Objects complete innermost first, so each object looks at its own keys, then
+    at the marks its values already carry; an array (which has no hook) is searched by
+    its nearest enclosing object, once, and only after some object below was marked.
+    Every object and array is thus looked at a bounded number of times: linear work,
+    and no path string built but the one answered."""
+
+    def __init__(self) -> None:
+        self.marked = False
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> _Repeat | None:
+        if len(pairs) > 1 and len(dict(pairs)) != len(pairs):
+            return self._mark([_first_repeated(pairs)])
+        if self.marked:
+            for key, value in pairs:
+                tail = _tail_in(value)
+                if tail is not None:
+                    tail.append(key)
+                    return self._mark(tail)
+        return None  # an object with no repeated key, in it or below: nothing of it is needed
+
+    def _mark(self, tail: list[str]) -> _Repeat:
+        self.marked = True
+        repeat = _Repeat()
+        repeat.tail = tail
+        return repeat
+
+
+def _first_repeated(pairs: list[tuple[str, Any]]) -> str:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            return key
+        seen.add(key)
+    raise AssertionError("no repeated key")  # pragma: no cover - the caller counted one
+
+
+def _tail_in(value: Any) -> list[str] | None:
+    """The mark's tail of the first marked object in ``value`` (itself, or through arrays), depth
+    first in document order. Recursive: the body is at most MAX_DEPTH deep by now (checked before
+    the second reading), far within the interpreter's recursion limit."""
+    kind = type(value)
+    if kind is _Repeat:
+        tail: list[str] = value.tail
+        return tail
+    if kind is list:
+        for index, item in enumerate(value):
+            kind = type(item)
+            if kind is _Repeat or kind is list:
+                found = _tail_in(item)
+                if found is not None:
+                    found.append(str(index))
+                    return found
+    return None
+
+
+def duplicate_key_path(data: bytes) -> str | None:
+    """The path (``state.players.0.name``) of the first repeated key in ``data`` (in
+    document order, an object before those within it), or None when none repeats.
+
+    A second reading of the text, by :mod:`json`: linear in its size, its memory that
+    of the parsed body; numbers are read as their length (their values do not matter,
+    and a 5,000-digit integer is not a ValueError).
+    """
+    import json
+
+    finder = _RepeatFinder()
+    try:
+        tree = json.loads(data, object_pairs_hook=finder, parse_int=len, parse_float=len, parse_constant=len)
+    except (ValueError, RecursionError):
+        return ""  # orjson read it; json does not: refuse it whole
+    tail = _tail_in(tree)
+    return None if tail is None else ".".join(reversed(tail))
+
+
+# Parsing JSON costs most per array or object (a megabyte of "[[],[],…]" is 350,000 lists for orjson
+# to make, 0.3 s of CPU and 48 MB): a body may hold one per BYTES_PER_CONTAINER bytes of the size
+# limit. The densest request of the API, a replay of the shortest actions, holds one per 27 bytes;
+# a mid-game state one per 100 or more.
+BYTES_PER_CONTAINER = 16
+
+
+def _count_containers(data: bytes, limit: int) -> None:
+    """400 ``too_many_containers`` past ``limit // BYTES_PER_CONTAINER`` arrays and objects (brackets
+    in strings counted too: no string of the API holds many). Two byte counts, before any parse; a
+    body too short to hold that many (two bytes each) is not counted."""
+    most = limit // BYTES_PER_CONTAINER
+    if len(data) > 2 * most and data.count(b"[") + data.count(b"{") > most:
+        raise Problem(
+            "too-many-containers",
+            "too_many_containers",
+            f"The body holds more than {most} arrays and objects (one per {BYTES_PER_CONTAINER} bytes of "
+            "the size limit); no request of this API does.",
+        )
 
 
 MAX_DEPTH = 254  # levels orjson writes (an object holding 253 arrays); no request of the API is a tenth as deep
@@ -131,39 +284,6 @@ def too_deep() -> Problem:
         "too_deeply_nested",
         f"The body nests arrays and objects more than {MAX_DEPTH} levels deep; no request of this API does.",
     )
-
-
-class _Object(dict[str, Any]):
-    repeated: str | None = None
-
-
-def _object(pairs: list[tuple[str, Any]]) -> _Object:
-    obj = _Object()
-    for key, value in pairs:
-        if key in obj and obj.repeated is None:
-            obj.repeated = key
-        obj[key] = value
-    return obj
-
-
-def duplicate_key_path(data: bytes) -> str | None:
-    """The path (``state.players.0.name``) of the first repeated key in ``data``, if any."""
-    import json
-
-    try:
-        tree = json.loads(data, object_pairs_hook=_object)
-    except (ValueError, RecursionError):
-        return ""  # orjson read it; a nesting too deep for json: refuse it whole
-    stack: list[tuple[str, Any]] = [("", tree)]
-    while stack:
-        path, node = stack.pop()
-        if isinstance(node, _Object):
-            if node.repeated is not None:
-                return f"{path}.{node.repeated}" if path else node.repeated
-            stack.extend((f"{path}.{k}" if path else k, v) for k, v in reversed(node.items()))
-        elif isinstance(node, list):
-            stack.extend((f"{path}.{i}" if path else str(i), v) for i, v in reversed(list(enumerate(node))))
-    return None
 
 
 # -- the body's bytes ------------------------------------------------------------------

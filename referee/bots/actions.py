@@ -1,0 +1,270 @@
+"""A complete, stable discrete action space for one catalog (docs/bots.md, "The action space").
+
+Every action the referee lists (``legal_actions``) has an index of its own,
+targets included, and every index stands for at most one listed action: the
+map is one-to-one in every state (tests/test_action_space.py checks it over
+random play on two catalogs). The layout depends on the catalog alone, never
+on the game. It is read from the acting seat's view: nothing the seat may not
+know goes into an index.
+
+The encoding is factored: the space is a sequence of **blocks**, one per
+*head* (an action type, with the card it plays or uses where it names one),
+and inside a block the index is a mixed-radix number of the head's
+**coordinates**, each counted from the acting seat:
+
+- ``copy``: which of the seat's copies of that card, in the zone's order
+  (the second AF-001 in hand is copy 1): copies of one card are different
+  instances, so different listed actions;
+- ``case``: case slot — the seat's cases in the order played (0 …), then
+  the opponent's (from ``capacity["case"]``);
+- ``fairy`` / ``evidence``: the seat's fairies (evidence) in their zone's
+  order, then the opponent's;
+- ``mine:fairy``: the seat's own fairies only (dispatch, redispatch, recall);
+- a target: one coordinate per targeted effect of the card, in the card's
+  order (RULES 9.6): a fairy, evidence or case slot as above; for
+  ``recover`` a card of the seat's trash, by (catalog id, copy); for any
+  other effect any card on the field (cases, then fairies, then evidence).
+
+Capacities are what a legal deck can hold (RULES 3.1, 3.2): a player's
+cases in play are at most the copies the catalog's case names allow (40 at
+most), and so on; so no state can run out of slots. ``pay`` is not part of an
+action's index: the listing has none (docs/api.md §6), and the referee pays
+with its own choice when it is absent. ``discard`` is listed once (the
+last cards of the hand), so it has one index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from referee.engine import Catalog
+from referee.engine.facts import DECK_SIZE
+from referee.engine.model import ACTION_TYPES
+
+# The actions with no field besides type and player: one index each.
+SIMPLE = ("mulligan", "keep", "skip_case", "draw", "pass", "end_turn", "discard", "concede", "claim_time")
+FIELD_KINDS = ("case", "fairy", "evidence")
+ABLE = ("fairy", "evidence")  # the kinds whose cards have abilities (RULES 9.1)
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One head's indices: ``offset`` + the mixed-radix number of its coordinates (``dims``, ``sizes``)."""
+
+    head: tuple[Any, ...]
+    offset: int
+    dims: tuple[str, ...]
+    sizes: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for s in self.sizes:
+            n *= s
+        return n
+
+    def at(self, coords: Iterable[int]) -> int:
+        i = 0
+        for c, s in zip(coords, self.sizes, strict=True):
+            if not 0 <= c < s:
+                raise ValueError(f"{self.head}: coordinate {c} outside 0..{s - 1}")
+            i = i * s + c
+        return self.offset + i
+
+
+class Places:
+    """Where each instance the acting seat's view shows sits, as the coordinates above count it (each map made
+    the first time it is asked for: most listings need only some)."""
+
+    __slots__ = ("_copy", "_seat", "_slots", "_view", "capacity")
+
+    def __init__(self, view: dict[str, Any], seat: int, capacity: dict[str, int]):
+        self._view, self._seat, self.capacity = view, seat, capacity
+        self._slots: dict[str, dict[str, int]] = {}
+        self._copy: dict[str, int] | None = None
+
+    def slots(self, kind: str) -> dict[str, int]:
+        """instance -> slot of ``kind`` (case, fairy, evidence): the seat's, then the opponent's."""
+        found = self._slots.get(kind)
+        if found is None:
+            zone = ZONE_OF[kind]
+            players = self._view["players"]
+            found = {e["card"]: i for i, e in enumerate(players[self._seat][zone])}
+            base = self.capacity[kind]
+            found.update((e["card"], base + i) for i, e in enumerate(players[1 - self._seat][zone]))
+            self._slots[kind] = found
+        return found
+
+    @property
+    def case(self) -> dict[str, int]:
+        return self.slots("case")
+
+    @property
+    def fairy(self) -> dict[str, int]:
+        return self.slots("fairy")
+
+    @property
+    def evidence(self) -> dict[str, int]:
+        return self.slots("evidence")
+
+    @property
+    def copy(self) -> dict[str, int]:
+        """instance -> its copy number among the seat's cards of one catalog id, in hand, on its own field
+        (cases, fairies, evidence) and in its trash, each zone counted apart."""
+        if self._copy is None:
+            me, cards = self._view["players"][self._seat], self._view["cards"]
+            self._copy = {}
+            for iids in (me["hand"], [e["card"] for z in FIELD_ZONES for e in me[z]], me["trash"]):
+                seen: dict[str, int] = {}
+                for iid in iids:
+                    cid = cards.get(iid)
+                    if cid is not None:
+                        n = self._copy[iid] = seen.get(cid, 0)
+                        seen[cid] = n + 1
+        return self._copy
+
+    @property
+    def trash(self) -> dict[str, int]:
+        copy = self.copy
+        return {iid: copy[iid] for iid in self._view["players"][self._seat]["trash"] if iid in copy}
+
+
+ZONE_OF = {"case": "cases", "fairy": "fairies", "evidence": "evidence"}
+FIELD_ZONES = ("cases", "fairies", "evidence")
+
+
+class ActionSpace:
+    """The catalog's discrete actions: :meth:`index` of a listed action, :meth:`legal`, :meth:`describe`."""
+
+    def __init__(self, catalog: Catalog):
+        self.catalog = catalog
+        self.ids = {kind: sorted(c.id for c in catalog.cards.values() if c.kind == kind) for kind in ACTION_KINDS}
+        self.copies = {cid: catalog.name_limit(card.name) for cid, card in catalog.cards.items()}
+        self.capacity = {
+            kind: max(1, min(DECK_SIZE, sum(self.copies[cid] for cid in self.ids[kind]))) for kind in FIELD_KINDS
+        }
+        self.blocks: dict[tuple[Any, ...], Block] = {}
+        self.n = 0
+        for kind in SIMPLE:
+            self._add((kind,), ())
+        for cid in self.ids["case"]:
+            self._add(("play_case", cid), (("copy", self.copies[cid]),))
+        for cid in self.ids["fairy"]:
+            self._add(("play_fairy", cid), (("copy", self.copies[cid]),))
+        for cid in self.ids["evidence"]:
+            self._add(("play_evidence", cid), (("copy", self.copies[cid]), ("case", 2 * self.capacity["case"])))
+        for kind in ("dispatch", "redispatch"):
+            self._add((kind,), (("mine:fairy", self.capacity["fairy"]), ("case", 2 * self.capacity["case"])))
+        self._add(("recall",), (("mine:fairy", self.capacity["fairy"]),))
+        self._add(("investigate",), (("case", 2 * self.capacity["case"]),))
+        for kind in ABLE:
+            for cid in self.ids[kind]:
+                for a, ability in enumerate(catalog[cid].abilities):
+                    dims = (("copy", self.copies[cid]), *self._targets(ability.effect))
+                    self._add(("use_ability", cid, a), dims)
+        for kind, head in (("spell", "cast_spell"), ("counter", "counter")):
+            for cid in self.ids[kind]:
+                self._add((head, cid), (("copy", self.copies[cid]), *self._targets(catalog[cid].effect)))
+        unknown = set(ACTION_TYPES) - {head[0] for head in self.blocks}
+        if unknown:  # an action type this layout does not know would have no index: say so now
+            raise ValueError(f"the action space has no layout for {sorted(unknown)}")
+
+    def _add(self, head: tuple[Any, ...], dims: tuple[tuple[str, int], ...]) -> None:
+        block = Block(head, self.n, tuple(d for d, _ in dims), tuple(s for _, s in dims))
+        self.blocks[head] = block
+        self.n += block.size
+
+    def _targets(self, effects: Iterable[Any]) -> list[tuple[str, int]]:
+        """One coordinate per targeted effect: where its target may be (see the module's docstring)."""
+        out = []
+        for e in effects:
+            if not e.targeted:
+                continue
+            if e.op == "recover":
+                pool = self.ids_of(e.kind)
+                out.append((f"trash:{e.kind}", sum(self.copies[cid] for cid in pool)))
+            elif e.kind in FIELD_KINDS:
+                out.append((e.kind, 2 * self.capacity[e.kind]))
+            else:
+                out.append(("field", 2 * sum(self.capacity.values())))
+        return out
+
+    def ids_of(self, kind: str) -> list[str]:
+        return sorted(self.catalog.cards) if kind == "any" else self.ids.get(kind, [])
+
+    def describe(self) -> str:
+        """One line per block: its indices, its head, its coordinates."""
+        return "\n".join(
+            f"{b.offset:6d}..{b.offset + b.size - 1:6d}  {' '.join(map(str, b.head))}"
+            + (f"  ({' x '.join(f'{d}[{s}]' for d, s in zip(b.dims, b.sizes, strict=True))})" if b.dims else "")
+            for b in self.blocks.values()
+        )
+
+    # -- from an action to its index -----------------------------------------------------------
+
+    def places(self, view: dict[str, Any], seat: int) -> Places:
+        return Places(view, seat, self.capacity)
+
+    def index(self, action: dict[str, Any], view: dict[str, Any], places: Places | None = None) -> int:
+        """The index of ``action``, one the seat of ``view`` may take now (``ValueError`` if it cannot be)."""
+        kind, seat = action["type"], action["player"]
+        if kind in SIMPLE:
+            return self.blocks[(kind,)].offset
+        at = places or self.places(view, seat)
+        cards = view["cards"]
+        if kind in ("dispatch", "redispatch"):
+            return self.blocks[(kind,)].at((at.fairy[action["fairy"]], at.case[action["case"]]))
+        if kind == "recall":
+            return self.blocks[(kind,)].at((at.fairy[action["fairy"]],))
+        if kind == "investigate":
+            return self.blocks[(kind,)].at((at.case[action["case"]],))
+        cid = cards[action["card"]]
+        copy = at.copy[action["card"]]
+        if kind in ("play_case", "play_fairy"):
+            return self.blocks[(kind, cid)].at((copy,))
+        if kind == "play_evidence":
+            return self.blocks[(kind, cid)].at((copy, at.case[action["case"]]))
+        head = (kind, cid, action["ability"]) if kind == "use_ability" else (kind, cid)
+        block = self.blocks[head]
+        coords = [copy] + [self._target(dim, iid, cards, at) for dim, iid in zip(block.dims[1:], action["targets"])]
+        return block.at(coords)
+
+    def _target(self, dim: str, iid: str, cards: dict[str, str], at: Places) -> int:
+        if dim in FIELD_KINDS:
+            return at.slots(dim)[iid]
+        if dim.startswith("trash:"):
+            pool = self.ids_of(dim.partition(":")[2])
+            cid = cards[iid]
+            return sum(self.copies[c] for c in pool[: pool.index(cid)]) + at.trash[iid]
+        c, f = self.capacity["case"], self.capacity["fairy"]
+        if iid in at.case:
+            return at.case[iid]
+        if iid in at.fairy:
+            return 2 * c + at.fairy[iid]
+        return 2 * c + 2 * f + at.evidence[iid]
+
+    def legal(self, legal: list[dict[str, Any]], view: dict[str, Any]) -> dict[int, dict[str, Any]]:
+        """index → the listed action it stands for (every listed action of the view's seat)."""
+        if not legal:
+            return {}
+        at = self.places(view, legal[0]["player"])
+        out: dict[int, dict[str, Any]] = {}
+        for a in legal:
+            i = self.index(a, view, at)
+            if i in out:
+                raise ValueError(f"two listed actions share index {i}: {out[i]} and {a}")
+            out[i] = a
+        return out
+
+    def mask(self, legal: dict[int, dict[str, Any]]) -> Any:
+        """The legal indices as an int8 numpy vector of length :attr:`n` (the extra ``bots``)."""
+        import numpy as np
+
+        m = np.zeros(self.n, dtype=np.int8)
+        m[list(legal)] = 1
+        return m
+
+
+ACTION_KINDS = ("case", "fairy", "evidence", "spell", "counter")
