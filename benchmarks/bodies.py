@@ -24,7 +24,7 @@ def midgame_bodies(count: int, seed: str = "bench-http", secret: str | None = No
 
     sealer = None
     if secret:
-        from referee.service.sealing import Sealer
+        from referee.private.sealing import Sealer
 
         sealer = Sealer(secret.encode())
     catalog = Catalog.builtin()

@@ -76,7 +76,7 @@ def pieces(repeat: int = 15) -> None:
 
     from referee import engine
     from referee.engine.views import view_of
-    from referee.service.private_tokens import Vault
+    from referee.private.tokens import Vault
 
     catalog = engine.Catalog.builtin()
     plain = midgame_bodies(64)

@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from referee.bots.encoding import FIXED
-from referee.env import env
+from referee.bots.env import env
 
 CONCEDE = FIXED.index("concede")
 

@@ -94,10 +94,11 @@ def pieces(app: Any, bodies: list[dict[str, Any]]) -> dict[str, Callable[[int], 
     """Each piece of an apply / legal-actions request as a callable of the body's index."""
     from referee import engine
     from referee.service import hooks, metrics
-    from referee.service.reading import _read_raw, may_repeat_keys
+    from referee.service.reading import BodyLimits, _read_raw, repeats_a_key
 
     ref = app.extensions["referee"]
-    catalog, limit = ref.catalog, ref.settings.max_body
+    catalog = ref.catalog
+    limits = BodyLimits(ref.settings.max_body, ref.settings.chunked_body_timeout)
     finish = hooks.finisher(ref)
     raw = [orjson.dumps(b) for b in bodies]
     parsed = [orjson.loads(r) for r in raw]
@@ -108,7 +109,7 @@ def pieces(app: Any, bodies: list[dict[str, Any]]) -> dict[str, Callable[[int], 
     def read(i: int) -> Any:
         env = dict(envs[i])
         env["wsgi.input"] = io.BytesIO(raw[i])
-        return _read_raw(env, limit)
+        return _read_raw(env, limits)
 
     def begin_finish(i: int) -> Any:
         env = dict(envs[i])
@@ -121,7 +122,7 @@ def pieces(app: Any, bodies: list[dict[str, Any]]) -> dict[str, Callable[[int], 
     return {
         "read the body": read,
         "orjson.loads": lambda i: orjson.loads(raw[i]),
-        "duplicate-key check": lambda i: may_repeat_keys(raw[i], parsed[i]),
+        "duplicate-key check": lambda i: repeats_a_key(raw[i], parsed[i]),
         "engine.apply (check_state, rule, copy)": lambda i: engine.apply(
             catalog, parsed[i]["state"], parsed[i]["action"]
         ),

@@ -68,7 +68,7 @@ from benchmarks.servers import (  # noqa: E402
 
 def private_bodies(bodies: list[dict[str, Any]], key: bytes) -> list[dict[str, Any]]:
     """The same positions as private requests: a token, the action, the actor's seat."""
-    from referee.service.private_tokens import Vault
+    from referee.private.tokens import Vault
 
     vault = Vault(key)
     out = []

@@ -69,8 +69,8 @@ def fresh_bodies(
     every timed request is an ordinary move: one record, not an adoption."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from referee.service.ledger import open_ledger
-    from referee.service.private_tokens import Vault
+    from referee.private.ledger import open_ledger
+    from referee.private.tokens import Vault
 
     vault = Vault(key)
     ledger = open_ledger(ledger_url, 86400, 30) if ledger_url else None

@@ -27,9 +27,9 @@ from http_load import midgame_bodies, private_bodies  # noqa: E402
 from referee.engine import Catalog, apply  # noqa: E402
 from referee.engine.events import events_for  # noqa: E402
 from referee.engine.views import view_of  # noqa: E402
+from referee.private.tokens import Vault  # noqa: E402
 from referee.service.app import create_app  # noqa: E402
 from referee.service.config import Settings  # noqa: E402
-from referee.service.private_tokens import Vault  # noqa: E402
 
 ROUNDS = 7
 

@@ -18,6 +18,7 @@ from referee_schemas.game import (
     CardSchema,
     CatalogRefSchema,
     NewGameSchema,
+    ResultSchema,
     StateSchema,
     ViewSchema,
     ViolationSchema,
@@ -261,6 +262,23 @@ class ReplayResponseSchema(Schema):
 
     state = fields.Nested(StateSchema, required=True)
     applied = natural(required=True)
+
+
+class RecordReadResponseSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = "A record read, not played: the NewGame its tags name, its actions, and the line of each."
+
+    game = fields.Nested(NewGameSchema, required=True, metadata=_doc("The NewGame the record was dealt from."))
+    actions = fields.List(action_field(), required=True)
+    times = fields.List(
+        natural(),
+        required=True,
+        allow_none=True,
+        metadata=_doc("Clocked games: each action's time, in milliseconds since the deal; else null."),
+    )
+    lines = fields.List(natural(), required=True, metadata=_doc("The record's line (1-based) of each action."))
+    result = fields.Nested(ResultSchema, required=True, allow_none=True, metadata=_doc("The `Result` tag."))
 
 
 class ViewResponseSchema(Schema):

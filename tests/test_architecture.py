@@ -7,6 +7,7 @@ or inside a function counts as much as one at the top.
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 from pathlib import Path
 
@@ -133,12 +134,13 @@ ALLOWED = {
     "referee.engine": (),
     "referee_schemas": ("referee.engine",),
     "referee.client": (),
-    "referee.service": ("referee.engine", "referee_schemas", "referee.bots", "referee.__version__"),
+    "referee.service": ("referee.engine", "referee_schemas", "referee.bots", "referee.private", "referee.__version__"),
     "referee.scenarios": ("referee.engine", "referee.client", "referee.service"),
     "referee.bots": ("referee.engine",),
+    "referee.private": ("referee.engine",),
 }
 FOLDER = {"referee_schemas": "schemas"}  # the one package whose folder is not its import name
-FIRST_PARTY = ("referee", "referee_schemas")
+FIRST_PARTY = ("referee", "referee_schemas", "benchmarks")
 
 
 def folder_of(package: str) -> str:
@@ -173,3 +175,75 @@ def test_given_the_folders_table_then_it_says_what_the_test_allows():
         row = next(line for line in DOC.splitlines() if line.startswith(f"| `{folder_of(package)}/`"))
         named = set(re.findall(r"`([\w.]+)`", row.split("|")[3]))
         assert named == {a.split(".__")[0] for a in allowed} or (not allowed and "itself only" in row), row
+
+
+# -- the benchmarks --------------------------------------------------------------------------
+# benchmarks/ may import everything (it times the parts, private ones too), as referee/cli/ may; but no
+# test runs a benchmark, so a module moved or a name renamed would break one unseen: every import of a
+# first-party module (or of a sibling benchmark or test, by path) must name what exists.
+BENCHMARKS = ROOT / "benchmarks"
+
+
+def top_level_names(path: Path) -> set[str]:
+    """The names a module file defines at its top (functions, classes, assignments, imports)."""
+    names: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return names
+
+
+def missing(dotted: str) -> bool:
+    """Whether ``dotted`` (a module, or a module's name) names nothing: a first-party one is imported to
+    see, a sibling benchmark's or a test's is read from its file."""
+    parts = dotted.split(".")
+    if parts[0] in ("referee", "referee_schemas"):
+        for cut in range(len(parts), 0, -1):
+            try:
+                found: object = importlib.import_module(".".join(parts[:cut]))
+            except ModuleNotFoundError:
+                continue
+            for name in parts[cut:]:
+                if not hasattr(found, name):
+                    return True
+                found = getattr(found, name)
+            return False
+        return True
+    folder = {"benchmarks": BENCHMARKS, "tests": ROOT / "tests"}.get(parts[0])
+    if folder is not None:
+        parts = parts[1:]
+    elif (BENCHMARKS / f"{parts[0]}.py").exists():  # a sibling, imported by name with benchmarks/ on the path
+        folder = BENCHMARKS
+    else:
+        return False  # a third-party or standard module: not this test's matter
+    if not parts or not (folder / f"{parts[0]}.py").exists():
+        return True
+    return len(parts) > 1 and parts[1] not in top_level_names(folder / f"{parts[0]}.py")
+
+
+def test_given_the_name_checker_then_it_tells_what_exists_from_what_does_not():
+    assert not missing("referee.private.tokens.Vault") and not missing("referee.engine.Catalog")
+    assert missing("referee.service.private_tokens.Vault") and missing("referee.engine.NoSuchName")
+    assert not missing("benchmarks.bodies.midgame_bodies") and not missing("http_load.midgame_bodies")
+    assert missing("benchmarks.bodies.no_such_name") and missing("benchmarks.no_such_benchmark")
+    assert not missing("orjson.dumps")
+
+
+def test_given_the_benchmarks_then_every_import_names_what_exists():
+    wrong = [
+        f"{path.relative_to(ROOT)}: {dotted}"
+        for path in sorted(BENCHMARKS.glob("*.py"))
+        for dotted, _ in imported_modules(path)
+        if missing(dotted)
+    ]
+    assert wrong == []
+
+
+def test_given_the_folders_table_then_it_names_the_benchmarks_rule():
+    row = next(line for line in DOC.splitlines() if line.startswith("| `benchmarks/`"))
+    assert "everything" in row.split("|")[3], row

@@ -87,7 +87,7 @@ def test_a_spectator_polls_the_latest_view_and_cannot_act(ref, private_game_body
 
 
 def test_ledger_refusals_are_typed(ref, app):
-    from referee.service.private_tokens import Vault
+    from referee.private.tokens import Vault
 
     with pytest.raises(UnknownGame):
         ref.latest("g-nothing", Vault(bytes.fromhex(STATE_KEY)).seat("g-nothing", 0))

@@ -13,7 +13,7 @@ import orjson
 import pytest
 from conftest import STATE_KEY
 
-from referee.service.private_tokens import Vault
+from referee.private.tokens import Vault
 
 VAULT = Vault(bytes.fromhex(STATE_KEY))
 CLOCK = {"initial": 600, "increment": 10}
@@ -265,3 +265,20 @@ def test_a_replica_whose_reading_of_redis_clock_is_off_has_its_move_made_again_a
     since = millis(game.view["clock"]["since"])
     assert seconds * 1000 + micros // 1000 <= since <= after_s * 1000 + after_us // 1000
     assert abs(ledger.now(game.state["game_id"]) - since) < 5_000  # relearned from the record's TIME
+
+
+def test_a_bot_suggests_a_move_in_a_clocked_game(make_app, tmp_path, private_game_body):
+    """/v1/suggest from a clocked game's seat: the bot samples the game from the view, whose clock is the
+    view's (no `started`), and plays it out without one; never a 500."""
+    app = make_app(state_key=STATE_KEY, ledger=f"sqlite:///{tmp_path / 'l.db'}", ledger_timeout=1)
+    client = app.test_client()
+    new = post(client, "/v1/games", {**private_game_body, "clock": {"initial": 600, "increment": 10}})
+    token, seats = new.json["state"], new.json["seats"]
+    for _ in range(12):  # past the mulligans, into the main step where the bot tries each move
+        view = post(client, "/v1/view", {"state": token, "seat": seats[0]}).json["view"]
+        actor = view["pending"]["responder"] if view.get("pending") else view["active"]
+        asked = post(client, "/v1/suggest", {"state": token, "seat": seats[actor], "bot": "greedy", "iterations": 3})
+        assert asked.status_code == 200, asked.json
+        moved = post(client, "/v1/apply", {"state": token, "seat": seats[actor], "action": asked.json["action"]})
+        assert moved.status_code == 200, moved.json
+        token = moved.json["state"]

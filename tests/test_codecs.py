@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 from conftest import SECRET, STATE_KEY
 
+from referee.private.tokens import Vault
 from referee.service.codecs import PlainCodec, SealedCodec
 from referee.service.private import PrivateCodec
-from referee.service.private_tokens import Vault
 
 ROOT = Path(__file__).resolve().parents[1]
 VAULT = Vault(bytes.fromhex(STATE_KEY))
-MODE_MODULES = {"referee.service.sealing", "referee.service.private", "referee.service.private_tokens"}
+MODE_MODULES = {"referee.private.sealing", "referee.service.private", "referee.private.tokens"}
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ import httpx
 import pytest
 import redis
 
-from referee.service.ledger import CLOCK_AHEAD
+from referee.private.ledger.redis import CLOCK_AHEAD
 from tests.conftest import STATE_KEY, launch_server, stop_servers, wait_ready
 from tests.redis_server import RedisServer, need_redis
 

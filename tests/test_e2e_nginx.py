@@ -23,7 +23,7 @@ import pytest
 from benchmarks.nginx import NGINX, Nginx, sidecar_config
 from referee.engine import apply, legal_actions, new_game
 from referee.engine.playout import random_new_game
-from referee.service.sealing import Sealer
+from referee.private.sealing import Sealer
 from tests.conftest import OTHER_SECRET, SECRET, keep_or_random, launch_server, stop_servers, wait_ready
 
 pytestmark = pytest.mark.e2e

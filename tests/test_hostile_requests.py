@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.engine.facts import DECK_MAX_ENTRIES, POWER_MAX, RNG_MAX, TURN_MAX, UNKNOWN_CARDS_LISTED
+from referee.private.sealing import fingerprint
 from referee.service.reading import duplicate_key_path, repeats_a_key
-from referee.service.sealing import fingerprint
 from tests.conftest import OTHER_SECRET, SECRET
 
 JSON = {"Content-Type": "application/json"}
@@ -158,7 +158,7 @@ def test_sealed_states_with_colons_are_not_mistaken_for_duplicates(sealed_client
 
 
 def _sealed(state):
-    from referee.service.sealing import Sealer
+    from referee.private.sealing import Sealer
 
     return Sealer(SECRET.encode()).seal(copy.deepcopy(state))
 

@@ -24,8 +24,8 @@ import pytest
 from conftest import SECRET, STATE_KEY
 from flask import Flask
 
+from referee.private.tokens import Vault
 from referee.service import hot_path, logs, metrics
-from referee.service.private_tokens import Vault
 
 HOT_PATHS = sorted(hot_path.HOT)
 MAX_BODY = 32 * 1024
@@ -211,7 +211,7 @@ def requests_for(midgame: tuple[dict, dict], catalog) -> list[tuple[str, str, st
     add("400-labels", "/v1/legal-actions", {"state": state, "labels": "yes"})
     add("400-player", "/v1/view", {"state": state, "player": 2})
 
-    from referee.service.sealing import Sealer
+    from referee.private.sealing import Sealer
 
     sealed = Sealer(SECRET.encode()).seal(copy.deepcopy(state))
     add("sealed-ok", "/v1/apply", {"state": sealed, "action": action}, app="sealed")

@@ -16,8 +16,8 @@ from conftest import STATE_KEY, keep_or_random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.private.tokens import Vault
 from referee.service.config import ConfigError, Settings
-from referee.service.private_tokens import Vault
 
 VAULT = Vault(bytes.fromhex(STATE_KEY))
 
@@ -219,7 +219,7 @@ def test_moves_queued_while_a_transaction_commits_share_the_next_one():
     one, and each caller answered with its own outcome only after the transaction that held it."""
     import time
 
-    from referee.service.ledger import GroupCommit
+    from referee.private.ledger import GroupCommit
 
     batches: list[int] = []
     first_started, release = threading.Event(), threading.Event()
@@ -258,7 +258,7 @@ def test_moves_queued_while_a_transaction_commits_share_the_next_one():
 def test_after_a_batch_of_several_the_next_leader_waits_for_as_many():
     """Given a batch of 2, when a move finds no batch running, then it waits (up to the linger) until a
     second move has queued, and both go as one batch; after a batch of 1 a move never waits."""
-    from referee.service.ledger import GroupCommit
+    from referee.private.ledger import GroupCommit
 
     batches: list[int] = []
     release = threading.Event()
@@ -290,7 +290,7 @@ def test_after_a_batch_of_several_the_next_leader_waits_for_as_many():
 
 
 def test_after_a_batch_of_one_a_move_does_not_wait_for_others():
-    from referee.service.ledger import GroupCommit
+    from referee.private.ledger import GroupCommit
 
     group = GroupCommit(lambda batch: [setattr(item, "value", 7) for item in batch], linger=3600)
     answers: list[int] = []
@@ -300,12 +300,31 @@ def test_after_a_batch_of_one_a_move_does_not_wait_for_others():
     assert answers == [7, 7]
 
 
+def test_a_group_commit_tells_whom_it_is_given_of_each_batch_even_one_that_fails():
+    """The ledger counts nothing itself: the service gives it its metrics' ``ledger_batch`` to call."""
+    from referee.private.ledger import GroupCommit
+
+    told: list[tuple[int, float]] = []
+
+    def commit(batch):
+        if batch[0].work == "fail":
+            raise OSError("the disk is gone")
+        for item in batch:
+            item.value = item.work
+
+    group = GroupCommit(commit, linger=0, on_batch=lambda size, seconds: told.append((size, seconds)))
+    assert group.run("ok") == "ok"
+    with pytest.raises(OSError):
+        group.run("fail")
+    assert [size for size, _ in told] == [1, 1] and all(seconds >= 0 for _, seconds in told)
+
+
 def test_redis_sends_the_calls_that_queue_during_a_round_trip_as_one_script(redis_url):
     """Given a Redis that holds its answers (CLIENT PAUSE) while 1 move is under way and 15 more queue,
     when it answers, then the 15 go as one script: two EVALSHA for 16 moves, each move applied."""
     import redis
 
-    from referee.service.ledger import APPLIED, RedisLedger
+    from referee.private.ledger import APPLIED, RedisLedger
 
     ledger = RedisLedger(redis_url, 60, 5)
     admin = redis.Redis.from_url(redis_url)
@@ -350,7 +369,9 @@ def test_a_call_that_fails_in_a_redis_batch_fails_alone(redis_url):
     nothing, and the two others are applied."""
     import redis
 
-    from referee.service.ledger import APPLIED, LedgerUnavailable, RedisLedger, _Work, game_key
+    from referee.private.ledger import APPLIED, LedgerUnavailable, RedisLedger
+    from referee.private.ledger.base import Work
+    from referee.private.ledger.redis import game_key
 
     ledger = RedisLedger(redis_url, 60, 5)
     redis.Redis.from_url(redis_url).set(game_key("g-not-a-hash"), "x")
@@ -358,7 +379,7 @@ def test_a_call_that_fails_in_a_redis_batch_fails_alone(redis_url):
         ledger.start(game, "afs1.token0")
     ledger._client()
     batch = [
-        _Work((game_key(g), ("record", 0, "sha256:d", "afs1.token1", 60, "")))
+        Work((game_key(g), ("record", 0, "sha256:d", "afs1.token1", 60, "")))
         for g in ("g-first", "g-not-a-hash", "g-last")
     ]
     ledger._send(batch)
@@ -374,15 +395,17 @@ def test_a_batch_on_a_cluster_is_one_script_per_slot_and_every_move_is_applied(r
     the second one on the same seq stale."""
     from redis.crc import key_slot
 
-    from referee.service.ledger import RedisLedger, _Work, game_key
+    from referee.private.ledger import RedisLedger
+    from referee.private.ledger.base import Work
+    from referee.private.ledger.redis import game_key
 
     ledger = RedisLedger(redis_cluster_url, 60, 5)
     games = [f"g-spread-{n}" for n in range(12)]
     assert len({key_slot(game_key(g).encode()) for g in games}) == 12
     for game in games:
         ledger.start(game, "afs1.token0")
-    batch = [_Work((game_key(g), ("record", 0, "sha256:d", "afs1.token1", 60, ""))) for g in games]
-    batch.append(_Work((game_key(games[0]), ("record", 0, "sha256:other", "afs1.token9", 60, ""))))
+    batch = [Work((game_key(g), ("record", 0, "sha256:d", "afs1.token1", 60, ""))) for g in games]
+    batch.append(Work((game_key(games[0]), ("record", 0, "sha256:other", "afs1.token9", 60, ""))))
     ledger._send(batch)
     assert [w.error for w in batch] == [None] * 13
     assert [w.value for w in batch] == [[1, 1, ""]] * 12 + [[0, 1, ""]]
@@ -394,7 +417,7 @@ def test_a_redis_that_lost_its_scripts_is_given_them_again(redis_url):
     the next move is still applied (the script is loaded again and the move sent once more)."""
     import redis
 
-    from referee.service.ledger import APPLIED, RedisLedger
+    from referee.private.ledger import APPLIED, RedisLedger
 
     ledger = RedisLedger(redis_url, 60, 5)
     ledger.start("g-flushed", "afs1.token0")
@@ -531,7 +554,7 @@ def sqlite_rows(path, sql: str, *args) -> list[tuple]:
 def test_a_move_writes_its_row_and_leaves_the_games_table_alone(tmp_path):
     """Given a game touched less than TTL_SLACK of the TTL ago, when a move is recorded, then its row is
     in moves and games is as it was: the game's latest seq is its highest move."""
-    from referee.service.ledger import APPLIED, SqliteLedger
+    from referee.private.ledger import APPLIED, SqliteLedger
 
     path = str(tmp_path / "ledger.db")
     ledger = SqliteLedger(path, ttl=86400, timeout=1)
@@ -551,7 +574,7 @@ def test_a_game_is_kept_the_ttl_after_its_last_move_not_after_its_first(tmp_path
     the deal, and no longer 1.1 s after that move (the sweep then deletes its rows)."""
     import time
 
-    from referee.service.ledger import TTL_SLACK, SqliteLedger
+    from referee.private.ledger.sqlite import TTL_SLACK, SqliteLedger
 
     path = str(tmp_path / "ledger.db")
     ledger = SqliteLedger(path, ttl=1.0, timeout=1)
@@ -570,7 +593,7 @@ def test_a_game_is_kept_the_ttl_after_its_last_move_not_after_its_first(tmp_path
 def test_an_expired_game_is_adopted_afresh_at_the_token_seq(tmp_path):
     import time
 
-    from referee.service.ledger import APPLIED, SqliteLedger
+    from referee.private.ledger import APPLIED, SqliteLedger
 
     ledger = SqliteLedger(str(tmp_path / "ledger.db"), ttl=0.2, timeout=1)
     ledger.start("g-1", "token-0")
@@ -585,7 +608,7 @@ def test_a_file_of_the_earlier_layout_is_read_and_written(tmp_path):
     """Given a file whose games table still keeps each game's latest seq (the layout before 2026-12-02),
     when a worker opens it, then that column is dropped (a worker of the earlier code fails its moves
     rather than read a seq no longer kept), its games are held at their highest move, and play goes on."""
-    from referee.service.ledger import APPLIED, STALE, SqliteLedger
+    from referee.private.ledger import APPLIED, STALE, SqliteLedger
 
     path = str(tmp_path / "ledger.db")
     with sqlite3.connect(path) as db:

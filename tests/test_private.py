@@ -19,7 +19,7 @@ from test_openapi_parity import mutated
 from referee.engine.events import CATALOG_FIELDS
 from referee.engine.fair_deal import commitment
 from referee.engine.views import visible_cards
-from referee.service.private_tokens import WATCH, TokenError, Vault, b64url, unb64url
+from referee.private.tokens import WATCH, TokenError, Vault, b64url, unb64url
 
 VAULT = Vault(bytes.fromhex(STATE_KEY))
 GAMES = settings(

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from referee.engine import Catalog
 from referee.engine.playout import play
-from referee.service.private_tokens import Vault, b64url, unb64url
-from referee.service.private_tokens import unb64url_careful as careful_unb64url
+from referee.private.tokens import Vault, b64url, unb64url
+from referee.private.tokens import unb64url_careful as careful_unb64url
 
 CATALOG = Catalog.builtin()
 # (state, the action played from it), through two games; each state after is apply's

@@ -14,11 +14,11 @@ import orjson
 import pytest
 
 from referee.client import errors as client_errors
+from referee.private.sealing import SealError
+from referee.private.tokens import TokenError
 from referee.service import worker
-from referee.service.private_tokens import TokenError
-from referee.service.problems import PROBLEMS, TYPE_BASE, Problem, slug_of_status
+from referee.service.problems import PROBLEMS, TYPE_BASE, Problem, refusal_problem, slug_of_status
 from referee.service.reading import REQUEST_ID_PATTERN, RID_KEY, request_id
-from referee.service.sealing import SealError
 
 
 @pytest.mark.parametrize("slug", sorted(PROBLEMS))
@@ -34,10 +34,15 @@ def test_given_a_slug_outside_the_table_then_no_problem_is_made():
         Problem("no-such-type", "x", "x")
 
 
-def test_given_the_seal_and_token_refusals_then_they_are_problems_of_the_table():
-    seal, token, seat = SealError("seal_missing", "d"), TokenError("bad_token", "d"), TokenError("bad_seat", "d")
-    assert (seal.slug, seal.status) == ("seal-mismatch", 403)
+def test_given_the_seal_and_token_refusals_then_they_are_answered_as_problems_of_the_table():
+    seal, token, seat = (
+        refusal_problem(SealError("seal_missing", "d")),
+        refusal_problem(TokenError("bad_token", "d")),
+        refusal_problem(TokenError("bad_seat", "d")),
+    )
+    assert (seal.slug, seal.code, seal.status) == ("seal-mismatch", "seal_missing", 403)
     assert (token.slug, token.status, seat.slug, seat.status) == ("bad-token", 403, "bad-seat", 403)
+    assert seat.body("rid")["detail"] == "d"
 
 
 @pytest.mark.parametrize(

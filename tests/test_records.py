@@ -344,3 +344,23 @@ def test_any_bent_record_reads_or_is_refused_with_a_line_never_anything_else(dat
 
 
 WHOLE_TEXT = whole()
+
+
+def test_the_newgame_found_from_a_deal_keeps_its_format_clock_and_match(catalog):
+    """A record written from a deal's state (a private game's token) names what its NewGame named beside the
+    decks: the format's revision, the clock and the match; so its `Clock` tag and the times go together."""
+    from referee.engine.records import deal_game
+    from referee.engine.setup import new_game
+
+    game = random_new_game(catalog, "dealt-with")
+    game["decks"] = [{cid: d.count(cid) for cid in sorted(set(d))} if isinstance(d, list) else d for d in game["decks"]]
+    extra = {
+        "format": {"id": "open", "date": "1999-07-01"},
+        "clock": {"initial": 60, "increment": 1},
+        "match": {"best_of": 3},
+    }
+    state, _ = new_game(catalog, {**game, **extra})
+    found = deal_game(catalog, state)
+    assert found is not None and {k: found[k] for k in extra} == extra
+    text = record_text(catalog, found, [], times=[])
+    assert '[Clock "60+1"]' in text and '[Format "open 1999-07-01"]' in text and '[Match "best_of=3"]' in text

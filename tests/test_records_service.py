@@ -33,6 +33,23 @@ def test_a_game_gives_its_record_as_text_that_replays_to_the_same_state(client, 
     assert again.get_data(as_text=True) == text
 
 
+def test_a_record_read_gives_its_game_its_actions_and_the_line_of_each(client, game, catalog):
+    """POST /v1/records/read: what a viewer steps through; each action's line is the line it stands on."""
+    new_game, _, actions = game
+    text = record_text(catalog, new_game, actions)
+    answer = client.post("/v1/records/read", json={"record": "; a comment first\n" + text})
+    assert answer.status_code == 200
+    parts = answer.json
+    assert parts["actions"] == read(text).actions and parts["times"] is None
+    assert client.post("/v1/replay", json={"game": parts["game"], "actions": parts["actions"]}).status_code == 200
+    lines = ("; a comment first\n" + text).split("\n")
+    assert [lines[n - 1].split(".")[0] for n in parts["lines"]] == [str(i + 1) for i in range(len(actions))]
+    seat = record_text(catalog, new_game, actions, seat=0)
+    refused = client.post("/v1/records/read", json={"record": seat})
+    assert (refused.status_code, refused.json["code"]) == (400, "bad_record")
+    assert refused.json["line"] == seat.split("\n").index('[Seat "0"]') + 1
+
+
 @pytest.mark.parametrize("player", [0, 1, None])
 def test_a_seat_or_a_spectator_gets_the_record_of_what_it_may_know(client, game, catalog, player):
     new_game, _, actions = game

@@ -9,7 +9,7 @@ import hmac
 import orjson
 import pytest
 
-from referee.service.sealing import PREFIX, Sealer, SealError, canonical
+from referee.private.sealing import PREFIX, Sealer, SealError, canonical
 
 SECRET = "test-secret-0123456789abcdef"  # the secret of conftest's sealed_app
 OTHER_SECRET = "another-secret-0123456789abcdef"

@@ -27,7 +27,7 @@ from test_hot_path_parity import HOT_PATHS, MAX_BODY, answer, environ_of, record
 from test_openapi_parity import mutated
 
 from referee.engine.shortcuts import Shortcut
-from referee.service.private_tokens import Vault
+from referee.private.tokens import Vault
 from referee.service.shortcuts import SHORTCUTS
 
 MODES: dict[str, dict[str, Any]] = {

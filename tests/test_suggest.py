@@ -162,7 +162,7 @@ def private_game(private_app, private_game_body) -> dict:
 
 
 def test_private_mode_suggests_for_the_seat_from_its_token(private_client, private_game, catalog):
-    from referee.service.private_tokens import Vault
+    from referee.private.tokens import Vault
 
     state = Vault(bytes.fromhex(STATE_KEY)).open(private_game["state"])
     seat = state["active"]

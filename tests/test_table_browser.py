@@ -259,7 +259,9 @@ def table(browser, server):
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     errors, foreign, refused = _watch(page, server.url)
-    yield Table(page, server.url)
+    table = Table(page, server.url)
+    table.errors = errors  # a test that expects a refusal takes its console line off
+    yield table
     context.close()
     assert errors == [], "console errors"
     assert foreign == [], "requests outside the referee's origin"
@@ -469,7 +471,11 @@ def test_a_hot_seat_game_survives_a_reload_and_undo_steps_back(table):
     expect(page.locator(".player-zone.me .cases")).to_contain_text("The Vanished Chalk")
 
 
-def test_download_this_game_gives_a_replay_body_and_a_scenario_that_passes(table, server, tmp_path):
+def test_download_this_game_gives_a_record_a_replay_body_and_a_scenario_and_the_record_replays(
+    table, server, tmp_path, axe_core
+):
+    """The record (.afr) downloaded is POST /v1/records' own; the replay viewer opens it (a file dropped or
+    chosen), each line beside its position; a bent record is refused with its line."""
     page = table.open()
     table.deal("table-export", (AOI_DECK, REN_DECK))
     table.keep_both()
@@ -478,17 +484,17 @@ def test_download_this_game_gives_a_replay_body_and_a_scenario_that_passes(table
     downloads: list = []
     page.on("download", lambda d: downloads.append(d))
     page.click("#download")
-    page.wait_for_function("() => true")
-    for _ in range(50):  # both files come from the one click
-        if len(downloads) == 2:
+    for _ in range(50):  # the three files come from the one click
+        if len(downloads) == 3:
             break
         page.wait_for_timeout(100)
     files = {d.suggested_filename: tmp_path / d.suggested_filename for d in downloads}
     for d in downloads:
         d.save_as(files[d.suggested_filename])
-    assert len(files) == 2, files
+    assert len(files) == 3, files
     replay_name = next(n for n in files if n.endswith(".replay.json"))
     scenario_name = next(n for n in files if n.endswith(".scenario.yaml"))
+    record_name = next(n for n in files if n.endswith(".afr"))
     body = json.loads((tmp_path / replay_name).read_text("utf-8"))
     assert len(body["actions"]) == 4
     replayed = httpx.post(server.url + "/v1/replay", json=body).json()
@@ -498,6 +504,104 @@ def test_download_this_game_gives_a_replay_body_and_a_scenario_that_passes(table
         [sys.executable, "-m", "referee", "check", str(scenario)], cwd=ROOT, capture_output=True, text=True
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
+    record = (tmp_path / record_name).read_bytes().decode("utf-8")
+    assert record == httpx.post(server.url + "/v1/records", json=body).text
+    assert httpx.post(server.url + "/v1/replay", json={"record": record}).json()["state"] == replayed["state"]
+
+    # Back in through the replay viewer: opened at the deal, each position beside its line of the record.
+    page.click("#tab-replay")
+    page.set_input_files("#replay-file", str(tmp_path / record_name))
+    expect(page.locator("#rp-pos")).to_have_text("the deal (0/4)")
+    lines = record.split("\n")
+    listing = page.locator("#record-lines li")
+    expect(listing).to_have_count(len(lines) - 1)  # the record ends with a newline
+    expect(page.locator("#record-lines li.current")).to_have_count(0)
+    table.click(page.locator("#rp-next"))
+    table.click(page.locator("#rp-next"))
+    expect(page.locator("#record-lines li.current")).to_have_text(next(x for x in lines if x.startswith("2. ")))
+    table.click(page.locator("#record-lines li", has_text="4. "))  # a move's line: its position
+    expect(page.locator("#rp-pos")).to_have_text("action 4 of 4")
+    expect(page.locator("#record-lines li[aria-current='step']")).to_contain_text("4. Aoi play_fairy")
+    expect(page.locator(".player-zone.me .standby")).to_contain_text("Fairy of the West")
+    table.axe("replay of a record")
+    for size, (width, height) in {"desktop": (1400, 900), "phone": (390, 844)}.items():
+        page.set_viewport_size({"width": width, "height": height})
+        table.shot(f"record-replay-{size}")
+        table.no_sideways_scroll()
+
+    # A record bent by hand: refused with its line, shown with the lines around it.
+    bent = record.replace("[Result ", "[Resutl ", 1)
+    at = bent.split("\n").index(next(x for x in bent.split("\n") if x.startswith("[Resutl"))) + 1
+    page.click("#tab-replay")
+    page.fill("#replay-text", bent)
+    page.click("#replay-load")
+    error = page.locator("#replay-error")
+    expect(error).to_contain_text(f"Line {at}")
+    expect(error).to_contain_text("bad_record")
+    expect(error.locator("li.refused")).to_have_text(bent.split("\n")[at - 1])
+    table.shot("record-refused-phone")
+    page.set_viewport_size({"width": 1400, "height": 900})
+    table.shot("record-refused-desktop")
+    table.axe("a refused record")
+    table.errors.remove("Failed to load resource: the server responded with a status of 400 (BAD REQUEST)")
+
+
+AF99_LIST = """# an af99 deck, pasted as players write it
+3 消えた上履き
+3x The Graffiti Fuss
+3 AF-043
+3 図書室の怪音
+3 Footprints in the Corridor
+3 迷子の黒猫
+3 西の妖精
+3x Apprentice Fairy
+3 AF-022
+3 足跡の石膏型
+3 邪魔
+3 横やり
+3 妖精の応援
+1 閃き
+"""
+
+
+def test_the_deck_box_shows_each_problem_by_line_and_deals_a_pasted_list_in_a_format(table, axe_core):
+    """A deck list pasted (API §13) is checked as it is typed, in the format chosen (GET /v1/formats): the
+    banned card's line in af99's latest revision, none in its first; a legal list and its code deal a game
+    of that format."""
+    page = table.open()
+    page.select_option("#format", "af99")
+    page.select_option("#deck-0", "paste")
+    page.fill("#paste-0", AF99_LIST)
+    banned = AF99_LIST.split("\n").index("1 閃き") + 1
+    checked = "#deck-check-{}:not([data-checking])"  # the box's answer to the text as it is now
+    problem = page.locator(checked.format(0) + " .deck-problems li")
+    expect(problem).to_have_count(1)
+    expect(problem).to_have_attribute("data-line", str(banned))
+    expect(problem).to_contain_text(f"Line {banned}")
+    expect(problem).to_contain_text("Rule 3.7")
+    expect(problem).to_contain_text("banned in format af99")
+    page.set_viewport_size({"width": 1400, "height": 900})
+    table.shot("deck-box-desktop")
+    table.axe("deal with a deck box's problems")
+    page.set_viewport_size({"width": 390, "height": 844})
+    table.shot("deck-box-phone")
+    table.no_sideways_scroll()
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.select_option("#format", "af99@1999-07-01")  # the first revision banned nothing
+    expect(page.locator(checked.format(0) + " .deck-ok")).to_contain_text("Legal in Ace File '99: 40 cards.")
+
+    page.select_option("#format", "af99")
+    page.fill("#paste-0", AF99_LIST.replace("1 閃き", "1 Notebook"))
+    expect(page.locator(checked.format(0) + " .deck-ok")).to_contain_text("Legal in Ace File '99: 40 cards.")
+    code = page.locator(checked.format(0) + " .deck-code code").inner_text()
+    assert code.startswith("afd1.")
+    page.select_option("#deck-1", "paste")
+    page.fill("#paste-1", code)  # a deck code is a deck too
+    expect(page.locator(checked.format(1) + " .deck-ok")).to_contain_text("40 cards")
+    page.fill("#seed", "table-format")
+    table.click(page.locator("#deal-button"))
+    expect(page.locator("#format-line")).to_have_text("Format: Ace File '99 (2000-04-01)")
+    expect(page.locator(".player-zone.me .hand .card")).to_have_count(7)
 
 
 def test_every_card_and_action_is_reachable_by_keyboard_with_a_visible_focus(table):

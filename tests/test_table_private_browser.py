@@ -9,6 +9,9 @@ shipped nginx config in front of sync workers; one plays the computer on a phone
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -19,6 +22,7 @@ from tests.conftest import STATE_KEY, start_server
 from tests.test_table_browser import (
     PREFERRED,
     RAW_ID,
+    ROOT,
     Table,
     _watch,
     chromium,
@@ -217,7 +221,7 @@ def test_a_stale_page_catches_up_by_itself(browser, ledger_server):
     context.close()
 
 
-def test_a_private_game_against_the_computer_on_a_phone(browser, ledger_server, axe_core):
+def test_a_private_game_against_the_computer_on_a_phone(browser, ledger_server, axe_core, tmp_path):
     """The computer plays Ren's seat through its own seat key (/v1/suggest, then /v1/apply with that
     seat), like any player; the page shows only Aoi's view, and the game ends."""
     url = ledger_server.url
@@ -229,6 +233,7 @@ def test_a_private_game_against_the_computer_on_a_phone(browser, ledger_server, 
     page.select_option("#bot", "greedy")
     page.select_option("#strength", "100")
     page.select_option("#first-player", "0")
+    page.select_option("#clock", "600+10")  # a clocked game: its record holds each move's time
     table.shot("deal-computer-phone")
     table.axe("deal (phone, computer)")
     table.click(page.locator("#deal-button"))
@@ -240,8 +245,86 @@ def test_a_private_game_against_the_computer_on_a_phone(browser, ledger_server, 
     table.no_sideways_scroll()
     table.shot("computer-over-phone")
     table.axe("game over (phone, computer)")
+    # The page made every move (both seats are its own): the game's record, whole now that it is over.
+    with page.expect_download() as got:
+        page.click("#download")
+    record_file = tmp_path / got.value.suggested_filename
+    got.value.save_as(record_file)
+    record = record_file.read_text("utf-8")
+    assert record_file.suffix == ".afr" and "[Seed " in record and '[Result "*"]' not in record, record[:400]
+    assert '[Clock "600+10"]' in record and "\n1. Aoi keep @" in record, record[:1200]
+    replayed = subprocess.run(
+        [sys.executable, "-m", "referee", "replay", str(record_file)], cwd=ROOT, capture_output=True, text=True
+    )
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     context.close()
     assert errors == [] and foreign == [] and refused == []
+
+
+def test_a_clocked_best_of_three_a_claim_on_time_and_the_next_game_dealt_by_the_loser(browser, ledger_server, axe_core):
+    """Both clocks count down on both pages from the view's clock; when Ren's 10 s are out, Aoi's page offers
+    the claim (listed by the referee); Aoi wins on time, the match stands 1-0, and Ren, who lost, chooses who
+    plays first in game 2 (POST /v1/matches/next with Ren's seat), dealing it with new seats."""
+    url = ledger_server.url
+    aoi = Table(browser.new_context(viewport={"width": 1400, "height": 900}).new_page(), url)
+    problems = [_watch(aoi.page, url)]
+    page = aoi.open()
+    expect(page.locator("#deal-clock")).to_be_visible()  # a referee with a ledger keeps clocks
+    page.select_option("#clock", "custom")
+    page.fill("#clock-initial", "10")
+    page.fill("#clock-increment", "0")
+    page.select_option("#match", "3")
+    page.select_option("#first-player", "1")  # Ren decides first: Ren's time runs from the deal
+    aoi.shot("deal-clock-desktop")
+    aoi.axe("deal with a clock and a match")
+    aoi.click(page.locator("#deal-button"))
+    clocks = page.locator("#clocks .clock")
+    expect(clocks).to_have_count(2)
+    expect(page.locator("#clocks .clock.running .clock-name")).to_have_text("Ren")
+    expect(page.locator("#match-line")).to_have_text("Game 1 of 3: Aoi 0 – 0 Ren")
+    invite = page.locator("#invite-link").get_attribute("href")
+
+    ren = Table(
+        browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page(), url
+    )
+    problems.append(_watch(ren.page, url))
+    ren.open(invite[len(url) :])
+    expect(ren.page.locator("#clocks .clock.running .clock-name")).to_have_text("Ren")
+    ren_time = ren.page.locator("#clocks .clock[data-player='1'] .clock-time")
+    first = ren_time.inner_text()
+    expect(ren_time).not_to_have_text(first, timeout=3_000)  # counting down with no move and no new position
+    ren.shot("clock-running-phone")
+
+    claim = page.locator("#claim")
+    expect(claim).to_be_visible(timeout=20_000)  # the referee lists the claim once Ren's time is out
+    expect(claim).to_have_text("Claim the game: Ren's time is out")
+    expect(page.locator("#clocks .clock[data-player='1']")).to_have_class(re.compile(r"\bout\b"))
+    aoi.shot("clock-claim-desktop")
+    aoi.axe("a claim on time")
+    aoi.click(claim)
+    expect(page.locator("#status")).to_contain_text("Aoi wins (time)")
+    expect(page.locator("#match-line")).to_have_text("Game 1 of 3: Aoi 1 – 0 Ren")
+    expect(page.locator("#next-wait")).to_contain_text("Ren lost this game and chooses who plays first")
+
+    # Ren lost: Ren's page offers the choice, and deals game 2 with Ren's seat.
+    expect(ren.page.locator("#next-game")).to_be_visible(timeout=FOLLOW)
+    ren.shot("match-next-phone")
+    ren.axe("the loser's next game")
+    ren.click(ren.page.locator("#next-first-1"))
+    expect(ren.page.locator("#match-line")).to_have_text("Game 2 of 3: Aoi 1 – 0 Ren")
+    expect(ren.page.locator(".player-zone.me .pname")).to_have_text("Ren")
+    expect(ren.page.locator("#clocks .clock.running .clock-name")).to_have_text("Ren")
+    game2 = ren.page.locator("#invite-link").get_attribute("href")
+    assert parse_qs(urlsplit(game2).fragment)["game"] != parse_qs(urlsplit(invite).fragment)["game"]
+    ren.shot("match-game-2-phone")
+    aoi.open(game2[len(url) :])
+    expect(page.locator(".player-zone.me .pname")).to_have_text("Aoi")
+    expect(page.locator("#match-line")).to_have_text("Game 2 of 3: Aoi 1 – 0 Ren")
+    aoi.shot("match-game-2-desktop")
+    for table in (aoi, ren):
+        table.page.context.close()
+    for errors, foreign, refused in problems:
+        assert errors == [] and foreign == [] and refused == []
 
 
 @pytest.mark.skipif(NGINX is None, reason="nginx is not installed (apt-get install nginx-light)")

@@ -158,6 +158,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/records/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A record read, not played: its NewGame, its actions and the line of each.
+         * @description What a viewer needs to step through a record (the table's replay
+         *     viewer): the game to deal, the actions in order, each action's time
+         *     for a clocked game, and each action's line (1-based) in the record.
+         *     Nothing is played: `/v1/replay` with the record checks it. A record
+         *     that does not read, or names no game this referee can deal (a seat's
+         *     record, another catalog), is a 400 `bad_record` with its `line`.
+         */
+        post: operations["readRecord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/view": {
         parameters: {
             query?: never;
@@ -2113,6 +2138,18 @@ export interface components {
              */
             player?: 0 | 1 | null;
         };
+        /** @description A record read, not played: the NewGame its tags name, its actions, and the line of each. */
+        RecordReadResponse: {
+            /** @description The NewGame the record was dealt from. */
+            game: components["schemas"]["NewGame"];
+            actions: (components["schemas"]["MulliganAction"] | components["schemas"]["KeepAction"] | components["schemas"]["PlayCaseAction"] | components["schemas"]["SkipCaseAction"] | components["schemas"]["DrawAction"] | components["schemas"]["PlayFairyAction"] | components["schemas"]["PlayEvidenceAction"] | components["schemas"]["DispatchAction"] | components["schemas"]["RedispatchAction"] | components["schemas"]["RecallAction"] | components["schemas"]["InvestigateAction"] | components["schemas"]["UseAbilityAction"] | components["schemas"]["CastSpellAction"] | components["schemas"]["CounterAction"] | components["schemas"]["PassAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["ConcedeAction"] | components["schemas"]["ClaimTimeAction"])[];
+            /** @description Clocked games: each action's time, in milliseconds since the deal; else null. */
+            times: number[] | null;
+            /** @description The record's line (1-based) of each action. */
+            lines: number[];
+            /** @description The `Result` tag. */
+            result: components["schemas"]["Result"] | (Record<string, never> | null);
+        };
         /** @description A state and the player whose view is wanted (`null`: a spectator's, docs/api.md §12). */
         ViewRequest: {
             state: components["schemas"]["State"];
@@ -3201,6 +3238,35 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["RuleViolation"];
+            default: components["responses"]["Error"];
+        };
+    };
+    readRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A game record (docs/records.md). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayRecordRequest"];
+            };
+        };
+        responses: {
+            /** @description The record's parts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordReadResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             default: components["responses"]["Error"];
         };
     };

@@ -251,6 +251,9 @@ def determinize(  # noqa: C901 -- one pass over every hidden zone
     state["schema"] = STATE_SCHEMA
     state["seed"] = "determinized:" + seed
     state["rng"] = 0
+    # A view's clock is the page's countdown (remaining, running, since), not a state's (started, last): the
+    # sampled games a bot plays out keep no time (a time claim is the referee's to judge, never a bot's).
+    state["clock"] = None
     state["cards"] = cards
     state["players"] = [{**pl, "file": files[p]} for p, pl in enumerate(state["players"])]
     return state

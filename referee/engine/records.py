@@ -392,12 +392,27 @@ def deal_game(catalog: Catalog, state: Mapping[str, Any]) -> dict[str, Any] | No
         "seed": state["seed"],
         "players": [p["name"] for p in players],
         "options": dict(state["options"]),
+        **_dealt_with(state),
     }
     for game in (base, {**base, "first_player": state["first_player"]}):
         again = new_game(catalog, game)[0]
         if again["cards"] == state["cards"] and again["players"] == players and again["rng"] == state["rng"]:
             return game
     return None
+
+
+def _dealt_with(state: Mapping[str, Any]) -> dict[str, Any]:
+    """What the NewGame of a deal named beside its decks, as its state keeps it: the format (the revision in
+    force, as a date), the clock and the match (its first game's: a later one is dealt by /v1/matches/next)."""
+    out: dict[str, Any] = {}
+    fmt, clock, match = state.get("format"), state.get("clock"), state.get("match")
+    if fmt:
+        out["format"] = {"id": fmt["id"], "date": fmt["revision"]}
+    if clock:
+        out["clock"] = {"initial": clock["initial"], "increment": clock["increment"]}
+    if match and match.get("game") == 1:
+        out["match"] = {"best_of": match["best_of"]}
+    return out
 
 
 def _deck_tag(catalog: Catalog, deck: Any, shuffle: bool) -> str:

@@ -189,6 +189,20 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
             raise bad_record(exc) from None
         return 200, dumps({"state": codec.close_state(state), "applied": applied}), None
 
+    def read_record_parts(environ: Environ) -> Answer:
+        """``POST /v1/records/read``: a record's NewGame, actions, times and lines, read (not played)."""
+        body = read_body(environ, limits)
+        envelope(body, ("record",))
+        record = read_record(body["record"])
+        out = {
+            "game": record_game(record),
+            "actions": record.actions,
+            "times": record.times,
+            "lines": [move.line for move in record.moves],
+            "result": record.result,
+        }
+        return 200, dumps(out), None
+
     def record_game(record: records.Record) -> Body:
         try:
             return record.new_game(catalog)
@@ -292,6 +306,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
         "legal_actions": legal_actions,
         "replay": replay,
         "records": write_record,
+        "read_record": read_record_parts,
         "view": view,
         "suggest": suggest,
         "reveal": reveal,

@@ -18,9 +18,9 @@ envelope, language), ``routes.py`` (the game endpoints), ``ops.py`` (health,
 metrics, OpenAPI, docs), ``table_page.py`` (the ``/table`` page's files),
 ``answers.py`` (what each game endpoint does, without Flask, for every mode),
 ``codecs.py`` (the plain and sealed codecs: how a mode reads and writes
-states), ``private.py`` (private play's codec), ``private_tokens.py``,
-``sealing.py``, ``hot_path.py`` (the hot endpoints' POSTs answered in front
-of Flask), ``shortcuts.py`` (the service's registry of shortcuts),
+states), ``private.py`` (private play's codec; the tokens, seats, seals and
+the ledger it and the sealed codec use are :mod:`referee.private`'s),
+``hot_path.py`` (the hot endpoints' POSTs answered in front of Flask), ``shortcuts.py`` (the service's registry of shortcuts),
 ``hooks.py`` (per-request work and the error mapping), ``problems.py``,
 ``metrics.py``, ``logs.py``, ``config.py``.
 """
@@ -36,22 +36,22 @@ from flask.json.provider import JSONProvider
 from flask.sessions import NullSession, SessionInterface
 
 from referee import engine
+from referee.private.ledger import Ledger, LedgerUnavailable, open_ledger
+from referee.private.sealing import Sealer
+from referee.private.tokens import Vault
 from referee.service import hot_path, logs, metrics
 from referee.service.answers import game_answers
 from referee.service.codecs import Codec, PlainCodec, SealedCodec
 from referee.service.config import ConfigError, Settings
 from referee.service.context import Referee
 from referee.service.hooks import register_hooks
-from referee.service.ledger import Ledger, LedgerUnavailable, open_ledger
 from referee.service.openapi import (
     make_api,
     render_yaml,
 )
 from referee.service.ops import ops_blueprint, register_docs, register_echo
 from referee.service.private import PrivateCodec
-from referee.service.private_tokens import Vault
 from referee.service.routes import game_blueprint
-from referee.service.sealing import Sealer
 from referee.service.table_page import register_table
 
 
@@ -88,7 +88,7 @@ def ledger_of(settings: Settings) -> Ledger | None:
     """The ledger ``settings`` name (docs/api.md §11), reached once now: unreachable is a start-up error."""
     if settings.ledger is None:
         return None
-    ledger = open_ledger(settings.ledger, settings.ledger_ttl, settings.ledger_timeout)
+    ledger = open_ledger(settings.ledger, settings.ledger_ttl, settings.ledger_timeout, metrics.ledger_batch)
     try:
         ledger.ping()
     except LedgerUnavailable as exc:

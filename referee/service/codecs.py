@@ -25,10 +25,10 @@ from enum import Enum
 from typing import Any
 
 from referee import engine
-from referee.service.ledger import Ledger
+from referee.private.ledger import Ledger
+from referee.private.sealing import Sealer
 from referee.service.problems import Problem, schema_problem
 from referee.service.reading import envelope, player_field
-from referee.service.sealing import Sealer
 
 Body = dict[str, Any]
 

@@ -250,7 +250,7 @@ class Settings:
                 "tokens (docs/ledger.md); plain states have no game id to keep"
             )
         if ledger is not None:
-            from referee.service.ledger import LedgerURLError, check_url
+            from referee.private.ledger import LedgerURLError, check_url
 
             try:
                 check_url(ledger)

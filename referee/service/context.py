@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from referee import engine
+from referee.private.sealing import fingerprint
 from referee.service.codecs import Codec
 from referee.service.config import Settings
-from referee.service.sealing import fingerprint
 
 
 @dataclass

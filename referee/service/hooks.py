@@ -13,9 +13,18 @@ from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
 from referee.engine.errors import InvalidInput, RuleViolation
+from referee.private.sealing import SealError
+from referee.private.tokens import TokenError
 from referee.service import logs, metrics
 from referee.service.context import Referee
-from referee.service.problems import MAX_ERROR_ANSWER, Problem, cut_to_size, problem_for, slug_of_status
+from referee.service.problems import (
+    MAX_ERROR_ANSWER,
+    Problem,
+    cut_to_size,
+    problem_for,
+    refusal_problem,
+    slug_of_status,
+)
 from referee.service.reading import (
     JSON,
     PROBLEM_JSON,
@@ -125,6 +134,8 @@ def error_answer(exc: Exception, environ: dict[str, Any], max_body: int) -> tupl
             headers.append(("Content-Language", "ja"))
     elif isinstance(exc, InvalidInput):
         problem = problem_for(exc)
+    elif isinstance(exc, (SealError, TokenError)):
+        problem = refusal_problem(exc)
     elif isinstance(exc, HTTPException):
         problem = _http_problem(exc, environ, max_body)
         headers = [(k, v) for k, v in exc.get_headers() if k.lower() == "allow"]

@@ -28,7 +28,7 @@ table or ``unmatched``; ``status`` a status the service answers.
   (its requests are counted apart too, under their own ``endpoint``)
 - ``referee_catalog_info{catalog,digest}``: 1 for the loaded catalog
 - ``referee_key_info{role,fingerprint}``: 1 for each configured key (``role``
-  ``current`` or ``previous``; the fingerprint of :mod:`referee.service.sealing`,
+  ``current`` or ``previous``; the fingerprint of :mod:`referee.private.sealing`,
   never the key), so a replica with another secret shows
 
 The ledger of private games (docs/ledger.md), in a referee that has one:

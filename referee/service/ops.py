@@ -11,9 +11,9 @@ from flask_smorest import Blueprint
 
 import referee_schemas as S
 from referee import __version__
+from referee.private.ledger import LedgerUnavailable
 from referee.service import metrics
 from referee.service.context import Referee
-from referee.service.ledger import LedgerUnavailable
 from referee.service.openapi import (
     DOCS_ASSETS,
     DOCS_HTML,

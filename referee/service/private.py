@@ -1,6 +1,6 @@
 """Private play (docs/api.md §10–§12): the codec of a service started with ``REFEREE_STATE_KEY``.
 
-States travel as tokens (:mod:`referee.service.private_tokens`) and players
+States travel as tokens (:mod:`referee.private.tokens`) and players
 act through seats. Each request is opened in this order, before any rule:
 the body's keys (400), the state token (403 ``private_mode`` for a plain
 State, ``bad_token`` for anything that does not open), the seat (403
@@ -31,6 +31,8 @@ from referee.engine.facts import Player, other
 from referee.engine.fair_deal import commitment, private_deal
 from referee.engine.state_types import MatchDict, StateDict
 from referee.engine.views import view_of, visible_cards
+from referee.private.ledger import REPEATED, SKEWED, STALE, Ledger, LedgerOutcomeUnknown, LedgerUnavailable, Outcome
+from referee.private.tokens import WATCH, Vault
 from referee.service import metrics
 from referee.service.codecs import (
     ACT,
@@ -50,8 +52,6 @@ from referee.service.codecs import (
     labels_field,
     no_ledger,
 )
-from referee.service.ledger import REPEATED, SKEWED, STALE, Ledger, LedgerOutcomeUnknown, LedgerUnavailable, Outcome
-from referee.service.private_tokens import WATCH, Vault
 from referee.service.problems import Problem, schema_problem
 from referee.service.reading import envelope, player_field
 

@@ -4,7 +4,8 @@
 documentation link is its ``type``, ``TYPE_BASE`` + slug): a :class:`Problem`
 is made from a slug, and its status is read there, never written at the site
 that raises it. The seal's and the tokens' refusals (``SealError``,
-``TokenError``) are problems too; an error whose status the HTTP server
+``TokenError``, :mod:`referee.private`, which knows no HTTP) become problems in
+one place too (:func:`refusal_problem`); an error whose status the HTTP server
 decided (gunicorn's own refusals, werkzeug's routing) keeps that status under
 the table's type for it (:meth:`Problem.of_status`).
 
@@ -33,6 +34,8 @@ from referee.engine.errors import (
     RefusedInput,
     RuleViolation,
 )
+from referee.private.sealing import SealError
+from referee.private.tokens import TokenError
 
 TYPE_BASE = "https://ace-file-referee.dev/problems/"
 
@@ -248,3 +251,10 @@ def problem_for(exc: RefereeError, lang: str = "en") -> Problem:
     if index is not None:
         extra["index"] = index
     return Problem(slug, exc.code, exc.detail(lang), **extra)
+
+
+def refusal_problem(exc: SealError | TokenError) -> Problem:
+    """The problem private play's refusal is answered with: ``seal-mismatch`` for a seal (either code),
+    ``bad-token`` or ``bad-seat`` for a token or a seat (all 403)."""
+    slug = "seal-mismatch" if isinstance(exc, SealError) else exc.code.replace("_", "-")
+    return Problem(slug, exc.code, exc.detail)

@@ -232,6 +232,23 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:  # n
         status, body, _ = answers["records"](request.environ)
         return Response(body, status=status, content_type=RECORD_TYPE)
 
+    @blp.route("/v1/records/read", methods=["POST"])
+    @blp.doc(operationId="readRecord")
+    @request_body(S.ReplayRecordRequestSchema, "A game record (docs/records.md).")
+    @blp.response(200, S.RecordReadResponseSchema, description="The record's parts.", **common)
+    @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType")
+    def read_record() -> Response:
+        """A record read, not played: its NewGame, its actions and the line of each.
+
+        What a viewer needs to step through a record (the table's replay
+        viewer): the game to deal, the actions in order, each action's time
+        for a clocked game, and each action's line (1-based) in the record.
+        Nothing is played: `/v1/replay` with the record checks it. A record
+        that does not read, or names no game this referee can deal (a seat's
+        record, another catalog), is a 400 `bad_record` with its `line`.
+        """
+        return response_of(answers["read_record"])
+
     @blp.route("/v1/view", methods=["POST"])
     @blp.doc(operationId="viewGame")
     @request_body(

@@ -46,6 +46,15 @@ export function createClient(options = {}) {
     return data;
   }
 
+  /** A POST whose answer is text (a game record), or a problem (JSON) when refused.
+   *  @param {string} path @param {object} body @returns {Promise<string>} */
+  async function callText(path, body) {
+    const resp = await fetch(base + path, { method: "POST", body: JSON.stringify(body),
+      headers: { "Content-Type": "application/json", "Accept-Language": language() } });
+    if (!resp.ok) throw new RefereeError(resp.status, await resp.json());
+    return resp.text();
+  }
+
   /** @param {object} body @param {string | null | undefined} seat */
   const seated = (body, seat) => (seat ? { ...body, seat } : body);
 
@@ -66,13 +75,37 @@ export function createClient(options = {}) {
     /** @param {string} gameId @param {string} seat @returns {Promise<{state: string, seq: number, view: View}>} */
     latest: (gameId, seat) => call("/v1/latest", { game_id: gameId, seat }),
     /** One call for a whole line of play (docs/api.md §1): the state after every action, or a 422 with `index`.
-     *  @param {{game?: NewGame, state?: State, actions: Action[], seats?: string[]}} body
+     *  @param {{game?: NewGame, state?: State, actions: Action[], seats?: string[], times?: number[]}} body
      *  @returns {Promise<{state: State, applied: number}>} */
     replay: (body) => call("/v1/replay", body),
+    /** A game record (docs/api.md §14), as text: whole, or one seat's (`player`).
+     *  @param {{game?: NewGame, state?: State, actions: Action[], seats?: string[], player?: 0 | 1 | null}} body
+     *  @returns {Promise<string>} */
+    record: (body) => callText("/v1/records", body),
+    /** A record read, not played: its NewGame, actions, times and the line of each (400 `bad_record` with `line`).
+     *  @param {string} text
+     *  @returns {Promise<{game: NewGame, actions: Action[], times: number[] | null, lines: number[], result: object | null}>} */
+    readRecord: (text) => call("/v1/records/read", { record: text }),
+    /** @param {string} text @returns {Promise<{state: State, applied: number}>} */
+    replayRecord: (text) => call("/v1/replay", { record: text }),
     /** A bot's move for one seat, from that seat's view only (docs/api.md §16).
      *  @param {{state: State, player?: 0 | 1, seat?: string, bot: string, budget_ms: number}} body
      *  @returns {Promise<{action: Action, label?: string}>} */
     suggest: (body) => call("/v1/suggest", body),
+    /** Every problem of one deck (a list, a code, ids or counts), in a format or none, and its canonical forms.
+     *  @param {{deck: any, format?: any}} body
+     *  @returns {Promise<{legal: boolean, violations: (Violation & {line?: number})[],
+     *    deck?: {counts: Record<string, number>, list: string | null, code: string | null}}>} */
+    validateDeck: (body) => call("/v1/decks/validate", body),
+    /** The catalog's formats and their dated revisions (docs/api.md §13).
+     *  @returns {Promise<{formats: {id: string, name: string, series: any,
+     *    revisions: {from: string, banned?: string[], restricted?: Record<string, number>}[]}[]}>} */
+    formats: () => call("/v1/formats"),
+    /** A match's next game, dealt from the final state of the one that ended, the loser's choice of who
+     *  plays first (docs/api.md §15); private: the loser's seat. Answers as newGame.
+     *  @param {{state: State, first_player: 0 | 1, seats?: string[], player?: 0 | 1}} body
+     *  @returns {Promise<GameStep>} */
+    nextGame: (body) => call("/v1/matches/next", body),
     /** @returns {Promise<{status: string, ledger: boolean}>} */
     ready: () => call("/readyz"),
     /** @returns {Promise<{catalog: {id: string, digest: string}, cards: Card[]}>} */

@@ -47,6 +47,13 @@ const S = {
   // Against the computer: the seat it plays, which bot, its budget per move (docs/api.md §16).
   computer: /** @type {{player: 0 | 1, bot: string, budget: number} | null} */ (null),
   thinking: false,
+  // Private mode, where this page makes every move (against the computer): the deal's token, from which
+  // the record is written (POST /v1/records with both seats and S.played).
+  dealt: /** @type {string | null} */ (null),
+  // ... and, in a clocked game, each move's time in ms since the deal (the record's `@ms`, docs/records.md),
+  // read from the view's clock after each move (`since` is when the referee recorded it).
+  dealtAt: /** @type {number | null} */ (null),
+  /** @type {number[]} */ times: [],
 };
 
 const HOT_KEY = "af-table-hot"; // the hot-seat game in this browser's storage: it survives a reload
@@ -139,6 +146,7 @@ function draw() {
   document.body.dataset.gen = String(++generation); // tests wait for the next drawing
   translatePage();
   drawSeatBar();
+  drawSideTools();
   const board = $("board");
   const curtain = $("curtain");
   if (S.curtain !== null) {
@@ -190,8 +198,7 @@ function drawSeatBar() {
       : null;
     const tools = S.mode === "hot" ? h("div.tools", {},
       h("button#undo.tool", { onclick: undo, disabled: !S.history.length, title: t(S.lang, "undo_hint") },
-        `↶ ${t(S.lang, "undo")}`), h("span.tool-note", {}, t(S.lang, "undo_note")),
-      h("button#download.tool", { onclick: download }, `⤓ ${t(S.lang, "download")}`)) : null;
+        `↶ ${t(S.lang, "undo")}`), h("span.tool-note", {}, t(S.lang, "undo_note"))) : null;
     const label = S.computer ? computerLine() : `${t(S.lang, "seat")} (${t(S.lang, S.mode === "hot" ? "hot_seat" : "tab_replay")}):`;
     bar.replaceChildren(h("span.seat-label", {}, label), ...buttons, ...(follow ? [follow] : []), ...(tools ? [tools] : []));
     return;
@@ -217,6 +224,165 @@ function drawSeatBar() {
     parts.push(h("p#no-ledger.private-note", {}, t(S.lang, "no_ledger")));
   }
   bar.replaceChildren(...parts);
+}
+
+/** Beside the board: the game's download where this page knows every move, a replayed record's lines. */
+function drawSideTools() {
+  const parts = [];
+  const view = S.curtain === null ? S.view : null;
+  if (view && view.clock) parts.push(clockBox(view));
+  if (view && view.match) parts.push(matchLine(view));
+  if (view && view.format) {
+    const name = formats.find((f) => f.id === view.format.id)?.name || view.format.id;
+    parts.push(h("p#format-line.format-line", {}, t(S.lang, "format_of_game", { name, revision: view.format.revision })));
+  }
+  if (knowsEveryMove()) {
+    parts.push(h("div.tools.download", {}, h("button#download.tool", { type: "button", onclick: download },
+      `⤓ ${t(S.lang, "download")}`), h("span.tool-note", {}, t(S.lang, S.mode === "hot" ? "download_hot" : "download_seat"))));
+  }
+  if (S.mode === "replay" && S.replay && S.replay.record) parts.push(recordListing(S.replay));
+  $("side-tools").replaceChildren(...parts);
+  const current = document.querySelector("#record-lines li.current");
+  if (current) { // the position's line in the middle of the listing (the listing scrolls, not the page)
+    const list = /** @type {HTMLElement} */ ($("record-lines"));
+    list.scrollTop = /** @type {HTMLElement} */ (current).offsetTop - list.clientHeight / 2;
+  }
+}
+
+// -- clocks and matches (docs/api.md §15) --------------------------------------------------------
+
+/** A player's time left: the view's `remaining`, less the time since `since` for the player whose time
+ *  runs (counted here, between positions, without asking the referee; the referee's own clock decides). */
+function timeLeft(clock, p, live) {
+  const running = live && clock.running === p ? Math.max(0, Date.now() - Date.parse(clock.since)) : 0;
+  return Math.max(0, clock.remaining[p] - running);
+}
+
+function clockText(ms) {
+  const s = Math.ceil(ms / 1000);
+  const hms = [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60];
+  return hms[0] ? `${hms[0]}:${String(hms[1]).padStart(2, "0")}:${String(hms[2]).padStart(2, "0")}`
+    : `${hms[1]}:${String(hms[2]).padStart(2, "0")}`;
+}
+
+const clocksLive = () => (S.mode === "private" || S.mode === "watch") && !!S.view && S.view.phase !== "over";
+
+/** Both clocks, the opponent's above as on the board, and the claim where the referee lists it. */
+function clockBox(view) {
+  const order = S.mode === "watch" || S.mode === "replay" ? [1, 0] : [1 - S.seat, S.seat];
+  const claim = S.actions.find((a) => a.type === "claim_time");
+  return h("section#clocks.clocks", { "aria-label": t(S.lang, "clocks") },
+    ...order.map((p) => h(`div.clock${view.clock.running === p && clocksLive() ? ".running" : ""}`,
+      { dataset: { player: String(p) } },
+      h("span.clock-name", {}, S.names[p]), " ",
+      h("span.clock-time", { role: "timer", "aria-label": `${S.names[p]}` }, clockText(timeLeft(view.clock, p, clocksLive()))),
+      h("span.clock-out", {}, ` ${t(S.lang, "time_out")}`))),
+    claim ? h("button#claim.action.claim", { type: "button", onclick: () => act(claim) },
+      t(S.lang, "claim", { name: S.names[1 - claim.player] })) : null);
+}
+
+function matchLine(view) {
+  const m = view.match;
+  const text = t(S.lang, "match_score", { game: m.game, best_of: m.best_of, a: S.names[0], b: S.names[1], wa: m.wins[0], wb: m.wins[1] });
+  return h("p#match-line.match-line", {}, text,
+    m.winner !== null && m.winner !== undefined ? h("strong", {}, ` · ${t(S.lang, "match_won", { name: S.names[m.winner] })}`) : null);
+}
+
+let lastClaimAsk = 0;
+
+/** Every quarter second: the clocks count down on the page; when the opponent's time is out, the legal
+ *  actions are asked again (the claim is listed exactly while it is legal), once a second at most. */
+function tickClocks() {
+  const box = document.getElementById("clocks");
+  const clock = S.view && S.view.clock;
+  if (!box || !clock) return;
+  const live = clocksLive();
+  for (const p of [0, 1]) {
+    const el = box.querySelector(`.clock[data-player="${p}"]`);
+    if (!el) continue;
+    const ms = timeLeft(clock, p, live);
+    /** @type {HTMLElement} */ (el.querySelector(".clock-time")).textContent = clockText(ms);
+    el.classList.toggle("out", ms <= 0);
+    el.classList.toggle("low", ms > 0 && ms < 10_000);
+  }
+  const opponent = 1 - S.seat;
+  if (live && S.mode === "private" && clock.running === opponent && timeLeft(clock, opponent, true) <= 0
+      && !S.actions.some((a) => a.type === "claim_time") && !S.busy && Date.now() - lastClaimAsk > 1000) {
+    lastClaimAsk = Date.now();
+    refresh();
+  }
+}
+
+/** Game over in a match not yet won: the loser chooses who plays first in the next game (RULES 14.2), with
+ *  their seat; the computer, when it lost, chooses to play first itself. */
+function nextGamePanel(view) {
+  const m = view.match;
+  if (!m || (m.winner !== null && m.winner !== undefined) || !view.result || S.mode !== "private") return null;
+  const loser = /** @type {0|1} */ (1 - view.result.winner);
+  // Only the loser's own page chooses (the dealer's page also keeps the other seat, to hand out its link).
+  const theirs = S.seat === loser || (!!S.computer && S.computer.player === loser);
+  if (!theirs || !seatOf(loser)) return h("p#next-wait.note", {}, t(S.lang, "next_wait", { name: S.names[loser] }));
+  if (S.computer && S.computer.player === loser) {
+    setTimeout(() => nextMatchGame(loser), 0);
+    return null;
+  }
+  return h("section#next-game.card-panel", {}, h("p.cp-text", {}, t(S.lang, "next_game")),
+    ...[loser, 1 - loser].map((p) => h(`button#next-first-${p}.action`, { type: "button", onclick: () => nextMatchGame(/** @type {0|1} */ (p)) },
+      t(S.lang, "next_first", { name: S.names[p] }))));
+}
+
+let nextAsked = "";
+
+/** POST /v1/matches/next with the final state, the loser's seat and their choice: a new game with new seats,
+ *  this page the dealer (it holds both seats and hands out the other link). */
+async function nextMatchGame(first) {
+  const view = S.view;
+  if (!view || !view.result || S.busy || nextAsked === S.state) return;
+  const loser = /** @type {0|1} */ (1 - view.result.winner);
+  nextAsked = /** @type {string} */ (S.state);
+  S.busy = true;
+  try {
+    const step = await api.nextGame({ state: /** @type {string} */ (S.state), first_player: first, seats: [seatOf(loser) || ""] });
+    S.busy = false;
+    await startGame(step, S.names, S.computer, S.computer ? null : loser);
+  } catch (err) {
+    nextAsked = "";
+    const { rule, text } = describeError(err);
+    showProblem(text, rule);
+  } finally {
+    S.busy = false;
+  }
+}
+
+/** Whether this page made (and kept) every move of its game: hot-seat, or a private game against the
+ *  computer; only then can it write the game's record. Two devices each know their own moves only. */
+function knowsEveryMove() {
+  return (S.mode === "hot" && !!S.game) || (S.mode === "private" && !!S.computer && !!S.dealt);
+}
+
+const RECORD_SHOWN = 400; // lines of a long record drawn around the position (a record may hold 100,000 moves)
+
+/** A replayed record, one line of it beside each position: the line of the move that made the position
+ *  shown is highlighted; a click on a move's line steps there. */
+function recordListing(R) {
+  const rec = R.record;
+  const lines = rec.text.replace(/\n$/, "").split("\n");
+  const currentLine = R.index > 0 ? rec.lines[R.index - 1] : 0;
+  const refusedLine = R.failAt !== null ? rec.lines[R.failAt] : 0;
+  const moveOn = new Map(rec.lines.map((line, i) => [line, i + 1]));
+  const from = Math.max(0, Math.min(currentLine - RECORD_SHOWN / 2, lines.length - RECORD_SHOWN));
+  const shown = lines.slice(from, from + RECORD_SHOWN);
+  return h("section#record.record", { "aria-labelledby": "record-title" },
+    h("h2#record-title", {}, t(S.lang, "record")),
+    h("ol#record-lines.record-lines", { start: String(from + 1), tabindex: "0", "aria-labelledby": "record-title" },
+      ...shown.map((text, k) => {
+        const n = from + k + 1;
+        const move = moveOn.get(n);
+        const cls = (n === currentLine ? ".current" : "") + (n === refusedLine ? ".refused" : "") + (move ? ".move" : "");
+        return h(`li${cls}`, { dataset: { line: String(n) }, "aria-current": n === currentLine ? "step" : undefined,
+          title: n === refusedLine ? t(S.lang, "record_refused") : undefined,
+          onclick: move !== undefined && move <= R.end ? () => stepReplay(move) : undefined }, text);
+      })));
 }
 
 /** "against the computer (greedy, quick)" */
@@ -323,7 +489,8 @@ function drawActions() {
       h("p.over-text", {}, t(S.lang, "game_over_note", { result })),
       h("button#new-game.primary", { type: "button", onclick: newGame }, t(S.lang, "new_game")),
       S.mode === "hot" && S.game ? h("button#replay-this.tool", { type: "button",
-        onclick: () => loadReplay(JSON.stringify({ game: S.game, actions: S.played })) }, t(S.lang, "replay_this")) : null));
+        onclick: () => loadReplay(JSON.stringify({ game: S.game, actions: S.played })) }, t(S.lang, "replay_this")) : null),
+      nextGamePanel(view));
     box.replaceChildren(...parts);
     return;
   }
@@ -337,7 +504,7 @@ function drawActions() {
   } else if (waiting) parts.push(h("p.empty", {}, t(S.lang, "no_actions", { name: S.names[actor(view)] })));
   const groups = new Map();
   for (const a of distinct(S.actions)) {
-    if (a.type === "concede") continue;
+    if (a.type === "concede" || a.type === "claim_time") continue; // the claim stands by the clocks
     const g = GROUPS[a.type] || "other";
     if (!groups.has(g)) groups.set(g, []);
     groups.get(g).push(a);
@@ -415,9 +582,11 @@ async function act(action) {
     S.selected = null;
     S.note = null;
     S.discarding = [];
-    if (S.mode === "hot") {
-      S.history.push({ state: before, events: S.events.length, seat: S.seat, by: plain.player });
+    if (S.mode === "hot") S.history.push({ state: before, events: S.events.length, seat: S.seat, by: plain.player });
+    if (knowsEveryMove()) {
       S.played.push(plain);
+      if (S.dealtAt !== null && step.view && step.view.clock) S.times.push(Date.parse(step.view.clock.since) - S.dealtAt);
+      saveMoves();
     }
     if (byComputer) {
       // The computer's seat was told its own events (its hand among them): the log reads the move
@@ -560,6 +729,7 @@ function newGame() {
   S.state = null;
   S.view = null;
   S.game = null;
+  S.dealt = null;
   S.history = [];
   S.played = [];
   S.note = null;
@@ -568,25 +738,40 @@ function newGame() {
   $("deal-button").focus();
 }
 
-/** "Download this game": the replay body (POST /v1/replay, the Replay tab) and a `referee check`
- *  scenario of the game so far, its `then` the position reached. */
-function download() {
-  if (!S.game || !S.view) return;
+/** "Download this game": the game's record (.afr, POST /v1/records) and, hot-seat, the replay body
+ *  (POST /v1/replay, the Replay tab) and a `referee check` scenario of the game so far. A private game's
+ *  record is the seat's own (its commitment, its own deck) until the game is over, then the whole one. */
+async function download() {
+  if (!knowsEveryMove() || !S.view) return;
   const view = S.view;
-  const stem = `ace-file-${String(S.game.seed || "game").replace(/[^\w.-]+/g, "_")}-${S.played.length}`;
-  const body = { game: S.game, actions: S.played };
-  const then = { legal: true, phase: view.phase, turn: view.turn, step: view.step, active: view.active,
-    result: view.result ?? null, "p0.file": view.players[0].file, "p1.file": view.players[1].file,
-    "p0.hand": view.players[0].hand.length, "p1.hand": view.players[1].hand.length };
-  const scenario = { name: `a table game (seed ${S.game.seed}), ${S.played.length} action(s)`,
-    given: { game: S.game }, when: S.played, then };
-  save(`${stem}.replay.json`, JSON.stringify(body, null, 1));
-  save(`${stem}.scenario.yaml`, "# referee check FILE: this game so far, as a scenario (JSON is YAML)\n"
-    + JSON.stringify(scenario, null, 1) + "\n");
+  try {
+    if (S.mode === "private") {
+      const body = { state: S.dealt || "", seats: S.seats || [], actions: S.played,
+        ...(S.dealtAt !== null ? { times: S.times } : {}) };
+      const seat = { ...body, player: /** @type {0|1} */ (S.seat) };
+      const text = view.phase === "over" ? await api.record(body).catch(() => api.record(seat)) : await api.record(seat);
+      save(`ace-file-${S.gameId || "game"}-${S.played.length}.afr`, text, "text/plain");
+      return;
+    }
+    const stem = `ace-file-${String(S.game.seed || "game").replace(/[^\w.-]+/g, "_")}-${S.played.length}`;
+    const body = { game: S.game, actions: S.played };
+    const then = { legal: true, phase: view.phase, turn: view.turn, step: view.step, active: view.active,
+      result: view.result ?? null, "p0.file": view.players[0].file, "p1.file": view.players[1].file,
+      "p0.hand": view.players[0].hand.length, "p1.hand": view.players[1].hand.length };
+    const scenario = { name: `a table game (seed ${S.game.seed}), ${S.played.length} action(s)`,
+      given: { game: S.game }, when: S.played, then };
+    save(`${stem}.replay.json`, JSON.stringify(body, null, 1));
+    save(`${stem}.scenario.yaml`, "# referee check FILE: this game so far, as a scenario (JSON is YAML)\n"
+      + JSON.stringify(scenario, null, 1) + "\n");
+    save(`${stem}.afr`, await api.record(body), "text/plain");
+  } catch (err) {
+    const { rule, text } = describeError(err);
+    showProblem(text, rule);
+  }
 }
 
-function save(filename, text) {
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+function save(filename, text, type = "application/json") {
+  const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
   const a = h("a", { href: url, download: filename, hidden: true });
   document.body.append(a);
   a.click();
@@ -613,6 +798,29 @@ function saveLog() {
   try {
     localStorage.setItem(`${S.gameKey}:log:${S.seat}`, JSON.stringify(S.events.slice(-LOG_KEPT)));
   } catch { /* over quota: the log is a convenience, the game is on the referee */ }
+}
+
+/** Private mode against the computer: the deal's token and the moves, kept for the record across a reload. */
+function saveMoves() {
+  if (S.mode !== "private" || !S.gameKey || !S.dealt) return;
+  try {
+    localStorage.setItem(`${S.gameKey}:moves`, JSON.stringify({ dealt: S.dealt, played: S.played, times: S.times, dealtAt: S.dealtAt }));
+  } catch { /* over quota: the record is then not offered after a reload */ }
+}
+
+function loadMoves() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(`${S.gameKey}:moves`) || "null");
+    S.dealt = kept ? kept.dealt : null;
+    S.played = kept ? kept.played : [];
+    S.times = kept ? kept.times || [] : [];
+    S.dealtAt = kept ? kept.dealtAt ?? null : null;
+  } catch {
+    S.dealt = null;
+    S.played = [];
+    S.times = [];
+    S.dealtAt = null;
+  }
 }
 
 function loadLog() {
@@ -698,19 +906,135 @@ async function loadDecks() {
     sel.replaceChildren(...sampleDecks.map((d, i) => h("option", { value: String(i) }, S.lang === "ja" ? d.name_ja : d.name)),
       h("option", { value: "paste" }, t(S.lang, "paste")));
     sel.value = current || String(Math.min(p, sampleDecks.length - 1));
-    sel.onchange = () => { $(`paste-${p}`).hidden = sel.value !== "paste"; };
+    sel.onchange = () => {
+      $(`paste-${p}`).hidden = sel.value !== "paste";
+      checkDeckSoon(p);
+    };
+    $(`paste-${p}`).oninput = () => checkDeckSoon(p);
   }
 }
 
+/** A player's deck as the deal sends it: a sample's, or the deck box's text: JSON ids or counts when it
+ *  reads as JSON, else the text itself (a deck list or a deck code, read by the referee, docs/api.md §13). */
 function deckOf(p) {
   const value = /** @type {HTMLSelectElement} */ ($(`deck-${p}`)).value;
   if (value !== "paste") return sampleDecks[Number(value)].deck;
   const text = /** @type {HTMLTextAreaElement} */ ($(`paste-${p}`)).value;
+  if (!/^\s*[[{]/.test(text)) return text.trim();
   try {
     return JSON.parse(text);
   } catch {
-    throw new Error(`${t(S.lang, p ? "player_2" : "player_1")}: ${S.lang === "ja" ? "デッキがJSONではありません" : "the deck is not JSON"}`);
+    throw new Error(`${t(S.lang, p ? "player_2" : "player_1")}: ${t(S.lang, "deck_not_json")}`);
   }
+}
+
+// -- the deck box: every problem of a deck, by line, in the format chosen ------------------------------
+
+/** @type {{id: string, name: string, revisions: {from: string}[]}[]} */
+let formats = [];
+
+/** The catalog's formats (GET /v1/formats) in the deal form: each at its latest revision, and each
+ *  earlier revision by its date. */
+async function loadFormats() {
+  try {
+    formats = (await api.formats()).formats;
+  } catch {
+    formats = [];
+  }
+  const sel = /** @type {HTMLSelectElement} */ ($("format"));
+  const current = sel.value;
+  const options = [h("option", { value: "" }, t(S.lang, "no_format"))];
+  for (const f of formats) {
+    const dates = f.revisions.map((r) => r.from);
+    const latest = dates[dates.length - 1];
+    options.push(h("option", { value: f.id }, t(S.lang, "format_latest", { name: f.name, from: latest })));
+    for (const from of dates.slice(0, -1).reverse()) {
+      options.push(h("option", { value: `${f.id}@${from}` }, t(S.lang, "format_as_of", { name: f.name, from })));
+    }
+  }
+  sel.replaceChildren(...options);
+  sel.value = current;
+  sel.onchange = () => { checkDeckSoon(0); checkDeckSoon(1); };
+  $("format-label").hidden = !formats.length;
+}
+
+/** The format chosen: null, an id (its latest revision) or {id, date} (the revision in force that day). */
+function formatChosen() {
+  const value = /** @type {HTMLSelectElement} */ ($("format")).value;
+  if (!value) return null;
+  const [id, date] = value.split("@");
+  return date ? { id, date } : id;
+}
+
+const CHECK_DELAY_MS = 300; // the deck box asks once typing pauses, not on every key
+const checkTimers = [0, 0];
+const checkAsked = [0, 0]; // the latest ask per box: an older answer arriving late is dropped
+
+function checkDeckSoon(p) {
+  $(`deck-check-${p}`).dataset.checking = "1"; // what it says is of the text before: dimmed until the answer
+  window.clearTimeout(checkTimers[p]);
+  checkTimers[p] = window.setTimeout(() => checkDeck(p), CHECK_DELAY_MS);
+}
+
+/** Ask POST /v1/decks/validate about one player's deck and list what it says, each problem by its line. */
+async function checkDeck(p) {
+  const box = $(`deck-check-${p}`);
+  const done = () => { if (asked === checkAsked[p]) delete box.dataset.checking; };
+  const asked = ++checkAsked[p];
+  let deck;
+  try {
+    deck = deckOf(p);
+  } catch (err) {
+    box.replaceChildren(h("p.deck-bad", {}, String(err.message)));
+    done();
+    return;
+  }
+  if (deck === "") {
+    box.replaceChildren();
+    done();
+    return;
+  }
+  const format = formatChosen();
+  let answer;
+  try {
+    answer = await api.validateDeck(format ? { deck, format } : { deck });
+  } catch (err) {
+    if (asked === checkAsked[p]) box.replaceChildren(...deckRefusal(err));
+    done();
+    return;
+  }
+  if (asked !== checkAsked[p]) return;
+  done();
+  const fmt = formats.find((f) => f.id === (typeof format === "string" ? format : format?.id));
+  const n = answer.deck ? Object.values(answer.deck.counts).reduce((a, b) => a + b, 0) : 0;
+  if (answer.legal) {
+    const inFormat = fmt ? t(S.lang, "deck_in_format", { name: fmt.name }) : "";
+    const code = answer.deck?.code;
+    box.replaceChildren(h("p.deck-ok", {}, `✓ ${t(S.lang, "deck_legal", { format: inFormat, n })}`),
+      ...(code ? [h("p.deck-code", {}, `${t(S.lang, "deck_code")}: `, h("code", {}, code))] : []));
+    return;
+  }
+  box.replaceChildren(h("p.deck-bad", {}, `✗ ${t(S.lang, "deck_problems", { n: answer.violations.length })}`),
+    h("ul.deck-problems", {}, ...answer.violations.map((v) => h("li", { dataset: v.line ? { line: String(v.line) } : {} },
+      v.line ? h("strong.line", {}, t(S.lang, "line", { n: v.line })) : null, v.line ? " " : null,
+      h("span.rule", {}, `${t(S.lang, "rule")} ${v.rule}`), ` ${v.detail}`))));
+}
+
+/** A deck the referee could not read: each bad line (`errors` keyed `….line.N`; in a NewGame's answer
+ *  `decks.P.line.N`, `prefix` picks the player's) by its number, else the detail. */
+function deckRefusal(err, prefix = "") {
+  const { text } = describeError(err);
+  const errors = err instanceof RefereeError ? /** @type {any} */ (err.problem).errors : null;
+  const lines = [];
+  for (const [key, messages] of Object.entries(errors || {})) {
+    const m = key.startsWith(prefix) ? key.match(/line\.(\d+)$/) : null;
+    if (m) lines.push([Number(m[1]), [messages].flat().join(" ")]);
+  }
+  lines.sort((a, b) => a[0] - b[0]);
+  if (!lines.length) return [h("p.deck-bad", {}, `✗ ${text}`)];
+  return [h("p.deck-bad", {}, `✗ ${t(S.lang, "deck_problems", { n: lines.length })}`),
+    h("ul.deck-problems", {}, ...lines.map(([n, message]) =>
+      h("li", { dataset: { line: String(n) } }, h("strong.line", {}, t(S.lang, "line", { n })), ` ${message}`)))];
 }
 
 async function deal(event) {
@@ -726,12 +1050,18 @@ async function deal(event) {
       options: { response_windows: /** @type {HTMLSelectElement} */ ($("windows")).value },
       ...(seed ? { seed } : {}), ...(first !== "" ? { first_player: Number(first) } : {}),
       .../** @type {HTMLInputElement} */ ($("no-shuffle")).checked ? { shuffle: false } : {},
+      ...(formatChosen() ? { format: formatChosen() } : {}),
+      ...clockAndMatch(),
     };
     const computer = readComputer();
     const step = await api.newGame(/** @type {any} */ (game));
     S.game = step.seats ? null : { ...game, seed: typeof step.state === "object" ? step.state.seed : undefined };
     await startGame(step, names, computer);
   } catch (err) {
+    for (const p of [0, 1]) { // a list's bad lines in its own box, by line (decks.P.line.N)
+      const errors = err instanceof RefereeError ? /** @type {any} */ (err.problem).errors : null;
+      if (Object.keys(errors || {}).some((k) => k.startsWith(`decks.${p}.`))) $(`deck-check-${p}`).replaceChildren(...deckRefusal(err, `decks.${p}.`));
+    }
     const { rule, text } = describeError(err);
     const violations = err instanceof RefereeError && err.problem.violations
       ? err.problem.violations.map((v) => `${v.rule} ${v.detail}`).join(" · ") : "";
@@ -750,9 +1080,20 @@ function readComputer() {
   };
 }
 
+/** The deal form's clock and match (docs/api.md §15), where the referee can keep a clock (else hidden). */
+function clockAndMatch() {
+  if ($("deal-clock").hidden) return {};
+  const chosen = /** @type {HTMLSelectElement} */ ($("clock")).value;
+  const [initial, increment] = chosen === "custom"
+    ? [Number(/** @type {HTMLInputElement} */ ($("clock-initial")).value), Number(/** @type {HTMLInputElement} */ ($("clock-increment")).value)]
+    : chosen.split("+").map(Number);
+  const bestOf = Number(/** @type {HTMLSelectElement} */ ($("match")).value);
+  return { ...(chosen ? { clock: { initial, increment } } : {}), ...(bestOf > 1 ? { match: { best_of: bestOf } } : {}) };
+}
+
 /** Begin playing a dealt game: hot-seat (plain mode), or private, where this page holds the dealer's
  *  seat (player 1's, or the one the computer does not play) and, against the computer, the computer's. */
-async function startGame(step, names, computer) {
+async function startGame(step, names, computer, me = null) {
   stopFollowing(); // a game followed before this one
   S.mode = step.seats ? "private" : "hot";
   S.names = names;
@@ -769,11 +1110,14 @@ async function startGame(step, names, computer) {
   $("replay-bar").hidden = true;
   S.ledger = null;
   S.watch = step.watch || null;
-  S.seat = computer ? 1 - computer.player : 0;
+  S.seat = computer ? 1 - computer.player : (me ?? 0);
+  S.dealt = S.mode === "private" && computer ? step.state : null;
   if (S.mode === "private") {
-    S.seats = computer ? step.seats : [step.seats[0], step.seats[1]];
+    S.seats = [step.seats[0], step.seats[1]];
     const view = await api.view(step.state, /** @type {0|1} */ (S.seat), seatKey());
     S.gameId = /** @type {any} */ (view).game_id;
+    S.dealtAt = view.clock ? Date.parse(view.clock.since) : null;
+    S.times = [];
     S.gameKey = `af-table:${S.gameId}`;
     S.ledger = await hasLedger();
     if (S.ledger) {
@@ -781,6 +1125,7 @@ async function startGame(step, names, computer) {
       // a reload or a browser restart finds the game again. The other seat leaves by its link only.
       // The other seat's and the watch links stay on this device too, to hand out after a reload.
       localStorage.setItem(`${S.gameKey}:keys`, JSON.stringify({ seats: S.seats, watch: S.watch }));
+      saveMoves();
       remember();
     }
   } else {
@@ -792,6 +1137,19 @@ async function startGame(step, names, computer) {
   showTab("play");
   await refresh();
   if (S.mode === "private" && S.ledger) startFollowing();
+}
+
+/** The deal form's clock and match, shown only where the referee can keep a clock: private mode with a
+ *  ledger (`/readyz` says `ledger: true`; a ledger is kept only in private mode). */
+async function offerClocks() {
+  const ledger = await hasLedger();
+  $("deal-clock").hidden = ledger !== true;
+  const sel = /** @type {HTMLSelectElement} */ ($("clock"));
+  const custom = () => {
+    for (const el of document.querySelectorAll("label.clock-custom")) /** @type {HTMLElement} */ (el).hidden = sel.value !== "custom";
+  };
+  sel.onchange = custom;
+  custom();
 }
 
 /** Whether the referee keeps a ledger (docs/api.md §11), as its readiness answer says. */
@@ -881,6 +1239,8 @@ async function joinFromHash() {
   }
   S.state = latest.state;
   S.events = loadLog();
+  if (S.computer) loadMoves();
+  else S.dealt = null;
   if (S.mode === "private") remember();
   $("tab-play").removeAttribute("disabled");
   showTab("play");
@@ -984,10 +1344,11 @@ async function takeLatest(state, view) {
 
 // -- replay -------------------------------------------------------------------------------
 
-/** Load a replay body or a `referee expand` file: compute every position by applying the actions. */
+/** Load a game record (.afr), a replay body or a `referee expand` file, and open it at the deal. */
 async function loadReplay(text) {
   const errorBox = $("replay-error");
   errorBox.hidden = true;
+  if (!/^\s*\{/.test(text)) return loadRecord(text); // a record starts with a tag (or a comment); JSON with "{"
   let body;
   try {
     body = JSON.parse(text);
@@ -1014,10 +1375,56 @@ async function loadReplay(text) {
   // One /v1/replay call checks the whole line (and finds a refused action, with its rule); positions
   // are then made as they are shown: a step from the one before (its events told by /v1/apply), a
   // jump by /v1/replay from the nearest position made.
-  const R = { states: [], events: [], actions, failAt: null, violation: null, focus: body.focus ?? null, index: 0,
-    name: body.name || "", end: actions.length };
+  await openReplay(body, actions, null);
+}
+
+/** A record: read by the referee (POST /v1/records/read: its NewGame, actions and the line of each), checked
+ *  by one /v1/replay of the record itself, stepped through like any replay with its lines beside the board. */
+async function loadRecord(text) {
+  let parts;
   try {
-    if (body.game) {
+    parts = await api.readRecord(text);
+  } catch (err) {
+    showRecordError(err, text);
+    return;
+  }
+  await openReplay({ game: parts.game }, parts.actions, { text, lines: parts.lines, times: parts.times });
+}
+
+/** A record that does not read: its line number and what is wrong, and the lines around it, that one marked. */
+function showRecordError(err, text) {
+  const errorBox = $("replay-error");
+  const line = err instanceof RefereeError && typeof err.problem.line === "number" ? err.problem.line : null;
+  const { rule, text: msg } = describeError(err);
+  const parts = [];
+  if (line !== null) parts.push(h("strong.rule", {}, t(S.lang, "record_line", { n: line })), " ");
+  else if (rule) parts.push(h("strong.rule", {}, `${t(S.lang, "rule")} ${rule}`), " ");
+  parts.push(msg);
+  if (line !== null) {
+    const lines = text.split("\n");
+    const from = Math.max(1, line - 2);
+    const around = lines.slice(from - 1, line + 2);
+    parts.push(h("ol.record-lines.excerpt", { start: String(from) }, ...around.map((l, k) =>
+      h(from + k === line ? "li.refused" : "li", { "aria-current": from + k === line ? "true" : undefined },
+        l.length > 200 ? `${l.slice(0, 200)}…` : l))));
+  }
+  errorBox.replaceChildren(...parts);
+  errorBox.hidden = false;
+}
+
+/** Open a line of play at the deal: `record` (its text and each action's line) when it came from a record. */
+async function openReplay(body, actions, record) {
+  const errorBox = $("replay-error");
+  const R = { states: [], events: [], actions, failAt: null, violation: null, focus: body.focus ?? null, index: 0,
+    name: body.name || "", end: actions.length, record };
+  try {
+    if (record && record.times) {
+      // A clocked game's positions come from its times (docs/api.md §15): each is one /v1/replay from the
+      // deal with the times up to it (a referee without a ledger deals no clock, but replays one).
+      R.game = body.game;
+      R.states.push((await api.replay({ game: body.game, actions: [], times: [] })).state);
+      R.events.push([]);
+    } else if (body.game) {
       const step = await api.newGame(body.game);
       R.states.push(step.state);
       R.events.push(step.events);
@@ -1027,6 +1434,10 @@ async function loadReplay(text) {
     }
     await checkLine(R);
   } catch (err) {
+    if (record) {
+      showRecordError(err, record.text);
+      return;
+    }
     const { rule, text: msg } = describeError(err);
     errorBox.textContent = `${rule ? `${t(S.lang, "rule")} ${rule} ` : ""}${msg}`;
     errorBox.hidden = false;
@@ -1038,6 +1449,7 @@ async function loadReplay(text) {
   S.mode = "replay";
   S.seats = null;
   S.computer = null;
+  S.dealt = null;
   S.replay = R;
   S.seat = 0;
   S.curtain = null;
@@ -1055,8 +1467,8 @@ async function checkLine(R) {
   R.failAt = null;
   R.violation = null;
   try {
-    const res = await api.replay({ state: R.states[0], actions: R.actions });
-    R.states[R.actions.length] = res.state;
+    if (R.record) await api.replayRecord(R.record.text); // its Result checked too; a refusal names its line
+    else R.states[R.actions.length] = (await api.replay({ state: R.states[0], actions: R.actions })).state;
   } catch (err) {
     if (!(err instanceof RefereeError) || err.status !== 422 || typeof err.problem.index !== "number") throw err;
     R.failAt = err.problem.index;
@@ -1069,6 +1481,10 @@ async function checkLine(R) {
  *  jump, by one /v1/replay from the nearest earlier position made (its events read from the views). */
 async function position(R, i) {
   if (R.states[i] !== undefined) return;
+  if (R.record && R.record.times) {
+    R.states[i] = (await api.replay({ game: R.game, actions: R.actions.slice(0, i), times: R.record.times.slice(0, i) })).state;
+    return;
+  }
   if (R.states[i - 1] !== undefined) {
     const step = await api.apply(R.states[i - 1], R.actions[i - 1]);
     R.states[i] = step.state;
@@ -1148,7 +1564,8 @@ async function main() {
       S.lang = /** @type {HTMLElement} */ (b).dataset.lang === "ja" ? "ja" : "en";
       localStorage.setItem("af-table-lang", S.lang);
       translatePage();
-      await loadDecks();
+      await Promise.all([loadDecks(), loadFormats()]);
+      for (const p of [0, 1]) checkDeckSoon(p);
       if (S.state !== null) {
         if (S.mode === "replay" && S.replay.failAt !== null) await checkLine(S.replay); // the refusal in this language
         if (S.mode === "replay") await showReplayStep();
@@ -1167,13 +1584,23 @@ async function main() {
   $("deal-form").addEventListener("submit", deal);
   $("curtain-go").addEventListener("click", () => { S.curtain = null; refresh(); });
   $("replay-load").addEventListener("click", () => loadReplay(/** @type {HTMLTextAreaElement} */ ($("replay-text")).value));
-  $("replay-file").addEventListener("change", async (e) => {
-    const file = /** @type {HTMLInputElement} */ (e.target).files?.[0];
-    if (file) {
-      const text = await file.text();
-      /** @type {HTMLTextAreaElement} */ ($("replay-text")).value = text;
-      await loadReplay(text);
-    }
+  const openFile = async (/** @type {File | undefined} */ file) => {
+    if (!file) return;
+    const text = await file.text();
+    /** @type {HTMLTextAreaElement} */ ($("replay-text")).value = text;
+    await loadReplay(text);
+  };
+  $("replay-file").addEventListener("change", (e) => openFile(/** @type {HTMLInputElement} */ (e.target).files?.[0]));
+  const drop = $("replay-drop"); // a record or replay file dropped anywhere on the Replay tab's box
+  drop.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    drop.classList.add("dragging");
+  });
+  drop.addEventListener("dragleave", () => drop.classList.remove("dragging"));
+  drop.addEventListener("drop", (e) => {
+    e.preventDefault();
+    drop.classList.remove("dragging");
+    openFile(/** @type {DragEvent} */ (e).dataTransfer?.files?.[0]);
   });
   $("rp-first").addEventListener("click", () => stepReplay(0));
   $("rp-prev").addEventListener("click", () => stepReplay(S.replay.index - 1));
@@ -1195,7 +1622,9 @@ async function main() {
   });
   const cards = await api.cards();
   for (const c of cards.cards) catalog.set(c.id, c);
-  await loadDecks();
+  await Promise.all([loadDecks(), loadFormats(), offerClocks()]);
+  for (const p of [0, 1]) checkDeckSoon(p);
+  window.setInterval(tickClocks, 250);
   const opponent = /** @type {HTMLSelectElement} */ ($("opponent"));
   const showComputer = () => {
     for (const el of document.querySelectorAll("label.cpu")) /** @type {HTMLElement} */ (el).hidden = opponent.value !== "computer";

@@ -36,8 +36,6 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from referee.service.problems import Problem
-
 TOKEN_PREFIX = "afs1."
 SEAT_PREFIX = "afk1."
 _AAD = b"afs1"
@@ -47,12 +45,16 @@ WATCH = 2  # the spectator's role in a seat's MAC (docs/api.md §12): a key of t
 ROLES = (0, 1, WATCH)
 
 
-class TokenError(Problem):
-    """A token or seat that does not open or check: the problem ``bad-token`` or ``bad-seat`` (403),
-    as ``code`` (``bad_token``, ``bad_seat``) says."""
+class TokenError(Exception):
+    """A token or seat that does not open or check: ``code`` ``bad_token`` or ``bad_seat``, and why.
+
+    The service answers it as the problem of that name (403, docs/api.md §10).
+    """
 
     def __init__(self, code: str, detail: str):
-        super().__init__(code.replace("_", "-"), code, detail)
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
 
 
 def _subkey(key: bytes, purpose: bytes) -> bytes:
@@ -74,7 +76,7 @@ def b64url(data: bytes) -> str:
 def unb64url(text: str) -> bytes | None:
     """The bytes of a canonical unpadded base64url string, else None: :func:`unb64url_careful`'s answer.
 
-    A shortcut of the service's registry (referee/service/shortcuts.py): pybase64's reading, with the
+    A shortcut of the service's registry (``referee/service/shortcuts.py``): pybase64's reading, with the
     checks its decoder leaves out, in place of binascii's strict one.
     """
     rest = len(text) % 4

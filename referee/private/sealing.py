@@ -21,8 +21,6 @@ from typing import Any
 
 import orjson
 
-from referee.service.problems import Problem
-
 PREFIX = "hmac-sha256:"
 
 
@@ -35,11 +33,16 @@ def fingerprint(key: bytes) -> str:
     return hmac.new(key, b"fingerprint", hashlib.sha256).hexdigest()[:16]
 
 
-class SealError(Problem):
-    """The state's seal is missing or does not match: the problem ``seal-mismatch`` (403)."""
+class SealError(Exception):
+    """The state's seal is missing or does not match: ``code`` ``seal_missing`` or ``seal_mismatch``, and why.
+
+    The service answers it as the problem ``seal-mismatch`` (403, docs/api.md §4).
+    """
 
     def __init__(self, code: str, detail: str):
-        super().__init__("seal-mismatch", code, detail)
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
 
 
 def canonical(state: dict[str, Any]) -> bytes:

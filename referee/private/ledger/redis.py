@@ -1,0 +1,362 @@
+"""The ledger on Redis (``redis://host:port/db``, or ``redis+cluster://host:port`` for a Redis Cluster).
+
+Every replica shares one Redis; a move's compare-and-set is one Lua script
+(atomic on the server), and all of a game's data is one hash under a key with
+the game id as its hash tag (``af:{g-…}``), so on a cluster each game lives on
+one node. Each process sends the calls that queued while its previous round
+trip was under way as one script (one per slot on a cluster; the same
+:class:`~referee.private.ledger.base.GroupCommit` as SQLite's), each call in it
+still its own compare-and-set.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from referee.private.ledger.base import (
+    AHEAD,
+    APPLIED,
+    CLUSTER_SCHEMES,
+    REPEATED,
+    SKEWED,
+    STALE,
+    GroupCommit,
+    LedgerOutcomeUnknown,
+    LedgerUnavailable,
+    OnBatch,
+    Outcome,
+    Work,
+    unobserved,
+    wall_ms,
+)
+
+_T = TypeVar("_T")
+
+
+# One script runs a batch of calls: KEYS holds each call's game hash, ARGV each call's name and then
+# its arguments, in the same order. Each call runs in a protected call (pcall), so one that fails
+# (a Redis out of memory refusing its write) fails alone, having written nothing, and answers
+# {0, message}; the others answer {1, ...}:
+# - start(token, ttl): a new game, its hash afresh at seq 0. Answers {1}.
+# - record(seq, digest, token, ttl, sent): the move on seq; sent is the token it was made on, or ''.
+#   Answers {1, kind, latest, token}: kind 1 applied, 2 repeated (token: the recorded one), 0 stale,
+#   3 a game it does not hold, when sent is '' (the client then calls again with the token sent).
+# - record_at(at, seq, digest, token, ttl, sent): record, for a move charged at ``at`` (ms, the replica's reading
+#   of Redis's clock, docs/api.md §15): refused, {1, 4, now, '', now}, unless at is within CLOCK_BEHIND before
+#   and CLOCK_AHEAD after Redis's TIME (now); else record's answer with now added.
+# - stale(seq, digest): {1, latest} if a move by digest on seq would be refused, else {1, -1}.
+# - latest(): {1, latest, token}, or {1} for a game it does not hold.
+# - move(seq): {1, digest, token} of the move recorded as seq ('' for the deal's digest), or {1}.
+# - now(): {1, ms}: Redis's TIME in milliseconds, the clock a game's moves are charged by (docs/api.md §15).
+_BATCH = """
+local calls = {}
+local CLOCK_AHEAD, CLOCK_BEHIND = %d, %d
+
+function calls.start(key, token, ttl)
+  redis.call('DEL', key)
+  redis.call('HSET', key, 'latest', 0, 't:0', token)
+  redis.call('EXPIRE', key, ttl)
+  return {1}
+end
+
+function calls.record(key, seq, digest, token, ttl, sent)
+  seq = tonumber(seq)
+  local latest = redis.call('HGET', key, 'latest')
+  if not latest then
+    if sent == '' then return {1, 3, -1, ''} end
+    redis.call('DEL', key)
+    redis.call('HSET', key, 'latest', seq, 't:' .. seq, sent)
+    latest = seq
+  else
+    latest = tonumber(latest)
+  end
+  if latest == seq then
+    redis.call('HSET', key, 'latest', seq + 1, 'd:' .. (seq + 1), digest, 't:' .. (seq + 1), token)
+    redis.call('EXPIRE', key, ttl)
+    return {1, 1, seq + 1, ''}
+  end
+  if latest > seq and redis.call('HGET', key, 'd:' .. (seq + 1)) == digest then
+    return {1, 2, latest, redis.call('HGET', key, 't:' .. (seq + 1))}
+  end
+  return {1, 0, latest, ''}
+end
+
+function calls.record_at(key, at, seq, digest, token, ttl, sent)
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  at = tonumber(at)
+  if at > now + CLOCK_AHEAD or at < now - CLOCK_BEHIND then return {1, 4, now, '', now} end
+  local answer = calls.record(key, seq, digest, token, ttl, sent)
+  answer[5] = now
+  return answer
+end
+
+function calls.stale(key, seq, digest)
+  local latest = redis.call('HGET', key, 'latest')
+  if not latest then return {1, -1} end
+  latest = tonumber(latest)
+  seq = tonumber(seq)
+  if latest == seq then return {1, -1} end
+  if latest > seq and redis.call('HGET', key, 'd:' .. (seq + 1)) == digest then return {1, -1} end
+  return {1, latest}
+end
+
+function calls.latest(key)
+  local latest = redis.call('HGET', key, 'latest')
+  if not latest then return {1} end
+  return {1, tonumber(latest), redis.call('HGET', key, 't:' .. latest)}
+end
+
+function calls.move(key, seq)
+  local token = redis.call('HGET', key, 't:' .. seq)
+  if not token then return {1} end
+  return {1, redis.call('HGET', key, 'd:' .. seq) or '', token}
+end
+
+function calls.now(key)
+  local t = redis.call('TIME')
+  return {1, tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)}
+end
+
+local arity = {start = 2, record = 5, record_at = 6, stale = 2, latest = 0, move = 1, now = 0}
+local answers, at = {}, 1
+for i, key in ipairs(KEYS) do
+  local name = ARGV[at]
+  local n = arity[name]
+  local ok, answer = pcall(calls[name], key, unpack(ARGV, at + 1, at + n))
+  if not ok then
+    answer = {0, type(answer) == 'table' and answer.err or tostring(answer)}
+  end
+  answers[i] = answer
+  at = at + 1 + n
+end
+return answers
+"""
+# How far a move's time may be from Redis's TIME when its record runs (ms): after it (a replica's reading of
+# Redis's clock runs a little ahead of it), and before it (the move waited for its turn in a batch, or its
+# process was busy). Outside, the record is refused and the move made again at Redis's time.
+CLOCK_AHEAD, CLOCK_BEHIND = 50, 2_000
+_BATCH = _BATCH % (CLOCK_AHEAD, CLOCK_BEHIND)
+# The script by its SHA-1, as Redis names it in its script cache (EVALSHA sends 40 bytes, not the script).
+_BATCH_SHA = hashlib.sha1(_BATCH.encode()).hexdigest()
+
+
+def _before_sending(error: Exception) -> bool:
+    """Whether ``error`` came before anything was sent: redis-py's words for a connection not made
+    ("Error 111 connecting to …", "Timeout connecting to server"). Any other error after a script
+    was handed to the connection leaves its outcome unknown."""
+    return "connecting to" in str(error)
+
+
+def _noting_retry(retry_class: Any) -> Any:
+    """redis-py's ``Retry``, noting in ``maybe_sent`` (of the class made here, one per client) each failed
+    attempt that may have sent its command before it failed: its one retry of a failed call ends, when Redis is gone, with "Error … connecting
+    to", though the first attempt may have reached a Redis that ran it and then died."""
+
+    class NotingRetry(retry_class):  # type: ignore[misc]
+        maybe_sent = False
+
+        def call_with_retry(self, do: Any, fail: Any, *args: Any, **kwargs: Any) -> Any:
+            def noting(error: Exception, *count: Any) -> Any:
+                if not _before_sending(error) and not isinstance(error, OSError):
+                    type(self).maybe_sent = True  # on the class: redis-py gives each connection a deep copy
+                return fail(error, *count)
+
+            return super().call_with_retry(do, noting, *args, **kwargs)
+
+    return NotingRetry
+
+
+def game_key(game_id: str) -> str:
+    """The hash of one game: its id as the hash tag, so a cluster keeps it on one node."""
+    return "af:{" + game_id + "}"
+
+
+class RedisLedger:
+    """The ledger on Redis, shared by every replica: one Redis (``redis://``) or a Redis Cluster
+    (``redis+cluster://``, any one node; the client finds the others and which node holds each game).
+
+    Each process makes its own client on first use (gunicorn forks its workers after loading the app,
+    and the gevent worker patches sockets after that), so its connections are cooperative ones. Its
+    calls go through a :class:`GroupCommit`: the calls that queue while one is under way are sent
+    together as one script (one per cluster slot), atomic on its node, each call in it still its own
+    compare-and-set: one round trip, one script and one append to Redis's append-only file (one
+    fsync) for them all.
+    """
+
+    def __init__(self, url: str, ttl: float, timeout: float, on_batch: OnBatch = unobserved):
+        import redis
+        import redis.exceptions
+        from redis.crc import key_slot
+
+        self._errors = (redis.RedisError, redis.exceptions.RedisClusterException, OSError)
+        # The errors after which a script sent may still run: Redis read it, then was too slow to
+        # answer (paused, overloaded) or the connection went. A refusal (MISCONF, NOSCRIPT) ran nothing.
+        self._unanswered = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.RedisClusterException, OSError)
+        self._no_script = redis.exceptions.NoScriptError
+        self.url = url
+        self._on_batch = on_batch
+        self.cluster = urlsplit(url).scheme in CLUSTER_SCHEMES
+        # A script's keys must share a slot on a cluster: a batch is one script per slot there.
+        self._slot: Callable[[str], int] = (lambda key: key_slot(key.encode())) if self.cluster else (lambda key: 0)
+        self.ttl = max(1, int(ttl))
+        self.timeout = timeout
+        self._pid = -1
+        self._redis: Any = None
+        self._group: GroupCommit | None = None
+        self.ahead_ms = AHEAD
+        self._skew: int | None = None  # ms from this machine's clock to Redis's TIME, once read (``now``)
+        self._retry: Any = None  # this process's client's Retry (see _noting_retry)
+
+    def _client(self) -> Any:
+        if self._pid != os.getpid():
+            # Two first calls at once may each make a client (a cluster's asks its node for the slots,
+            # a wait no lock may be held across under gevent); either one serves, and one is kept.
+            client = self._connect()
+            self._redis, self._group, self._pid = client, GroupCommit(self._send, on_batch=self._on_batch), os.getpid()
+        return self._redis
+
+    def _connect(self) -> Any:
+        """A client for this process."""
+        import redis
+        import redis.cluster
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        self._retry = _noting_retry(Retry)(NoBackoff(), 1)
+        options: dict[str, Any] = {
+            "socket_timeout": self.timeout,
+            "socket_connect_timeout": self.timeout,
+            # One immediate retry of a failed connection (a pooled one Redis dropped on a restart): a
+            # call takes at most twice the timeout. Sending a batch again is safe: the same action at
+            # the same seq is the recorded answer.
+            "retry": self._retry,
+            "decode_responses": True,
+        }
+        scheme, _, rest = self.url.partition("://")
+        if self.cluster:  # asks that node for the cluster's nodes and slots now
+            return redis.cluster.RedisCluster.from_url(f"{CLUSTER_SCHEMES[scheme]}://{rest}", **options)
+        return redis.Redis.from_url(self.url, retry_on_timeout=False, **options)
+
+    def _call(self, work: Callable[[], _T]) -> _T:
+        try:
+            return work()
+        except self._errors as exc:
+            raise LedgerUnavailable(f"Redis ledger: {type(exc).__name__}: {exc}") from None
+
+    def _script(self, name: str, game_id: str, *args: Any) -> list[Any]:
+        """One call of the batch script on the game's one key, sent with this process's next batch;
+        its answer without the leading 1."""
+        self._call(self._client)
+        assert self._group is not None
+        answer: list[Any] = self._group.run((game_key(game_id), (name, *args)))
+        return answer
+
+    def _send(self, batch: list[Work]) -> None:
+        """Every call of ``batch`` in one round trip: one script per slot (one in all, off a cluster);
+        each call's answer, or a :class:`LedgerUnavailable`, set on it.
+
+        A Redis that has lost its script cache (it was restarted) refuses a
+        script with ``NOSCRIPT``, having run nothing: it is given the script
+        and those calls are sent once more.
+        """
+        by_slot: dict[int, list[Work]] = {}
+        for item in batch:
+            by_slot.setdefault(self._slot(item.work[0]), []).append(item)
+        groups = list(by_slot.values())
+        type(self._retry).maybe_sent = False
+        try:
+            replies = self._scripts(groups)
+            again = [n for n, reply in enumerate(replies) if isinstance(reply, self._no_script)]
+            if again:
+                self._redis.script_load(_BATCH)
+                for n, reply in zip(again, self._scripts([groups[n] for n in again]), strict=True):
+                    replies[n] = reply
+        except self._errors as exc:
+            replies = [exc] * len(groups)
+        for group, reply in zip(groups, replies, strict=True):
+            for n, item in enumerate(group):
+                if isinstance(reply, Exception):  # the script's error: unreachable, cannot write (MISCONF)...
+                    item.error = self._failure(reply, item.work[1][0])
+                elif reply[n][0] == 1:
+                    item.value = reply[n][1:]
+                else:  # the call's own error (out of memory): it wrote nothing
+                    item.error = LedgerUnavailable(f"Redis ledger: {reply[n][1]}")
+
+    def _failure(self, error: Exception, call: str) -> LedgerUnavailable:
+        """What a call's failure tells: nothing was applied, or, for a move that may have reached Redis
+        and still run there, nothing is known (see :class:`~referee.private.ledger.base.LedgerOutcomeUnknown`)."""
+        message = f"Redis ledger: {type(error).__name__}: {error}"
+        if (
+            call == "record"
+            and isinstance(error, self._unanswered)
+            and (type(self._retry).maybe_sent or not _before_sending(error))
+        ):
+            return LedgerOutcomeUnknown(message)
+        return LedgerUnavailable(message)
+
+    def _scripts(self, groups: list[list[Work]]) -> list[Any]:
+        """The replies to one batch script per group, sent in one pipeline (an error in its place)."""
+        pipe = self._redis.pipeline(transaction=False)
+        for group in groups:
+            keys = [item.work[0] for item in group]
+            pipe.execute_command("EVALSHA", _BATCH_SHA, len(keys), *keys, *(a for item in group for a in item.work[1]))
+        replies: list[Any] = pipe.execute(raise_on_error=False)
+        return replies
+
+    def start(self, game_id: str, token: str) -> None:
+        self._script("start", game_id, token, self.ttl)
+
+    def record(self, game_id: str, seq: int, digest: str, token: str, sent: str, at: int | None = None) -> Outcome:
+        # The token sent (5 KB) travels only for a game the ledger does not hold: a second, rare round trip.
+        call: tuple[Any, ...] = ("record", game_id) if at is None else ("record_at", game_id, at - self.ahead_ms)
+        kind, latest, recorded, *clock = self._script(*call, seq, digest, token, self.ttl, "")
+        if kind == 3:
+            kind, latest, recorded, *clock = self._script(*call, seq, digest, token, self.ttl, sent)
+        if clock:
+            self._skew = int(clock[0]) - wall_ms()  # Redis's TIME as this record read it
+        if kind == 4:
+            return Outcome(SKEWED, int(latest) + self.ahead_ms)
+        if kind == 1:
+            return Outcome(APPLIED, latest, token)
+        if kind == 2:
+            return Outcome(REPEATED, latest, recorded)
+        return Outcome(STALE, latest)
+
+    def stale(self, game_id: str, seq: int, digest: str) -> int | None:
+        (latest,) = self._script("stale", game_id, seq, digest)
+        return None if latest < 0 else int(latest)
+
+    def latest(self, game_id: str) -> tuple[int, str] | None:
+        found = self._script("latest", game_id)
+        return (int(found[0]), found[1]) if found else None
+
+    def move(self, game_id: str, seq: int) -> tuple[str, str] | None:
+        found = self._script("move", game_id, seq)
+        return (found[0], found[1]) if found else None
+
+    def now(self, game_id: str) -> int:
+        """Redis's clock: ``TIME``, read in the batch script, once; then this machine's clock plus the offset
+        every timed record renews (it reads ``TIME`` too, and refuses a time too far from it: ``record``'s
+        ``at``), so a move costs no second round trip."""
+        if self._skew is None:
+            before = wall_ms()
+            (now,) = self._script("now", game_id)
+            self._skew = int(now) - (before + wall_ms()) // 2
+        return wall_ms() + self._skew + self.ahead_ms
+
+    def ping(self) -> None:
+        self._call(lambda: self._client().ping())
+
+    def close(self) -> None:
+        if self._pid == os.getpid():
+            self._redis.close()
+        self._pid, self._redis, self._group = -1, None, None
+
+    def size(self, game_id: str) -> int:
+        """Bytes Redis uses for one game (the benchmark's ledger size)."""
+        return int(self._call(lambda: self._client().memory_usage(game_key(game_id), samples=0)) or 0)
