@@ -4,7 +4,7 @@
     python benchmarks/env_speed.py [--steps 20000] [--infostate] [--profile]
 
 Prints one JSON line: steps, games, steps per second (wall and CPU), mean game length, games per second.
-The figures and RLCard's beside them: docs/performance/bots.md.
+The figures and RLCard's beside them: docs/performance.md, "Bots and fuzzing".
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ __all__ = ["BOTS", "MAX_BUDGET_MS", "MAX_ITERATIONS", "UnknownBot", "own_deck", 
 
 MAX_BUDGET_MS = 2000  # docs/api.md §16
 # A fixed amount of work stays within about the largest budget: an ISMCTS iteration of the built-in catalog
-# takes about 1 ms on one core (docs/performance/bots.md).
+# takes about 1 ms on one core (docs/performance.md, "Bots and fuzzing").
 MAX_ITERATIONS = 1000
 BUDGET_ITERATIONS = 10**9  # with a deadline, the deadline ends the search
 ZONES = ("hand", "trash")

@@ -291,7 +291,7 @@ _UNITS = {None: 1, "b": 1, "k": 1024, "kb": 1000, "kib": 1024, "m": MIB, "mb": 1
 
 # The largest REFEREE_MAX_BODY: a body's parse may take some 50 bytes of memory per byte (a megabyte
 # of empty arrays is 48 MB of lists), so 16 MiB is some 800 MB per request at worst: no request of
-# the API comes near it (docs/performance/security.md).
+# the API comes near it (docs/performance.md, "HTTP").
 MAX_BODY_HIGH = 16 * MIB
 
 

@@ -36,10 +36,10 @@ _T = TypeVar("_T")
 # moves is a rowid table: each move's row (its ~5 KB token) goes at the table's end, and only its
 # (game_id, seq) key into the index. Ordered by that key (WITHOUT ROWID), a move split a page of its
 # game's rows, and SQLite kept at most ~1 KB of each row in that page, the rest in overflow pages
-# (docs/performance.md, "Ledger: one script a batch"). A game's latest seq is its highest move, read
+# (docs/decisions.md, "A SQLite move writes its row"). A game's latest seq is its highest move, read
 # from that index; games keeps only when each game was last touched, for the expiry, and a move
 # rewrites it only when it is older than TTL_SLACK of the TTL: so a move writes its row and its index
-# entry, and no page of games (docs/performance.md, "Ledger: a move writes its row").
+# entry, and no page of games (docs/decisions.md, "A SQLite move writes its row").
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (game_id TEXT PRIMARY KEY, touched REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS moves (
