@@ -18,7 +18,7 @@ from typing import Any
 
 from referee.bots.players import Bot
 from referee.bots.seat import seat_events
-from referee.engine import Catalog, Session
+from referee.engine import Catalog, EventDict, Session, ViewDict
 
 DEFAULT_MAX_ACTIONS = 3000
 
@@ -86,11 +86,11 @@ def play_game(
     session, events = Session.new(catalog, game)
     for p, bot in enumerate(bots):
         bot.start(p, own_deck_only(game["decks"], p), game["seed"])
-    inbox: list[list[dict[str, Any]]] = [seat_events(events, session.state, p) for p in (0, 1)]
+    inbox: list[list[EventDict]] = [seat_events(events, session.state, p) for p in (0, 1)]
     n = 0
     while not session.over and n < max_actions:
         state = session.state
-        seat = state["pending"]["responder"] if state["pending"] is not None else state["active"]
+        seat = pending["responder"] if (pending := state["pending"]) is not None else state["active"]
         legal = session.legal_actions(seat)
         action = bots[seat].act(copy.deepcopy(session.view(seat)), inbox[seat], legal)  # the bot's own copy
         inbox[seat] = []
@@ -203,14 +203,14 @@ class Remote:
         token, seats = dealt["state"], dealt.get("seats")
         for p, bot in enumerate(bots):
             bot.start(p, own_deck_only(game["decks"], p), game.get("seed", "remote"))
-        inbox: list[list[dict[str, Any]]] = [[], []]
+        inbox: list[list[EventDict]] = [[], []]
         n = 0
         while n < max_actions:
             views = [self._view(token, seats, p) for p in (0, 1)]
             v = views[0]
-            if v["phase"] == "over":
-                return v["result"]["winner"], n
-            seat = v["pending"]["responder"] if v["pending"] is not None else v["active"]
+            if v["phase"] == "over" and (result := v["result"]) is not None:  # the one follows from the other
+                return result["winner"], n
+            seat = pending["responder"] if (pending := v["pending"]) is not None else v["active"]
             body = {"state": token, "player": seat} if seats is None else {"state": token, "seat": seats[seat]}
             legal = self._post("/v1/legal-actions", body)["actions"]
             action = bots[seat].act(views[seat], inbox[seat], legal)
@@ -226,9 +226,9 @@ class Remote:
                 inbox[seat].extend(out["events"])
         return None, n
 
-    def _view(self, token: Any, seats: list[str] | None, p: int) -> dict[str, Any]:
+    def _view(self, token: Any, seats: list[str] | None, p: int) -> ViewDict:
         body = {"state": token, "player": p} if seats is None else {"state": token, "seat": seats[p]}
-        view: dict[str, Any] = self._post("/v1/view", body)["view"]
+        view: ViewDict = self._post("/v1/view", body)["view"]  # the service's view (docs/api.md §5)
         return view
 
 
