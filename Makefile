@@ -53,10 +53,13 @@ types: openapi
 state-doc: $(VENV)/.installed
 	$(BIN)/python -m tests.state_doc
 
-# Rewrite referee/engine/state_types.py, the working state's TypedDicts, from the model (tests/test_state_types.py fails when it drifts).
+# Rewrite the TypedDicts generated from the model and the events' schemas (tests/test_state_types.py fails when they drift):
+# the engine's state_types.py and event_types.py, and the client's own types.py (the client imports only itself).
 state-types: $(VENV)/.installed
 	$(BIN)/python -c "from referee.engine.model_doc import typed_dicts_source as s; open('referee/engine/state_types.py', 'w').write(s())"
-	$(BIN)/ruff format referee/engine/state_types.py
+	$(BIN)/python -c "from referee_schemas.typed import event_types_source as s; open('referee/engine/event_types.py', 'w').write(s())"
+	$(BIN)/python -c "from referee_schemas.typed import client_types_source as s; open('referee/client/types.py', 'w').write(s())"
+	$(BIN)/ruff format referee/engine/state_types.py referee/engine/event_types.py referee/client/types.py
 
 golden: $(VENV)/.installed
 	$(BIN)/python -m tests.golden.playthrough

@@ -39,7 +39,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from referee.engine import Catalog
+from referee.engine import ActionDict, Catalog, FieldZone, ViewDict
 from referee.engine.facts import DECK_SIZE
 from referee.engine.model import ACTION_TYPES
 
@@ -80,7 +80,7 @@ class Places:
 
     __slots__ = ("_copy", "_seat", "_slots", "_view", "capacity")
 
-    def __init__(self, view: dict[str, Any], seat: int, capacity: dict[str, int]):
+    def __init__(self, view: ViewDict, seat: int, capacity: dict[str, int]):
         self._view, self._seat, self.capacity = view, seat, capacity
         self._slots: dict[str, dict[str, int]] = {}
         self._copy: dict[str, int] | None = None
@@ -131,8 +131,8 @@ class Places:
         return {iid: copy[iid] for iid in self._view["players"][self._seat]["trash"] if iid in copy}
 
 
-ZONE_OF = {"case": "cases", "fairy": "fairies", "evidence": "evidence"}
-FIELD_ZONES = ("cases", "fairies", "evidence")
+ZONE_OF: dict[str, FieldZone] = {"case": "cases", "fairy": "fairies", "evidence": "evidence"}
+FIELD_ZONES: tuple[FieldZone, ...] = ("cases", "fairies", "evidence")
 
 
 class ActionSpace:
@@ -204,10 +204,10 @@ class ActionSpace:
 
     # -- from an action to its index -----------------------------------------------------------
 
-    def places(self, view: dict[str, Any], seat: int) -> Places:
+    def places(self, view: ViewDict, seat: int) -> Places:
         return Places(view, seat, self.capacity)
 
-    def index(self, action: dict[str, Any], view: dict[str, Any], places: Places | None = None) -> int:
+    def index(self, action: ActionDict, view: ViewDict, places: Places | None = None) -> int:
         """The index of ``action``, one the seat of ``view`` may take now (``ValueError`` if it cannot be)."""
         kind, seat = action["type"], action["player"]
         if kind in SIMPLE:
@@ -245,12 +245,12 @@ class ActionSpace:
             return 2 * c + at.fairy[iid]
         return 2 * c + 2 * f + at.evidence[iid]
 
-    def legal(self, legal: list[dict[str, Any]], view: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    def legal(self, legal: list[ActionDict], view: ViewDict) -> dict[int, ActionDict]:
         """index → the listed action it stands for (every listed action of the view's seat)."""
         if not legal:
             return {}
         at = self.places(view, legal[0]["player"])
-        out: dict[int, dict[str, Any]] = {}
+        out: dict[int, ActionDict] = {}
         for a in legal:
             i = self.index(a, view, at)
             if i in out:
@@ -258,7 +258,7 @@ class ActionSpace:
             out[i] = a
         return out
 
-    def mask(self, legal: dict[int, dict[str, Any]]) -> Any:
+    def mask(self, legal: dict[int, ActionDict]) -> Any:
         """The legal indices as an int8 numpy vector of length :attr:`n` (the extra ``bots``)."""
         import numpy as np
 

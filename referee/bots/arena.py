@@ -115,7 +115,7 @@ def play_arena_game(
             view = session.view(seat)
             listed = session.legal_actions(seat)
             board = session.board
-            labelled = [{**a, "label": label(board, a)} for a in listed]  # type: ignore[arg-type]
+            labelled = [{**a, "label": label(board, a)} for a in listed]
             entries = legal_entries(space, view, labelled)
             message = {
                 "type": "act",

@@ -34,7 +34,7 @@ import copy
 from collections import Counter
 from typing import Any
 
-from referee.engine import Catalog
+from referee.engine import Catalog, EventDict, PlayerDict, ViewDict, ViewPlayerDict
 from referee.engine.setup import SeededStream
 
 STATE_SCHEMA = "ace-file/state@1"
@@ -59,23 +59,25 @@ class Memory:
         self.claims: dict[str, list[str]] = {}
         self.open: list[Any] | None = None  # [trigger, countered] of a window the opponent responds to
 
-    def observe(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
+    def observe(self, view: ViewDict, events: list[EventDict] | None = None) -> None:
         self.seen.update(view.get("cards", {}))
         viewer = view.get("viewer")
         if viewer not in (0, 1):  # a spectator's view: nothing of a seat's to learn
             return
         seat: int = viewer
-        auto = (view.get("options") or {}).get("response_windows", "auto") == "auto"
+        options = view.get("options")
+        auto = options is None or options.get("response_windows", "auto") == "auto"
         opponent_hand = list(view["players"][1 - seat]["hand"])
         for event in events or ():
-            kind = event.get("type")
-            if kind == "reveal" and isinstance(event.get("card"), str):
-                self.seen[event["case"]] = event["card"]
-            elif kind == "window_opened" and auto and event.get("responder") == 1 - seat:
-                self.open = [event.get("action"), False]
-            elif kind == "counter" and self.open is not None and event.get("player") == 1 - seat:
+            if event["type"] == "reveal":
+                card = event.get("card")
+                if isinstance(card, str):
+                    self.seen[event["case"]] = card
+            elif event["type"] == "window_opened" and auto and event["responder"] == 1 - seat:
+                self.open = [event["action"], False]
+            elif event["type"] == "counter" and self.open is not None and event["player"] == 1 - seat:
                 self.open[1] = True
-            elif kind == "window_closed" and self.open is not None:
+            elif event["type"] == "window_closed" and self.open is not None:
                 trigger, countered = self.open
                 self.open = None
                 if not countered and isinstance(trigger, str):
@@ -91,7 +93,7 @@ class CannotDeal(ValueError):
     """The decks cannot have made the view (a card seen that the deck lacks, or too few cards)."""
 
 
-def _zones(pl: dict[str, Any]) -> list[str]:
+def _zones(pl: ViewPlayerDict | PlayerDict) -> list[str]:
     return (
         list(pl["hand"])
         + [e["card"] for e in pl["cases"]]
@@ -170,7 +172,7 @@ def _from_prior(
 
 def determinize(  # noqa: C901 -- one pass over every hidden zone
     catalog: Catalog,
-    view: dict[str, Any],
+    view: ViewDict,
     decks: list[Any],
     seed: str,
     memory: Memory | dict[str, str] | None = None,
@@ -182,12 +184,13 @@ def determinize(  # noqa: C901 -- one pass over every hidden zone
     seen.update(view["cards"])
     seat = view.get("viewer")
     stream = SeededStream("determinize:" + seed)
-    pending = view.get("pending") or {}
+    pending = view.get("pending")
     kind_of = {e["card"]: "case" for pl in view["players"] for e in pl["cases"]}  # what a hidden instance must be
     if pending and pending["action"]["type"] == "play_case":
         kind_of[pending["action"]["card"]] = "case"
-    if pending and isinstance(pending["action"].get("fairy"), str):  # bounced to a hand by a counter since
-        kind_of[pending["action"]["fairy"]] = "fairy"
+    fairy = pending["action"].get("fairy") if pending else None
+    if isinstance(fairy, str):  # bounced to a hand by a counter since
+        kind_of[fairy] = "fairy"
     if seat in (0, 1) and isinstance(memory, Memory):  # what auto response windows told (RULES 9.4)
         hand = view["players"][1 - seat]["hand"]
         kind_of.update(_claimed(catalog, memory, hand, {i for i in hand if i not in seen}))
@@ -247,7 +250,9 @@ def determinize(  # noqa: C901 -- one pass over every hidden zone
             cards[iid] = cid
             file_ids.append(iid)
         files.append(file_ids)
-    state = copy.deepcopy({k: v for k, v in view.items() if k not in VIEW_ONLY})  # a view may share lists
+    state: dict[str, Any] = copy.deepcopy(
+        {k: v for k, v in view.items() if k not in VIEW_ONLY}
+    )  # a view may share lists
     state["schema"] = STATE_SCHEMA
     state["seed"] = "determinized:" + seed
     state["rng"] = 0

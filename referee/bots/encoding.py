@@ -8,12 +8,12 @@ goes in. The action space is :class:`referee.bots.actions.ActionSpace`
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal
 
 from referee.bots.actions import SIMPLE, ActionSpace
 from referee.bots.extra import np
-from referee.engine import Catalog
+from referee.engine import Catalog, FieldZone, ViewDict
 from referee.engine.facts import Phase, Step
 from referee.engine.model import RESPONDABLE
 
@@ -37,6 +37,19 @@ EVENT_TYPES = (
 )  # fmt: skip
 RECENT_EVENTS = 16
 CARD_KEYS = ("card", "fairy", "evidence", "case")  # where an event names its one card
+FIELD: tuple[FieldZone, ...] = ("cases", "fairies", "evidence")
+SUPPORT: tuple[Literal["fairies", "evidence"], ...] = (
+    "fairies",
+    "evidence",
+)  # what adds to an investigation's power on its case
+
+
+def seat_of(view: ViewDict) -> int:
+    """The seat whose view this is (a spectator's view has none to encode)."""
+    seat = view["viewer"]
+    if seat is None:
+        raise ValueError("a seat's view is encoded, not a spectator's")
+    return seat
 
 
 class Observation:
@@ -71,9 +84,9 @@ class Observation:
             at += size
         return out
 
-    def encode(self, view: dict[str, Any]) -> np.ndarray:
+    def encode(self, view: ViewDict) -> np.ndarray:
         # Written into a Python list and converted once: numpy's item writes cost several times a list's.
-        seat = view["viewer"]
+        seat = seat_of(view)
         me, opp = view["players"][seat], view["players"][1 - seat]
         cards = view["cards"]
         v = [0.0] * self.size
@@ -93,7 +106,7 @@ class Observation:
             v[at + RESPONDABLE.index(pending["action"]["type"])] = 1
         at += len(RESPONDABLE)
         position, c = self.position, self.c
-        field = ("cases", "fairies", "evidence")
+        field = FIELD
         for block, iids in enumerate(
             (
                 me["hand"],
@@ -123,14 +136,14 @@ class Observation:
                 v[o + 5] = power.get(e["card"], 0) / 10
         return np.array(v, dtype=np.float32)
 
-    def _powers(self, view: dict[str, Any], seat: int) -> dict[str, int]:
+    def _powers(self, view: ViewDict, seat: int) -> dict[str, int]:
         """My investigation power on each case (RULES 10.3: my fairies and evidence there, and modifiers)."""
         cards, me = view["cards"], view["players"][seat]
         bonus: dict[str, int] = {}
         for m in view.get("modifiers", ()):
             bonus[m["card"]] = bonus.get(m["card"], 0) + m["power"]
         out: dict[str, int] = {}
-        for zone in ("fairies", "evidence"):
+        for zone in SUPPORT:
             for e in me[zone]:
                 if e["case"] is not None:
                     out[e["case"]] = (
@@ -165,14 +178,14 @@ class InfoState:
 
     def encode(
         self,
-        view: dict[str, Any],
+        view: ViewDict,
         opponent_seen: dict[str, str],
-        events: Iterable[dict[str, Any]],
+        events: Iterable[Mapping[str, Any]],  # any event's keys are read alike: its player, the card it names
         known: dict[str, str],
     ) -> np.ndarray:
         """``opponent_seen``: instance -> catalog id of the opponent's cards seen; ``events``: the seat's, newest
         first (at most :data:`RECENT_EVENTS` used); ``known``: instance -> catalog id the seat knows."""
-        seat = view["viewer"]
+        seat = seat_of(view)
         v = np.zeros(self.size, dtype=np.float32)
         v[: self.view.size] = self.view.encode(view)
         at = self.view.size

@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import os
 from collections import deque
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from referee.bots.encoding import ActionSpace, InfoState, Observation
+from referee.bots.encoding import ActionSpace, InfoState, Observation, seat_of
 from referee.bots.extra import AECEnv, np, spaces
 from referee.bots.seat import seat_events
-from referee.engine import Catalog, Session
+from referee.engine import ActionDict, Catalog, EventDict, Session, ViewDict
 
 AGENTS = ("player_0", "player_1")
 WINDOWS = ("auto", "strict")
@@ -142,10 +143,10 @@ class AceFileEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         # What each seat has been told, for the information state: its events, the cards it has seen.
-        self.told: list[deque[dict[str, Any]]] = [deque(maxlen=InfoState.recent) for _ in AGENTS]
+        self.told: list[deque[EventDict]] = [deque(maxlen=InfoState.recent) for _ in AGENTS]
         self.known: list[dict[str, str]] = [{}, {}]
         self.opponent_seen: list[dict[str, str]] = [{}, {}]
-        self._views: dict[int, dict[str, Any]] = {}
+        self._views: dict[int, ViewDict] = {}
         if self.infostate:
             self._tell(events)
         self._select()
@@ -157,14 +158,14 @@ class AceFileEnv(AECEnv):
             raise RuntimeError("call reset() before using the environment")
         return self.session
 
-    def _view(self, seat: int) -> dict[str, Any]:
+    def _view(self, seat: int) -> ViewDict:
         """The seat's view of the state now (made once per step)."""
         view = self._views.get(seat)
         if view is None:
             view = self._views[seat] = self._game.view(seat)
         return view
 
-    def _tell(self, events: Any) -> None:
+    def _tell(self, events: Iterable[EventDict]) -> None:
         """Each seat's share of ``events`` (private mode's filter), and the cards its view now shows."""
         state = self._game.state
         for seat in (0, 1):
@@ -175,14 +176,16 @@ class AceFileEnv(AECEnv):
             opp = view["players"][1 - seat]
             for iid in [
                 *opp["hand"],
-                *(e["card"] for z in ("cases", "fairies", "evidence") for e in opp[z]),
+                *(e["card"] for e in opp["cases"]),
+                *(e["card"] for e in opp["fairies"]),
+                *(e["card"] for e in opp["evidence"]),
                 *opp["trash"],
             ]:
                 cid = view["cards"].get(iid)
                 if cid is not None:
                     self.opponent_seen[seat][iid] = cid
 
-    def _legal(self, seat: int) -> dict[int, dict[str, Any]]:
+    def _legal(self, seat: int) -> dict[int, ActionDict]:
         if self._game.over:
             return {}
         listed = self._game.legal_actions(seat)
@@ -261,9 +264,9 @@ class AceFileEnv(AECEnv):
         pass
 
 
-def render_view(catalog: Catalog, view: dict[str, Any]) -> str:
+def render_view(catalog: Catalog, view: ViewDict) -> str:
     """One seat's view as lines of text: whose turn, both sides' zones, the open window."""
-    seat, cards = view["viewer"], view["cards"]
+    seat, cards = seat_of(view), view["cards"]
 
     def name(iid: str) -> str:
         cid = cards.get(iid)
@@ -282,15 +285,14 @@ def render_view(catalog: Catalog, view: dict[str, Any]) -> str:
             lines.append(
                 f"  case {name(e['card'])}{' face up' if e['face_up'] else ''}{' actioned' if e['actioned'] else ''}"
             )
-        for e in pl["fairies"]:
-            lines.append(f"  fairy {name(e['card'])}{' on ' + name(e['case']) if e['case'] else ' standby'}")
-        for e in pl["evidence"]:
-            lines.append(f"  evidence {name(e['card'])} on {name(e['case'])}")
-    if view.get("pending"):
-        act = view["pending"]["action"]
-        lines.append(
-            f"window open: player {act['player']}'s {act['type']}, player {view['pending']['responder']} to respond"
-        )
-    if view.get("result"):
-        lines.append(f"game over: player {view['result']['winner']} wins ({view['result']['reason']})")
+        for f in pl["fairies"]:
+            lines.append(f"  fairy {name(f['card'])}{' on ' + name(f['case']) if f['case'] else ' standby'}")
+        for ev in pl["evidence"]:
+            lines.append(f"  evidence {name(ev['card'])} on {name(ev['case'])}")
+    pending, result = view.get("pending"), view.get("result")
+    if pending:
+        act = pending["action"]
+        lines.append(f"window open: player {act['player']}'s {act['type']}, player {pending['responder']} to respond")
+    if result:
+        lines.append(f"game over: player {result['winner']} wins ({result['reason']})")
     return "\n".join(lines)

@@ -19,7 +19,7 @@ from typing import Any
 
 from referee.bots.players import Bot
 from referee.bots.seat import seat_events
-from referee.engine import Catalog, Session
+from referee.engine import ActionDict, Catalog, EventDict, Session, ViewDict
 
 DEFAULT_MAX_ACTIONS = 3000
 
@@ -85,18 +85,18 @@ def play_game(
     bots: list[Bot],
     game: dict[str, Any],
     max_actions: int = DEFAULT_MAX_ACTIONS,
-    moves: list[dict[str, Any]] | None = None,
+    moves: list[ActionDict] | None = None,
 ) -> tuple[int | None, int]:
     """One game in-process, ``bots[p]`` at seat ``p``: (the winner's seat or None, actions played); each
     action is also appended to ``moves``, if given (for the game's record)."""
     session, events = Session.new(catalog, game)
     for p, bot in enumerate(bots):
         bot.start(p, own_deck_only(game["decks"], p), game["seed"])
-    inbox: list[list[dict[str, Any]]] = [seat_events(events, session.state, p) for p in (0, 1)]
+    inbox: list[list[EventDict]] = [seat_events(events, session.state, p) for p in (0, 1)]
     n = 0
     while not session.over and n < max_actions:
         state = session.state
-        seat = state["pending"]["responder"] if state["pending"] is not None else state["active"]
+        seat = pending["responder"] if (pending := state["pending"]) is not None else state["active"]
         legal = session.legal_actions(seat)
         action = bots[seat].act(copy.deepcopy(session.view(seat)), inbox[seat], legal)  # the bot's own copy
         inbox[seat] = []
@@ -219,7 +219,7 @@ class Remote:
             raise RemoteError(f"POST {path}: {r.status_code} {problem.get('code', '')}: {problem.get('detail', '')}")
         return r
 
-    def record(self, game: dict[str, Any], actions: list[dict[str, Any]]) -> str | None:
+    def record(self, game: dict[str, Any], actions: list[ActionDict]) -> str | None:
         """The whole record of the last game played (``POST /v1/records``, docs/api.md §14), written by the
         service: from its NewGame, or in private mode from the token it was dealt and both seats. ``None``
         for a private game not over: until the end its whole record, which names the seed, is the service's
@@ -239,7 +239,7 @@ class Remote:
         bots: list[Bot],
         game: dict[str, Any],
         max_actions: int = DEFAULT_MAX_ACTIONS,
-        moves: list[dict[str, Any]] | None = None,
+        moves: list[ActionDict] | None = None,
     ) -> tuple[int | None, int]:
         """As :func:`play_game`, through the service."""
         try:
@@ -252,14 +252,14 @@ class Remote:
         self.dealt = {"state": token, "seats": seats}
         for p, bot in enumerate(bots):
             bot.start(p, own_deck_only(game["decks"], p), game.get("seed", "remote"))
-        inbox: list[list[dict[str, Any]]] = [[], []]
+        inbox: list[list[EventDict]] = [[], []]
         n = 0
         while n < max_actions:
             views = [self._view(token, seats, p) for p in (0, 1)]
             v = views[0]
-            if v["phase"] == "over":
-                return v["result"]["winner"], n
-            seat = v["pending"]["responder"] if v["pending"] is not None else v["active"]
+            if v["phase"] == "over" and (result := v["result"]) is not None:  # the one follows from the other
+                return result["winner"], n
+            seat = pending["responder"] if (pending := v["pending"]) is not None else v["active"]
             body = {"state": token, "player": seat} if seats is None else {"state": token, "seat": seats[seat]}
             legal = self._post("/v1/legal-actions", body)["actions"]
             action = bots[seat].act(views[seat], inbox[seat], legal)
@@ -277,9 +277,9 @@ class Remote:
                 inbox[seat].extend(out["events"])
         return None, n
 
-    def _view(self, token: Any, seats: list[str] | None, p: int) -> dict[str, Any]:
+    def _view(self, token: Any, seats: list[str] | None, p: int) -> ViewDict:
         body = {"state": token, "player": p} if seats is None else {"state": token, "seat": seats[p]}
-        view: dict[str, Any] = self._post("/v1/view", body)["view"]
+        view: ViewDict = self._post("/v1/view", body)["view"]  # the service's view (docs/api.md §5)
         return view
 
 

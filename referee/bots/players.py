@@ -31,24 +31,24 @@ import time
 from typing import Any
 
 from referee.bots.determinize import Memory, determinize
-from referee.engine import Catalog, RuleViolation, Session
+from referee.engine import ActionDict, Catalog, EventDict, PlayerDict, RuleViolation, Session, StateDict, ViewDict
 from referee.engine.setup import SeededStream
 
-Action = dict[str, Any]
+Action = ActionDict
 
 
-def score(state: dict[str, Any], me: int) -> float:
+def score(state: StateDict, me: int) -> float:
     """How good ``state`` is for ``me``: a win 100, a loss -100; else, for each side, minus the cards in its
     trash (a card there is one the player has lost: milled by a solved case, worked a failed investigation,
     discarded, spent), plus 0.5 for each fairy on the field, 0.4 more for each one dispatched, 0.3 for each
     evidence, 0.2 for each case, 0.25 for each card in the file (an empty file loses) and 0.05 for each card in
     hand; mine minus the opponent's. A draw moves a card from the file to the hand and costs 0.2: a voluntary
     draw must buy more than that, and whose draw step came last counts little."""
-    result = state.get("result")
+    result = state["result"]
     if result is not None:
         return 100.0 if result["winner"] == me else -100.0
 
-    def side(pl: dict[str, Any]) -> float:
+    def side(pl: PlayerDict) -> float:
         fairies = pl["fairies"]
         return (
             -len(pl["trash"])
@@ -68,18 +68,18 @@ def _key(action: Action) -> str:
     return json.dumps({k: v for k, v in action.items() if k != "pay"}, sort_keys=True)
 
 
-def _actor(state: dict[str, Any]) -> int:
-    actor: int = state["pending"]["responder"] if state["pending"] is not None else state["active"]
-    return actor
+def _actor(state: StateDict) -> int:
+    pending = state["pending"]
+    return pending["responder"] if pending is not None else state["active"]
 
 
 def settle(session: Session) -> None:
     """Close an open response window by passing (the responder plays no counter)."""
     for _ in range(4):
-        s = session.state
-        if s["pending"] is None or session.over:
+        pending = session.state["pending"]
+        if pending is None or session.over:
             return
-        session.apply({"type": "pass", "player": s["pending"]["responder"]})
+        session.apply({"type": "pass", "player": pending["responder"]})
 
 
 def _time_left(start: float, deadline: float, done: int) -> bool:
@@ -110,7 +110,7 @@ class Bot:
         self.stream = SeededStream(f"{self.name}:{self.seed}:{game_seed}:{seat}")
         self.decisions = 0
 
-    def act(self, view: dict[str, Any], events: list[dict[str, Any]], legal: list[Action]) -> Action:
+    def act(self, view: ViewDict, events: list[EventDict], legal: list[Action]) -> Action:
         self.memory.observe(view, events)
         self.decisions += 1
         playable = [a for a in legal if a["type"] != "concede"]
@@ -120,10 +120,10 @@ class Bot:
             return playable[0]
         return self.choose(view, playable)
 
-    def choose(self, view: dict[str, Any], playable: list[Action]) -> Action:
+    def choose(self, view: ViewDict, playable: list[Action]) -> Action:
         raise NotImplementedError
 
-    def sample(self, view: dict[str, Any], salt: str) -> Session:
+    def sample(self, view: ViewDict, salt: str) -> Session:
         state = determinize(self.catalog, view, self.decks, f"{self.seed}:{self.decisions}:{salt}", self.memory)
         return Session(self.catalog, state)  # consistent by construction (tests/test_determinize.py)
 
@@ -131,7 +131,7 @@ class Bot:
 class RandomBot(Bot):
     name = "random"
 
-    def choose(self, view: dict[str, Any], playable: list[Action]) -> Action:
+    def choose(self, view: ViewDict, playable: list[Action]) -> Action:
         if playable[0]["type"] in ("mulligan", "keep") and self.stream.below(4):
             return next(a for a in playable if a["type"] == "keep")
         return playable[self.stream.below(len(playable))]
@@ -140,7 +140,7 @@ class RandomBot(Bot):
 class GreedyBot(Bot):
     name = "greedy"
 
-    def choose(self, view: dict[str, Any], playable: list[Action]) -> Action:
+    def choose(self, view: ViewDict, playable: list[Action]) -> Action:
         if playable[0]["type"] in ("mulligan", "keep"):
             return next(a for a in playable if a["type"] == "keep")
         base = self.sample(view, "greedy")
@@ -188,7 +188,7 @@ class ISMCTSBot(Bot):
         self.seconds = seconds
         self.exploration = exploration
 
-    def choose(self, view: dict[str, Any], playable: list[Action]) -> Action:
+    def choose(self, view: ViewDict, playable: list[Action]) -> Action:
         root = _Node(self.seat)
         wanted = {_key(a): a for a in playable}
         start = time.perf_counter()
@@ -239,8 +239,8 @@ class ISMCTSBot(Bot):
 
     def _opponent_passes(self, session: Session) -> None:
         """The opponent's response windows on my actions close with a pass (the sample's counters unplayed)."""
-        while not session.over and session.state["pending"] is not None:
-            responder = session.state["pending"]["responder"]
+        while not session.over and (pending := session.state["pending"]) is not None:
+            responder = pending["responder"]
             if responder == self.seat:
                 return
             session.apply({"type": "pass", "player": responder})

@@ -38,7 +38,7 @@ from typing import IO, Any
 
 from referee.bots.actions import ActionSpace
 from referee.bots.players import Bot, make_bot
-from referee.engine import Catalog
+from referee.engine import Catalog, ViewDict
 
 PROTOCOL = "ace-file-bot/1"
 MAX_LINE = 1 << 16  # bytes of one answer line
@@ -59,9 +59,11 @@ def encode(message: Mapping[str, Any]) -> bytes:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
 
-def legal_entries(space: ActionSpace, view: dict[str, Any], labelled: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def legal_entries(space: ActionSpace, view: ViewDict, labelled: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``{"index", "action", "label"}`` for each listed action (labels from the engine, as the seat sees them)."""
-    plain = [{k: v for k, v in a.items() if k != "label"} for a in labelled]
+    plain: list[Any] = [  # each a listed action (ActionDict) without its label
+        {k: v for k, v in a.items() if k != "label"} for a in labelled
+    ]
     by_index = space.legal(plain, view)
     index_of = {id(a): i for i, a in by_index.items()}
     return [{"index": index_of[id(a)], "action": a, "label": full["label"]} for a, full in zip(plain, labelled)]

@@ -7,11 +7,12 @@ private mode applies to every seat's answers.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
 
+from referee.engine import EventDict, StateDict
 from referee.engine.events import events_for  # the filter of private mode's answers
 
 
-def seat_events(events: Any, state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+def seat_events(events: Iterable[EventDict], state: StateDict, seat: int) -> list[EventDict]:
     """``events`` (which led to ``state``) as ``seat`` may know them: no seed, no card it may not know."""
-    return events_for(list(events), state, seat)
+    return events_for(events, state, seat)

@@ -18,10 +18,10 @@ searches until then, and the move may differ with the machine's speed.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 from referee.bots.players import BOTS, Action, make_bot
-from referee.engine import Catalog, RuleViolation, Session
+from referee.engine import Catalog, FieldZone, IdZone, RuleViolation, Session, StateDict
 
 __all__ = ["BOTS", "MAX_BUDGET_MS", "MAX_ITERATIONS", "UnknownBot", "own_deck", "suggest"]
 
@@ -30,15 +30,15 @@ MAX_BUDGET_MS = 2000  # docs/api.md §16
 # takes about 1 ms on one core (docs/performance.md, "Bots and fuzzing").
 MAX_ITERATIONS = 1000
 BUDGET_ITERATIONS = 10**9  # with a deadline, the deadline ends the search
-ZONES = ("hand", "trash")
-FIELD = ("cases", "fairies", "evidence")
+ZONES: tuple[IdZone, ...] = ("hand", "trash")
+FIELD: tuple[FieldZone, ...] = ("cases", "fairies", "evidence")
 
 
 class UnknownBot(ValueError):
     """A bot name that is not one of :data:`BOTS`."""
 
 
-def own_deck(state: dict[str, Any], seat: int) -> Counter[str]:
+def own_deck(state: StateDict, seat: int) -> Counter[str]:
     """The seat's own deck list: the catalog id of every card it owns, wherever it is (it built the deck)."""
     pl = state["players"][seat]
     owned = list(pl["file"]) + [i for z in ZONES for i in pl[z]] + [e["card"] for z in FIELD for e in pl[z]]
@@ -54,8 +54,9 @@ def suggest(
     seed: str = "",
     iterations: int | None = None,
     deadline: float | None = None,
-) -> Action:
-    """One of ``seat``'s legal actions in ``session``, chosen by ``bot`` from the seat's view.
+) -> dict[str, Any]:
+    """One of ``seat``'s legal actions in ``session``, chosen by ``bot`` from the seat's view (an ``ActionDict``,
+    handed to the service as the plain dict it answers with).
 
     Raises :class:`RuleViolation` (11.3, 12.2) when the seat may not act now, :class:`UnknownBot` for a name
     not in :data:`BOTS`. Give ``iterations`` (fixed work) or ``deadline`` (a ``time.perf_counter()`` instant).
@@ -74,4 +75,5 @@ def suggest(
     decks: list[Any] = [None, None]
     decks[seat] = own_deck(state, seat)
     player.start(seat, decks, f"seq{state.get('seq', 0)}")
-    return player.act(session.view(seat), [], session.legal_actions(seat))
+    chosen: Action = player.act(session.view(seat), [], session.legal_actions(seat))
+    return cast(dict[str, Any], chosen)

@@ -17,6 +17,7 @@ from referee.cli.common import PROG, CommandError, load_catalog, positive_int, s
 
 if TYPE_CHECKING:
     from referee.bots.players import Bot
+    from referee.engine import ActionDict
 
 
 def add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -91,7 +92,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     numbers = itertools.count()  # play_match plays its games in order: the n-th run is game n
 
     def runner(bots: list[Bot], game: dict[str, Any]) -> tuple[int | None, int]:
-        moves: list[dict[str, Any]] = []
+        moves: list[ActionDict] = []
         if remote is None:
             winner, n = play_game(catalog, bots, game, args.max_actions, moves)
         else:
@@ -146,7 +147,7 @@ def _records_folder(option: str | None) -> Path | None:
 
 
 def _save_record(
-    folder: Path, number: int, catalog: Any, remote: Any, game: dict[str, Any], moves: list[dict[str, Any]]
+    folder: Path, number: int, catalog: Any, remote: Any, game: dict[str, Any], moves: list[ActionDict]
 ) -> None:
     """Game ``number``'s record into ``folder``: written here from the game played, or by the service at --url."""
     from referee.bots.match import write_record

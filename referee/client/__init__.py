@@ -74,11 +74,16 @@ returns a :class:`~referee.client.calls.Call` (what to send, and how to read the
 same for both). A private game's methods are Calls too, whose reading checks
 the view and keeps the token (:mod:`referee.client.private_game`), sent by the client it
 holds: one copy of that logic for both.
+
+**Typed answers**: a state is a :class:`StateDict`, an action an :class:`ActionDict`, a view a
+:class:`ViewDict`, an event an ``EventDict`` (test its ``type`` to reach that type's keys), from
+:mod:`referee.client.types`, generated from the referee's model and its events' schemas, so a
+type checker checks every key a program reads of them.
 """
 
 from __future__ import annotations
 
-from referee.client.calls import Latest, PrivateDeal, PrivateStep, Replayed, Step, Suggestion
+from referee.client.calls import Latest, PrivateDeal, PrivateReplayed, PrivateStep, Replayed, Step, Suggestion
 from referee.client.clients import AsyncRefereeClient, RefereeClient
 from referee.client.errors import (
     GameNotOver,
@@ -103,11 +108,14 @@ from referee.client.errors import (
     UnknownGame,
 )
 from referee.client.private_game import AsyncPrivateGame, AsyncSpectator, PrivateGame, Spectator
+from referee.client.types import ActionDict, EventDict, StateDict, ViewDict
 
 __all__ = [
+    "ActionDict",
     "AsyncPrivateGame",
     "AsyncRefereeClient",
     "AsyncSpectator",
+    "EventDict",
     "GameNotOver",
     "InvalidRequest",
     "Latest",
@@ -120,6 +128,7 @@ __all__ = [
     "PrivateDeal",
     "PrivateGame",
     "PrivateModeOff",
+    "PrivateReplayed",
     "PrivateStep",
     "RefereeClient",
     "RefereeClientError",
@@ -133,8 +142,10 @@ __all__ = [
     "SeatRejected",
     "Spectator",
     "StaleState",
+    "StateDict",
     "Step",
     "Suggestion",
     "TokenRejected",
     "UnknownGame",
+    "ViewDict",
 ]

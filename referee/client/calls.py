@@ -14,6 +14,7 @@ from typing import Any, Final, Generic, Literal, NamedTuple, ParamSpec, TypeVar
 from urllib.parse import quote
 
 from referee.client.errors import RefereeClientError, RefereeRuleViolation
+from referee.client.types import ActionDict, EventDict, StateDict, ViewDict
 
 JSON = "application/json"
 
@@ -21,14 +22,21 @@ JSON = "application/json"
 class Step(NamedTuple):
     """What ``new_game`` and ``apply`` return: the state and the events that led to it."""
 
-    state: dict[str, Any]
-    events: list[dict[str, Any]]
+    state: StateDict
+    events: list[EventDict]
 
 
 class Replayed(NamedTuple):
     """What ``replay`` returns: the final state and how many actions were applied."""
 
-    state: dict[str, Any]
+    state: StateDict
+    applied: int
+
+
+class PrivateReplayed(NamedTuple):
+    """What ``private_replay`` returns: the final state's token and how many actions were applied."""
+
+    state: str
     applied: int
 
 
@@ -63,12 +71,14 @@ def new_game(game: dict[str, Any]) -> Call[Step]:
     return Call("POST", "/v1/games", _step, game)
 
 
-def apply(state: dict[str, Any], action: dict[str, Any]) -> Call[Step]:
+def apply(state: StateDict | dict[str, Any], action: ActionDict | dict[str, Any]) -> Call[Step]:
     """``POST /v1/apply``: the next state and its events."""
     return Call("POST", "/v1/apply", _step, {"state": state, "action": action})
 
 
-def validate(state: dict[str, Any], action: dict[str, Any]) -> Call[RefereeRuleViolation | None]:
+def validate(
+    state: StateDict | dict[str, Any], action: ActionDict | dict[str, Any]
+) -> Call[RefereeRuleViolation | None]:
     """``POST /v1/validate``: the violation ``action`` would raise (returned, not raised), or ``None``."""
 
     def read(out: Any) -> RefereeRuleViolation | None:
@@ -77,7 +87,7 @@ def validate(state: dict[str, Any], action: dict[str, Any]) -> Call[RefereeRuleV
     return Call("POST", "/v1/validate", read, {"state": state, "action": action})
 
 
-def legal_actions(state: dict[str, Any], player: int | None = None) -> Call[list[dict[str, Any]]]:
+def legal_actions(state: StateDict | dict[str, Any], player: int | None = None) -> Call[list[ActionDict]]:
     """``POST /v1/legal-actions``: every legal action now (for ``player``, or whoever may act)."""
     body: dict[str, Any] = {"state": state}
     if player is not None:
@@ -98,10 +108,10 @@ def _game_body(actions: Any, game: Any, state: Any, record: str | None) -> dict[
 
 
 def replay(
-    actions: list[dict[str, Any]] | None = None,
+    actions: list[ActionDict] | list[dict[str, Any]] | None = None,
     *,
     game: dict[str, Any] | None = None,
-    state: dict[str, Any] | None = None,
+    state: StateDict | dict[str, Any] | None = None,
     record: str | None = None,
 ) -> Call[Replayed]:
     """``POST /v1/replay`` from a NewGame or a state and ``actions``, or a game record's text (docs/records.md)
@@ -139,7 +149,7 @@ def record(
     return _record_call(body, times, player)
 
 
-def view(state: dict[str, Any], player: int) -> Call[dict[str, Any]]:
+def view(state: StateDict | dict[str, Any], player: int) -> Call[ViewDict]:
     """``POST /v1/view``: what ``player`` may see (docs/api.md §5)."""
     return Call("POST", "/v1/view", lambda out: out["view"], {"state": state, "player": player})
 
@@ -147,7 +157,7 @@ def view(state: dict[str, Any], player: int) -> Call[dict[str, Any]]:
 class Suggestion(NamedTuple):
     """``POST /v1/suggest``'s answer: one of the player's legal actions, and its label."""
 
-    action: dict[str, Any]
+    action: ActionDict
     label: str
 
 
@@ -162,7 +172,7 @@ def _bot_body(bot: str, budget_ms: int | None, iterations: int | None, seed: str
 
 
 def suggest(
-    state: dict[str, Any],
+    state: StateDict | dict[str, Any],
     player: int,
     bot: str,
     *,
@@ -232,7 +242,7 @@ class PrivateDeal(NamedTuple):
     state: str
     seats: list[str]
     commitment: str
-    events: list[dict[str, Any]]
+    events: list[EventDict]
     watch: str | None = None  # the spectator key (docs/api.md §12)
 
 
@@ -240,8 +250,8 @@ class PrivateStep(NamedTuple):
     """What a private ``apply`` returns: the next token, the actor's events and view, and a re-made seat or None."""
 
     state: str
-    events: list[dict[str, Any]]
-    view: dict[str, Any]
+    events: list[EventDict]
+    view: ViewDict
     seat: str | None
 
 
@@ -250,7 +260,7 @@ class Latest(NamedTuple):
 
     state: str
     seq: int
-    view: dict[str, Any]
+    view: ViewDict
 
 
 def new_private_game(game: dict[str, Any]) -> Call[PrivateDeal]:
@@ -279,7 +289,7 @@ def next_private_game(token: str, seat: str, first_player: int) -> Call[PrivateD
     )
 
 
-def next_game(state: dict[str, Any], first_player: int, player: int | None = None) -> Call[Step]:
+def next_game(state: StateDict | dict[str, Any], first_player: int, player: int | None = None) -> Call[Step]:
     """``POST /v1/matches/next`` (plain mode): the next game of a match from the final state of the game that
     ended; ``player``, if given, is who chose ``first_player`` (the loser, RULES 14.2)."""
     body: dict[str, Any] = {"state": state, "first_player": first_player}
@@ -288,7 +298,7 @@ def next_game(state: dict[str, Any], first_player: int, player: int | None = Non
     return Call("POST", "/v1/matches/next", _step, body)
 
 
-def private_apply(token: str, seat: str, action: dict[str, Any]) -> Call[PrivateStep]:
+def private_apply(token: str, seat: str, action: ActionDict | dict[str, Any]) -> Call[PrivateStep]:
     """``POST /v1/apply`` with a seat: the next token, and the events and view of the seat's player."""
     return Call(
         "POST",
@@ -298,13 +308,13 @@ def private_apply(token: str, seat: str, action: dict[str, Any]) -> Call[Private
     )
 
 
-def private_validate(token: str, seat: str, action: dict[str, Any]) -> Call[RefereeRuleViolation | None]:
+def private_validate(token: str, seat: str, action: ActionDict | dict[str, Any]) -> Call[RefereeRuleViolation | None]:
     """``POST /v1/validate`` with a seat (the violation returned, not raised), or ``None`` when legal."""
     call = validate(token, action)  # type: ignore[arg-type]
     return Call(call.method, call.path, call.read, {**call.body, "seat": seat})
 
 
-def private_legal_actions(token: str, seat: str) -> Call[list[dict[str, Any]]]:
+def private_legal_actions(token: str, seat: str) -> Call[list[ActionDict]]:
     """``POST /v1/legal-actions`` with a seat: the seat player's legal actions."""
     return Call("POST", "/v1/legal-actions", lambda out: out["actions"], {"state": token, "seat": seat})
 
@@ -323,22 +333,24 @@ def private_suggest(
     return Call("POST", "/v1/suggest", lambda out: Suggestion(out["action"], out["label"]), body)
 
 
-def private_view(token: str, seat: str) -> Call[dict[str, Any]]:
+def private_view(token: str, seat: str) -> Call[ViewDict]:
     """``POST /v1/view`` with a seat: what the seat's player may see."""
     return Call("POST", "/v1/view", lambda out: out["view"], {"state": token, "seat": seat})
 
 
-def private_replay(token: str, seats: list[str], actions: list[dict[str, Any]]) -> Call[Replayed]:
+def private_replay(
+    token: str, seats: list[str], actions: list[ActionDict] | list[dict[str, Any]]
+) -> Call[PrivateReplayed]:
     """``POST /v1/replay`` from a token; needs both seats."""
     return Call(
         "POST",
         "/v1/replay",
-        lambda out: Replayed(out["state"], out["applied"]),
+        lambda out: PrivateReplayed(out["state"], out["applied"]),
         {"state": token, "seats": seats, "actions": actions},
     )
 
 
-def reveal(token: str, seats: list[str]) -> Call[dict[str, Any]]:
+def reveal(token: str, seats: list[str]) -> Call[StateDict]:
     """``POST /v1/reveal`` with both seats: the whole plain state of a finished private game
     (:class:`GameNotOver` before)."""
     return Call("POST", "/v1/reveal", lambda out: out["state"], {"state": token, "seats": seats})

@@ -11,6 +11,7 @@ from referee.client import calls
 from referee.client.calls import Call, Latest, Method, P, PrivateDeal, PrivateStep, T, sending
 from referee.client.clients import AsyncRefereeClient, RefereeClient
 from referee.client.errors import RefereeClientError, RefereeRuleViolation, RollbackDetected, StaleState
+from referee.client.types import ActionDict, ClockViewDict, MatchDict, StateDict, ViewDict
 
 
 class _GameEndpoint(Method[Callable[Concatenate[Any, P], Call[T]]], Generic[P, T]):
@@ -51,11 +52,13 @@ class _PrivateSide:
         self.seat = seat
         self.seq = -1
         self.commitment: str | None = None
-        self.view: dict[str, Any] = {}
+        self.view: ViewDict | dict[str, Any] = {}  # {} until the first view is received
 
     @property
     def player(self) -> int:
-        viewer: int = self.view["viewer"]
+        viewer = self.view["viewer"]
+        if viewer is None:  # a seat's view names its player; only a spectator's does not
+            raise RefereeClientError("this view is a spectator's: it names no player")
         return viewer
 
     def _send(self, call: Call[T]) -> Any:
@@ -67,7 +70,7 @@ class _PrivateSide:
         view, legal actions, the latest state), so a player who only watches stays seated."""
         return replace(call, read=_taking_seat(self, "seat", call.read))
 
-    def _see(self, view: dict[str, Any]) -> None:
+    def _see(self, view: ViewDict) -> None:
         if view["seq"] < self.seq:
             raise RollbackDetected(f"the state went back from seq {self.seq} to {view['seq']}")
         if self.commitment is None:
@@ -76,12 +79,12 @@ class _PrivateSide:
             raise RollbackDetected("the commitment changed: this token is of another game")
         self.seq, self.view = view["seq"], view
 
-    def _receive(self, token: str) -> Call[dict[str, Any]]:
+    def _receive(self, token: str) -> Call[ViewDict]:
         """Take the token after the opponent's move; returns the new view
         (:class:`RollbackDetected`, and the token not taken, if it is older than one seen)."""
         call = self._renewing(calls.private_view(token, self.seat))
 
-        def read(out: Any) -> dict[str, Any]:
+        def read(out: Any) -> ViewDict:
             view = call.read(out)
             self._see(view)
             self.token = token
@@ -94,7 +97,7 @@ class _PrivateSide:
         """The game's id, which every private view carries (``/v1/latest`` takes it)."""
         return self.view.get("game_id")
 
-    def _apply(self, action: dict[str, Any]) -> Call[PrivateStep]:
+    def _apply(self, action: ActionDict | dict[str, Any]) -> Call[PrivateStep]:
         """Act as this player: the next token is kept; returns the step (its events and view are this player's).
 
         With a ledger (docs/api.md §11), a move on a token that is not the game's latest raises
@@ -137,18 +140,18 @@ class _PrivateSide:
 
         return replace(call, read=read)
 
-    def _legal_actions(self) -> Call[list[dict[str, Any]]]:
+    def _legal_actions(self) -> Call[list[ActionDict]]:
         """This player's legal actions now."""
         return self._renewing(calls.private_legal_actions(self.token, self.seat))
 
-    def _validate(self, action: dict[str, Any]) -> Call[RefereeRuleViolation | None]:
+    def _validate(self, action: ActionDict | dict[str, Any]) -> Call[RefereeRuleViolation | None]:
         """The violation ``action`` would raise (returned, not raised), or ``None`` when legal."""
         return calls.private_validate(self.token, self.seat, action)
 
     # -- clocks and matches (docs/api.md §15) ---------------------------------------------------
 
     @property
-    def clock(self) -> dict[str, Any] | None:
+    def clock(self) -> ClockViewDict | None:
         """The game's clock as the last view showed it (``remaining``, ``running``, ``since``...), or None."""
         return self.view.get("clock")
 
@@ -169,7 +172,7 @@ class _PrivateSide:
         return left
 
     @property
-    def match(self) -> dict[str, Any] | None:
+    def match(self) -> MatchDict | None:
         """The match this game is part of (``best_of``, ``game``, ``wins``, ``winner``), or None."""
         return self.view.get("match")
 
@@ -183,7 +186,7 @@ class _PrivateSide:
         :class:`PrivateGame` on ``deal.state`` and ``deal.seats[game.player]``."""
         return calls.next_private_game(self.token, self.seat, first_player)
 
-    def _reveal(self, their_seat: str) -> Call[dict[str, Any]]:
+    def _reveal(self, their_seat: str) -> Call[StateDict]:
         """The whole state once the game is over (:class:`GameNotOver` before), with the opponent's
         seat, which they give at the end: revealing needs both players."""
         return calls.reveal(self.token, [self.seat, their_seat])
@@ -247,7 +250,7 @@ class _SpectatorSide:
         self.game_id = game_id
         self.watch = watch
         self.seq = -1
-        self.view: dict[str, Any] = {}
+        self.view: ViewDict | dict[str, Any] = {}  # {} until the first view is received
 
     def _send(self, call: Call[T]) -> Any:
         return self.client._send(call)

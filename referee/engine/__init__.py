@@ -14,6 +14,11 @@ returns new dicts: the input state is never mutated. The public functions:
 - :func:`validate_deck` — every RULES 3 violation of one deck.
 - :func:`next_game` — RULES 14: the NewGame of a match's next game.
 - :func:`check_state` / :func:`parse_action` — the strict input parsers.
+
+And the shapes a reader checks its keys against (mypy): :class:`StateDict` (``Session.state``),
+:class:`ActionDict` (a legal action), :class:`ViewDict` (``Session.view``), ``EventDict`` (an event of
+``Applied.events``; test its ``type`` to reach that type's keys), generated from the model and the
+events' schemas (``make state-types``).
 """
 
 from referee.engine import rulebook  # noqa: F401  (first: every rule's @rule declarations, RULES order)
@@ -27,26 +32,70 @@ from referee.engine.errors import (
     ReplayError,
     RuleViolation,
 )
+from referee.engine.event_types import EventDict
 from referee.engine.matches import next_game
 from referee.engine.session import Applied, Session, apply, legal_actions, replay, validate, view
 from referee.engine.setup import new_game, validate_deck
 from referee.engine.state import check_state, parse_action
+from referee.engine.state_types import (
+    ActionDict,
+    CaseEntryDict,
+    CatalogRefDict,
+    ClockDict,
+    ClockViewDict,
+    EvidenceEntryDict,
+    FairyEntryDict,
+    FieldZone,
+    FormatRefDict,
+    IdZone,
+    MatchDict,
+    ModifierDict,
+    OptionsDict,
+    PendingDict,
+    PlayerDict,
+    ResultDict,
+    StateDict,
+    UsedDict,
+    ViewDict,
+    ViewPlayerDict,
+)
 
 __all__ = [
     "Ability",
+    "ActionDict",
     "Applied",
     "Card",
+    "CaseEntryDict",
     "Catalog",
     "CatalogError",
+    "CatalogRefDict",
+    "ClockDict",
+    "ClockViewDict",
     "Effect",
+    "EventDict",
+    "EvidenceEntryDict",
+    "FairyEntryDict",
+    "FieldZone",
+    "FormatRefDict",
+    "IdZone",
     "IllegalDeck",
     "InconsistentState",
     "InvalidInput",
+    "MatchDict",
+    "ModifierDict",
+    "OptionsDict",
+    "PendingDict",
+    "PlayerDict",
     "RefereeError",
     "ReplayError",
     "Requirement",
+    "ResultDict",
     "RuleViolation",
     "Session",
+    "StateDict",
+    "UsedDict",
+    "ViewDict",
+    "ViewPlayerDict",
     "apply",
     "check_state",
     "legal_actions",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.catalog import Card, Catalog
+from referee.engine.event_types import EventDict
 from referee.engine.facts import Outcome, Phase, Reason, majority, other
 from referee.engine.flow import Edge, advance, who_acts
 from referee.engine.registry import rule
@@ -35,7 +36,7 @@ class Board:
     def __init__(self, catalog: Catalog, state: StateDict, now: int | None = None):
         self.catalog = catalog
         self.s = state
-        self.events: list[dict[str, Any]] = []
+        self.events: list[EventDict] = []
         self.now = now  # when the move under way was recorded, for a clock (clocks.py); None: no time given
 
     # -- queries -----------------------------------------------------------
@@ -109,7 +110,11 @@ class Board:
     # -- moves -------------------------------------------------------------
 
     def emit(self, kind: str, **fields: Any) -> None:
-        self.events.append({"type": kind, **fields})
+        event: Any = {
+            "type": kind,
+            **fields,
+        }  # of the shape EventDict names for ``kind`` (tests/test_fair_play_engine.py)
+        self.events.append(event)
 
     def lose(self, loser: int, reason: Reason) -> None:
         """RULES 11.1 / 11.2: the game ends; the opponent wins."""

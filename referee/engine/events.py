@@ -17,8 +17,10 @@ side sees.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
+from referee.engine.event_types import EventDict
 from referee.engine.facts import commitment
 from referee.engine.state_types import StateDict
 from referee.engine.views import visible_cards
@@ -35,15 +37,18 @@ def public_cards(state: StateDict) -> set[str]:
 
 
 def events_for(
-    events: list[dict[str, Any]], state: StateDict | dict[str, Any], viewer: int | None, known: set[str] | None = None
-) -> list[dict[str, Any]]:
+    events: Iterable[Mapping[str, Any]],
+    state: StateDict | dict[str, Any],
+    viewer: int | None,
+    known: set[str] | None = None,
+) -> list[EventDict]:
     """``events`` (which led to ``state``) as ``viewer`` may know them; ``None``: as both may.
 
     ``known`` is ``visible_cards(state, viewer)`` when the caller has it already (for a view);
     else it is computed only for an event that names a catalog id (rare).
     The input list and its events are not changed.
     """
-    out = []
+    out: list[Any] = []  # each event of its type's shape (EventDict), as the engine made it
     for event in events:
         kind = event["type"]
         if kind == "game_started":

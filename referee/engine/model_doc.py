@@ -215,4 +215,46 @@ def typed_dicts_source() -> str:
     out += ["", "", "# A player's zones: those that hold instance ids, and those that hold entries on the field."]
     out += [f"IdZone = Literal[{', '.join(repr(z) for z in zones if z not in on_field)}]".replace("'", '"')]
     out += [f"FieldZone = Literal[{', '.join(repr(z) for z in on_field)}]".replace("'", '"')]
-    return "\n".join(out) + "\n"
+    return "\n".join(out + _view_lines()) + "\n"
+
+
+# -- a view (docs/api.md §5, §12, §15): the state's fields, with what a player may not see taken out ---------
+
+VIEW_HIDDEN = ("seed", "rng", "seal")  # not in a view at all (views.NOT_IN_VIEW; the rest are shown filtered)
+VIEW_FIELDS = {  # what a view has in place of the state's, or besides them
+    "viewer": "int | None",
+    "player": "int | None",
+    "commitment": "str",
+    "players": "list[ViewPlayerDict]",
+    "clock": "ClockViewDict | None",
+}
+CLOCK_VIEW = {"remaining": "list[int]", "running": "int | None", "since": "str", "initial": "int", "increment": "int"}
+
+
+def _view_lines() -> list[str]:
+    """``ViewDict`` (what ``Session.view`` answers), its players (a file is a count) and its clock."""
+    player = [line.replace(" file: list[str]", " file: int") for line in _field_lines(model.PlayerState)]
+    state: list[str] = []
+    for line in _field_lines(model.State):
+        name = line.split(":")[0].strip()
+        if name not in VIEW_HIDDEN:
+            state.append(f"    {name}: {VIEW_FIELDS[name]}" if name in VIEW_FIELDS else line)
+    state += [f"    {name}: {kind}" for name, kind in VIEW_FIELDS.items() if f"    {name}: " not in "\n".join(state)]
+    out = [
+        "",
+        "",
+        "class ViewPlayerDict(TypedDict):",
+        '    """One player\'s zones as a view shows them: the file as a count."""',
+    ]
+    out += ["", *player, "", "", "class ClockViewDict(TypedDict):"]
+    out += [
+        '    """The clock as a view shows it (docs/api.md §15): time left at the last move, whose runs, since when."""'
+    ]
+    out += ["", *(f"    {name}: {kind}" for name, kind in CLOCK_VIEW.items())]
+    out += [
+        "",
+        "",
+        "class ViewDict(TypedDict):",
+        '    """What one player (or a spectator: ``None``) may see of a state (docs/api.md §5, §12)."""',
+    ]
+    return out + ["", *state]

@@ -100,7 +100,7 @@ def plain_copy(value: Any) -> Any:
         return msgspec.to_builtins(value, enc_hook=_plain_str)
 
 
-def parse_action(raw: Any, path: str = "action") -> dict[str, Any]:
+def parse_action(raw: Any, path: str = "action") -> ActionDict:
     """A normalised copy of a well-formed action (``targets`` defaults to ``[]``); errors under ``path``.
 
     Counts (how many targets, discards or payers) are rule matters, checked later.
@@ -112,7 +112,7 @@ def parse_action(raw: Any, path: str = "action") -> dict[str, Any]:
         _action(raw, path, errors)
         boxed = {path + where[len("action") :]: msgs for where, msgs in _as_errors(exc).items()}
         raise InvalidInput(errors or boxed) from None
-    action: dict[str, Any] = plain_copy(read)
+    action: ActionDict = plain_copy(read)
     return _normalise_action(action)
 
 

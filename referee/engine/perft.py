@@ -24,6 +24,7 @@ from referee.engine.playout import random_new_game
 from referee.engine.session import Session
 from referee.engine.setup import new_game
 from referee.engine.state import check_state
+from referee.engine.state_types import ActionDict
 
 OPENING_SEED = "perft"
 
@@ -48,7 +49,7 @@ def perft(catalog: Catalog, state: Any, depth: int) -> int:
     return _count(catalog, check_state(catalog, state), depth)
 
 
-def divide(catalog: Catalog, state: Any, depth: int) -> list[tuple[dict[str, Any], int]]:
+def divide(catalog: Catalog, state: Any, depth: int) -> list[tuple[ActionDict, int]]:
     """Each legal action now, with the count of sequences of length ``depth`` that start with it."""
     if depth < 1:
         raise ValueError("depth is 1 or more")
@@ -56,11 +57,11 @@ def divide(catalog: Catalog, state: Any, depth: int) -> list[tuple[dict[str, Any
     return [(a, _count(catalog, _after(catalog, checked, a), depth - 1)) for a in _actions(catalog, checked)]
 
 
-def _actions(catalog: Catalog, state: Any) -> list[dict[str, Any]]:
+def _actions(catalog: Catalog, state: Any) -> list[ActionDict]:
     return Session(catalog, state).legal_actions()
 
 
-def _after(catalog: Catalog, state: Any, action: dict[str, Any]) -> Any:
+def _after(catalog: Catalog, state: Any, action: ActionDict) -> Any:
     session = Session(catalog, plain_copy(state))
     session.apply(action)
     return session.state

@@ -8,7 +8,7 @@ Python's ``random``).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import Any
 
 from referee.engine.actions import passes
 from referee.engine.board import Board
@@ -18,6 +18,7 @@ from referee.engine.facts import DECK_SIZE
 from referee.engine.pipeline import open_rules
 from referee.engine.session import Session
 from referee.engine.setup import SeededStream
+from referee.engine.state_types import ActionDict, StateDict
 
 
 def random_deck(catalog: Catalog, stream: SeededStream) -> list[str]:
@@ -47,7 +48,7 @@ def choose(actions: list[dict[str, Any]], stream: SeededStream) -> dict[str, Any
     return playable[stream.below(len(playable))]
 
 
-def random_action(g: Board, stream: SeededStream) -> dict[str, Any]:
+def random_action(g: Board, stream: SeededStream) -> ActionDict:
     """A random legal action without listing them all: a random open type, then a random legal candidate.
 
     Not uniform over legal actions (each open type is equally likely), but
@@ -65,7 +66,7 @@ def random_action(g: Board, stream: SeededStream) -> dict[str, Any]:
         while candidates:
             a = candidates.pop(stream.below(len(candidates)))
             if passes(g, rule, a, free):
-                return cast(dict[str, Any], a)
+                return a
     return {"type": "concede", "player": actor}
 
 
@@ -76,7 +77,7 @@ def random_new_game(catalog: Catalog, seed: str, **options: Any) -> dict[str, An
 
 def play(
     catalog: Catalog, seed: str, max_actions: int = 5000, **options: Any
-) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+) -> Iterator[tuple[StateDict, ActionDict]]:
     """Play a random game from ``seed``; yields (state before, action) for each action.
 
     The state is updated in place after each yield: copy it to keep it.
@@ -93,12 +94,12 @@ def play(
 
 def play_out(
     catalog: Catalog, seed: str, max_actions: int = 5000, **options: Any
-) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+) -> tuple[dict[str, Any], StateDict, list[ActionDict]]:
     """A whole random game: (NewGame, final state, actions in order)."""
     game = random_new_game(catalog, seed, **options)
     session, _ = Session.new(catalog, game)
     stream = SeededStream("choices:" + seed)
-    actions: list[dict[str, Any]] = []
+    actions: list[ActionDict] = []
     while not session.over and len(actions) < max_actions:
         action = random_action(session.board, stream)
         actions.append(action)

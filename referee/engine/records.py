@@ -40,6 +40,7 @@ from referee.engine.model import ACTION_FIELDS
 from referee.engine.parse import parse_action, plain_copy
 from referee.engine.session import Session
 from referee.engine.setup import deck_counts, deck_list, new_game
+from referee.engine.state_types import ActionDict
 from referee.engine.views import visible_cards
 
 MAX_LINE: Final = 16 * 1024  # bytes of one line, its newline included: a move is ~100, a header tag ~300
@@ -111,7 +112,7 @@ class RecordError(RefereeError):
 class Move:
     """One action line: the action, when it was accepted (ms since the deal, clocked games), its comment."""
 
-    action: dict[str, Any]
+    action: ActionDict | dict[str, Any]  # as read: checked by the replay
     time: int | None = None
     note: str = ""
     line: int = 0  # where it was read (0: made here)
@@ -127,7 +128,8 @@ class Record:
 
     @property
     def actions(self) -> list[dict[str, Any]]:
-        return [m.action for m in self.moves]
+        actions: list[Any] = [m.action for m in self.moves]  # plain dicts, as a body's actions are
+        return actions
 
     @property
     def times(self) -> list[int] | None:

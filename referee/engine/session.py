@@ -26,21 +26,19 @@ from referee.engine import setup
 from referee.engine.board import Board
 from referee.engine.catalog import Catalog
 from referee.engine.errors import InvalidInput, ReplayError, RuleViolation
+from referee.engine.event_types import EventDict
 from referee.engine.facts import CLOCK_TIME_MAX, Outcome, Player, Reason
 from referee.engine.parse import plain_copy
 from referee.engine.pipeline import actions_for, check, step
 from referee.engine.state import check_state, parse_action
-from referee.engine.state_types import ActionDict, StateDict
+from referee.engine.state_types import ActionDict, StateDict, ViewDict
 from referee.engine.views import view_of
-
-State = dict[str, Any]
-Event = dict[str, Any]
 
 
 class Applied(NamedTuple):
     """What one legal action did: its events, in order."""
 
-    events: tuple[Event, ...]
+    events: tuple[EventDict, ...]
 
 
 class Session:
@@ -48,7 +46,7 @@ class Session:
 
     __slots__ = ("_board", "catalog")
 
-    def __init__(self, catalog: Catalog, checked_state: State | StateDict):
+    def __init__(self, catalog: Catalog, checked_state: dict[str, Any] | StateDict):
         """Wrap a state that already passed ``check_state`` (or was just dealt); see :meth:`from_state`."""
         self.catalog = catalog
         self._board = Board(catalog, cast(StateDict, checked_state))  # RULES 13.1 held: the model's shape
@@ -59,26 +57,27 @@ class Session:
         return cls(catalog, check_state(catalog, state, path))
 
     @classmethod
-    def new(cls, catalog: Catalog, game: Any, path: str = "") -> tuple[Session, tuple[Event, ...]]:
+    def new(cls, catalog: Catalog, game: Any, path: str = "") -> tuple[Session, tuple[EventDict, ...]]:
         """A dealt game (RULES 5) from a NewGame body, and the events of the deal."""
         state, events = setup.new_game(catalog, game, path)
-        return cls(catalog, state), tuple(events)
+        dealt: list[Any] = events  # the deal's events, of the shapes EventDict names
+        return cls(catalog, state), tuple(dealt)
 
     # -- queries ---------------------------------------------------------------------
 
     @property
-    def state(self) -> State:
+    def state(self) -> StateDict:
         """The working state (owned by the session: read it, or :meth:`snapshot` it to keep it)."""
-        return cast(State, self._board.s)
+        return self._board.s
 
     @property
     def board(self) -> Board:
         """The board the rules act on (for the engine's own tools, e.g. the random player)."""
         return self._board
 
-    def snapshot(self) -> State:
+    def snapshot(self) -> StateDict:
         """A copy of the state, independent of later actions."""
-        copy: State = plain_copy(self._board.s)
+        copy: StateDict = plain_copy(self._board.s)
         return copy
 
     @property
@@ -90,24 +89,24 @@ class Session:
         result = self._board.s["result"]
         return None if result is None else Outcome(Reason(result["reason"]), result["winner"])
 
-    def legal_actions(self, player: Any = None, now: int | None = None) -> list[dict[str, Any]]:
+    def legal_actions(self, player: Any = None, now: int | None = None) -> list[ActionDict]:
         """Every legal action at ``now`` (a clock's time, ``clocks.py``), for ``player`` (0 or 1, judged here:
         the engine's one check) or for whoever may act."""
         if player is not None:
             Player.check(player)
         self._board.now = now
-        return cast(list[dict[str, Any]], actions_for(self._board, player))
+        return actions_for(self._board, player)
 
     def validate(self, action: Any, path: str = "action", now: int | None = None) -> RuleViolation | None:
         """The violation ``action`` would raise at ``now``, or ``None`` when it is legal (a query: nothing changes)."""
         self._board.now = now
         try:
-            check(self._board, cast(ActionDict, parse_action(action, path)))
+            check(self._board, parse_action(action, path))
         except RuleViolation as violation:
             return violation
         return None
 
-    def view(self, player: Any) -> State:
+    def view(self, player: Any) -> ViewDict:
         """The state as ``player`` may see it (docs/api.md §5); ``None``: a spectator (§12)."""
         return view_of(self._board.s, None if player is None else Player.check(player))
 
@@ -118,11 +117,11 @@ class Session:
         ``InvalidInput``) and changes nothing if it is refused."""
         return self.apply_parsed(parse_action(action, path), now)
 
-    def apply_parsed(self, action: dict[str, Any], now: int | None = None) -> Applied:
+    def apply_parsed(self, action: ActionDict | dict[str, Any], now: int | None = None) -> Applied:
         """Apply an action already read by ``parse_action`` (a replay reads them all first)."""
         return Applied(tuple(self._act(action, now)))
 
-    def _act(self, action: dict[str, Any], now: int | None = None) -> list[Event]:
+    def _act(self, action: ActionDict | dict[str, Any], now: int | None = None) -> list[EventDict]:
         """The one application of an action (``apply``, ``apply_parsed``, ``replay`` and the engine's ``apply``):
         the pipeline's step on this session's board at ``now``; the events it made, in a new list."""
         board = self._board
@@ -178,7 +177,9 @@ def _is_time(value: Any) -> bool:
 # -- the engine's functions: one call, one session ---------------------------------------
 
 
-def apply(catalog: Catalog, state: Any, action: Any, now: int | None = None) -> tuple[State, list[Event]]:
+def apply(
+    catalog: Catalog, state: Any, action: Any, now: int | None = None
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The next state and its events; raises ``RuleViolation`` and changes nothing if illegal.
 
     ``now``: when the move is recorded, for a game with a clock (``clocks.py``; milliseconds since 1970).
@@ -187,8 +188,8 @@ def apply(catalog: Catalog, state: Any, action: Any, now: int | None = None) -> 
     own checked copy, which it hands over.
     """
     session = Session(catalog, check_state(catalog, state))
-    events = session._act(parse_action(action), now)  # Session.apply without the immutable Applied
-    return cast(State, session._board.s), events
+    events: list[Any] = session._act(parse_action(action), now)  # Session.apply without the immutable Applied
+    return cast(dict[str, Any], session._board.s), events
 
 
 def validate(catalog: Catalog, state: Any, action: Any, now: int | None = None) -> RuleViolation | None:
@@ -198,17 +199,18 @@ def validate(catalog: Catalog, state: Any, action: Any, now: int | None = None) 
 
 def legal_actions(catalog: Catalog, state: Any, player: Any = None, now: int | None = None) -> list[dict[str, Any]]:
     """Every legal action at ``now``, for ``player`` or for whoever may act (``pay`` omitted)."""
-    return Session.from_state(catalog, state).legal_actions(player, now)
+    actions: list[Any] = Session.from_state(catalog, state).legal_actions(player, now)
+    return actions
 
 
-def view(catalog: Catalog, state: Any, player: Any) -> State:
+def view(catalog: Catalog, state: Any, player: Any) -> ViewDict:
     """The state as ``player`` may see it (docs/api.md §5); ``None``: a spectator (§12)."""
     return Session.from_state(catalog, state).view(player)
 
 
 def replay(
     catalog: Catalog, actions: Any, *, state: Any = None, game: Any = None, times: Any = None
-) -> tuple[State, int]:
+) -> tuple[dict[str, Any], int]:
     """Apply ``actions`` in order from a state or a NewGame, at ``times`` (a clock's, ms since the deal);
     raises ``ReplayError`` at the first illegal one."""
     if (state is None) == (game is None):
@@ -216,4 +218,5 @@ def replay(
     if not isinstance(actions, list):
         raise InvalidInput({"actions": ["must be a list of actions"]})
     session = Session.new(catalog, game, "game")[0] if game is not None else Session.from_state(catalog, state)
-    return session.state, session.replay(actions, times)
+    applied = session.replay(actions, times)
+    return cast(dict[str, Any], session.state), applied

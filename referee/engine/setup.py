@@ -306,7 +306,8 @@ def new_game(
     g.emit("game_started", first_player=first, seed=req["seed"])
     for i in (0, 1):
         g.draw(i, OPENING_HAND, required=True)
-    return state, g.events
+    events: list[Any] = g.events  # the face's plain dicts (the service's)
+    return state, events
 
 
 def _parse_new_game(catalog: Catalog, raw: Any) -> dict[str, Any]:

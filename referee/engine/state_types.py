@@ -162,3 +162,55 @@ class StateDict(TypedDict):
 # A player's zones: those that hold instance ids, and those that hold entries on the field.
 IdZone = Literal["file", "hand", "trash"]
 FieldZone = Literal["cases", "fairies", "evidence"]
+
+
+class ViewPlayerDict(TypedDict):
+    """One player's zones as a view shows them: the file as a count."""
+
+    name: NotRequired[str]
+    file: int
+    hand: list[str]
+    trash: list[str]
+    cases: list[CaseEntryDict]
+    fairies: list[FairyEntryDict]
+    evidence: list[EvidenceEntryDict]
+    kept: bool
+
+
+class ClockViewDict(TypedDict):
+    """The clock as a view shows it (docs/api.md §15): time left at the last move, whose runs, since when."""
+
+    remaining: list[int]
+    running: int | None
+    since: str
+    initial: int
+    increment: int
+
+
+class ViewDict(TypedDict):
+    """What one player (or a spectator: ``None``) may see of a state (docs/api.md §5, §12)."""
+
+    schema: str
+    ruleset: str
+    catalog: CatalogRefDict
+    options: OptionsDict
+    format: FormatRefDict | None
+    turn: int
+    phase: str
+    step: str
+    active: int
+    first_player: int
+    case_played: bool
+    pending: PendingDict | None
+    result: ResultDict | None
+    cards: dict[str, str]
+    players: list[ViewPlayerDict]
+    modifiers: list[ModifierDict]
+    used: list[UsedDict]
+    seq: int
+    game_id: NotRequired[str]
+    clock: ClockViewDict | None
+    match: MatchDict | None
+    viewer: int | None
+    player: int | None
+    commitment: str

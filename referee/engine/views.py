@@ -17,7 +17,7 @@ from typing import Any
 from referee.engine.clocks import clock_view
 from referee.engine.facts import commitment
 from referee.engine.registry import rule
-from referee.engine.state_types import StateDict
+from referee.engine.state_types import StateDict, ViewDict
 
 VIEW_SCHEMA = "ace-file/view@1"
 NOT_IN_VIEW = ("seed", "rng", "seal", "cards", "players")  # cards and players are shown filtered
@@ -47,14 +47,14 @@ def visible_cards(state: StateDict, viewer: int | None) -> set[str]:
     return known
 
 
-def view_of(s: StateDict, player: int | None, known: set[str] | None = None) -> dict[str, Any]:
+def view_of(s: StateDict, player: int | None, known: set[str] | None = None) -> ViewDict:
     """The view of a checked state for ``player`` (0 or 1, or None for a spectator), docs/api.md §5 and §12.
 
     ``known`` is ``visible_cards(s, player)`` when the caller has it already.
     """
     if known is None:
         known = visible_cards(s, player)
-    out: dict[str, Any] = dict(s)  # then the keys not shown dropped: the same keys, in the same order
+    out: Any = dict(s)  # then the keys not shown dropped: the same keys, in the same order; a ViewDict when done
     for key in NOT_IN_VIEW:
         out.pop(key, None)
     out["schema"] = VIEW_SCHEMA
@@ -65,4 +65,5 @@ def view_of(s: StateDict, player: int | None, known: set[str] | None = None) -> 
     out["players"] = [{**pl, "file": len(pl["file"])} for pl in s["players"]]
     if s.get("clock") is not None:  # docs/api.md §15: time left at the last move, whose runs, since when
         out["clock"] = clock_view(s)
-    return out
+    view: ViewDict = out
+    return view

@@ -31,7 +31,7 @@ from typing import Any
 
 import orjson
 
-from referee.engine import records
+from referee.engine import StateDict, records
 from referee.scenarios.model import Scenario, parse
 from referee.scenarios.records_io import record_scenario
 from referee.scenarios.source import Document, ScenarioError
@@ -68,7 +68,7 @@ def line_for(
     catalog: Any,
     game: dict[str, Any],
     actions: list[Any],
-    state: dict[str, Any],
+    state: StateDict | dict[str, Any],
     refused: dict[str, Any] | None = None,
 ) -> bytes:
     """One archive line (with its newline) for a game played to ``state``."""

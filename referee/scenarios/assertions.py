@@ -17,11 +17,12 @@ its entry must have.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from referee.scenarios.refs import RefError, looks_like_ref, parse_ref, resolve, zone_ids
+from referee.engine import ActionDict, CaseEntryDict, EvidenceEntryDict, FairyEntryDict, IdZone, StateDict
+from referee.scenarios.refs import AnyState, RefError, looks_like_ref, parse_ref, resolve, zone_ids
 
 _ZONE_KEY = re.compile(r"^p([01])\.(file|hand|trash|cases|fairies|evidence)$")
 _CARD_KEY = re.compile(r"^p([01])\.(file|hand|trash|cases|fairies|evidence)\..+$")
@@ -42,10 +43,23 @@ class Mismatch:
         return out
 
 
+def _fields(state: StateDict) -> Mapping[str, Any]:
+    """The state's fields by a name a scenario writes (``then: {phase: main}``): read as written."""
+    return state
+
+
+def _player(state: StateDict, p: int) -> Mapping[str, Any]:
+    """One player's zones by a name a scenario writes (``p0.hand``, ``p1.kept``): read as written."""
+    return state["players"][p]
+
+
+LISTED_ZONES: tuple[IdZone, ...] = ("hand", "trash")  # shown card by card (the file: its size and top)
+
+
 class Matcher:
     """Matches expected values against one state (references resolve against it)."""
 
-    def __init__(self, state: dict[str, Any]):
+    def __init__(self, state: AnyState):
         self.state = state
         self.cards: dict[str, str] = state["cards"]
 
@@ -155,9 +169,9 @@ def _quoted(text: str) -> str:
 
 def check(
     assertions: dict[str, Any],
-    state: dict[str, Any],
-    events: list[dict[str, Any]],
-    legal_actions: Callable[[dict[str, Any], int | None], list[dict[str, Any]]],
+    state: StateDict,
+    events: Sequence[Mapping[str, Any]],
+    legal_actions: Callable[[StateDict, int | None], list[ActionDict]],
 ) -> list[Mismatch]:
     """Every assertion that does not hold, in the scenario's order."""
     m = Matcher(state)
@@ -173,24 +187,24 @@ def _check_one(
     m: Matcher,
     key: str,
     expected: Any,
-    state: dict[str, Any],
-    events: list[dict[str, Any]],
-    legal_actions: Callable[[dict[str, Any], int | None], list[dict[str, Any]]],
+    state: StateDict,
+    events: Sequence[Mapping[str, Any]],
+    legal_actions: Callable[[StateDict, int | None], list[ActionDict]],
 ) -> Mismatch | None:
     zone = _ZONE_KEY.match(key)
     if zone:
-        return _check_zone(m, key, expected, state["players"][int(zone[1])][zone[2]])
+        return _check_zone(m, key, expected, _player(state, int(zone[1]))[zone[2]])
     if _CARD_KEY.match(key):
         return _check_card(m, key, expected, state)
     player = _PLAYER_KEY.match(key)
     if player:
-        actual = state["players"][int(player[1])][player[2]]
+        actual = _player(state, int(player[1]))[player[2]]
         return None if m.match(expected, actual) else Mismatch(key, flow(expected), flow(actual))
     if key == "events":
         return _check_events(m, expected, events)
     if key == "legal_actions":
         return _check_actions(m, expected, state, legal_actions)
-    actual = state.get(key)
+    actual = _fields(state).get(key)
     if m.match(expected, actual):
         return None
     return Mismatch(key, flow(expected), flow(m.human(actual)))
@@ -267,7 +281,7 @@ def _list_note(m: Matcher, expected: list[Any], items: list[Any]) -> str:
     return "; ".join(parts)
 
 
-def _check_card(m: Matcher, key: str, expected: Any, state: dict[str, Any]) -> Mismatch | None:
+def _check_card(m: Matcher, key: str, expected: Any, state: StateDict) -> Mismatch | None:
     ref = parse_ref(key)
     try:
         iid = resolve(state, ref)
@@ -275,14 +289,14 @@ def _check_card(m: Matcher, key: str, expected: Any, state: dict[str, Any]) -> M
         if expected is None:
             return None
         return Mismatch(key, flow(expected), "no such card", str(exc))
-    items = state["players"][ref.player][ref.zone]
+    items = _player(state, ref.player)[ref.zone]
     entry = items[zone_ids(state, ref.player, ref.zone).index(iid)]
     if expected is not None and m.entry_match(expected, entry):
         return None
     return Mismatch(key, "no such card" if expected is None else flow(expected), flow(m.human(entry)))
 
 
-def _check_events(m: Matcher, expected: Any, events: list[dict[str, Any]]) -> Mismatch | None:
+def _check_events(m: Matcher, expected: Any, events: Sequence[Mapping[str, Any]]) -> Mismatch | None:
     includes = expected if isinstance(expected, list) else expected.get("includes", [])
     excludes = [] if isinstance(expected, list) else expected.get("excludes", [])
     problems = []
@@ -301,8 +315,8 @@ def _check_events(m: Matcher, expected: Any, events: list[dict[str, Any]]) -> Mi
 def _check_actions(
     m: Matcher,
     expected: dict[str, Any],
-    state: dict[str, Any],
-    legal_actions: Callable[[dict[str, Any], int | None], list[dict[str, Any]]],
+    state: StateDict,
+    legal_actions: Callable[[StateDict, int | None], list[ActionDict]],
 ) -> Mismatch | None:
     player = expected.get("player")
     actions = legal_actions(state, player)
@@ -316,7 +330,7 @@ def _check_actions(
     return _listed("legal_actions", m, expected, actions, problems)
 
 
-def _unwanted(m: Matcher, excludes: list[Any], items: list[dict[str, Any]], say: str) -> list[str]:
+def _unwanted(m: Matcher, excludes: list[Any], items: Sequence[Mapping[str, Any]], say: str) -> list[str]:
     """A problem for each of ``excludes`` that one of ``items`` matches, naming the first such item."""
     problems = []
     for bad in excludes:
@@ -326,7 +340,9 @@ def _unwanted(m: Matcher, excludes: list[Any], items: list[dict[str, Any]], say:
     return problems
 
 
-def _listed(key: str, m: Matcher, expected: Any, items: list[dict[str, Any]], problems: list[str]) -> Mismatch | None:
+def _listed(
+    key: str, m: Matcher, expected: Any, items: Sequence[Mapping[str, Any]], problems: list[str]
+) -> Mismatch | None:
     """The mismatch of a list assertion (``events``, ``legal_actions``): the problems and every item found."""
     if not problems:
         return None
@@ -337,14 +353,14 @@ def _listed(key: str, m: Matcher, expected: Any, items: list[dict[str, Any]], pr
 # -- the state, readable ------------------------------------------------------
 
 
-def _case_text(m: Matcher, e: dict[str, Any]) -> str:
+def _case_text(m: Matcher, e: CaseEntryDict) -> str:
     return (
         f"{m.cards.get(e['card'], e['card'])} ({'face up' if e['face_up'] else 'face down'}, "
         f"{'actioned' if e['actioned'] else 'unactioned'})"
     )
 
 
-def _on_text(m: Matcher, e: dict[str, Any]) -> str:
+def _on_text(m: Matcher, e: FairyEntryDict | EvidenceEntryDict) -> str:
     where = "standby" if e["case"] is None else f"on {m.cards.get(e['case'], e['case'])}"
     return f"{m.cards.get(e['card'], e['card'])} {where}"
 
@@ -363,28 +379,28 @@ def _ids_text(m: Matcher, ids: list[str]) -> str:
     return "[" + ", ".join(n if c == 1 else f"{n} x{c}" for n, c in runs) + f"] ({len(names)} cards)"
 
 
-def readable_lines(state: dict[str, Any]) -> list[str]:
+def readable_lines(state: StateDict) -> list[str]:
     """The state as ``key: value`` lines by catalog id: what a diff shows."""
     m = Matcher(state)
     lines = [
-        f"{k}: {flow(m.human(state.get(k)))}"
+        f"{k}: {flow(m.human(_fields(state).get(k)))}"
         for k in ("phase", "step", "turn", "active", "case_played", "pending", "result")
     ]
     for p, pl in enumerate(state["players"]):
         top = m.human(pl["file"][:3])
         lines.append(f"p{p}.file: {len(pl['file'])} card(s)" + (f", top {flow(top)}" if top else ""))
-        for zone in ("hand", "trash"):
+        for zone in LISTED_ZONES:
             lines.append(f"p{p}.{zone}: {_ids_text(m, pl[zone])}")
         lines.append(f"p{p}.cases: [{', '.join(_case_text(m, e) for e in pl['cases'])}]")
         lines.append(f"p{p}.fairies: [{', '.join(_on_text(m, e) for e in pl['fairies'])}]")
         lines.append(f"p{p}.evidence: [{', '.join(_on_text(m, e) for e in pl['evidence'])}]")
     for k in ("modifiers", "used"):
-        if state.get(k):
-            lines.append(f"{k}: {flow(m.human(state[k]))}")
+        if _fields(state).get(k):
+            lines.append(f"{k}: {flow(m.human(_fields(state)[k]))}")
     return lines
 
 
-def legend(text: str, state: dict[str, Any] | None) -> str:
+def legend(text: str, state: StateDict | None) -> str:
     """Instance ids mentioned in ``text``, explained: ``a03 = p0.cases.AF-042``."""
     if not state:
         return ""

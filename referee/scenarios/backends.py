@@ -12,11 +12,15 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, ParamSpec, TypeVar
 
 from referee.engine import (
+    ActionDict,
     Catalog,
+    EventDict,
     InvalidInput,
     RefereeError,
     RuleViolation,
     Session,
+    StateDict,
+    ViewDict,
     legal_actions,
 )
 from referee.engine.consistency import check_consistency
@@ -90,16 +94,16 @@ class Trial(NamedTuple):
     a refusal over HTTP returns no state)."""
 
     refusal: Refusal | None
-    state: dict[str, Any] | None
+    state: StateDict | None
 
 
 @dataclass
 class BackendGame:
     """A game being played through a backend: its current state."""
 
-    state: dict[str, Any]
+    state: StateDict
     game: Any = None  # the engine's Session (in-process)
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[EventDict] = field(default_factory=list)
 
 
 class InProcess:
@@ -134,7 +138,7 @@ class InProcess:
             raise _from_engine(exc) from None
         return BackendGame(engine.state, engine, [])
 
-    def apply(self, session: BackendGame, action: Any) -> list[dict[str, Any]]:
+    def apply(self, session: BackendGame, action: Any) -> list[EventDict]:
         """Check and apply one action in place; the state is unchanged when it is refused.
 
         The state is checked for consistency (RULES 13.1) before every action, as the
@@ -154,26 +158,27 @@ class InProcess:
         session.events.extend(events)
         return events
 
-    def refuse_inconsistent(self, state: dict[str, Any]) -> None:
+    def refuse_inconsistent(self, state: StateDict) -> None:
         """RULES 13.1 on a working state; the service's refusal (400, at ``state``) when it fails."""
         try:
             check_consistency(self.catalog, state)
         except InvalidInput as exc:
             raise _from_engine(exc.under("state")) from None
 
-    def legal_actions(self, state: dict[str, Any], player: int | None) -> list[dict[str, Any]]:
-        return legal_actions(self.catalog, state, player)
+    def legal_actions(self, state: StateDict, player: int | None) -> list[ActionDict]:
+        listed: list[Any] = legal_actions(self.catalog, state, player)  # the face's plain dicts: ActionDicts
+        return listed
 
     # The invariants' questions (referee/scenarios/invariants.py), on states the engine made or checked.
 
-    def validate(self, state: dict[str, Any], action: Any) -> Refusal | None:
+    def validate(self, state: StateDict, action: Any) -> Refusal | None:
         try:
             violation = Session(self.catalog, state).validate(action)
         except InvalidInput as exc:
             return _from_engine(exc)
         return None if violation is None else _from_engine(violation)
 
-    def trial(self, state: dict[str, Any], action: Any) -> Trial:
+    def trial(self, state: StateDict, action: Any) -> Trial:
         """``action`` applied to a copy of ``state``."""
         copy = Session(self.catalog, Session(self.catalog, state).snapshot())
         try:
@@ -182,7 +187,7 @@ class InProcess:
             return Trial(_from_engine(exc), copy.state)
         return Trial(None, copy.state)
 
-    def view(self, state: dict[str, Any], seat: int) -> dict[str, Any]:
+    def view(self, state: StateDict, seat: int) -> ViewDict:
         return Session(self.catalog, state).view(seat)
 
     def close(self) -> None:
@@ -291,7 +296,7 @@ class Http:
         self._call(self.client.legal_actions, state)
         return BackendGame(state, None, [])
 
-    def apply(self, session: BackendGame, action: Any) -> list[dict[str, Any]]:
+    def apply(self, session: BackendGame, action: Any) -> list[EventDict]:
         out = self._call(self.client.apply, session.state, action)
         session.state = out.state
         session.events.extend(out.events)
@@ -303,19 +308,19 @@ class Http:
         session.state = out.state
         return out.applied
 
-    def legal_actions(self, state: dict[str, Any], player: int | None) -> list[dict[str, Any]]:
+    def legal_actions(self, state: StateDict, player: int | None) -> list[ActionDict]:
         return self._call(self.client.legal_actions, state, player)
 
     # The invariants' questions (referee/scenarios/invariants.py), each one request.
 
-    def validate(self, state: dict[str, Any], action: Any) -> Refusal | None:
+    def validate(self, state: StateDict, action: Any) -> Refusal | None:
         try:
             said = self._call(self.client.validate, state, action)
         except Refusal as refusal:  # an action not of the schema: a 400
             return refusal
         return None if said is None else Refusal(422, said.code, said.detail, rule=said.rule)
 
-    def trial(self, state: dict[str, Any], action: Any) -> Trial:
+    def trial(self, state: StateDict, action: Any) -> Trial:
         """``action`` sent with ``state`` (the service keeps nothing); a refusal returns no state, so
         none is compared."""
         try:
@@ -324,7 +329,7 @@ class Http:
             return Trial(refusal, None)
         return Trial(None, out.state)
 
-    def view(self, state: dict[str, Any], seat: int) -> dict[str, Any]:
+    def view(self, state: StateDict, seat: int) -> ViewDict:
         return self._call(self.client.view, state, seat)
 
     def close(self) -> None:

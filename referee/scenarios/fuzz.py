@@ -34,7 +34,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from referee.engine import Catalog, Session
+from referee.engine import ActionDict, Catalog, FieldZone, ResultDict, Session, StateDict
 from referee.engine.setup import SeededStream
 from referee.scenarios import invariants
 from referee.scenarios.backends import InProcess
@@ -69,6 +69,7 @@ ACTION_FIELDS: dict[str, tuple[str, ...]] = {
 }
 # The biased policy's weights: responses, investigations and the end of the file come up often.
 BIAS = {"counter": 8.0, "investigate": 6.0, "draw": 4.0, "mulligan": 1.0, "keep": 1.5, "concede": 0.0}
+FIELD: tuple[FieldZone, ...] = ("cases", "fairies", "evidence")
 
 
 @dataclass
@@ -87,8 +88,8 @@ class GameReport:
     seed: str
     policy: str
     game: dict[str, Any]
-    actions: list[dict[str, Any]]
-    result: dict[str, Any] | None
+    actions: list[ActionDict]
+    result: ResultDict | None
     failure: Failure | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -114,20 +115,20 @@ def _holds(problem: str | None, invariant: str, step: int, value: Any = True) ->
 # -- candidates ------------------------------------------------------------------------------------------
 
 
-def _instances(state: dict[str, Any]) -> list[str]:
+def _instances(state: StateDict) -> list[str]:
     return sorted(state["cards"])
 
 
-def candidates(state: dict[str, Any], stream: SeededStream) -> list[dict[str, Any]]:
+def candidates(state: StateDict, stream: SeededStream) -> list[dict[str, Any]]:
     """One candidate of every action type, its fields drawn from the state (mostly the actor's cards),
     some from elsewhere, a few unknown ids: most are illegal, all are well formed."""
     everything = _instances(state)
-    actor = state["pending"]["responder"] if state.get("pending") else state["active"]
+    actor = _actor(state)
     out = []
     for kind, fields in ACTION_FIELDS.items():
         player = actor if stream.below(4) else 1 - actor
         pl = state["players"][player]
-        own = pl["hand"] + [e["card"] for zone in ("cases", "fairies", "evidence") for e in pl[zone]]
+        own = pl["hand"] + [e["card"] for zone in FIELD for e in pl[zone]]
         cases = [e["card"] for p in state["players"] for e in p["cases"]]
 
         def pick(pool: list[str]) -> str:
@@ -163,7 +164,7 @@ def candidates(state: dict[str, Any], stream: SeededStream) -> list[dict[str, An
 # -- policies --------------------------------------------------------------------------------------------
 
 
-def choose(policy: str, listed: list[dict[str, Any]], session: Session, stream: SeededStream) -> dict[str, Any]:
+def choose(policy: str, listed: list[ActionDict], session: Session, stream: SeededStream) -> ActionDict:
     if policy == "engine":
         from referee.engine.playout import random_action  # the engine's own random player
 
@@ -178,9 +179,9 @@ def choose(policy: str, listed: list[dict[str, Any]], session: Session, stream: 
     return playable[stream.weighted(weights)]
 
 
-def _actor(state: dict[str, Any]) -> int:
-    actor: int = state["pending"]["responder"] if state.get("pending") else state["active"]
-    return actor
+def _actor(state: StateDict) -> int:
+    pending = state["pending"]
+    return pending["responder"] if pending else state["active"]
 
 
 # -- one game --------------------------------------------------------------------------------------------
@@ -193,7 +194,7 @@ def new_game_for(catalog: Catalog, seed: str, options: dict[str, Any] | None = N
 
 
 def _play(
-    catalog: Catalog, game: dict[str, Any], seed: str, policy: str, max_actions: int, actions: list[dict[str, Any]]
+    catalog: Catalog, game: dict[str, Any], seed: str, policy: str, max_actions: int, actions: list[ActionDict]
 ) -> tuple[Session, list[str]]:
     """Play one game, every invariant checked at every step (raising :class:`Broken`), the actions
     appended to ``actions``; returns the session and the steps' digests (for ``deterministic``)."""
@@ -221,9 +222,7 @@ def _play(
     return session, trace
 
 
-def _check_step(
-    probe: InProcess, state: dict[str, Any], listed: list[dict[str, Any]], wrong: SeededStream, step: int
-) -> None:
+def _check_step(probe: InProcess, state: StateDict, listed: list[ActionDict], wrong: SeededStream, step: int) -> None:
     """The invariants on the state before an action: consistent, every listed action legal, and one
     candidate of every action type (those not listed) refused as a referee should refuse it."""
     _holds(invariants.consistent(probe.catalog, state), "consistent", step)
@@ -241,7 +240,7 @@ def fuzz_game(catalog: Catalog, index: int, seed: str, max_actions: int = DEFAUL
     policy = POLICIES[index % len(POLICIES)]
     options = {"response_windows": "strict"} if index % 2 else None
     game = new_game_for(catalog, game_seed, options)
-    actions: list[dict[str, Any]] = []
+    actions: list[ActionDict] = []
     try:
         session, trace = _play(catalog, game, game_seed, policy, max_actions, actions)
     except Broken as broken:

@@ -19,19 +19,20 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache, partial
 from typing import Any, Protocol
 
 import orjson
 
-from referee.engine import Catalog, InvalidInput, check_state
+from referee.engine import ActionDict, Catalog, EventDict, InvalidInput, StateDict, ViewDict, check_state
 from referee.engine.events import events_for
 from referee.scenarios.assertions import flow
 from referee.scenarios.backends import Refusal, Trial
 
 NAMES = ("listed_legal", "refusal", "consistent", "seat_secrets", "deterministic", "ends_within")
 PER_STEP = ("listed_legal", "consistent", "seat_secrets")  # checked on the state after the given and each action
+Action = ActionDict | dict[str, Any]  # a listed action, or a candidate built to put to the referee
 
 
 class Referee(Protocol):
@@ -39,13 +40,13 @@ class Referee(Protocol):
 
     catalog: Catalog
 
-    def legal_actions(self, state: dict[str, Any], player: int | None) -> list[dict[str, Any]]: ...
+    def legal_actions(self, state: StateDict, player: int | None) -> list[ActionDict]: ...
 
-    def validate(self, state: dict[str, Any], action: dict[str, Any]) -> Refusal | None: ...
+    def validate(self, state: StateDict, action: Action) -> Refusal | None: ...
 
-    def trial(self, state: dict[str, Any], action: dict[str, Any]) -> Trial: ...
+    def trial(self, state: StateDict, action: Action) -> Trial: ...
 
-    def view(self, state: dict[str, Any], seat: int) -> dict[str, Any]: ...
+    def view(self, state: StateDict, seat: int) -> ViewDict: ...
 
 
 def dumps(value: Any) -> bytes:
@@ -53,7 +54,7 @@ def dumps(value: Any) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
 
-def key(action: dict[str, Any]) -> bytes:
+def key(action: Action) -> bytes:
     """An action without ``pay``, canonical: how listed and candidate actions are compared."""
     return dumps({k: v for k, v in action.items() if k != "pay"})
 
@@ -65,7 +66,7 @@ def _text(action: Any) -> str:
 # -- listed_legal and refusal -------------------------------------------------------------------------
 
 
-def guarded(what: str, action: dict[str, Any] | None, call: Callable[[], Any]) -> tuple[Any, str | None]:
+def guarded(what: str, action: Action | None, call: Callable[[], Any]) -> tuple[Any, str | None]:
     """``(call(), None)``, or ``(None, the problem)`` of a referee that crashed in ``what`` (on ``action``):
     an error it does not raise on purpose. A refusal and a failure to reach a service propagate."""
     try:
@@ -79,7 +80,7 @@ def guarded(what: str, action: dict[str, Any] | None, call: Callable[[], Any]) -
         return None, f"the referee crashed in {what}{on}: {type(exc).__name__}: {exc}"
 
 
-def listed_legal(ref: Referee, state: dict[str, Any], listed: list[dict[str, Any]] | None = None) -> str | None:
+def listed_legal(ref: Referee, state: StateDict, listed: list[ActionDict] | None = None) -> str | None:
     """Every listed action (``listed``: ``legal_actions`` on ``state``, when the caller has it) is
     accepted by ``validate`` and by ``apply``."""
     if listed is None:
@@ -107,9 +108,7 @@ def _rule_ids() -> frozenset[str]:
     return frozenset(rule_ids())
 
 
-def refusal(
-    ref: Referee, state: dict[str, Any], action: dict[str, Any], listed: list[dict[str, Any]] | None = None
-) -> str | None:
+def refusal(ref: Referee, state: StateDict, action: Action, listed: list[ActionDict] | None = None) -> str | None:
     """``action`` (well formed) put to the referee on ``state``: ``validate`` and ``apply`` agree; a refusal
     names a rule id of the reference and changes nothing; an accepted action is one ``legal_actions``
     lists (``listed``, when the caller has it), or any ``discard`` when one is listed."""
@@ -148,7 +147,7 @@ def refusal(
 # -- consistent ---------------------------------------------------------------------------------------------
 
 
-def consistent(catalog: Catalog, state: dict[str, Any]) -> str | None:
+def consistent(catalog: Catalog, state: StateDict) -> str | None:
     """RULES 13.1 and the JSON round trip: the state, read back from its JSON and checked, is unchanged."""
     text = dumps(state)
     try:
@@ -163,7 +162,7 @@ def consistent(catalog: Catalog, state: dict[str, Any]) -> str | None:
 # -- seat_secrets: what a seat may know, this module's own reading of the rules ------------------------------
 
 
-def knowable(state: dict[str, Any], seat: int) -> set[str]:
+def knowable(state: StateDict, seat: int) -> set[str]:
     """The instances whose card ``seat`` may know (RULES 4.1, 4.4; docs/api.md §5)."""
     out: set[str] = set()
     for p, pl in enumerate(state["players"]):
@@ -193,9 +192,7 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(v)
 
 
-def secrets_named(
-    catalog: Catalog, state: dict[str, Any], seat: int, view: dict[str, Any], events: list[dict[str, Any]]
-) -> str | None:
+def secrets_named(catalog: Catalog, state: StateDict, seat: int, view: ViewDict, events: list[EventDict]) -> str | None:
     """What ``view`` or ``events`` tell ``seat`` that it may not know, or ``None``."""
     allowed = knowable(state, seat)
     for field in ("seed", "rng"):
@@ -229,7 +226,7 @@ def secrets_named(
     return None
 
 
-def seat_secrets(ref: Referee, state: dict[str, Any], events: list[dict[str, Any]]) -> str | None:
+def seat_secrets(ref: Referee, state: StateDict, events: list[EventDict]) -> str | None:
     """Each seat's view of ``state`` and its share of ``events`` (the events that led to it, as private
     play tells them to that seat: the engine's filter, docs/api.md §10) name nothing it may not know."""
     for seat in (0, 1):
@@ -242,7 +239,7 @@ def seat_secrets(ref: Referee, state: dict[str, Any], events: list[dict[str, Any
 # -- deterministic and ends_within ---------------------------------------------------------------------------
 
 
-def step_digest(action: Any, events: list[dict[str, Any]], state: dict[str, Any] | None) -> str:
+def step_digest(action: Any, events: Sequence[Mapping[str, Any]], state: StateDict | None) -> str:
     """One step of a play, as two plays compare it: the action (``None`` for the given), its events, the
     state after it (``None`` when the referee refused it: ``events`` then holds the refusal)."""
     return hashlib.sha256(dumps([action, events, state])).hexdigest()
@@ -265,7 +262,7 @@ def deterministic(first: list[str], second: list[str]) -> str | None:
     )
 
 
-def ends_within(limit: int, state: dict[str, Any], played: int) -> str | None:
+def ends_within(limit: int, state: StateDict, played: int) -> str | None:
     """The game is over after at most ``limit`` actions (``played`` of them were played)."""
     if state["phase"] == "over":
         return None

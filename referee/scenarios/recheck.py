@@ -76,9 +76,8 @@ def outcome_of(ex: Execution) -> dict[str, Any]:
         refused = {"at": ex.at, "rule": None, "code": "reference_names_no_card"}
     elif ex.refusal is not None:
         refused = {"at": "game" if ex.at == "given" else ex.at, "rule": ex.refusal.rule, "code": ex.refusal.code}
-    result = (ex.state or {}).get("result") if refused is None else None
-    if result is not None:
-        result = {"winner": result["winner"], "reason": result["reason"]}
+    reached = ex.state["result"] if refused is None and ex.state is not None else None
+    result = None if reached is None else {"winner": reached["winner"], "reason": reached["reason"]}
     return {"refused": refused, "result": result}
 
 

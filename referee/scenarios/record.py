@@ -12,10 +12,21 @@ scenario file (its ``given`` and ``when``; its ``then`` is ignored).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from referee.engine import Catalog, InvalidInput, RuleViolation, Session, parse_action, records
+from referee.engine import (
+    ActionDict,
+    Catalog,
+    IdZone,
+    InvalidInput,
+    RuleViolation,
+    Session,
+    StateDict,
+    parse_action,
+    records,
+)
 from referee.engine.playout import random_action
 from referee.engine.setup import SeededStream
 from referee.scenarios.archive import line_for
@@ -37,12 +48,16 @@ class RecordError(Exception):
         super().__init__(message)
 
 
+ID_ZONES: tuple[IdZone, ...] = ("file", "hand", "trash")
+SUPPORTING: tuple[Literal["fairies", "evidence"], ...] = ("fairies", "evidence")  # on a case, or standby
+
+
 @dataclass
 class Recording:
     game: dict[str, Any]
     actions: list[dict[str, Any]]  # as written: references
-    state: dict[str, Any]
-    played: list[dict[str, Any]] = field(default_factory=list)  # with instance ids, as a game record names them
+    state: StateDict
+    played: list[ActionDict] = field(default_factory=list)  # with instance ids, as a game record names them
 
     def over(self) -> bool:
         return bool(self.state["phase"] == "over")
@@ -76,12 +91,12 @@ def record(
         raise RecordError(f"the game is refused: {exc}") from None
     state = session.state
     written: list[dict[str, Any]] = []
-    played: list[dict[str, Any]] = []
+    played: list[ActionDict] = []
     limit = max_actions if max_actions is not None else 100_000
     if actions is not None:
         for i, raw in enumerate(actions[:limit]):
             try:
-                action = parse_action(resolve_action(state, raw), f"actions.{i}")
+                action: ActionDict = parse_action(resolve_action(state, raw), f"actions.{i}")
             except RefError as exc:
                 raise RecordError(f"action {i}: {exc}", i) from None
             except InvalidInput as exc:
@@ -107,12 +122,13 @@ def record(
     return Recording(game, written, state, played)
 
 
-def pins(state: dict[str, Any]) -> dict[str, Any]:
+def pins(state: StateDict) -> dict[str, Any]:
     """``then`` assertions that pin ``state``: every field a rule decides, by catalog id."""
     m = Matcher(state)
     out: dict[str, Any] = {"legal": True}
+    fields: Mapping[str, Any] = state  # the fields a rule decides, pinned by name
     for key in ("phase", "step", "turn", "active", "case_played", "result"):
-        out[key] = state[key]
+        out[key] = fields[key]
     out["pending"] = m.human(state["pending"])
     out["rng"] = state["rng"]
 
@@ -124,13 +140,15 @@ def pins(state: dict[str, Any]) -> dict[str, Any]:
         return cid if len(same) == 1 else ref_for(state, iid)
 
     for p, pl in enumerate(state["players"]):
-        for zone in ("file", "hand", "trash"):
+        for zone in ID_ZONES:
             out[f"p{p}.{zone}"] = m.human(pl[zone])
         out[f"p{p}.cases"] = [
             {"card": state["cards"][e["card"]], "face_up": e["face_up"], "actioned": e["actioned"]} for e in pl["cases"]
         ]
-        for zone in ("fairies", "evidence"):
-            out[f"p{p}.{zone}"] = [{"card": state["cards"][e["card"]], "case": case_name(e["case"])} for e in pl[zone]]
+        for supporting in SUPPORTING:
+            out[f"p{p}.{supporting}"] = [
+                {"card": state["cards"][e["card"]], "case": case_name(e["case"])} for e in pl[supporting]
+            ]
     if state.get("modifiers"):
         out["modifiers"] = m.human(state["modifiers"])
     if state.get("used"):

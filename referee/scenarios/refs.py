@@ -20,9 +20,15 @@ is taken as it is (an instance id, or a catalog id where one is expected).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
+from referee.engine import StateDict
+
+# A checked state, or a position being built (``build.py``: it may pose a broken state on purpose).
+AnyState = StateDict | dict[str, Any]
 
 ZONES = ("file", "hand", "trash", "cases", "fairies", "evidence")
 FIELD_ZONES = ("cases", "fairies", "evidence")
@@ -80,15 +86,16 @@ def parse_ref(text: str) -> Ref:
     return Ref(text, player, zone, card=sel)
 
 
-def zone_ids(state: dict[str, Any], player: int, zone: str) -> list[str]:
+def zone_ids(state: AnyState, player: int, zone: str) -> list[str]:
     """The instance ids of one zone, in the state's order."""
-    items: list[Any] = state["players"][player][zone]
+    zones: Mapping[str, Any] = state["players"][player]  # ``zone`` is a reference's word: one of ZONES
+    items: list[Any] = zones[zone]
     if zone in FIELD_ZONES:
         return [e["card"] for e in items]
     return items
 
 
-def resolve(state: dict[str, Any], ref: Ref | str) -> str:
+def resolve(state: AnyState, ref: Ref | str) -> str:
     """The instance id a reference names in ``state``; raises :class:`RefError` if there is none."""
     if isinstance(ref, str):
         ref = parse_ref(ref)
@@ -113,7 +120,7 @@ def resolve(state: dict[str, Any], ref: Ref | str) -> str:
     raise RefError(f"{ref.text}: {where} holds {count} ({'holds: ' + shown if held else 'it is empty'})")
 
 
-def resolve_action(state: dict[str, Any], action: Any) -> Any:
+def resolve_action(state: AnyState, action: Any) -> Any:
     """A copy of ``action`` with every reference in its id fields replaced by the instance id."""
     if not isinstance(action, dict):
         return action
@@ -148,7 +155,7 @@ def has_refs(action: Any) -> bool:
     return bool(action_refs(action))
 
 
-def locate(state: dict[str, Any], iid: str) -> tuple[int, str, int] | None:
+def locate(state: AnyState, iid: str) -> tuple[int, str, int] | None:
     """(player, zone, index) of an instance id in ``state``, or None."""
     for p, _pl in enumerate(state["players"]):
         for zone in ZONES:
@@ -158,7 +165,7 @@ def locate(state: dict[str, Any], iid: str) -> tuple[int, str, int] | None:
     return None
 
 
-def ref_for(state: dict[str, Any], iid: str) -> str:
+def ref_for(state: AnyState, iid: str) -> str:
     """The canonical reference to ``iid`` in ``state`` (what ``referee record`` writes).
 
     In the file, by index (``p0.file.3``); elsewhere by catalog id, with ``#k``
@@ -176,7 +183,7 @@ def ref_for(state: dict[str, Any], iid: str) -> str:
     return f"p{p}.{zone}.{cid}" + (f"#{before}" if before else "")
 
 
-def refs_in_action(state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+def refs_in_action(state: AnyState, action: Mapping[str, Any]) -> dict[str, Any]:
     """``action`` with its instance ids written as canonical references (for ``referee record``)."""
     out = dict(action)
     for name in ID_FIELDS:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.engine import EventDict, StateDict
 from referee.scenarios import assertions, invariants
 from referee.scenarios.assertions import flow, legend, readable_lines
 from referee.scenarios.backends import BackendGame, Http, InProcess, Refusal
@@ -43,20 +44,20 @@ class Result:
 class Execution:
     """What happened: the state reached, the events, and where (if anywhere) the referee refused."""
 
-    state: dict[str, Any] | None = None
-    events: list[dict[str, Any]] = field(default_factory=list)
+    state: StateDict | None = None
+    events: list[EventDict] = field(default_factory=list)
     refusal: Refusal | None = None
     at: int | str | None = None  # "given" or the index of the refused action
     ref_error: str | None = None
-    before: dict[str, Any] | None = None  # the state before the watched action
-    after: dict[str, Any] | None = None  # ... and after it, when it was accepted
+    before: StateDict | None = None  # the state before the watched action
+    after: StateDict | None = None  # ... and after it, when it was accepted
     resolved: dict[int, Any] = field(default_factory=dict)
     played: int = 0  # the actions applied
 
 
 # What a play tells its watcher at each step: where ("given" or the action's index), the action (resolved;
 # None for the given), then the state and events after it, or the refusal (state None).
-Observer = Callable[[int | str, Any, dict[str, Any] | None, list[dict[str, Any]], Refusal | None], None]
+Observer = Callable[[int | str, Any, StateDict | None, list[EventDict], Refusal | None], None]
 
 
 def run(sc: Scenario, backend: Any) -> Result:
@@ -198,8 +199,8 @@ class StepWatch:
         self,
         at: int | str,
         action: Any,
-        state: dict[str, Any] | None,
-        events: list[dict[str, Any]],
+        state: StateDict | None,
+        events: list[EventDict],
         refusal: Refusal | None,
     ) -> None:
         if self.trace is not None:
@@ -216,7 +217,7 @@ class StepWatch:
                 if problem:
                     self.broken[name] = (at, problem)
 
-    def check(self, name: str, state: dict[str, Any], events: list[dict[str, Any]]) -> str | None:
+    def check(self, name: str, state: StateDict, events: list[EventDict]) -> str | None:
         if name == "listed_legal":
             return invariants.listed_legal(self.backend, state)
         if name == "consistent":
@@ -256,7 +257,7 @@ def _after(at: int | str) -> str:
     return "after the given" if at == "given" else f"after action {at}"
 
 
-def _probe_refusals(backend: Any, probes: list[Any], state: dict[str, Any] | None) -> str | None:
+def _probe_refusals(backend: Any, probes: list[Any], state: StateDict | None) -> str | None:
     """``then.invariants.refusal``: each action put to the referee on the state reached (not played)."""
     if state is None:
         return "there is no state to put the actions to (the given was refused)"
@@ -371,7 +372,7 @@ def _expected_text(sc: Scenario) -> str:
     return text + f" at {_step_name(sc.expect_index)}" if sc.expect_index != "any" else text
 
 
-def _refusal_text(refusal: Refusal, state: dict[str, Any] | None) -> str:
+def _refusal_text(refusal: Refusal, state: StateDict | None) -> str:
     text = refusal.describe()
     if refusal.errors:
         text += " " + "; ".join(f"[{k}: {' '.join(v)}]" for k, v in sorted(refusal.errors.items()))[:400]
@@ -379,13 +380,13 @@ def _refusal_text(refusal: Refusal, state: dict[str, Any] | None) -> str:
     return text + (f" ({key})" if key else "")
 
 
-def _state_block(title: str | None, state: dict[str, Any] | None) -> list[str]:
+def _state_block(title: str | None, state: StateDict | None) -> list[str]:
     if not title or not state:
         return []
     return [f"  {title}:", *("    " + line for line in readable_lines(state))]
 
 
-def _diff_block(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+def _diff_block(before: StateDict, after: StateDict) -> list[str]:
     diff = [
         d
         for d in difflib.unified_diff(readable_lines(before), readable_lines(after), lineterm="", n=0)
