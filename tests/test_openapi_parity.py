@@ -328,9 +328,9 @@ def service_agrees(resp, errors: dict) -> None:
 
     A refusal for the schema names, in each body field it names, exactly the
     schema's errors there (it answers the first failing part: docs/api.md §1).
-    A state is checked for consistency before the action, so an inconsistent
-    state may hide a malformed action: then only the action may be wrong in
-    the schema's eyes.
+    A state is checked for consistency before the action and the player, so an
+    inconsistent state may hide a malformed action or player: then only those
+    may be wrong in the schema's eyes.
     """
     assert resp.status_code != 500, resp.get_data(as_text=True)
     expected = schema_paths(errors) if errors else set()
@@ -349,7 +349,8 @@ def service_agrees(resp, errors: dict) -> None:
             assert named and same_fields(named, wanted), (expected, named)
     elif resp.status_code == 400:
         event("inconsistent state")
-        assert {_top(p) for p in expected} <= {"action", "actions"}, (expected, answer)
+        # the engine judges the action and the player after the state (docs/decisions.md, "A player index is 0 or 1 exactly")
+        assert {_top(p) for p in expected} <= {"action", "actions", "player"}, (expected, answer)
     else:
         event("accepted")
         assert not expected, (expected, resp.status_code)

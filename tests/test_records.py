@@ -364,3 +364,14 @@ def test_the_newgame_found_from_a_deal_keeps_its_format_clock_and_match(catalog)
     assert found is not None and {k: found[k] for k in extra} == extra
     text = record_text(catalog, found, [], times=[])
     assert '[Clock "60+1"]' in text and '[Format "open 1999-07-01"]' in text and '[Match "best_of=3"]' in text
+
+
+def test_a_player_named_with_a_control_character_is_written_as_p0_p1_and_reads_back():
+    """A NUL (or any control character) in a name would make a move line no record reader takes: the move
+    lines name the players P0/P1 instead, and the tag keeps the name, escaped."""
+    game = random_new_game(BUILTIN, "nul")
+    game["players"] = ["a\x00", "b"]
+    actions = played(BUILTIN, game, "nul", limit=3)
+    text = record_text(BUILTIN, game, actions)
+    assert "\x00" not in text and ("\n1. P0 " in text or "\n1. P1 " in text)
+    assert write(read(text)) == text and read(text).new_game(BUILTIN)["players"] == ["a\x00", "b"]

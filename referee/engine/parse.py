@@ -58,7 +58,13 @@ def read_state(raw: Any) -> StateDict:
         raise TypeError("a state is an object holding an object cards")
     rest = dict.copy(raw)  # a clone of the table, cheaper than building a dict key by key
     rest["cards"] = _NO_CARDS
-    state: StateDict = plain_copy(msgspec.convert(rest, State))
+    try:
+        read = msgspec.convert(rest, State)
+    except msgspec.ValidationError:
+        # msgspec takes a str subclass for a string but not for a tag (an action's ``type``): read what it
+        # spells (the decision "A subclass of str or int reads as the value it is"); only after a refusal
+        read = msgspec.convert(plain_input(rest), State)
+    state: StateDict = plain_copy(read)
     state["cards"] = dict(cards)
     p0, p1 = players = state["players"]
     if "name" not in p0 or "name" not in p1:  # the default name, first as when given
@@ -75,20 +81,30 @@ def state_problem(raw: Any) -> InvalidInput | None:
     model's message (:func:`explain`), or msgspec's own; ``None`` when the model accepts it whole
     (then what was refused is an inconsistency, RULES 13.1). Built only after a refusal."""
     try:
-        msgspec.convert(raw, State)
+        msgspec.convert(plain_input(raw), State)
     except msgspec.ValidationError as exc:
         return InvalidInput(explain(raw, State) or _as_errors(exc))
+    except TypeError as exc:  # a value no JSON body holds (a set, an object): the explanation names where
+        return InvalidInput(explain(raw, State) or {"": [str(exc)]})
     return None
 
 
 _NO_CARDS: dict[str, str] = {}
 
 
-def _plain_str(value: Any) -> str:
+def _plain_str(value: Any) -> str | int:
     """What msgspec cannot copy but reads: a subclass of ``str`` (numpy's ``str_``, say) is the string it spells."""
     if isinstance(value, str):
         return str.__str__(value)  # not type(value).__str__, which a subclass may override
+    if isinstance(value, int):  # likewise an int subclass (numpy's ints are not; bool is read as itself)
+        return int.__int__(value)
     raise TypeError(f"{type(value).__name__} is not a JSON value")  # never from a value msgspec has read
+
+
+def plain_input(value: Any) -> Any:
+    """A client's value with every ``str`` subclass as the string it spells: what msgspec reads as a string
+    everywhere but in a tag (an action's ``type``). ``TypeError`` for a value that is no JSON value."""
+    return msgspec.to_builtins(value, enc_hook=_plain_str)
 
 
 def plain_copy(value: Any) -> Any:

@@ -81,7 +81,7 @@ _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9]*) (".*")\]')
 _ID = re.compile(r'[^\s;=@,\[\]"]+')
 _DECK = re.compile(r"afd1\.[A-Za-z0-9_-]+|[^\s\"]+( [^\s\"]+){0,99}")
 _INT = re.compile(r"0|[1-9][0-9]{0,12}")
-_NAME_TOKEN = re.compile(r'[^\s;=@,\[\]"]+')
+_NAME_TOKEN = re.compile(r'[^\s\x00-\x1f\x7f;=@,\[\]"]+')  # no control character: a line holds none
 _VALUE_SYNTAX: dict[str, tuple[re.Pattern[str], str]] = {
     "Catalog": (re.compile(r"\S+ sha256:[0-9a-f]{64}"), "the catalog's id and digest: af-ref sha256:<64 hex digits>"),
     "Format": (re.compile(r"[^\s]+( [0-9]{4}-[0-9]{2}-[0-9]{2})?"), "a format id, and a date: af99 2000-04-01"),

@@ -108,6 +108,7 @@ class Codec:
         """The time a move on ``state`` is made at, for a clock (docs/api.md §15): None without a clock,
         or where no time is kept (a query in plain mode: no time has passed since the last move)."""
         if acting and clocked(state):
+            engine.check_state(self.catalog, state)  # a malformed or inconsistent state is answered as such first
             raise no_ledger(NO_CLOCK_HERE)
         return None
 
