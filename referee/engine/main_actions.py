@@ -164,15 +164,19 @@ class Dispatch(_FairyMove):
         # The candidates are own standby fairies and cases in play: the room on the case is left to test.
         if free < 1:
             return []
+        candidates = list(self.candidates(g, player))
+        if not candidates:
+            return []
         has_room = _has_room(g, player)
-        return [a for a in self.candidates(g, player) if has_room(a["case"])]
+        room = {case for case in g.all_cases() if has_room(case)}  # asked once a case, not once a fairy and case
+        return [a for a in candidates if a["case"] in room]
 
     def candidates(self, g: Board, player: int) -> Iterator[Action]:
         cases = g.all_cases()
         for f in g.player(player)["fairies"]:
             if f["case"] is None:
-                for case in cases:
-                    yield simple(self.type, player, fairy=f["card"], case=case)
+                for case in cases:  # simple()'s dict, written out: listed for every standby fairy and case
+                    yield {"type": self.type, "player": player, "fairy": f["card"], "case": case}
 
 
 class Redispatch(_FairyMove):
@@ -195,8 +199,8 @@ class Redispatch(_FairyMove):
         for f in g.player(player)["fairies"]:
             if f["case"] is not None:
                 for case in cases:
-                    if case != f["case"]:
-                        yield simple(self.type, player, fairy=f["card"], case=case)
+                    if case != f["case"]:  # simple()'s dict, written out: listed for every fairy and case
+                        yield {"type": self.type, "player": player, "fairy": f["card"], "case": case}
 
 
 class Recall(_FairyMove):
