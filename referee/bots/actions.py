@@ -35,9 +35,8 @@ last cards of the hand), so it has one index.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from referee.engine import Catalog
@@ -88,6 +87,20 @@ class Block:
         return self.offset + c * sizes[1] + d
 
 
+class _made_once:  # a decorator, named as one
+    """A map of :class:`Places` made the first time it is read, then kept as the instance's own attribute:
+    ``functools.cached_property`` without its lock (Python 3.11 takes one on every read; a Places lives
+    within one call)."""
+
+    def __init__(self, make: Callable[[Places], dict[str, int]]):
+        self.make, self.name = make, make.__name__
+        self.__doc__ = make.__doc__
+
+    def __get__(self, places: Places, owner: type | None = None) -> dict[str, int]:
+        made = places.__dict__[self.name] = self.make(places)
+        return made
+
+
 class Places:
     """Where each instance the acting seat's view shows sits, as the coordinates above count it (each map made
     the first time it is asked for, then read as a plain attribute: most listings need only some)."""
@@ -108,36 +121,36 @@ class Places:
         found.update((e["card"], base + i) for i, e in enumerate(players[1 - self._seat][zone]))
         return found
 
-    @cached_property
+    @_made_once
     def case(self) -> dict[str, int]:
         return self._slots("case")
 
-    @cached_property
+    @_made_once
     def fairy(self) -> dict[str, int]:
         return self._slots("fairy")
 
-    @cached_property
+    @_made_once
     def evidence(self) -> dict[str, int]:
         return self._slots("evidence")
 
-    @cached_property
+    @_made_once
     def copy(self) -> dict[str, int]:
         """instance -> its copy number among the seat's cards of one catalog id, in hand, on its own field
         (cases, fairies, evidence) and in its trash, each zone counted apart."""
         return {**self.hand_copy, **self.field_copy, **self.trash_copy}
 
-    @cached_property
+    @_made_once
     def hand_copy(self) -> dict[str, int]:
         """:attr:`copy` of the seat's hand alone (what a card played from hand needs)."""
         return self._copies(self._view["players"][self._seat]["hand"])
 
-    @cached_property
+    @_made_once
     def field_copy(self) -> dict[str, int]:
         """:attr:`copy` of the seat's own field alone (what an ability needs)."""
         me = self._view["players"][self._seat]
         return self._copies([e["card"] for z in FIELD_ZONES for e in me[z]])
 
-    @cached_property
+    @_made_once
     def trash_copy(self) -> dict[str, int]:
         return self._copies(self._view["players"][self._seat]["trash"])
 
@@ -152,7 +165,7 @@ class Places:
                 seen[cid] = n + 1
         return copy
 
-    @cached_property
+    @_made_once
     def trash(self) -> dict[str, int]:
         return self.trash_copy
 

@@ -8,7 +8,6 @@ counter may have changed (RULES 9.6: a target gone is skipped).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterator
 
 from referee.engine.actions import (
@@ -120,8 +119,10 @@ def _move_fairy(g: Board, player: int, fairy: str, case: str | None) -> None:
 def _has_room(g: Board, player: int) -> Callable[[str], bool]:
     """Whether ``player`` may dispatch one more fairy to a case (RULES 8.9), counted once for every case;
     on a case the player does not know, the limit is 1 (RULES 8.9.1)."""
-    on_case = Counter(f["case"] for f in g.player(player)["fairies"])
-    return lambda case: on_case[case] < (g.card(case).dispatch_limit if knows_case(g, player, case) else 1)
+    on_case: dict[str | None, int] = {}  # counted by hand: a Counter costs more to make than this whole count
+    for f in g.player(player)["fairies"]:
+        on_case[f["case"]] = on_case.get(f["case"], 0) + 1
+    return lambda case: on_case.get(case, 0) < (g.card(case).dispatch_limit if knows_case(g, player, case) else 1)
 
 
 class _FairyMove(MainStepRule):
