@@ -8,12 +8,12 @@ counter may have changed (RULES 9.6: a target gone is skipped).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from referee.engine.actions import (
     Action,
     MainStepRule,
-    knows_case,
+    knows,
     require_case_in_play,
     require_dispatch_room,
     require_in_hand,
@@ -116,13 +116,18 @@ def _move_fairy(g: Board, player: int, fairy: str, case: str | None) -> None:
             return
 
 
-def _has_room(g: Board, player: int) -> Callable[[str], bool]:
-    """Whether ``player`` may dispatch one more fairy to a case (RULES 8.9), counted once for every case;
-    on a case the player does not know, the limit is 1 (RULES 8.9.1)."""
+def _cases_with_room(g: Board, player: int) -> set[str]:
+    """The cases in play to which ``player`` may dispatch one more fairy (RULES 8.9); on a case the player
+    does not know, the limit is 1 (RULES 8.9.1). Each case asked once, as it is met in its zone."""
     on_case: dict[str | None, int] = {}  # counted by hand: a Counter costs more to make than this whole count
     for f in g.player(player)["fairies"]:
         on_case[f["case"]] = on_case.get(f["case"], 0) + 1
-    return lambda case: on_case.get(case, 0) < (g.card(case).dispatch_limit if knows_case(g, player, case) else 1)
+    return {
+        e["card"]
+        for owner, pl in enumerate(g.s["players"])
+        for e in pl["cases"]
+        if on_case.get(e["card"], 0) < (g.card(e["card"]).dispatch_limit if knows(player, owner, e) else 1)
+    }
 
 
 class _FairyMove(MainStepRule):
@@ -168,8 +173,7 @@ class Dispatch(_FairyMove):
         candidates = list(self.candidates(g, player))
         if not candidates:
             return []
-        has_room = _has_room(g, player)
-        room = {case for case in g.all_cases() if has_room(case)}  # asked once a case, not once a fairy and case
+        room = _cases_with_room(g, player)  # asked once a case, not once a fairy and case
         return [a for a in candidates if a["case"] in room]
 
     def candidates(self, g: Board, player: int) -> Iterator[Action]:
