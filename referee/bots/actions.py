@@ -209,6 +209,7 @@ class ActionSpace:
         # The heads without a card, looked up by type alone (the hot path of :meth:`index`).
         self._fixed = {head[0]: block for head, block in self.blocks.items() if len(head) == 1}
         self._simple_offset = {kind: self._fixed[kind].offset for kind in SIMPLE}
+        self._trash_offset: dict[str, dict[str, int]] = {}
         unknown = set(ACTION_TYPES) - {head[0] for head in self.blocks}
         if unknown:  # an action type this layout does not know would have no index: say so now
             raise ValueError(f"the action space has no layout for {sorted(unknown)}")
@@ -281,15 +282,27 @@ class ActionSpace:
         if dim in FIELD_KINDS:
             return at.slots(dim)[iid]
         if dim.startswith("trash:"):
-            pool = self.ids_of(dim.partition(":")[2])
-            cid = cards[iid]
-            return sum(self.copies[c] for c in pool[: pool.index(cid)]) + at.trash[iid]
+            offsets = self._trash_offsets(dim)
+            if cards[iid] not in offsets:
+                raise ValueError(f"{iid} is not a card of {dim}")
+            return offsets[cards[iid]] + at.trash[iid]
         c, f = self.capacity["case"], self.capacity["fairy"]
         if iid in at.case:
             return at.case[iid]
         if iid in at.fairy:
             return 2 * c + at.fairy[iid]
         return 2 * c + 2 * f + at.evidence[iid]
+
+    def _trash_offsets(self, dim: str) -> dict[str, int]:
+        """For a ``trash:<kind>`` coordinate: each catalog id of the kind -> the coordinate of its first copy
+        (the copies of the ids before it, in sorted order), counted the first time it is asked for."""
+        offsets = self._trash_offset.get(dim)
+        if offsets is None:
+            offsets, n = {}, 0
+            for cid in self.ids_of(dim.partition(":")[2]):
+                offsets[cid], n = n, n + self.copies[cid]
+            self._trash_offset[dim] = offsets
+        return offsets
 
     def legal(self, legal: list[dict[str, Any]], view: dict[str, Any]) -> dict[int, dict[str, Any]]:
         """index → the listed action it stands for (every listed action of the view's seat)."""
