@@ -36,6 +36,7 @@ EVENT_TYPES = (
     "solved", "fairy_played", "evidence_played", "dispatch", "redispatch", "recall",
 )  # fmt: skip
 RECENT_EVENTS = 16
+PADDING = [0.0] * (CASE_SLOTS_PER_PLAYER * CASE_FEATURES)  # the case slots one player leaves empty (a tail of it)
 CARD_KEYS = ("card", "fairy", "evidence", "case")  # where an event names its one card
 
 
@@ -47,6 +48,9 @@ class Observation:
         self.card_ids = sorted(catalog.cards)
         self.position = {cid: i for i, cid in enumerate(self.card_ids)}
         self.c = len(self.card_ids)
+        # Each card's printed level / 10 and power, read once here rather than from the catalog at every encode.
+        self.level = {cid: card.level / 10 for cid, card in catalog.cards.items()}
+        self.power = {cid: card.power for cid, card in catalog.cards.items()}
         self.size = SCALARS + len(RESPONDABLE) + len(PER_CARD) * self.c + CASE_SLOTS * CASE_FEATURES
 
     def layout(self) -> list[tuple[int, int, str]]:
@@ -111,14 +115,22 @@ class Observation:
         for f in me["fairies"]:
             if f["case"] is not None:
                 mine_on[f["case"]] = mine_on.get(f["case"], 0) + 1
-        slots = [0.0] * (CASE_SLOTS * CASE_FEATURES)
-        for p, base in ((seat, 0), (1 - seat, CASE_SLOTS_PER_PLAYER)):
-            for i, e in enumerate(view["players"][p]["cases"][:CASE_SLOTS_PER_PLAYER]):
-                o = (base + i) * CASE_FEATURES
-                cid = cards.get(e["card"])
-                slots[o : o + 4] = (1, e["face_up"], e["actioned"], self.catalog[cid].level / 10 if cid else 0)
-                slots[o + 4] = mine_on.get(e["card"], 0)
-                slots[o + 5] = power.get(e["card"], 0) / 10
+        slots: list[float] = []
+        level = self.level
+        for p in (seat, 1 - seat):
+            cases = view["players"][p]["cases"][:CASE_SLOTS_PER_PLAYER]
+            for e in cases:
+                iid = e["card"]
+                cid = cards.get(iid)
+                slots += (
+                    1,
+                    e["face_up"],
+                    e["actioned"],
+                    level[cid] if cid else 0,
+                    mine_on.get(iid, 0),
+                    power.get(iid, 0) / 10,
+                )
+            slots += PADDING[len(cases) * CASE_FEATURES :]
         v = np.empty(self.size, dtype=np.float32)
         at = len(head)
         v[:at] = head
@@ -137,7 +149,7 @@ class Observation:
             for e in me[zone]:
                 if e["case"] is not None:
                     out[e["case"]] = (
-                        out.get(e["case"], 0) + self.catalog[cards[e["card"]]].power + bonus.get(e["card"], 0)
+                        out.get(e["case"], 0) + self.power[cards[e["card"]]] + bonus.get(e["card"], 0)
                     )
         return out
 

@@ -99,8 +99,9 @@ class PlayEvidence(_PlayFromHand):
         g.emit("evidence_played", player=a["player"], evidence=a["card"], case=a["case"])
 
     def candidates(self, g: Board, player: int) -> Iterator[Action]:
-        cases = g.all_cases()
-        for iid in g.hand_of_kind(player, "evidence"):
+        evidence = g.hand_of_kind(player, "evidence")
+        cases = g.all_cases() if evidence else []  # most hands hold none: then the cases are not asked for
+        for iid in evidence:
             for case in cases:
                 yield simple(self.type, player, card=iid, case=case)
 
