@@ -148,9 +148,7 @@ class Observation:
         for zone in ("fairies", "evidence"):
             for e in me[zone]:
                 if e["case"] is not None:
-                    out[e["case"]] = (
-                        out.get(e["case"], 0) + self.power[cards[e["card"]]] + bonus.get(e["card"], 0)
-                    )
+                    out[e["case"]] = out.get(e["case"], 0) + self.power[cards[e["card"]]] + bonus.get(e["card"], 0)
         return out
 
 
