@@ -35,7 +35,7 @@ last cards of the hand), so it has one index.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,62 +73,101 @@ class Block:
             i = i * s + c
         return self.offset + i
 
+    def at1(self, c: int) -> int:
+        """:meth:`at` of one coordinate (most heads have one or two: said without a loop)."""
+        if len(self.sizes) != 1 or not 0 <= c < self.sizes[0]:
+            return self.at((c,))  # says what is wrong
+        return self.offset + c
+
+    def at2(self, c: int, d: int) -> int:
+        """:meth:`at` of two coordinates."""
+        sizes = self.sizes
+        if len(sizes) != 2 or not (0 <= c < sizes[0] and 0 <= d < sizes[1]):
+            return self.at((c, d))  # says what is wrong
+        return self.offset + c * sizes[1] + d
+
+
+class _made_once:  # a decorator, named as one
+    """A map of :class:`Places` made the first time it is read, then kept as the instance's own attribute:
+    ``functools.cached_property`` without its lock (Python 3.11 takes one on every read; a Places lives
+    within one call)."""
+
+    def __init__(self, make: Callable[[Places], dict[str, int]]):
+        self.make, self.name = make, make.__name__
+        self.__doc__ = make.__doc__
+
+    def __get__(self, places: Places, owner: type | None = None) -> dict[str, int]:
+        made = places.__dict__[self.name] = self.make(places)
+        return made
+
 
 class Places:
     """Where each instance the acting seat's view shows sits, as the coordinates above count it (each map made
-    the first time it is asked for: most listings need only some)."""
-
-    __slots__ = ("_copy", "_seat", "_slots", "_view", "capacity")
+    the first time it is asked for, then read as a plain attribute: most listings need only some)."""
 
     def __init__(self, view: ViewDict, seat: int, capacity: dict[str, int]):
         self._view, self._seat, self.capacity = view, seat, capacity
-        self._slots: dict[str, dict[str, int]] = {}
-        self._copy: dict[str, int] | None = None
 
     def slots(self, kind: str) -> dict[str, int]:
         """instance -> slot of ``kind`` (case, fairy, evidence): the seat's, then the opponent's."""
-        found = self._slots.get(kind)
-        if found is None:
-            zone = ZONE_OF[kind]
-            players = self._view["players"]
-            found = {e["card"]: i for i, e in enumerate(players[self._seat][zone])}
-            base = self.capacity[kind]
-            found.update((e["card"], base + i) for i, e in enumerate(players[1 - self._seat][zone]))
-            self._slots[kind] = found
+        found: dict[str, int] = getattr(self, kind)
         return found
 
-    @property
+    def _slots(self, kind: str) -> dict[str, int]:
+        zone = ZONE_OF[kind]
+        players = self._view["players"]
+        found = {e["card"]: i for i, e in enumerate(players[self._seat][zone])}
+        base = self.capacity[kind]
+        found.update((e["card"], base + i) for i, e in enumerate(players[1 - self._seat][zone]))
+        return found
+
+    @_made_once
     def case(self) -> dict[str, int]:
-        return self.slots("case")
+        return self._slots("case")
 
-    @property
+    @_made_once
     def fairy(self) -> dict[str, int]:
-        return self.slots("fairy")
+        return self._slots("fairy")
 
-    @property
+    @_made_once
     def evidence(self) -> dict[str, int]:
-        return self.slots("evidence")
+        return self._slots("evidence")
 
-    @property
+    @_made_once
     def copy(self) -> dict[str, int]:
         """instance -> its copy number among the seat's cards of one catalog id, in hand, on its own field
         (cases, fairies, evidence) and in its trash, each zone counted apart."""
-        if self._copy is None:
-            me, cards = self._view["players"][self._seat], self._view["cards"]
-            self._copy = {}
-            for iids in (me["hand"], [e["card"] for z in FIELD_ZONES for e in me[z]], me["trash"]):
-                seen: dict[str, int] = {}
-                for iid in iids:
-                    cid = cards.get(iid)
-                    if cid is not None:
-                        n = self._copy[iid] = seen.get(cid, 0)
-                        seen[cid] = n + 1
-        return self._copy
+        return {**self.hand_copy, **self.field_copy, **self.trash_copy}
 
-    @property
+    @_made_once
+    def hand_copy(self) -> dict[str, int]:
+        """:attr:`copy` of the seat's hand alone (what a card played from hand needs)."""
+        return self._copies(self._view["players"][self._seat]["hand"])
+
+    @_made_once
+    def field_copy(self) -> dict[str, int]:
+        """:attr:`copy` of the seat's own field alone (what an ability needs)."""
+        me = self._view["players"][self._seat]
+        return self._copies([e["card"] for z in FIELD_ZONES for e in me[z]])
+
+    @_made_once
+    def trash_copy(self) -> dict[str, int]:
+        return self._copies(self._view["players"][self._seat]["trash"])
+
+    def _copies(self, iids: list[str]) -> dict[str, int]:
+        cards = self._view["cards"]
+        copy: dict[str, int] = {}
+        seen: dict[str, int] = {}
+        for iid in iids:
+            cid = cards.get(iid)
+            if cid is not None:
+                n = copy[iid] = seen.get(cid, 0)
+                seen[cid] = n + 1
+        return copy
+
+    @_made_once
     def trash(self) -> dict[str, int]:
-        copy = self.copy
-        return {iid: copy[iid] for iid in self._view["players"][self._seat]["trash"] if iid in copy}
+        return self.trash_copy
 
 
 ZONE_OF: dict[str, FieldZone] = {"case": "cases", "fairy": "fairies", "evidence": "evidence"}
@@ -167,6 +206,10 @@ class ActionSpace:
         for kind, head in (("spell", "cast_spell"), ("counter", "counter")):
             for cid in self.ids[kind]:
                 self._add((head, cid), (("copy", self.copies[cid]), *self._targets(catalog[cid].effect)))
+        # The heads without a card, looked up by type alone (the hot path of :meth:`index`).
+        self._fixed = {head[0]: block for head, block in self.blocks.items() if len(head) == 1}
+        self._simple_offset = {kind: self._fixed[kind].offset for kind in SIMPLE}
+        self._trash_offset: dict[str, dict[str, int]] = {}
         unknown = set(ACTION_TYPES) - {head[0] for head in self.blocks}
         if unknown:  # an action type this layout does not know would have no index: say so now
             raise ValueError(f"the action space has no layout for {sorted(unknown)}")
@@ -209,23 +252,27 @@ class ActionSpace:
 
     def index(self, action: ActionDict, view: ViewDict, places: Places | None = None) -> int:
         """The index of ``action``, one the seat of ``view`` may take now (``ValueError`` if it cannot be)."""
-        kind, seat = action["type"], action["player"]
-        if kind in SIMPLE:
-            return self.blocks[(kind,)].offset
-        at = places or self.places(view, seat)
+        kind = action["type"]
+        simple_offset = self._simple_offset.get(kind)
+        if simple_offset is not None:
+            return simple_offset
+        at = places or self.places(view, action["player"])
         cards = view["cards"]
         if kind in ("dispatch", "redispatch"):
-            return self.blocks[(kind,)].at((at.fairy[action["fairy"]], at.case[action["case"]]))
+            return self._fixed[kind].at2(at.fairy[action["fairy"]], at.case[action["case"]])
         if kind == "recall":
-            return self.blocks[(kind,)].at((at.fairy[action["fairy"]],))
+            return self._fixed[kind].at1(at.fairy[action["fairy"]])
         if kind == "investigate":
-            return self.blocks[(kind,)].at((at.case[action["case"]],))
-        cid = cards[action["card"]]
-        copy = at.copy[action["card"]]
+            return self._fixed[kind].at1(at.case[action["case"]])
+        iid = action["card"]
+        cid = cards[iid]
+        copy = (at.field_copy if kind == "use_ability" else at.hand_copy).get(iid)
+        if copy is None:  # not where its type plays it from: the copy among all the seat's cards
+            copy = at.copy[iid]
         if kind in ("play_case", "play_fairy"):
-            return self.blocks[(kind, cid)].at((copy,))
+            return self.blocks[(kind, cid)].at1(copy)
         if kind == "play_evidence":
-            return self.blocks[(kind, cid)].at((copy, at.case[action["case"]]))
+            return self.blocks[(kind, cid)].at2(copy, at.case[action["case"]])
         head = (kind, cid, action["ability"]) if kind == "use_ability" else (kind, cid)
         block = self.blocks[head]
         coords = [copy] + [self._target(dim, iid, cards, at) for dim, iid in zip(block.dims[1:], action["targets"])]
@@ -235,15 +282,27 @@ class ActionSpace:
         if dim in FIELD_KINDS:
             return at.slots(dim)[iid]
         if dim.startswith("trash:"):
-            pool = self.ids_of(dim.partition(":")[2])
-            cid = cards[iid]
-            return sum(self.copies[c] for c in pool[: pool.index(cid)]) + at.trash[iid]
+            offsets = self._trash_offsets(dim)
+            if cards[iid] not in offsets:
+                raise ValueError(f"{iid} is not a card of {dim}")
+            return offsets[cards[iid]] + at.trash[iid]
         c, f = self.capacity["case"], self.capacity["fairy"]
         if iid in at.case:
             return at.case[iid]
         if iid in at.fairy:
             return 2 * c + at.fairy[iid]
         return 2 * c + 2 * f + at.evidence[iid]
+
+    def _trash_offsets(self, dim: str) -> dict[str, int]:
+        """For a ``trash:<kind>`` coordinate: each catalog id of the kind -> the coordinate of its first copy
+        (the copies of the ids before it, in sorted order), counted the first time it is asked for."""
+        offsets = self._trash_offset.get(dim)
+        if offsets is None:
+            offsets, n = {}, 0
+            for cid in self.ids_of(dim.partition(":")[2]):
+                offsets[cid], n = n, n + self.copies[cid]
+            self._trash_offset[dim] = offsets
+        return offsets
 
     def legal(self, legal: list[ActionDict], view: ViewDict) -> dict[int, ActionDict]:
         """index → the listed action it stands for (every listed action of the view's seat)."""

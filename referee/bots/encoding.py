@@ -36,6 +36,7 @@ EVENT_TYPES = (
     "solved", "fairy_played", "evidence_played", "dispatch", "redispatch", "recall",
 )  # fmt: skip
 RECENT_EVENTS = 16
+PADDING = [0.0] * (CASE_SLOTS_PER_PLAYER * CASE_FEATURES)  # the case slots one player leaves empty (a tail of it)
 CARD_KEYS = ("card", "fairy", "evidence", "case")  # where an event names its one card
 FIELD: tuple[FieldZone, ...] = ("cases", "fairies", "evidence")
 SUPPORT: tuple[Literal["fairies", "evidence"], ...] = (
@@ -60,6 +61,9 @@ class Observation:
         self.card_ids = sorted(catalog.cards)
         self.position = {cid: i for i, cid in enumerate(self.card_ids)}
         self.c = len(self.card_ids)
+        # Each card's printed level / 10 and power, read once here rather than from the catalog at every encode.
+        self.level = {cid: card.level / 10 for cid, card in catalog.cards.items()}
+        self.power = {cid: card.power for cid, card in catalog.cards.items()}
         self.size = SCALARS + len(RESPONDABLE) + len(PER_CARD) * self.c + CASE_SLOTS * CASE_FEATURES
 
     def layout(self) -> list[tuple[int, int, str]]:
@@ -85,28 +89,29 @@ class Observation:
         return out
 
     def encode(self, view: ViewDict) -> np.ndarray:
-        # Written into a Python list and converted once: numpy's item writes cost several times a list's.
+        # Three parts, each written the cheapest way: the scalars and the case slots as Python lists (numpy's
+        # item writes cost several times a list's), the copies of each card as indices counted by numpy (a
+        # list of the whole vector's length costs more to convert than all the rest).
         seat = seat_of(view)
         me, opp = view["players"][seat], view["players"][1 - seat]
         cards = view["cards"]
-        v = [0.0] * self.size
+        head = [0.0] * (SCALARS + len(RESPONDABLE))
         pending = view.get("pending")
-        v[0] = view["turn"] / 50
-        v[1 + PHASES.index(view["phase"])] = 1
-        v[4 + STEPS.index(view["step"])] = 1
-        v[8] = view["active"] == seat
-        v[9] = view["first_player"] == seat
-        v[10] = bool(view["case_played"])
-        v[11] = pending is not None
-        v[12] = pending is not None and pending["responder"] == seat
-        v[13], v[14] = me["file"] / 40, opp["file"] / 40
-        v[15], v[16] = len(me["hand"]) / 10, len(opp["hand"]) / 10
-        at = SCALARS
+        head[0] = view["turn"] / 50
+        head[1 + PHASES.index(view["phase"])] = 1
+        head[4 + STEPS.index(view["step"])] = 1
+        head[8] = view["active"] == seat
+        head[9] = view["first_player"] == seat
+        head[10] = bool(view["case_played"])
+        head[11] = pending is not None
+        head[12] = pending is not None and pending["responder"] == seat
+        head[13], head[14] = me["file"] / 40, opp["file"] / 40
+        head[15], head[16] = len(me["hand"]) / 10, len(opp["hand"]) / 10
         if pending is not None and pending["action"]["type"] in RESPONDABLE:
-            v[at + RESPONDABLE.index(pending["action"]["type"])] = 1
-        at += len(RESPONDABLE)
+            head[SCALARS + RESPONDABLE.index(pending["action"]["type"])] = 1
         position, c = self.position, self.c
         field = FIELD
+        counted: list[int] = []  # for each card of each block, its index in the blocks (numpy counts them)
         for block, iids in enumerate(
             (
                 me["hand"],
@@ -116,25 +121,36 @@ class Observation:
                 [e["card"] for z in field for e in opp[z]],
             )
         ):
-            base = at + block * c
-            for iid in iids:
-                cid = cards.get(iid)
-                if cid is not None:
-                    v[base + position[cid]] += 1
-        at += len(PER_CARD) * c
+            base = block * c
+            # position.get(None) is None: a card the view does not name is skipped (map keeps this loop in C)
+            counted += [base + k for k in map(position.get, map(cards.get, iids)) if k is not None]  # type: ignore[arg-type]
         power = self._powers(view, seat)
         mine_on: dict[str, int] = {}
         for f in me["fairies"]:
             if f["case"] is not None:
                 mine_on[f["case"]] = mine_on.get(f["case"], 0) + 1
-        for p, base in ((seat, 0), (1 - seat, CASE_SLOTS_PER_PLAYER)):
-            for i, e in enumerate(view["players"][p]["cases"][:CASE_SLOTS_PER_PLAYER]):
-                o = at + (base + i) * CASE_FEATURES
-                cid = cards.get(e["card"])
-                v[o : o + 4] = (1, e["face_up"], e["actioned"], self.catalog[cid].level / 10 if cid else 0)
-                v[o + 4] = mine_on.get(e["card"], 0)
-                v[o + 5] = power.get(e["card"], 0) / 10
-        return np.array(v, dtype=np.float32)
+        slots: list[float] = []
+        level = self.level
+        for p in (seat, 1 - seat):
+            cases = view["players"][p]["cases"][:CASE_SLOTS_PER_PLAYER]
+            for e in cases:
+                iid = e["card"]
+                cid = cards.get(iid)
+                slots += (
+                    1,
+                    e["face_up"],
+                    e["actioned"],
+                    level[cid] if cid else 0,
+                    mine_on.get(iid, 0),
+                    power.get(iid, 0) / 10,
+                )
+            slots += PADDING[len(cases) * CASE_FEATURES :]
+        v = np.empty(self.size, dtype=np.float32)
+        at = len(head)
+        v[:at] = head
+        v[at : at + len(PER_CARD) * c] = np.bincount(counted, minlength=len(PER_CARD) * c)
+        v[at + len(PER_CARD) * c :] = slots
+        return v
 
     def _powers(self, view: ViewDict, seat: int) -> dict[str, int]:
         """My investigation power on each case (RULES 10.3: my fairies and evidence there, and modifiers)."""
@@ -146,9 +162,7 @@ class Observation:
         for zone in SUPPORT:
             for e in me[zone]:
                 if e["case"] is not None:
-                    out[e["case"]] = (
-                        out.get(e["case"], 0) + self.catalog[cards[e["card"]]].power + bonus.get(e["card"], 0)
-                    )
+                    out[e["case"]] = out.get(e["case"], 0) + self.power[cards[e["card"]]] + bonus.get(e["card"], 0)
         return out
 
 

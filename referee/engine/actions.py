@@ -135,9 +135,14 @@ def require_own_fairy(g: Board, player: int, fairy: str) -> FairyEntryDict:
 
 
 def knows_case(g: Board, player: int, case: str) -> bool:
-    """RULES 8.9.1 (and 4.4): a case's owner knows it; the opponent only once it is face up."""
+    """RULES 8.9.1 (and 4.4): whether ``player`` knows a case in play (:func:`knows`)."""
     found = g.case_in_play(case)
-    return found is not None and (found[0] == player or found[1]["face_up"])
+    return found is not None and knows(player, found[0], found[1])
+
+
+def knows(player: int, owner: int, entry: CaseEntryDict) -> bool:
+    """RULES 8.9.1 (and 4.4): a case's owner knows it; the opponent only once it is face up."""
+    return owner == player or entry["face_up"]
 
 
 @rule("8.9", "one_fairy_per_case")

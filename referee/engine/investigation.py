@@ -88,6 +88,7 @@ class Investigate(MainStepRule):
         return self.affordable(g, player, free)  # the candidates are cases in play with an own fairy on them
 
     def candidates(self, g: Board, player: int) -> Iterator[Action]:
+        manned = {f["case"] for f in g.player(player)["fairies"]}  # fairies_on(player, case) is non-empty
         for case in g.all_cases():
-            if g.fairies_on(player, case):
+            if case in manned:
                 yield simple(self.type, player, case=case)

@@ -8,13 +8,12 @@ counter may have changed (RULES 9.6: a target gone is skipped).
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from referee.engine.actions import (
     Action,
     MainStepRule,
-    knows_case,
+    knows,
     require_case_in_play,
     require_dispatch_room,
     require_in_hand,
@@ -100,8 +99,9 @@ class PlayEvidence(_PlayFromHand):
         g.emit("evidence_played", player=a["player"], evidence=a["card"], case=a["case"])
 
     def candidates(self, g: Board, player: int) -> Iterator[Action]:
-        cases = g.all_cases()
-        for iid in g.hand_of_kind(player, "evidence"):
+        evidence = g.hand_of_kind(player, "evidence")
+        cases = g.all_cases() if evidence else []  # most hands hold none: then the cases are not asked for
+        for iid in evidence:
             for case in cases:
                 yield simple(self.type, player, card=iid, case=case)
 
@@ -117,11 +117,18 @@ def _move_fairy(g: Board, player: int, fairy: str, case: str | None) -> None:
             return
 
 
-def _has_room(g: Board, player: int) -> Callable[[str], bool]:
-    """Whether ``player`` may dispatch one more fairy to a case (RULES 8.9), counted once for every case;
-    on a case the player does not know, the limit is 1 (RULES 8.9.1)."""
-    on_case = Counter(f["case"] for f in g.player(player)["fairies"])
-    return lambda case: on_case[case] < (g.card(case).dispatch_limit if knows_case(g, player, case) else 1)
+def _cases_with_room(g: Board, player: int) -> set[str]:
+    """The cases in play to which ``player`` may dispatch one more fairy (RULES 8.9); on a case the player
+    does not know, the limit is 1 (RULES 8.9.1). Each case asked once, as it is met in its zone."""
+    on_case: dict[str | None, int] = {}  # counted by hand: a Counter costs more to make than this whole count
+    for f in g.player(player)["fairies"]:
+        on_case[f["case"]] = on_case.get(f["case"], 0) + 1
+    return {
+        e["card"]
+        for owner, pl in enumerate(g.s["players"])
+        for e in pl["cases"]
+        if on_case.get(e["card"], 0) < (g.card(e["card"]).dispatch_limit if knows(player, owner, e) else 1)
+    }
 
 
 class _FairyMove(MainStepRule):
@@ -164,15 +171,18 @@ class Dispatch(_FairyMove):
         # The candidates are own standby fairies and cases in play: the room on the case is left to test.
         if free < 1:
             return []
-        has_room = _has_room(g, player)
-        return [a for a in self.candidates(g, player) if has_room(a["case"])]
+        candidates = list(self.candidates(g, player))
+        if not candidates:
+            return []
+        room = _cases_with_room(g, player)  # asked once a case, not once a fairy and case
+        return [a for a in candidates if a["case"] in room]
 
     def candidates(self, g: Board, player: int) -> Iterator[Action]:
         cases = g.all_cases()
         for f in g.player(player)["fairies"]:
             if f["case"] is None:
-                for case in cases:
-                    yield simple(self.type, player, fairy=f["card"], case=case)
+                for case in cases:  # simple()'s dict, written out: listed for every standby fairy and case
+                    yield {"type": self.type, "player": player, "fairy": f["card"], "case": case}
 
 
 class Redispatch(_FairyMove):
@@ -195,8 +205,8 @@ class Redispatch(_FairyMove):
         for f in g.player(player)["fairies"]:
             if f["case"] is not None:
                 for case in cases:
-                    if case != f["case"]:
-                        yield simple(self.type, player, fairy=f["card"], case=case)
+                    if case != f["case"]:  # simple()'s dict, written out: listed for every fairy and case
+                        yield {"type": self.type, "player": player, "fairy": f["card"], "case": case}
 
 
 class Recall(_FairyMove):
