@@ -37,8 +37,8 @@ from referee.engine.decklists import DeckCodeError, counts_from_code, deck_code
 from referee.engine.errors import InvalidInput, RefereeError, ReplayError, RuleViolation
 from referee.engine.facts import commitment
 from referee.engine.model import ACTION_FIELDS
-from referee.engine.parse import parse_action, plain_copy
-from referee.engine.session import Session
+from referee.engine.parse import plain_copy
+from referee.engine.session import Session, parse_actions
 from referee.engine.setup import deck_counts, deck_list, new_game
 from referee.engine.state_types import ActionDict
 from referee.engine.views import visible_cards
@@ -336,14 +336,7 @@ def record_text(
     else:
         session, _ = Session.new(catalog, game, path)
     head = _header(catalog, game, session.state, seat)
-    parsed, errors = [], {}
-    for i, a in enumerate(actions):
-        try:
-            parsed.append(parse_action(a, f"actions.{i}"))
-        except InvalidInput as exc:
-            errors.update(exc.errors)
-    if errors:
-        raise InvalidInput(errors)
+    parsed = parse_actions(actions)
     if len(parsed) > MAX_MOVES:
         raise InvalidInput({"actions": [f"a record holds at most {MAX_MOVES} moves"]})
     at = _times(times, len(parsed))

@@ -137,17 +137,8 @@ class Session:
         ``times`` (docs/api.md §15): when each action was recorded, in milliseconds since the deal, one
         per action; a game with a clock needs them, and charges each move exactly as it was charged.
         """
-        if not isinstance(actions, list):
-            raise InvalidInput({"actions": ["must be a list of actions"]})
-        moments = self.moments(actions, times)
-        parsed, errors = [], {}
-        for i, a in enumerate(actions):  # every malformed action is named, as the schema names them
-            try:
-                parsed.append(parse_action(a, f"actions.{i}"))
-            except InvalidInput as exc:
-                errors.update(exc.errors)
-        if errors:
-            raise InvalidInput(errors)
+        parsed = parse_actions(actions)
+        moments = self.moments(parsed, times)
         for index, a in enumerate(parsed):
             try:
                 self._act(a, moments[index])
@@ -167,6 +158,21 @@ class Session:
                 {"times": [f"must be a list of {len(actions)} integers from 0 to {CLOCK_TIME_MAX} (one per action)"]}
             )
         return [None if clock is None else clock["started"] + t for t in times]
+
+
+def parse_actions(actions: Any) -> list[ActionDict]:
+    """A list of actions read, each at ``actions.i``: every malformed one named at once, as the schema names them."""
+    if not isinstance(actions, list):
+        raise InvalidInput({"actions": ["must be a list of actions"]})
+    parsed, errors = [], {}
+    for i, a in enumerate(actions):
+        try:
+            parsed.append(parse_action(a, f"actions.{i}"))
+        except InvalidInput as exc:
+            errors.update(exc.errors)
+    if errors:
+        raise InvalidInput(errors)
+    return parsed
 
 
 def _is_time(value: Any) -> bool:
