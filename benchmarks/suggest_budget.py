@@ -1,6 +1,6 @@
 """POST /v1/suggest keeps to budget_ms: each request's time (in-process, through the WSGI app) over its budget.
 
-    python benchmarks/suggest_budget.py [--positions 12] [--budgets 50 200 1000 2000]
+    python benchmarks/suggest_budget.py [--positions 12] [--budgets 50 200 1000 2000] [--bots ismcts greedy random]
 
 For each budget, ISMCTS on main-step positions of a seeded game: the slowest answer's time and the mean, as a
 share of the budget (the promise: at most 1.10), and the mean CPU per answer. One JSON line per budget.
@@ -37,16 +37,17 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--positions", type=int, default=12)
     p.add_argument("--budgets", type=int, nargs="+", default=[50, 200, 1000, 2000])
+    p.add_argument("--bots", nargs="+", default=["ismcts"], help="the bots to ask (default: ismcts)")
     args = p.parse_args()
     catalog = Catalog.builtin()
     client = create_app(Settings(log_requests=False), catalog).test_client()
     states = positions(catalog, args.positions)
     warm = {"state": states[0], "player": states[0]["active"], "bot": "ismcts", "iterations": 4}
     client.post("/v1/suggest", data=orjson.dumps(warm), content_type="application/json")  # first-call costs
-    for budget in args.budgets:
+    for bot, budget in [(bot, budget) for bot in args.bots for budget in args.budgets]:
         times, cpus = [], []
         for state in states:
-            body = orjson.dumps({"state": state, "player": state["active"], "bot": "ismcts", "budget_ms": budget})
+            body = orjson.dumps({"state": state, "player": state["active"], "bot": bot, "budget_ms": budget})
             start, cpu = time.perf_counter(), time.process_time()
             resp = client.post("/v1/suggest", data=body, content_type="application/json")
             times.append(time.perf_counter() - start)
@@ -55,8 +56,10 @@ def main() -> None:
         print(
             json.dumps(
                 {
+                    "bot": bot,
                     "budget_ms": budget,
                     "answers": len(times),
+                    "answers_per_s": round(len(times) / sum(times), 1),
                     "slowest_over_budget": round(max(times) * 1000 / budget, 3),
                     "mean_over_budget": round(sum(times) * 1000 / budget / len(times), 3),
                     "mean_cpu_ms": round(sum(cpus) * 1000 / len(cpus), 1),
