@@ -78,8 +78,13 @@ def recover_moves(
         wanted = None if digests is None or digest is None else digests[k]
         actions.append(_step(catalog, checked[k], checked[k + 1], wanted, digest))
     clocked = bool(checked) and checked[0]["clock"] is not None
-    times = [after["clock"]["last"] for after in checked[1:]] if clocked else None
+    times = [_since_deal(after) for after in checked[1:]] if clocked else None
     return Recovered(actions, times)
+
+
+def _since_deal(after: Mapping[str, Any]) -> int:
+    """A clocked move's time, in milliseconds since the deal: its clock's last recorded move."""
+    return int(after["clock"]["last"])
 
 
 def _moment(after: Mapping[str, Any]) -> int | None:
@@ -114,7 +119,7 @@ def _gives(catalog: Catalog, before: Any, action: dict[str, Any], now: int | Non
         session.apply_parsed(action, now)
     except RuleViolation:
         return False
-    return session.state == after
+    return bool(session.state == after)
 
 
 def _candidates(catalog: Catalog, before: Any, after: Any, now: int | None) -> Iterator[dict[str, Any]]:
