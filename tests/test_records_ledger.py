@@ -213,3 +213,31 @@ def test_states_no_move_joins_are_refused_with_their_seq(catalog):
     with pytest.raises(RecoveryError) as raised:
         recover_moves(catalog, [states[0], states[3]])
     assert raised.value.seq == states[3]["seq"] and str(MAX_TRIES) in str(raised.value)
+
+
+def test_the_client_saves_a_two_device_game_from_its_id(ledger_app, private_app, private_game_body):
+    """``RefereeClient.game_record``: each device holds only its seat; the record comes from the ledger."""
+    import httpx
+
+    from referee.client import GameNotOver, NoLedger, RefereeClient, UnknownGame
+
+    transport = httpx.WSGITransport(app=ledger_app)
+    with RefereeClient("http://referee.test", transport=transport) as ref:
+        deal = ref.new_private_game(ordered(private_game_body))
+        game_id = VAULT.open(deal.state)["game_id"]
+        first = ref.private_view(deal.state, deal.seats[0])["active"]
+        token = ref.private_apply(deal.state, deal.seats[first], {"type": "keep", "player": first}).state
+        mine = read(ref.game_record(game_id, seat=deal.seats[first]))
+        assert mine.tags["Seat"] == str(first) and mine.actions == [{"type": "keep", "player": first}]
+        with pytest.raises(GameNotOver):
+            ref.game_record(game_id, seats=deal.seats)
+        ref.private_apply(token, deal.seats[1 - first], {"type": "concede", "player": 1 - first})
+        whole = read(ref.game_record(game_id, seats=deal.seats))
+        assert whole.result == {"winner": first, "reason": "concede"} and len(whole.actions) == 2
+        with pytest.raises(UnknownGame):
+            ref.game_record("g-none", seat=VAULT.seat("g-none", 0))
+        with pytest.raises(ValueError):
+            ref.game_record(game_id)
+    without = RefereeClient("http://referee.test", transport=httpx.WSGITransport(app=private_app))
+    with without as ref, pytest.raises(NoLedger):
+        ref.game_record(game_id, seat=deal.seats[0])
