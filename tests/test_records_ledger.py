@@ -3,7 +3,7 @@
 Each page of a private game knows only its own moves; the ledger keeps every token and each action's digest.
 ``POST /v1/records`` with the game id recovers the moves from the tokens (``engine/recovery.py``) and writes
 the record with the one writer. The tests play through the app on a real SQLite ledger, and compare with
-the record written from the actions really sent (the existing route, which takes them).
+the record written from the actions really sent (the existing route, which takes them); on SQLite and Redis.
 """
 
 from __future__ import annotations
@@ -29,9 +29,22 @@ def post(client, path: str, body: dict):
     return client.post(path, data=orjson.dumps(body), content_type="application/json")
 
 
-@pytest.fixture
-def ledger_app(make_app, tmp_path):
-    return make_app(state_key=STATE_KEY, ledger=f"sqlite:///{tmp_path / 'ledger.db'}", ledger_timeout=1)
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    from tests.redis_server import RedisServer
+
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def ledger_app(request, make_app, tmp_path):
+    """A private referee with a ledger: a SQLite file of its own, or a real Redis."""
+    url = request.getfixturevalue("redis_url") if request.param == "redis" else f"sqlite:///{tmp_path / 'l.db'}"
+    return make_app(state_key=STATE_KEY, ledger=url, ledger_timeout=1)
 
 
 def ordered(game: dict) -> dict:
