@@ -591,6 +591,22 @@ class PrivateRecordsRequestSchema(Schema):
     player = player_index(allow_none=True, metadata=_doc(RECORD_PLAYER))
 
 
+class LedgerRecordRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+        description = (
+            "Private mode with a ledger (docs/api.md §11, §14): a game id and both its seats (the whole record, "
+            "only once the game is over: 403 `game_not_over`), or one seat or the watch key (that seat's or a "
+            "spectator's record, at any time). The moves are recovered from the tokens the ledger keeps."
+        )
+
+    game_id = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    seats = fields.List(
+        seat_field(), validate=validate.Length(equal=PLAYERS), metadata=_doc("Both seats: the whole record.")
+    )
+    seat = seat_field(metadata=_doc("One seat, or the watch key: that seat's (or a spectator's) record."))
+
+
 class RevealRequestSchema(Schema):
     class Meta:
         unknown = RAISE

@@ -89,7 +89,7 @@ def _hidden_cards_in(body: dict) -> list[str]:
     return sorted(hidden & set(view["cards"]))
 
 
-def test_two_devices_play_a_whole_private_game_while_a_third_watches(browser, ledger_server, axe_core):
+def test_two_devices_play_a_whole_private_game_while_a_third_watches(browser, ledger_server, axe_core, tmp_path):
     url = ledger_server.url
     dealer_context = browser.new_context(viewport={"width": 1400, "height": 900})
     aoi = Table(dealer_context.new_page(), url)
@@ -177,6 +177,24 @@ def test_two_devices_play_a_whole_private_game_while_a_third_watches(browser, le
         assert not RAW_ID.findall(table.page.locator("#log").inner_text())
     expect(watcher.page.locator(".player-zone")).to_have_count(2)
     watcher.shot("watch-over-desktop")
+    # Each device knows only its own moves: "Download this game" writes the record from the ledger's tokens
+    # (docs/records.md): the dealer holds both seats, so the whole record; Ren, his seat's.
+    records = {}
+    for name in ("Aoi", "Ren"):
+        with players[name].page.expect_download() as got:
+            players[name].page.click("#download")
+        records[name] = tmp_path / f"{name}.afr"
+        got.value.save_as(records[name])
+    whole, seat = records["Aoi"].read_text("utf-8"), records["Ren"].read_text("utf-8")
+    assert "[Seed " in whole and '[Result "*"]' not in whole, whole[:400]
+    assert '[Seat "1"]' in seat and "[Seed " not in seat, seat[:400]
+    assert [line.split(" ;")[0] for line in whole.split("\n\n", 1)[1].splitlines()] == [
+        line.split(" ;")[0] for line in seat.split("\n\n", 1)[1].splitlines()
+    ]  # the same moves, each named as its reader may know its cards
+    replayed = subprocess.run(
+        [sys.executable, "-m", "referee", "replay", str(records["Aoi"])], cwd=ROOT, capture_output=True, text=True
+    )
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     for context in (dealer_context, ren_context, watcher_context):
         context.close()
     for errors, foreign, refused in problems:

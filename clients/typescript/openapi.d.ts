@@ -150,6 +150,12 @@ export interface paths {
          *     seat's record). Private mode: a deal's token and both seats; the
          *     whole record only once the game is over (403 `game_not_over`). An
          *     illegal action is the replay's 422 with `index`.
+         *
+         *     With a ledger, from the game id alone: both seats for the whole
+         *     record (once the game is over), one seat or the watch key for that
+         *     seat's or a spectator's record (any time); the moves are recovered
+         *     from the tokens the ledger keeps (docs/records.md). Unknown game: 404
+         *     `unknown_game`; without a ledger: 400 `no_ledger`.
          */
         post: operations["writeRecord"];
         delete?: never;
@@ -2138,6 +2144,14 @@ export interface components {
              */
             player?: 0 | 1 | null;
         };
+        /** @description Private mode with a ledger (docs/api.md §11, §14): a game id and both its seats (the whole record, only once the game is over: 403 `game_not_over`), or one seat or the watch key (that seat's or a spectator's record, at any time). The moves are recovered from the tokens the ledger keeps. */
+        LedgerRecordRequest: {
+            game_id: string;
+            /** @description Both seats: the whole record. */
+            seats?: string[];
+            /** @description One seat, or the watch key: that seat's (or a spectator's) record. */
+            seat?: string;
+        };
         /** @description A record read, not played: the NewGame its tags name, its actions, and the line of each. */
         RecordReadResponse: {
             /** @description The NewGame the record was dealt from. */
@@ -2493,6 +2507,15 @@ export interface components {
         };
         /** @description With a ledger (docs/api.md §11): the token is not the game's latest (`stale_state`, with `latest_seq`); nothing was applied. */
         StaleState: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description With a ledger, a record from a game id: the ledger holds the game from a later seq than its deal (it adopted it), or a move could not be found among the candidates (`not_recoverable`). */
+        NotRecoverable: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3217,10 +3240,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A game from its NewGame and its actions (as /v1/replay takes it), or a record; `player` for one seat's or a spectator's record. */
+        /** @description A game from its NewGame and its actions (as /v1/replay takes it), or a record; `player` for one seat's or a spectator's record; with a ledger, a private game's id and its seats. */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["RecordsRequest"] | components["schemas"]["RecordFromRecordRequest"] | components["schemas"]["PrivateRecordsRequest"];
+                "application/json": components["schemas"]["RecordsRequest"] | components["schemas"]["RecordFromRecordRequest"] | components["schemas"]["PrivateRecordsRequest"] | components["schemas"]["LedgerRecordRequest"];
             };
         };
         responses: {
@@ -3235,9 +3258,12 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["PrivateRefused"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["NotRecoverable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["RuleViolation"];
+            503: components["responses"]["LedgerUnavailable"];
             default: components["responses"]["Error"];
         };
     };

@@ -370,6 +370,16 @@ def private_record(
     return _record_call({"state": token, "seats": seats, "actions": actions}, times, player)
 
 
+def game_record(game_id: str, *, seats: list[str] | None = None, seat: str | None = None) -> Call[str]:
+    """``POST /v1/records`` of a private game from its id alone (a referee with a ledger, docs/api.md §14): the
+    moves recovered from the ledger, so a two-device game is saved whole. ``seats`` (both): the whole record,
+    once the game is over (:class:`GameNotOver` before); ``seat`` (one, or the watch key): its record, any time."""
+    if (seats is None) == (seat is None):
+        raise ValueError("game_record takes seats (both: the whole record) or seat (one seat's record)")
+    which: dict[str, Any] = {"seats": seats} if seats is not None else {"seat": seat}
+    return Call("POST", "/v1/records", str, {"game_id": game_id, **which}, text=True)
+
+
 def latest(game_id: str, seat: str) -> Call[Latest]:
     """``POST /v1/latest`` (a referee with a ledger, docs/api.md §11): the game's latest token, its seq,
     and the seat's view of it (the spectator view for the watch key)."""

@@ -137,6 +137,7 @@ class _ClientBase:
     private_replay = Endpoint(calls.private_replay)
     reveal = Endpoint(calls.reveal)
     private_record = Endpoint(calls.private_record)
+    game_record = Endpoint(calls.game_record)
     latest = Endpoint(calls.latest)
 
     def _conclude(self, call: Call[T], outcome: Outcome) -> T:

@@ -215,7 +215,10 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
         seat: Any = records.WHOLE
         if "player" in body:
             seat = None if body["player"] is None else player_field(body)
-        if "record" in body:
+        if "game_id" in body:  # private mode with a ledger: the game's moves recovered from its tokens
+            found = codec.ledger_game(body)
+            seat, key, start, actions, times = found.seat, "state", found.dealt, found.actions, found.times
+        elif "record" in body:
             envelope(body, ("record",), ("player",))
             record = read_record(body["record"])
             key, start, actions, times = "game", record_game(record), record.actions, record.times

@@ -73,6 +73,22 @@ NO_CLOCK_HERE = (
 )
 
 
+NO_LEDGER_RECORD = (
+    "POST /v1/records from a game id needs a ledger (REFEREE_LEDGER, private mode), which keeps each game's "
+    "tokens; without one, send the deal's token and the actions."
+)
+
+
+@dataclass(frozen=True)
+class LedgerGame:
+    """A private game read back from the ledger: its deal's state, its actions and times, the record's seat."""
+
+    dealt: Body
+    actions: list[dict[str, Any]]
+    times: list[int] | None
+    seat: Any
+
+
 def clocked(state: Any) -> bool:
     """Whether a state (as sent: the engine judges its shape later) carries a clock (docs/api.md §15)."""
     return isinstance(state, dict) and state.get("clock") is not None
@@ -147,6 +163,10 @@ class Codec:
     def latest(self, body: Body) -> Body:
         """``/v1/latest``'s answer: a private game's latest token, from the ledger."""
         raise no_ledger()
+
+    def ledger_game(self, body: Body) -> LedgerGame:
+        """``/v1/records`` from a game id: the game's deal, its moves recovered from the ledger, and the seat."""
+        raise no_ledger(NO_LEDGER_RECORD)
 
 
 class PlainCodec(Codec):

@@ -156,6 +156,11 @@ ERROR_RESPONSES = {
         "`latest_seq`); nothing was applied.",
         409,
     ),
+    "NotRecoverable": (
+        "With a ledger, a record from a game id: the ledger holds the game from a later seq than its deal "
+        "(it adopted it), or a move could not be found among the candidates (`not_recoverable`).",
+        409,
+    ),
     "LedgerUnavailable": (
         "With a ledger: it cannot be reached now (`ledger_unavailable`, with `Retry-After`); nothing was applied. "
         "On `/v1/apply`, a move sent to the ledger that did not answer in time is `ledger_outcome_unknown` "

@@ -20,15 +20,17 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Mapping
-from typing import Any, cast
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar, cast
 
 import orjson
 
 from referee import engine
+from referee.engine import records
 from referee.engine.events import events_for
 from referee.engine.facts import Player, other
 from referee.engine.fair_deal import commitment, private_deal
+from referee.engine.recovery import RecoveryError, recover_moves
 from referee.engine.state_types import MatchDict, StateDict
 from referee.engine.views import view_of, visible_cards
 from referee.private.ledger import REPEATED, SKEWED, STALE, Ledger, LedgerOutcomeUnknown, LedgerUnavailable, Outcome
@@ -41,11 +43,13 @@ from referee.service.codecs import (
     ASK_OPTIONAL,
     LOOK,
     NO_CLOCK_HERE,
+    NO_LEDGER_RECORD,
     SUGGEST,
     SUGGEST_KEYS,
     SUGGEST_OPTIONAL,
     Body,
     Codec,
+    LedgerGame,
     Opened,
     Shape,
     clocked,
@@ -64,6 +68,7 @@ def not_in_private_mode(field: str, why: str) -> Problem:
     )
 
 
+T = TypeVar("T")
 MAX_GAME_ID = 64  # game ids are "g-" and 22 characters; anything much longer is not one
 
 
@@ -86,6 +91,21 @@ def ledger_unavailable(exc: LedgerUnavailable) -> Problem:
         )
     problem.headers = [("Retry-After", "1")]
     return problem
+
+
+def game_id_field(body: Body) -> str:
+    game_id = body["game_id"]
+    if not isinstance(game_id, str) or not 0 < len(game_id) <= MAX_GAME_ID:
+        raise schema_problem({"game_id": [f"Must be a game id (a string of at most {MAX_GAME_ID} characters)."]})
+    return game_id
+
+
+def not_recoverable(why: str) -> Problem:
+    return Problem(
+        "not-recoverable",
+        "not_recoverable",
+        f"The game's moves cannot be recovered from the ledger: {why}.",
+    )
 
 
 def not_your_seat(detail: str) -> Problem:
@@ -358,27 +378,78 @@ class PrivateCodec(Codec):
         if self.ledger is None:
             raise no_ledger()
         envelope(body, ("game_id", "seat"))
-        game_id = body["game_id"]
-        if not isinstance(game_id, str) or not 0 < len(game_id) <= MAX_GAME_ID:
-            raise schema_problem({"game_id": [f"Must be a game id (a string of at most {MAX_GAME_ID} characters)."]})
+        game_id = game_id_field(body)
+        player, current = self.one_seat(body, game_id)
+        seq, token = self.latest_of(game_id)
+        state = cast(StateDict, self.vault.open(token))  # a token the referee made holds a checked state
+        viewer = None if player == WATCH else player
+        return {"state": token, "seq": seq, "view": view_of(state, viewer), **self.renewed(game_id, player, current)}
+
+    def one_seat(self, body: Body, game_id: str) -> tuple[int, bool]:
+        """The player of the body's ``seat`` (or :data:`WATCH`), and whether it was made under the current key."""
         seat = body["seat"]
         if not isinstance(seat, str):
             raise schema_problem({"seat": ["Must be a seat or the game's watch key (a string afk1.…)."]})
-        player, current = self.vault.seat_player(seat, game_id)
-        try:
-            found = self.ledger.latest(game_id)
-        except LedgerUnavailable as exc:
-            raise ledger_unavailable(exc) from None
+        return self.vault.seat_player(seat, game_id)
+
+    def latest_of(self, game_id: str) -> tuple[int, str]:
+        """The game's latest seq and token in the ledger (404 ``unknown_game`` for a game it does not hold)."""
+        found = self.ledger_read(lambda ledger: ledger.latest(game_id))
         if found is None:
             raise Problem(
                 "unknown-game",
                 "unknown_game",
                 f"The ledger holds no game {game_id!r} (never recorded, or expired after REFEREE_LEDGER_TTL).",
             )
-        seq, token = found
-        state = cast(StateDict, self.vault.open(token))  # a token the referee made holds a checked state
-        viewer = None if player == WATCH else player
-        return {"state": token, "seq": seq, "view": view_of(state, viewer), **self.renewed(game_id, player, current)}
+        return found
+
+    def ledger_read(self, read: Callable[[Ledger], T]) -> T:
+        """What ``read`` reads from the ledger (503 when it cannot be reached)."""
+        assert self.ledger is not None
+        try:
+            return read(self.ledger)
+        except LedgerUnavailable as exc:
+            raise ledger_unavailable(exc) from None
+
+    # -- a record from the ledger (docs/api.md §14) --------------------------------------
+
+    def ledger_game(self, body: Body) -> LedgerGame:
+        """The game's deal and its moves, recovered from every token the ledger keeps of it (``recovery``):
+        with both seats for the whole record (once the game is over), with one seat or the watch key for
+        that seat's or a spectator's record (any time)."""
+        if self.ledger is None:
+            raise no_ledger(NO_LEDGER_RECORD)
+        envelope(body, ("game_id",), ("seats", "seat"))
+        game_id = game_id_field(body)
+        if ("seats" in body) == ("seat" in body):
+            raise schema_problem({"seats": ["Send both seats (the whole record) or one seat (its record), not both."]})
+        seat: Any = records.WHOLE
+        if "seat" in body:
+            player, _ = self.one_seat(body, game_id)
+            seat = None if player == WATCH else player
+        else:
+            self.both_seats(body, {"game_id": game_id}, "The whole record shows both players' cards")
+        latest, token = self.latest_of(game_id)
+        if seat == records.WHOLE and self.vault.open(token)["phase"] != "over":
+            raise Problem(
+                "game-not-over",
+                "game_not_over",
+                "A private game's whole record (its seed) is written only once it is over (docs/api.md §10); "
+                'a seat\'s record ("seat") any time.',
+            )
+        if latest > records.MAX_MOVES:
+            raise not_recoverable(f"the game is at seq {latest}; a record holds at most {records.MAX_MOVES} moves")
+        moves = self.ledger_read(lambda ledger: [ledger.move(game_id, seq) for seq in range(latest + 1)])
+        if any(move is None for move in moves):
+            first = max(seq for seq, move in enumerate(moves) if move is None) + 1
+            raise not_recoverable(f"the ledger holds this game from seq {first} only (it adopted the game there)")
+        kept = cast(list[tuple[str, str]], moves)
+        states = [self.vault.open(token) for _, token in kept]
+        try:
+            recovered = recover_moves(self.catalog, states, [digest for digest, _ in kept[1:]], action_digest)
+        except RecoveryError as exc:
+            raise not_recoverable(str(exc)) from None
+        return LedgerGame(states[0], recovered.actions, recovered.times, seat)
 
     # -- revealing (docs/api.md §10) -----------------------------------------------
 

@@ -196,7 +196,7 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:  # n
         requestBody={
             "required": True,
             "description": "A game from its NewGame and its actions (as /v1/replay takes it), or a record; "
-            "`player` for one seat's or a spectator's record.",
+            "`player` for one seat's or a spectator's record; with a ledger, a private game's id and its seats.",
             "content": {
                 JSON: {
                     "schema": {
@@ -204,6 +204,7 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:  # n
                             S.RecordsRequestSchema,
                             S.RecordFromRecordRequestSchema,
                             S.PrivateRecordsRequestSchema,
+                            S.LedgerRecordRequestSchema,
                         ]
                     }
                 }
@@ -219,6 +220,7 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:  # n
         }
     )
     @errors("BadRequest", "PrivateRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
+    @errors("NotFound", "NotRecoverable", "LedgerUnavailable")
     def records() -> Response:
         """The game's record (docs/api.md §14), as text.
 
@@ -228,6 +230,12 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:  # n
         seat's record). Private mode: a deal's token and both seats; the
         whole record only once the game is over (403 `game_not_over`). An
         illegal action is the replay's 422 with `index`.
+
+        With a ledger, from the game id alone: both seats for the whole
+        record (once the game is over), one seat or the watch key for that
+        seat's or a spectator's record (any time); the moves are recovered
+        from the tokens the ledger keeps (docs/records.md). Unknown game: 404
+        `unknown_game`; without a ledger: 400 `no_ledger`.
         """
         status, body, _ = answers["records"](request.environ)
         return Response(body, status=status, content_type=RECORD_TYPE)

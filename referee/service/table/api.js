@@ -82,6 +82,11 @@ export function createClient(options = {}) {
      *  @param {{game?: NewGame, state?: State, actions: Action[], seats?: string[], player?: 0 | 1 | null}} body
      *  @returns {Promise<string>} */
     record: (body) => callText("/v1/records", body),
+    /** A private game's record from its id alone (a referee with a ledger, docs/api.md §14): the moves
+     *  recovered from its tokens. Both seats: the whole record once the game is over; one seat: its record.
+     *  @param {string} gameId @param {{seats: string[]} | {seat: string}} which
+     *  @returns {Promise<string>} */
+    gameRecord: (gameId, which) => callText("/v1/records", { game_id: gameId, ...which }),
     /** A record read, not played: its NewGame, actions, times and the line of each (400 `bad_record` with `line`).
      *  @param {string} text
      *  @returns {Promise<{game: NewGame, actions: Action[], times: number[] | null, lines: number[], result: object | null}>} */

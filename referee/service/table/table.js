@@ -236,9 +236,10 @@ function drawSideTools() {
     const name = formats.find((f) => f.id === view.format.id)?.name || view.format.id;
     parts.push(h("p#format-line.format-line", {}, t(S.lang, "format_of_game", { name, revision: view.format.revision })));
   }
-  if (knowsEveryMove()) {
+  if (knowsEveryMove() || ledgerKeepsTheGame()) {
+    const note = S.mode === "hot" ? "download_hot" : knowsEveryMove() ? "download_seat" : "download_ledger";
     parts.push(h("div.tools.download", {}, h("button#download.tool", { type: "button", onclick: download },
-      `⤓ ${t(S.lang, "download")}`), h("span.tool-note", {}, t(S.lang, S.mode === "hot" ? "download_hot" : "download_seat"))));
+      `⤓ ${t(S.lang, "download")}`), h("span.tool-note", {}, t(S.lang, note))));
   }
   if (S.mode === "replay" && S.replay && S.replay.record) parts.push(recordListing(S.replay));
   $("side-tools").replaceChildren(...parts);
@@ -358,6 +359,12 @@ async function nextMatchGame(first) {
  *  computer; only then can it write the game's record. Two devices each know their own moves only. */
 function knowsEveryMove() {
   return (S.mode === "hot" && !!S.game) || (S.mode === "private" && !!S.computer && !!S.dealt);
+}
+
+/** A private game on two devices: this page knows its own moves only; the referee's ledger keeps the game's
+ *  every token, so the record is written from them (POST /v1/records with the game id, docs/records.md). */
+function ledgerKeepsTheGame() {
+  return S.mode === "private" && !knowsEveryMove() && !!S.ledger && !!S.gameId && !!seatKey();
 }
 
 const RECORD_SHOWN = 400; // lines of a long record drawn around the position (a record may hold 100,000 moves)
@@ -742,9 +749,19 @@ function newGame() {
  *  (POST /v1/replay, the Replay tab) and a `referee check` scenario of the game so far. A private game's
  *  record is the seat's own (its commitment, its own deck) until the game is over, then the whole one. */
 async function download() {
-  if (!knowsEveryMove() || !S.view) return;
+  if (!(knowsEveryMove() || ledgerKeepsTheGame()) || !S.view) return;
   const view = S.view;
   try {
+    if (ledgerKeepsTheGame()) { // its own seat's record; the whole one once over, if this page holds both seats
+      const gameId = /** @type {string} */ (S.gameId);
+      const own = { seat: /** @type {string} */ (seatKey()) };
+      const both = S.seats && S.seats.every((s) => !!s) ? { seats: /** @type {string[]} */ (S.seats) } : null;
+      const text = view.phase === "over" && both
+        ? await api.gameRecord(gameId, both).catch(() => api.gameRecord(gameId, own))
+        : await api.gameRecord(gameId, own);
+      save(`ace-file-${gameId}-${view.seq ?? "game"}.afr`, text, "text/plain");
+      return;
+    }
     if (S.mode === "private") {
       const body = { state: S.dealt || "", seats: S.seats || [], actions: S.played,
         ...(S.dealtAt !== null ? { times: S.times } : {}) };
