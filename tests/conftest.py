@@ -321,3 +321,21 @@ def local_cluster(workers: int) -> Iterator[str]:
         worker_dashboard_address=None,
     ) as cluster:
         yield cluster.scheduler_address
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory):
+    """A real redis-server (tests/redis_server.py) for one test module, stopped by its PID after it."""
+    from tests.redis_server import RedisServer  # it imports this module: not at the top
+
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def redis_url(redis_server):
+    """The module's redis-server as a ledger URL (``redis://127.0.0.1:PORT/0``)."""
+    return redis_server.url

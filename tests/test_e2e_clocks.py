@@ -15,21 +15,10 @@ import redis
 
 from referee.private.ledger.redis import CLOCK_AHEAD
 from tests.conftest import STATE_KEY, launch_server, stop_servers, wait_ready
-from tests.redis_server import RedisServer, need_redis
 
 pytestmark = pytest.mark.e2e
 
 CLOCK = {"initial": 10, "increment": 1}
-
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory):
-    need_redis()
-    server = RedisServer(tmp_path_factory.mktemp("redis-data"))
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from tests.conftest import STATE_KEY, keep_or_random, launch_server, stop_servers, wait_ready
-from tests.redis_server import RedisCluster, RedisServer, need_redis
+from tests.redis_server import RedisCluster
 
 pytestmark = pytest.mark.e2e
 
@@ -167,16 +167,6 @@ def test_an_unreachable_ledger_at_start_is_one_clear_line(tmp_path):
 
 
 # -- three replicas behind nginx, one Redis ---------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory):
-    need_redis()
-    server = RedisServer(tmp_path_factory.mktemp("redis-data"))
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="module")

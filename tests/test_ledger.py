@@ -27,17 +27,6 @@ def post(client, path: str, body: dict):
 
 
 @pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    from tests.redis_server import RedisServer
-
-    server = RedisServer(tmp_path_factory.mktemp("redis"))
-    try:
-        yield server.url
-    finally:
-        server.stop()
-
-
-@pytest.fixture(scope="module")
 def redis_cluster_url(tmp_path_factory):
     from tests.redis_server import RedisCluster
 

@@ -29,17 +29,6 @@ def post(client, path: str, body: dict):
     return client.post(path, data=orjson.dumps(body), content_type="application/json")
 
 
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    from tests.redis_server import RedisServer
-
-    server = RedisServer(tmp_path_factory.mktemp("redis"))
-    try:
-        yield server.url
-    finally:
-        server.stop()
-
-
 @pytest.fixture(params=["sqlite", "redis"])
 def ledger_app(request, make_app, tmp_path):
     """A private referee with a ledger: a SQLite file of its own, or a real Redis."""
