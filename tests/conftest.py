@@ -339,3 +339,28 @@ def redis_server(tmp_path_factory):
 def redis_url(redis_server):
     """The module's redis-server as a ledger URL (``redis://127.0.0.1:PORT/0``)."""
     return redis_server.url
+
+
+@contextlib.contextmanager
+def private_replicas(logs: Path, ledger_url: str, count: int) -> Iterator[list[Server]]:
+    """``count`` private-mode replicas (one worker each) sharing one ledger, ready; stopped together after."""
+    env = {"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": ledger_url, "REFEREE_LEDGER_TIMEOUT": "0.5"}
+    servers = [launch_server(logs, workers=1, env=env) for _ in range(count)]
+    try:
+        for server in servers:
+            wait_ready(server)
+        yield servers
+    finally:
+        stop_servers(servers)
+
+
+@contextlib.contextmanager
+def nginx_over(workdir: Path, servers: list[Server]) -> Iterator[Any]:
+    """A real nginx balancing over ``servers`` (benchmarks/nginx.py), stopped after."""
+    from benchmarks.nginx import Nginx
+
+    balancer = Nginx(workdir, [s.url.removeprefix("http://") for s in servers])
+    try:
+        yield balancer
+    finally:
+        balancer.stop()

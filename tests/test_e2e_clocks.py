@@ -14,7 +14,7 @@ import pytest
 import redis
 
 from referee.private.ledger.redis import CLOCK_AHEAD
-from tests.conftest import STATE_KEY, launch_server, stop_servers, wait_ready
+from tests.conftest import nginx_over, private_replicas
 
 pytestmark = pytest.mark.e2e
 
@@ -23,26 +23,14 @@ CLOCK = {"initial": 10, "increment": 1}
 
 @pytest.fixture(scope="module")
 def replicas(tmp_path_factory, redis_server):
-    logs = tmp_path_factory.mktemp("clock-replicas")
-    env = {"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": redis_server.url, "REFEREE_LEDGER_TIMEOUT": "0.5"}
-    servers = [launch_server(logs, workers=1, env=env) for _ in range(2)]
-    try:
-        for server in servers:
-            wait_ready(server)
+    with private_replicas(tmp_path_factory.mktemp("clock-replicas"), redis_server.url, 2) as servers:
         yield servers
-    finally:
-        stop_servers(servers)
 
 
 @pytest.fixture
 def nginx(tmp_path, replicas):
-    from benchmarks.nginx import Nginx
-
-    balancer = Nginx(tmp_path, [s.url.removeprefix("http://") for s in replicas])
-    try:
+    with nginx_over(tmp_path, replicas) as balancer:
         yield balancer
-    finally:
-        balancer.stop()
 
 
 def millis(since: str) -> int:

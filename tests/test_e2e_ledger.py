@@ -20,7 +20,15 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import STATE_KEY, keep_or_random, launch_server, stop_servers, wait_ready
+from tests.conftest import (
+    STATE_KEY,
+    keep_or_random,
+    launch_server,
+    nginx_over,
+    private_replicas,
+    stop_servers,
+    wait_ready,
+)
 from tests.redis_server import RedisCluster
 
 pytestmark = pytest.mark.e2e
@@ -171,26 +179,14 @@ def test_an_unreachable_ledger_at_start_is_one_clear_line(tmp_path):
 
 @pytest.fixture(scope="module")
 def redis_replicas(tmp_path_factory, redis_server):
-    logs = tmp_path_factory.mktemp("ledger-replicas")
-    env = {"REFEREE_STATE_KEY": STATE_KEY, "REFEREE_LEDGER": redis_server.url, "REFEREE_LEDGER_TIMEOUT": "0.5"}
-    servers = [launch_server(logs, workers=1, env=env) for _ in range(3)]
-    try:
-        for server in servers:
-            wait_ready(server)
+    with private_replicas(tmp_path_factory.mktemp("ledger-replicas"), redis_server.url, 3) as servers:
         yield servers
-    finally:
-        stop_servers(servers)
 
 
 @pytest.fixture
 def nginx(tmp_path, redis_replicas):
-    from tests.test_e2e_nginx import Nginx
-
-    balancer = Nginx(tmp_path, [s.url.removeprefix("http://") for s in redis_replicas])
-    try:
+    with nginx_over(tmp_path, redis_replicas) as balancer:
         yield balancer
-    finally:
-        balancer.stop()
 
 
 def test_a_fork_sent_to_another_replica_is_refused(nginx, redis_replicas, catalog):
