@@ -9,11 +9,12 @@ goes in. The action space is :class:`referee.bots.actions.ActionSpace`
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from operator import itemgetter
 from typing import Any, Literal
 
 from referee.bots.actions import SIMPLE, ActionSpace
 from referee.bots.extra import np
-from referee.engine import Catalog, FieldZone, ViewDict
+from referee.engine import Catalog, ViewDict
 from referee.engine.facts import Phase, Step
 from referee.engine.model import RESPONDABLE
 
@@ -36,9 +37,8 @@ EVENT_TYPES = (
     "solved", "fairy_played", "evidence_played", "dispatch", "redispatch", "recall",
 )  # fmt: skip
 RECENT_EVENTS = 16
-PADDING = [0.0] * (CASE_SLOTS_PER_PLAYER * CASE_FEATURES)  # the case slots one player leaves empty (a tail of it)
 CARD_KEYS = ("card", "fairy", "evidence", "case")  # where an event names its one card
-FIELD: tuple[FieldZone, ...] = ("cases", "fairies", "evidence")
+_card = itemgetter("card")  # map() with it reads a zone's entries in C
 SUPPORT: tuple[Literal["fairies", "evidence"], ...] = (
     "fairies",
     "evidence",
@@ -65,6 +65,24 @@ class Observation:
         self.level = {cid: card.level / 10 for cid, card in catalog.cards.items()}
         self.power = {cid: card.power for cid, card in catalog.cards.items()}
         self.size = SCALARS + len(RESPONDABLE) + len(PER_CARD) * self.c + CASE_SLOTS * CASE_FEATURES
+        # Where each thing goes in the vector (the layout below), looked up once here.
+        self.phase_at = {phase.value: 1 + i for i, phase in enumerate(PHASES)}
+        self.step_at = {step.value: 4 + i for i, step in enumerate(STEPS)}
+        self.pending_at = {kind: SCALARS + i for i, kind in enumerate(RESPONDABLE)}
+        per_card = SCALARS + len(RESPONDABLE)
+        self.block_at: list[dict[str | None, int]] = [
+            {None: self.size, **{cid: per_card + b * self.c + i for cid, i in self.position.items()}}
+            for b in range(len(PER_CARD))
+        ]
+        self.count_at = tuple(block.__getitem__ for block in self.block_at)  # bound once: read at every encode
+        cases = per_card + len(PER_CARD) * self.c
+        self.slot_at = [
+            [
+                tuple(range(cases + s * CASE_FEATURES, cases + (s + 1) * CASE_FEATURES))
+                for s in range(first, first + CASE_SLOTS_PER_PLAYER)
+            ]
+            for first in (0, CASE_SLOTS_PER_PLAYER)
+        ]
 
     def layout(self) -> list[tuple[int, int, str]]:
         """``(start, end, what)`` for each block of the vector."""
@@ -89,54 +107,65 @@ class Observation:
         return out
 
     def encode(self, view: ViewDict) -> np.ndarray:
-        # Three parts, each written the cheapest way: the scalars and the case slots as Python lists (numpy's
-        # item writes cost several times a list's), the copies of each card as indices counted by numpy (a
-        # list of the whole vector's length costs more to convert than all the rest).
+        # Written for speed (an environment step encodes once): the copies of each card are positions in the
+        # vector that numpy counts; everything else is a list of (position, value) that numpy writes in one go
+        # (a numpy item write costs several times a list's; a list of the whole vector costs more to convert).
         seat = seat_of(view)
-        me, opp = view["players"][seat], view["players"][1 - seat]
-        cards = view["cards"]
-        head = [0.0] * (SCALARS + len(RESPONDABLE))
-        pending = view.get("pending")
-        head[0] = view["turn"] / 50
-        head[1 + PHASES.index(view["phase"])] = 1
-        head[4 + STEPS.index(view["step"])] = 1
-        head[8] = view["active"] == seat
-        head[9] = view["first_player"] == seat
-        head[10] = bool(view["case_played"])
-        head[11] = pending is not None
-        head[12] = pending is not None and pending["responder"] == seat
-        head[13], head[14] = me["file"] / 40, opp["file"] / 40
-        head[15], head[16] = len(me["hand"]) / 10, len(opp["hand"]) / 10
-        if pending is not None and pending["action"]["type"] in RESPONDABLE:
-            head[SCALARS + RESPONDABLE.index(pending["action"]["type"])] = 1
-        position, c = self.position, self.c
-        field = FIELD
-        counted: list[int] = []  # for each card of each block, its index in the blocks (numpy counts them)
-        for block, iids in enumerate(
-            (
-                me["hand"],
-                me["trash"],
-                opp["trash"],
-                [e["card"] for z in field for e in me[z]],
-                [e["card"] for z in field for e in opp[z]],
-            )
-        ):
-            base = block * c
-            # position.get(None) is None: a card the view does not name is skipped (map keeps this loop in C)
-            counted += [base + k for k in map(position.get, map(cards.get, iids)) if k is not None]  # type: ignore[arg-type]
-        power = self._powers(view, seat)
+        players, pending = view["players"], view.get("pending")
+        me, opp = players[seat], players[1 - seat]
+        at, value = self._head(view, seat, me, opp, pending)
+        self._case_slots(view, seat, me, opp, at, value)
+        v = np.bincount(self._copies(view["cards"], me, opp), minlength=self.size + 1)[:-1].astype(np.float32)
+        v[at] = value
+        return v
+
+    def _head(self, view: ViewDict, seat: int, me: Any, opp: Any, pending: Any) -> tuple[list[int], list[float]]:
+        """The scalars and the pending action's one-hot, as positions and values (the layout's first blocks)."""
+        at = [0, self.phase_at[view["phase"]], self.step_at[view["step"]], *range(8, SCALARS)]
+        value = [
+            view["turn"] / 50,
+            1,
+            1,
+            view["active"] == seat,
+            view["first_player"] == seat,
+            bool(view["case_played"]),
+            pending is not None,
+            pending is not None and pending["responder"] == seat,
+            me["file"] / 40,
+            opp["file"] / 40,
+            len(me["hand"]) / 10,
+            len(opp["hand"]) / 10,
+        ]
+        pending_at = None if pending is None else self.pending_at.get(pending["action"]["type"])
+        if pending_at is not None:
+            at.append(pending_at)
+            value.append(1)
+        return at, value
+
+    def _copies(self, cards: dict[str, str], me: Any, opp: Any) -> list[int]:
+        """For each card of each per-card block, its position in the vector (a card the view does not name
+        counts at position :attr:`size`, cut off after counting): looked up by ``map``, all in C."""
+        get = cards.get
+        hand, my_trash, opp_trash, my_field, opp_field = self.count_at
+        counted = [*map(hand, map(get, me["hand"])), *map(my_trash, map(get, me["trash"]))]
+        counted += map(opp_trash, map(get, opp["trash"]))
+        counted += map(my_field, map(get, map(_card, [*me["cases"], *me["fairies"], *me["evidence"]])))
+        counted += map(opp_field, map(get, map(_card, [*opp["cases"], *opp["fairies"], *opp["evidence"]])))
+        return counted
+
+    def _case_slots(self, view: ViewDict, seat: int, me: Any, opp: Any, at: list[int], value: list[float]) -> None:
+        """The case slots' features, appended as positions and values (empty slots stay 0)."""
+        cards, level, power = view["cards"], self.level, self._powers(view, seat)
         mine_on: dict[str, int] = {}
         for f in me["fairies"]:
             if f["case"] is not None:
                 mine_on[f["case"]] = mine_on.get(f["case"], 0) + 1
-        slots: list[float] = []
-        level = self.level
-        for p in (seat, 1 - seat):
-            cases = view["players"][p]["cases"][:CASE_SLOTS_PER_PLAYER]
-            for e in cases:
+        for slots, pl in zip(self.slot_at, (me, opp), strict=True):
+            for o, e in zip(slots, pl["cases"]):  # at most CASE_SLOTS_PER_PLAYER
                 iid = e["card"]
                 cid = cards.get(iid)
-                slots += (
+                at += o
+                value += (
                     1,
                     e["face_up"],
                     e["actioned"],
@@ -144,13 +173,6 @@ class Observation:
                     mine_on.get(iid, 0),
                     power.get(iid, 0) / 10,
                 )
-            slots += PADDING[len(cases) * CASE_FEATURES :]
-        v = np.empty(self.size, dtype=np.float32)
-        at = len(head)
-        v[:at] = head
-        v[at : at + len(PER_CARD) * c] = np.bincount(counted, minlength=len(PER_CARD) * c)
-        v[at + len(PER_CARD) * c :] = slots
-        return v
 
     def _powers(self, view: ViewDict, seat: int) -> dict[str, int]:
         """My investigation power on each case (RULES 10.3: my fairies and evidence there, and modifiers)."""
