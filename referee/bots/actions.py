@@ -46,6 +46,7 @@ from referee.engine.model import ACTION_TYPES
 # The actions with no field besides type and player: one index each.
 SIMPLE = ("mulligan", "keep", "skip_case", "draw", "pass", "end_turn", "discard", "concede", "claim_time")
 FIELD_KINDS = ("case", "fairy", "evidence")
+FAIRY_TO_CASE = ("dispatch", "redispatch")  # one own fairy and one case
 ABLE = ("fairy", "evidence")  # the kinds whose cards have abilities (RULES 9.1)
 
 
@@ -117,8 +118,8 @@ class Places:
         zone = ZONE_OF[kind]
         players = self._view["players"]
         found = {e["card"]: i for i, e in enumerate(players[self._seat][zone])}
-        base = self.capacity[kind]
-        found.update((e["card"], base + i) for i, e in enumerate(players[1 - self._seat][zone]))
+        for i, e in enumerate(players[1 - self._seat][zone], self.capacity[kind]):
+            found[e["card"]] = i
         return found
 
     @_made_once
@@ -194,7 +195,7 @@ class ActionSpace:
             self._add(("play_fairy", cid), (("copy", self.copies[cid]),))
         for cid in self.ids["evidence"]:
             self._add(("play_evidence", cid), (("copy", self.copies[cid]), ("case", 2 * self.capacity["case"])))
-        for kind in ("dispatch", "redispatch"):
+        for kind in FAIRY_TO_CASE:
             self._add((kind,), (("mine:fairy", self.capacity["fairy"]), ("case", 2 * self.capacity["case"])))
         self._add(("recall",), (("mine:fairy", self.capacity["fairy"]),))
         self._add(("investigate",), (("case", 2 * self.capacity["case"]),))
@@ -209,8 +210,17 @@ class ActionSpace:
         # The heads without a card, looked up by type alone (the hot path of :meth:`index`).
         self._fixed = {head[0]: block for head, block in self.blocks.items() if len(head) == 1}
         self._simple_offset = {kind: self._fixed[kind].offset for kind in SIMPLE}
+        self._fairy_case = {kind: (self._fixed[kind].offset, *self._fixed[kind].sizes) for kind in FAIRY_TO_CASE}
+        self._index_of: dict[str, Callable[[Any, dict[str, str], Places], int]] = {
+            **dict.fromkeys(FAIRY_TO_CASE, self._fairy_to_case),
+            "recall": self._recall,
+            "investigate": self._investigate,
+            **dict.fromkeys(("play_case", "play_fairy"), self._from_hand),
+            "play_evidence": self._evidence,
+            **dict.fromkeys(("use_ability", "cast_spell", "counter"), self._targeted),
+        }
         self._trash_offset: dict[str, dict[str, int]] = {}
-        unknown = set(ACTION_TYPES) - {head[0] for head in self.blocks}
+        unknown = set(ACTION_TYPES) - set(SIMPLE) - set(self._index_of)
         if unknown:  # an action type this layout does not know would have no index: say so now
             raise ValueError(f"the action space has no layout for {sorted(unknown)}")
 
@@ -256,26 +266,39 @@ class ActionSpace:
         simple_offset = self._simple_offset.get(kind)
         if simple_offset is not None:
             return simple_offset
-        at = places or self.places(view, action["player"])
-        cards = view["cards"]
-        if kind in ("dispatch", "redispatch"):
-            return self._fixed[kind].at2(at.fairy[action["fairy"]], at.case[action["case"]])
-        if kind == "recall":
-            return self._fixed[kind].at1(at.fairy[action["fairy"]])
-        if kind == "investigate":
-            return self._fixed[kind].at1(at.case[action["case"]])
+        return self._index_of[kind](action, view["cards"], places or self.places(view, action["player"]))
+
+    # One method per shape of action, looked up by type (``_index_of``): ``index`` asks no chain of questions.
+
+    def _fairy_to_case(self, action: Any, cards: dict[str, str], at: Places) -> int:
+        """dispatch and redispatch (half of what a listing holds): said without a call to :meth:`Block.at2`."""
+        offset, fairies, cases = self._fairy_case[action["type"]]
+        f, c = at.fairy[action["fairy"]], at.case[action["case"]]
+        return offset + f * cases + c if f < fairies and c < cases else self._fixed[action["type"]].at2(f, c)
+
+    def _recall(self, action: Any, cards: dict[str, str], at: Places) -> int:
+        return self._fixed["recall"].at1(at.fairy[action["fairy"]])
+
+    def _investigate(self, action: Any, cards: dict[str, str], at: Places) -> int:
+        return self._fixed["investigate"].at1(at.case[action["case"]])
+
+    def _from_hand(self, action: Any, cards: dict[str, str], at: Places) -> int:
+        """play_case and play_fairy: which copy of the card."""
         iid = action["card"]
-        cid = cards[iid]
-        copy = (at.field_copy if kind == "use_ability" else at.hand_copy).get(iid)
-        if copy is None:  # not where its type plays it from: the copy among all the seat's cards
-            copy = at.copy[iid]
-        if kind in ("play_case", "play_fairy"):
-            return self.blocks[(kind, cid)].at1(copy)
-        if kind == "play_evidence":
-            return self.blocks[(kind, cid)].at2(copy, at.case[action["case"]])
-        head = (kind, cid, action["ability"]) if kind == "use_ability" else (kind, cid)
-        block = self.blocks[head]
-        coords = [copy] + [self._target(dim, iid, cards, at) for dim, iid in zip(block.dims[1:], action["targets"])]
+        return self.blocks[(action["type"], cards[iid])].at1(_copy_of(iid, at.hand_copy, at))
+
+    def _evidence(self, action: Any, cards: dict[str, str], at: Places) -> int:
+        iid = action["card"]
+        return self.blocks[("play_evidence", cards[iid])].at2(_copy_of(iid, at.hand_copy, at), at.case[action["case"]])
+
+    def _targeted(self, action: Any, cards: dict[str, str], at: Places) -> int:
+        """use_ability, cast_spell and counter: the copy, then one coordinate per target."""
+        kind, iid = action["type"], action["card"]
+        if kind == "use_ability":
+            block, copy = self.blocks[(kind, cards[iid], action["ability"])], _copy_of(iid, at.field_copy, at)
+        else:
+            block, copy = self.blocks[(kind, cards[iid])], _copy_of(iid, at.hand_copy, at)
+        coords = [copy] + [self._target(dim, t, cards, at) for dim, t in zip(block.dims[1:], action["targets"])]
         return block.at(coords)
 
     def _target(self, dim: str, iid: str, cards: dict[str, str], at: Places) -> int:
@@ -310,8 +333,11 @@ class ActionSpace:
             return {}
         at = self.places(view, legal[0]["player"])
         out: dict[int, ActionDict] = {}
+        simple, index = self._simple_offset, self.index
         for a in legal:
-            i = self.index(a, view, at)
+            i = simple.get(a["type"])
+            if i is None:
+                i = index(a, view, at)
             if i in out:
                 raise ValueError(f"two listed actions share index {i}: {out[i]} and {a}")
             out[i] = a
@@ -327,3 +353,9 @@ class ActionSpace:
 
 
 ACTION_KINDS = ("case", "fairy", "evidence", "spell", "counter")
+
+
+def _copy_of(iid: str, zone_copy: dict[str, int], at: Places) -> int:
+    """Which copy ``iid`` is, counted in the zone its type plays it from (else among all the seat's cards)."""
+    copy = zone_copy.get(iid)
+    return at.copy[iid] if copy is None else copy
