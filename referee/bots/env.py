@@ -185,19 +185,19 @@ class AceFileEnv(AECEnv):
                 if cid is not None:
                     self.opponent_seen[seat][iid] = cid
 
-    def _legal(self, seat: int) -> dict[int, ActionDict]:
-        if self._game.over:
-            return {}
-        listed = self._game.legal_actions(seat)
+    def _legal(self, game: Session, seat: int) -> dict[int, ActionDict]:
+        listed = game.legal_actions(seat)
         if not self.allow_concede:
             listed = [a for a in listed if a["type"] != "concede"] or listed  # concede only when alone
         return self.actions.legal(listed, self._view(seat))
 
     def _select(self) -> None:
-        seat = self._game.board.who_acts()
+        """The agent the rules let act (RULES 12.1), and its legal actions in its ``info``."""
+        game = self._game
+        seat = game.board.who_acts()
         self.agent_selection = AGENTS[seat]
-        for a in self.agents:
-            self.infos[a] = {"legal": self._legal(seat)} if a == self.agent_selection else {}
+        self.infos[AGENTS[seat]] = {"legal": self._legal(game, seat)}
+        self.infos[AGENTS[1 - seat]] = {}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = AGENTS.index(agent)
@@ -229,26 +229,28 @@ class AceFileEnv(AECEnv):
         if action is None or int(action) not in legal:
             raise ValueError(f"action {action} is not legal for {agent} now (see action_mask)")
         self._cumulative_rewards[agent] = 0.0
-        applied = self._game.apply(legal[int(action)])
+        game = self._game
+        # The action is one the engine listed, so already in the engine's form: applied without reading it again.
+        applied = game.apply_parsed(legal[int(action)])
         self._views = {}
         if self.infostate:
             self._tell(applied.events)
         self.steps += 1
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        result = self._game.state["result"]
+        result = game.state["result"]
         if result is not None:
             winner = AGENTS[result["winner"]]
             for a in self.agents:
                 self.rewards[a] = 1.0 if a == winner else -1.0
                 self.terminations[a] = True
                 self.infos[a] = {"result": result}
+            self._accumulate_rewards()
         elif self.steps >= self.max_actions:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
             for a in self.agents:
                 self.truncations[a] = True
                 self.infos[a] = {}
-        else:
+        else:  # the rewards stay 0 until the end (reset made them so): nothing to accumulate
             self._select()
-        self._accumulate_rewards()
 
     def render(self) -> str | None:
         """The selected agent's view as text (``ansi``: returned; ``human``: printed)."""
