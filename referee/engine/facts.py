@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
 from referee.engine.errors import InvalidInput
@@ -51,6 +52,7 @@ CLOCK_TIME_MAX = 253_402_300_799_999
 COMMITMENT_PREFIX = "sha256:"
 
 
+@lru_cache(maxsize=256)  # every view carries it: a game's seed is hashed once, not at each view
 def commitment(seed: str) -> str:
     """docs/api.md §10: the seed's commitment, ``sha256:`` and the hex SHA-256 of its UTF-8 bytes.
 

@@ -164,11 +164,14 @@ class SeededStream:
     def __init__(self, seed: str, counter: int = 0):
         self.seed = seed.encode("utf-8")
         self.counter = counter
+        self._prefix = hashlib.sha256(self.seed + b"\x00")  # fed once; each number hashes a copy of it
 
     def next64(self) -> int:
-        digest = hashlib.sha256(self.seed + b"\x00" + str(self.counter).encode()).digest()
+        """The SHA-256 of the seed, a zero byte and the counter in decimal: its first 8 bytes, big-endian."""
+        h = self._prefix.copy()
+        h.update(b"%d" % self.counter)
         self.counter += 1
-        return int.from_bytes(digest[:8], "big")
+        return int.from_bytes(h.digest()[:8], "big")
 
     def below(self, n: int) -> int:
         """Uniform in ``range(n)`` by rejection sampling (no modulo bias)."""
