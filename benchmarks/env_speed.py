@@ -1,9 +1,12 @@
 """referee.bots.env steps per second, in-process: uniformly random legal actions for both agents, concede off
 (the environment's default), whole games; one core.
 
-    python benchmarks/env_speed.py [--steps 20000] [--infostate] [--profile]
+    python benchmarks/env_speed.py [--steps 20000] [--infostate] [--profile | --pieces]
 
 Prints one JSON line: steps, games, steps per second (wall and CPU), mean game length, games per second.
+``--pieces`` adds where a step's time goes (microseconds a step): the engine's ``legal_actions``, ``view`` and
+``apply``, the index map, the observation and the mask, each timed where the environment calls it, and the rest
+(PettingZoo's loop, the random agent, resets, and the timers' own cost).
 The figures and RLCard's beside them: docs/performance.md, "Bots and fuzzing".
 """
 
@@ -14,10 +17,53 @@ import cProfile
 import json
 import pstats
 import time
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
+from referee.bots.actions import ActionSpace
+from referee.bots.encoding import Observation
 from referee.bots.env import env
+from referee.engine import Session
+
+PIECES = (
+    (Session, "legal_actions", "legal_actions"),
+    (Session, "view", "view"),
+    (Session, "apply_parsed", "apply"),
+    (ActionSpace, "legal", "index map"),
+    (Observation, "encode", "observation"),
+    (ActionSpace, "mask", "mask"),
+)
+
+
+def timed(spent: dict[str, float], name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return method(*args, **kwargs)
+        finally:
+            spent[name] += time.perf_counter() - start
+
+    return wrapper
+
+
+def pieces(steps_wanted: int, infostate: bool) -> dict[str, float]:
+    """:func:`run` with each piece's time summed where the environment calls it: microseconds a step."""
+    spent = dict.fromkeys((name for *_, name in PIECES), 0.0)
+    saved = [(owner, attr, getattr(owner, attr)) for owner, attr, _ in PIECES]
+    for owner, attr, name in PIECES:
+        setattr(owner, attr, timed(spent, name, getattr(owner, attr)))
+    try:
+        start = time.perf_counter()
+        figures = run(steps_wanted, infostate)
+        total = time.perf_counter() - start
+    finally:
+        for owner, attr, method in saved:
+            setattr(owner, attr, method)
+    per_step = {name: round(t / figures["steps"] * 1e6, 2) for name, t in spent.items()}
+    per_step["rest"] = round((total - sum(spent.values())) / figures["steps"] * 1e6, 2)
+    return per_step
 
 
 def run(steps_wanted: int, infostate: bool) -> dict[str, float]:
@@ -51,7 +97,11 @@ def main() -> None:
     p.add_argument("--steps", type=int, default=20000)
     p.add_argument("--infostate", action="store_true", help="with the information-state observation")
     p.add_argument("--profile", action="store_true", help="print cProfile's top functions instead")
+    p.add_argument("--pieces", action="store_true", help="print microseconds a step for each piece instead")
     args = p.parse_args()
+    if args.pieces:
+        print(json.dumps(pieces(args.steps, args.infostate)))
+        return
     if args.profile:
         cProfile.runctx("run(args.steps, args.infostate)", globals(), {"args": args}, "/tmp/env_speed.prof")
         pstats.Stats("/tmp/env_speed.prof").sort_stats("tottime").print_stats(30)
