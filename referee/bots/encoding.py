@@ -9,6 +9,7 @@ goes in. The action space is :class:`referee.bots.actions.ActionSpace`
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import islice
 from operator import itemgetter
 from typing import Any, Literal
 
@@ -201,6 +202,7 @@ class InfoState:
         self.view = Observation(catalog)
         self.c = self.view.c
         self.per_event = len(EVENT_TYPES) + 2 + self.c
+        self.event_at = {kind: i for i, kind in enumerate(EVENT_TYPES)}
         self.size = self.view.size + self.c + RECENT_EVENTS * self.per_event
 
     def layout(self) -> list[tuple[int, int, str]]:
@@ -218,31 +220,40 @@ class InfoState:
         opponent_seen: dict[str, str],
         events: Iterable[Mapping[str, Any]],  # any event's keys are read alike: its player, the card it names
         known: dict[str, str],
+        observation: np.ndarray | None = None,
     ) -> np.ndarray:
         """``opponent_seen``: instance -> catalog id of the opponent's cards seen; ``events``: the seat's, newest
-        first (at most :data:`RECENT_EVENTS` used); ``known``: instance -> catalog id the seat knows."""
+        first (at most :data:`RECENT_EVENTS` used); ``known``: instance -> catalog id the seat knows;
+        ``observation``: the view's :class:`Observation` when the caller has it already (else encoded here)."""
         seat = seat_of(view)
         v = np.zeros(self.size, dtype=np.float32)
-        v[: self.view.size] = self.view.encode(view)
-        at = self.view.size
-        position = self.view.position
+        v[: self.view.size] = self.view.encode(view) if observation is None else observation
+        position, seen_at = self.view.position, self.view.size
+        seen: dict[int, int] = {}
         for cid in opponent_seen.values():
-            v[at + position[cid]] += 1 / 3
-        at += self.c
-        n_types = len(EVENT_TYPES)
-        for k, event in enumerate(events):
-            if k == RECENT_EVENTS:
-                break
-            o = at + k * self.per_event
-            kind = event.get("type")
-            if kind in EVENT_TYPES:
-                v[o + EVENT_TYPES.index(kind)] = 1
+            seen[seen_at + position[cid]] = seen.get(seen_at + position[cid], 0) + 1
+        if seen:
+            v[list(seen)] = [n / 3 for n in seen.values()]
+        ones = self._events(seat, events, known, seen_at + self.c)
+        if ones:
+            v[ones] = 1
+        return v
+
+    def _events(self, seat: int, events: Iterable[Mapping[str, Any]], known: dict[str, str], start: int) -> list[int]:
+        """The positions the recent events set to 1: each one's type, by whom, the card it names if known."""
+        n_types, position = len(EVENT_TYPES), self.view.position
+        ones: list[int] = []
+        for k, event in enumerate(islice(events, RECENT_EVENTS)):
+            o = start + k * self.per_event
+            kind = self.event_at.get(event.get("type"))  # type: ignore[arg-type]
+            if kind is not None:
+                ones.append(o + kind)
             who = event.get("player")
             if who in (0, 1):
-                v[o + n_types + (0 if who == seat else 1)] = 1
+                ones.append(o + n_types + (0 if who == seat else 1))
             for key in CARD_KEYS:
                 named = known.get(event[key]) if isinstance(event.get(key), str) else None
                 if named is not None:
-                    v[o + n_types + 2 + position[named]] = 1
+                    ones.append(o + n_types + 2 + position[named])
                     break
-        return v
+        return ones

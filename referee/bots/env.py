@@ -206,7 +206,7 @@ class AceFileEnv(AECEnv):
         obs = {"observation": self.encoder.encode(view), "action_mask": self.actions.mask(legal)}
         if self.infostate:
             obs["infostate"] = self.info_encoder.encode(
-                view, self.opponent_seen[seat], self.told[seat], self.known[seat]
+                view, self.opponent_seen[seat], self.told[seat], self.known[seat], obs["observation"]
             )
         return obs
 
