@@ -1,4 +1,5 @@
-"""The observation (referee/bots/encoding.py) holds what docs/bots.md's layout says, block by block.
+"""The observation and the information state (referee/bots/encoding.py) hold what docs/bots.md's layout says,
+block by block.
 
 Each position is read back from the seat's view the plain way (one item at a time), over random play on two
 catalogs, from both seats, and must equal the vector the encoder wrote.
@@ -14,7 +15,17 @@ pytest.importorskip("numpy")
 
 import numpy as np
 
-from referee.bots.encoding import CASE_FEATURES, CASE_SLOTS_PER_PLAYER, PER_CARD, SCALARS, Observation
+from referee.bots.encoding import (
+    CARD_KEYS,
+    CASE_FEATURES,
+    CASE_SLOTS_PER_PLAYER,
+    EVENT_TYPES,
+    PER_CARD,
+    RECENT_EVENTS,
+    SCALARS,
+    InfoState,
+    Observation,
+)
 from referee.engine import Catalog, Session
 from referee.engine.facts import Phase, Step
 from referee.engine.model import RESPONDABLE
@@ -82,3 +93,45 @@ def test_every_position_of_the_observation_is_what_the_layout_says(name):
             listed = session.legal_actions(session.board.who_acts())
             session.apply(rng.choice([a for a in listed if a["type"] != "concede"] or listed))
     assert seen_pending and seen_face_down  # the games went through windows and hidden cases
+
+
+def expected_infostate(
+    info: InfoState, observation: np.ndarray, seat: int, seen: dict, told, known: dict
+) -> np.ndarray:
+    """The information state its layout describes: the observation, the opponent's cards seen / 3, the events."""
+    v = np.zeros(info.size, dtype=np.float32)
+    v[: info.view.size] = observation
+    for cid in seen.values():
+        v[info.view.size + info.view.card_ids.index(cid)] += 1 / 3
+    start = info.view.size + info.c
+    for k, event in enumerate(list(told)[:RECENT_EVENTS]):
+        o = start + k * info.per_event
+        if event["type"] in EVENT_TYPES:
+            v[o + EVENT_TYPES.index(event["type"])] = 1
+        if event.get("player") in (0, 1):
+            v[o + len(EVENT_TYPES) + (event["player"] != seat)] = 1
+        named = [known[event[key]] for key in CARD_KEYS if isinstance(event.get(key), str) and event[key] in known]
+        if named:
+            v[o + len(EVENT_TYPES) + 2 + info.view.card_ids.index(named[0])] = 1
+    return v
+
+
+@pytest.mark.parametrize("name", sorted(CATALOGS))
+def test_every_position_of_the_information_state_is_what_the_layout_says(name):
+    pytest.importorskip("pettingzoo")
+    from referee.bots.env import env
+
+    e, rng = env(catalog=CATALOGS[name], seed=3, infostate=True), random.Random(name)
+    checked = 0
+    for game in range(3):
+        e.reset(seed=game)
+        for agent in e.agent_iter():
+            obs, _, term, trunc, info = e.last()
+            seat = int(agent[-1])
+            want = expected_infostate(
+                e.info_encoder, obs["observation"], seat, e.opponent_seen[seat], e.told[seat], e.known[seat]
+            )
+            assert np.array_equal(obs["infostate"], want), (game, e.steps)
+            checked += 1
+            e.step(None if term or trunc else rng.choice(list(info["legal"])))
+    assert checked > 300
