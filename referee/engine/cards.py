@@ -18,28 +18,6 @@ from referee.engine.effect_types import Effect, Recover
 from referee.engine.model import RESPONDABLE
 from referee.engine.requirements import REQUIREMENT_TYPES, Requirement
 
-# RULES 2.1 kinds, and the aliases of RULES.md's term table / docs/api.md §8.
-KINDS = ("case", "fairy", "evidence", "spell", "counter", "bonus")
-_KIND_WORDS = {
-    "character": "fairy",
-    "deduction": "spell",
-    "super_deduction": "counter",
-    "事件": "case",
-    "妖精": "fairy",
-    "証拠": "evidence",
-    "妖力": "spell",
-    "魔気": "counter",
-    "キャラクター": "fairy",
-    "推理": "spell",
-    "超推理": "counter",
-    "ノーマル": "bonus",
-}
-CARD_WORD = "カード"  # RULES' term table (ruling 2026-12-05): each Japanese word with or without カード
-KIND_ALIASES = {
-    **_KIND_WORDS,
-    **{word + CARD_WORD: kind for word, kind in _KIND_WORDS.items() if not word.isascii()},
-    **{k: k for k in KINDS},
-}
 SERIES = ("af99", "millennium", "conan", "conan-movies")
 REQUIREMENTS = tuple(REQUIREMENT_TYPES)  # declared in requirements.py
 # docs/api.md §8: the counter triggers are action types of §6, the respondable ones (RULES 9.4).

@@ -18,8 +18,6 @@ from typing import Any
 
 from referee.engine.cards import (
     DECK_LIMIT,
-    KIND_ALIASES,
-    KINDS,
     RECOVER_KINDS,
     REQUIREMENTS,
     SERIES,
@@ -32,6 +30,7 @@ from referee.engine.cards import (
 from referee.engine.catalog_loader import parse_card
 from referee.engine.effect_types import Effect as Effect
 from referee.engine.errors import CatalogError
+from referee.engine.facts import KIND_ALIASES, KINDS
 from referee.engine.formats import Format, Revision, parse_formats, resolve
 from referee.engine.requirements import Requirement as Requirement
 from referee.engine.yaml_text import YamlTextError, dotted, parse_document

@@ -10,7 +10,6 @@ from typing import Any
 from referee.engine.cards import (
     DECK_LIMIT,
     FIELDS_BY_KIND,
-    KIND_ALIASES,
     REQUIRED_BY_KIND,
     SERIES,
     TRIGGERS,
@@ -19,6 +18,7 @@ from referee.engine.cards import (
 )
 from referee.engine.effect_types import Effect, parse_entry
 from referee.engine.errors import CatalogError
+from referee.engine.facts import KIND_ALIASES
 from referee.engine.registry import rule
 from referee.engine.requirements import REQUIREMENT_TYPES, Requirement
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-from referee.engine.facts import other
+from referee.engine.facts import KIND_ALIASES, other
 from referee.engine.state_types import (
     CaseEntryDict,
     EvidenceEntryDict,
@@ -209,9 +209,20 @@ class Targeted(EffectType):
             cls.values = {cls.op: {"type": "string", "enum": list(cls.kinds)}}
 
     def parse(self, entry: Entry) -> Effect:
-        if entry.value not in self.kinds:
-            raise entry.fail(f"{entry.where}.{self.op}", f"must be one of {', '.join(self.kinds)}")
-        return Effect(self.op, 0, entry.value, targeted=True)
+        kind = target_kind(entry.value)
+        if kind not in self.kinds:
+            raise entry.fail(f"{entry.where}.{self.op}", f"must be one of {', '.join(self.kinds)}{ALSO_KIND_WORDS}")
+        return Effect(self.op, 0, kind, targeted=True)
+
+
+ALSO_KIND_WORDS = " (or a word of RULES' term table for the kind)"
+
+
+def target_kind(value: Any) -> Any:
+    """A target written as a card kind, read as its kind (RULES' term table, ruling 2026-12-05: wherever a card
+    kind is written, each word of the table is that kind): ``妖精カード`` and ``character`` are ``fairy``;
+    anything else is left as written, for the caller to judge."""
+    return KIND_ALIASES.get(value, value) if isinstance(value, str) else value
 
 
 def fairies_on_field(g: EffectBoard) -> list[str]:
@@ -257,10 +268,10 @@ class Power(EffectType):
     }
 
     def parse(self, entry: Entry) -> Effect:
-        amount, target, where = entry.value, entry.raw["target"], entry.where
+        amount, target, where = entry.value, target_kind(entry.raw["target"]), entry.where
         entry.integer(amount, where + ".power", -99, 99)
         if target not in ("fairy", "self"):
-            raise entry.fail(where + ".target", "must be fairy or self")
+            raise entry.fail(where + ".target", "must be fairy or self" + ALSO_KIND_WORDS)
         if target == "self" and entry.source != "ability":
             raise entry.fail(where + ".target", "target: self is for abilities of fairies and evidence")
         return Effect("power", amount, target, targeted=target == "fairy")

@@ -49,6 +49,30 @@ BEST_OF = (1, 3, 5)  # RULES 14.1
 CLOCK_TIME_MAX = 253_402_300_799_999
 
 
+# RULES 2.1 kinds, and the words of RULES.md's term table for them (docs/api.md §8): wherever a card kind is
+# written (a card's `kind`, an effect's target), each word is read as its kind (ruling 2026-12-05).
+KINDS = ("case", "fairy", "evidence", "spell", "counter", "bonus")
+_KIND_WORDS = {
+    "character": "fairy",
+    "deduction": "spell",
+    "super_deduction": "counter",
+    "事件": "case",
+    "妖精": "fairy",
+    "証拠": "evidence",
+    "妖力": "spell",
+    "魔気": "counter",
+    "キャラクター": "fairy",
+    "推理": "spell",
+    "超推理": "counter",
+    "ノーマル": "bonus",
+}
+CARD_WORD = "カード"  # RULES' term table (ruling 2026-12-05): each Japanese word with or without カード
+KIND_ALIASES = {
+    **_KIND_WORDS,
+    **{word + CARD_WORD: kind for word, kind in _KIND_WORDS.items() if not word.isascii()},
+    **{k: k for k in KINDS},
+}
+
 COMMITMENT_PREFIX = "sha256:"
 
 

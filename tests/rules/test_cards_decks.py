@@ -265,6 +265,39 @@ def test_2_8_a_character_card_plays_as_a_fairy_and_investigates():
     assert after["players"][0]["fairies"] == [{"card": boy, "case": None}]
 
 
+@pytest.mark.parametrize(
+    "written, read",
+    [
+        ({"trash": "妖精カード"}, {"trash": "fairy"}),
+        ({"trash": "証拠"}, {"trash": "evidence"}),
+        ({"bounce": "キャラクター"}, {"bounce": "fairy"}),
+        ({"recover": "推理カード"}, {"recover": "spell"}),
+        ({"recover": "deduction"}, {"recover": "spell"}),
+        ({"power": 1, "target": "character"}, {"power": 1, "target": "fairy"}),
+        ({"reveal": "事件カード"}, {"reveal": "case"}),
+    ],
+    ids=repr,
+)
+def test_2_8_an_effect_target_reads_a_kind_written_in_any_word_of_the_term_table(written, read):
+    """RULES 2.8 and the term table (ruling 2026-12-05): wherever a card kind is written, each word of the table
+    is that kind, with or without カード; the catalog reads it as the canonical kind (same digest)."""
+    data = copy.deepcopy(CAT.canonical)
+    spell = next(c for c in data["cards"] if c["kind"] == "spell")
+    spell["effect"] = [read]
+    canonical = Catalog.from_data(data)
+    spell["effect"] = [written]
+    assert Catalog.from_data(data).digest == canonical.digest
+
+
+@pytest.mark.parametrize("written", [{"trash": "spell"}, {"trash": "妖力カード"}, {"bounce": "fairies"}])
+def test_2_8_an_effect_target_of_a_kind_it_cannot_take_is_refused(written):
+    """RULES 2.8: a word of the table is read as its kind, and that kind must still be one the effect takes."""
+    data = copy.deepcopy(CAT.canonical)
+    next(c for c in data["cards"] if c["kind"] == "spell")["effect"] = [written]
+    with pytest.raises(CatalogError, match="must be one of"):
+        Catalog.from_data(data)
+
+
 def test_2_8_a_deck_mixing_every_series_is_legal():
     """RULES 2.8: cards of the sister titles are legal alongside af99 cards."""
     deck = legal_deck()[:33] + ["AF-011", "AF-012", "AF-009", "AF-026", "AF-052", "AF-068", "AF-084"]
