@@ -46,7 +46,7 @@ class Game:
         resp = post(client, "/v1/games", body)
         assert resp.status_code == 201, resp.get_json()
         answer = resp.get_json()
-        self.client, self.token, self.seats = client, answer["state"], answer["seats"]
+        self.client, self.token, self.seats, self.watch = client, answer["state"], answer["seats"], answer["watch"]
         self.state = VAULT.open(self.token)
         self.view = self.ask("/v1/view", 0).get_json()["view"]
 
@@ -271,3 +271,40 @@ def test_a_bot_suggests_a_move_in_a_clocked_game(make_app, tmp_path, private_gam
         moved = post(client, "/v1/apply", {"state": token, "seat": seats[actor], "action": asked.json["action"]})
         assert moved.status_code == 200, moved.json
         token = moved.json["state"]
+
+
+def test_each_seat_of_a_finished_game_finds_the_matchs_next_game_once_the_loser_deals_it(
+    clock_app, private_game_body
+):
+    """docs/api.md §15: /v1/latest on a finished game of a match answers `next` once the loser has dealt it: the
+    next game's id and the same player's seat in it (the watch key's for a spectator); it is dealt once."""
+    client = clock_app.test_client()
+    game = Game(client, body_with(private_game_body, match={"best_of": 3}))
+    game_id = game.state["game_id"]
+
+    def latest(key: str) -> dict:
+        resp = post(client, "/v1/latest", {"game_id": game_id, "seat": key})
+        assert resp.status_code == 200, resp.get_json()
+        return resp.get_json()
+
+    assert "next" not in latest(game.seats[1])  # the game goes on
+    game.move({"type": "concede", "player": 0})
+    assert "next" not in latest(game.seats[1])  # over, the next game not dealt yet
+    body = {"state": game.token, "seats": [game.seats[0]], "first_player": 1}
+    dealt = post(client, "/v1/matches/next", body)
+    assert dealt.status_code == 201, dealt.get_json()
+    second = dealt.get_json()
+    second_id = VAULT.open(second["state"])["game_id"]
+    for player, key, expected in ((1, game.seats[1], second["seats"][1]), (0, game.seats[0], second["seats"][0])):
+        assert latest(key)["next"] == {"game_id": second_id, "seat": expected}, player
+    assert latest(game.watch)["next"] == {"game_id": second_id, "seat": second["watch"]}
+    joined = post(client, "/v1/latest", {"game_id": second_id, "seat": second["seats"][1]}).get_json()
+    assert joined["state"] == second["state"] and joined["view"]["match"]["game"] == 2
+
+    again = post(client, "/v1/matches/next", {**body, "first_player": 0})  # a second click, or a second device
+    assert (again.status_code, again.get_json()["code"], again.get_json()["game_id"]) == (
+        409,
+        "next_game_dealt",
+        second_id,
+    )
+    assert ledger_of(clock_app).latest(second_id) == (0, second["state"])  # game 2 untouched

@@ -282,7 +282,8 @@ def test_a_private_game_against_the_computer_on_a_phone(browser, ledger_server, 
 def test_a_clocked_best_of_three_a_claim_on_time_and_the_next_game_dealt_by_the_loser(browser, ledger_server, axe_core):
     """Both clocks count down on both pages from the view's clock; when Ren's 10 s are out, Aoi's page offers
     the claim (listed by the referee); Aoi wins on time, the match stands 1-0, and Ren, who lost, chooses who
-    plays first in game 2 (POST /v1/matches/next with Ren's seat), dealing it with new seats."""
+    plays first in game 2 (POST /v1/matches/next with Ren's seat), dealing it with new seats; Aoi's page moves
+    to game 2 by itself (POST /v1/latest's `next`), with Aoi's new seat and no link handed over."""
     url = ledger_server.url
     aoi = Table(browser.new_context(viewport={"width": 1400, "height": 900}).new_page(), url)
     problems = [_watch(aoi.page, url)]
@@ -301,6 +302,7 @@ def test_a_clocked_best_of_three_a_claim_on_time_and_the_next_game_dealt_by_the_
     expect(page.locator("#clocks .clock.running .clock-name")).to_have_text("Ren")
     expect(page.locator("#match-line")).to_have_text("Game 1 of 3: Aoi 0 – 0 Ren")
     invite = page.locator("#invite-link").get_attribute("href")
+    aoi_game1 = parse_qs(urlsplit(page.url).fragment)
 
     ren = Table(
         browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page(), url
@@ -335,9 +337,11 @@ def test_a_clocked_best_of_three_a_claim_on_time_and_the_next_game_dealt_by_the_
     game2 = ren.page.locator("#invite-link").get_attribute("href")
     assert parse_qs(urlsplit(game2).fragment)["game"] != parse_qs(urlsplit(invite).fragment)["game"]
     ren.shot("match-game-2-phone")
-    aoi.open(game2[len(url) :])
+    expect(page.locator("#match-line")).to_have_text("Game 2 of 3: Aoi 1 – 0 Ren", timeout=FOLLOW)
     expect(page.locator(".player-zone.me .pname")).to_have_text("Aoi")
-    expect(page.locator("#match-line")).to_have_text("Game 2 of 3: Aoi 1 – 0 Ren")
+    followed = parse_qs(urlsplit(page.url).fragment)
+    assert followed["game"] == parse_qs(urlsplit(game2).fragment)["game"] and "seat" in followed
+    assert followed["seat"] != aoi_game1["seat"]  # Aoi's seat of game 2
     aoi.shot("match-game-2-desktop")
     for table in (aoi, ren):
         table.page.context.close()

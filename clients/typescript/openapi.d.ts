@@ -2247,6 +2247,12 @@ export interface components {
             /** @description A seat: the key one player acts and sees with (POST /v1/games gave it). */
             seat: string;
         };
+        /** @description A match's next game as a seat of the game before may follow it: its id and the seat. */
+        NextGame: {
+            game_id: string;
+            /** @description A seat: the key one player acts and sees with (POST /v1/games gave it). */
+            seat: string;
+        };
         /** @description The game's latest token, its seq, and the seat's view of it (the spectator view for the watch key). */
         LatestResponse: {
             /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
@@ -2255,6 +2261,8 @@ export interface components {
             view: components["schemas"]["View"];
             /** @description Private mode, during a key rotation: present when the seat sent was made under the previous key; the same seat under the current key, to use from now on (docs/operations.md). */
             seat?: string;
+            /** @description A finished game of a match that goes on, once the loser has dealt the next game (docs/api.md §15): that game's id, and this seat's player's seat in it (the spectator key's, for the watch key). Absent until then. */
+            next?: components["schemas"]["NextGame"];
         };
         /** @description One deck to check against RULES 3, and optionally a format's 3.6–3.8. */
         DeckValidateRequest: {
@@ -2514,6 +2522,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description With a ledger: this match's next game was dealt already (`next_game_dealt`, with its `game_id`); nothing was dealt again. `POST /v1/latest` on the game before answers it as `next`. */
+        NextGameDealt: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description With a ledger, a record from a game id: the ledger holds the game from a later seq than its deal (it adopted it), or a move could not be found among the candidates (`not_recoverable`). */
         NotRecoverable: {
             headers: {
@@ -2658,6 +2675,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["PrivateRefused"];
+            409: components["responses"]["NextGameDealt"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["RuleViolation"];

@@ -38,6 +38,7 @@ A refusal raises:
 | 400 ``no_ledger`` | :class:`NoLedger` (an ``InvalidRequest``) | ``code`` |
 | 404 ``unknown_game`` | :class:`UnknownGame` (a ``NotFound``) | ``code`` |
 | 409 ``stale_state`` | :class:`StaleState` | ``latest_seq``; from a private game ``latest``, ``view`` |
+| 409 ``next_game_dealt`` | :class:`NextGameDealt` | ``game_id`` (join it through ``latest(...).next``) |
 | 413 | :class:`PayloadTooLarge` | |
 | 422 | :class:`RefereeRuleViolation` (alias ``RuleViolation``) | ``rule``, ``code``, ``detail``, ``index`` (replay), ``violations`` (decks) |
 | 503 ``ledger_unavailable`` | :class:`LedgerUnavailable` (after the retries) | ``code`` |
@@ -83,13 +84,14 @@ type checker checks every key a program reads of them.
 
 from __future__ import annotations
 
-from referee.client.calls import Latest, PrivateDeal, PrivateReplayed, PrivateStep, Replayed, Step, Suggestion
+from referee.client.calls import Latest, NextGame, PrivateDeal, PrivateReplayed, PrivateStep, Replayed, Step, Suggestion
 from referee.client.clients import AsyncRefereeClient, RefereeClient
 from referee.client.errors import (
     GameNotOver,
     InvalidRequest,
     LedgerOutcomeUnknown,
     LedgerUnavailable,
+    NextGameDealt,
     NoLedger,
     NotFound,
     NotInPrivateMode,
@@ -121,6 +123,8 @@ __all__ = [
     "Latest",
     "LedgerOutcomeUnknown",
     "LedgerUnavailable",
+    "NextGame",
+    "NextGameDealt",
     "NoLedger",
     "NotFound",
     "NotInPrivateMode",

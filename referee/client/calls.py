@@ -255,12 +255,22 @@ class PrivateStep(NamedTuple):
     seat: str | None
 
 
+class NextGame(NamedTuple):
+    """A match's next game as a seat of the game before follows it (docs/api.md §15): its id and the seat (the
+    same player's, or the spectator key's) to join it with: ``latest(next.game_id, next.seat)``."""
+
+    game_id: str
+    seat: str
+
+
 class Latest(NamedTuple):
-    """What ``latest`` returns: a game's latest token, its seq, and the view of it for the key sent."""
+    """What ``latest`` returns: a game's latest token, its seq, and the view of it for the key sent; ``next``,
+    for a finished game of a match that goes on, the next game once the loser has dealt it (else None)."""
 
     state: str
     seq: int
     view: ViewDict
+    next: NextGame | None = None
 
 
 def new_private_game(game: dict[str, Any]) -> Call[PrivateDeal]:
@@ -382,11 +392,14 @@ def game_record(game_id: str, *, seats: list[str] | None = None, seat: str | Non
 
 def latest(game_id: str, seat: str) -> Call[Latest]:
     """``POST /v1/latest`` (a referee with a ledger, docs/api.md §11): the game's latest token, its seq,
-    and the seat's view of it (the spectator view for the watch key)."""
+    and the seat's view of it (the spectator view for the watch key); for a finished game of a match, the
+    next game once dealt (``next``, docs/api.md §15)."""
     return Call(
         "POST",
         "/v1/latest",
-        lambda out: Latest(out["state"], out["seq"], out["view"]),
+        lambda out: Latest(
+            out["state"], out["seq"], out["view"], NextGame(**out["next"]) if out.get("next") is not None else None
+        ),
         {"game_id": game_id, "seat": seat},
     )
 

@@ -18,6 +18,7 @@
         │   └── UnknownGame            404 unknown_game
         ├── StaleState                 409 stale_state; latest_seq, and from a private game the latest
         │                              token and view (latest)
+        ├── NextGameDealt              409 next_game_dealt; game_id (a match's next game, dealt already)
         ├── PayloadTooLarge            413
         ├── RefereeRuleViolation       422; rule, index, violations (alias RuleViolation)
         └── LedgerUnavailable          503 ledger_unavailable (retried first, as every 503)
@@ -171,6 +172,17 @@ class StaleState(RefereeHTTPError):
         return self.latest.view if self.latest is not None else None
 
 
+class NextGameDealt(RefereeHTTPError):
+    """409 (a referee with a ledger, docs/api.md §15): this match's next game was dealt already; nothing was dealt
+    again. ``game_id`` is that game's: a seat of the game before joins it through ``latest(...).next``."""
+
+    status = 409
+
+    def __init__(self, detail: str, **kw: Any):
+        super().__init__(detail, **kw)
+        self.game_id: str | None = self.body.get("game_id")
+
+
 class LedgerUnavailable(RefereeHTTPError):
     """503: the referee's ledger cannot be reached now (``ledger_unavailable``); nothing was applied."""
 
@@ -201,6 +213,7 @@ BY_CODE: dict[str, type[RefereeHTTPError]] = {
     "no_ledger": NoLedger,
     "unknown_game": UnknownGame,
     "stale_state": StaleState,
+    "next_game_dealt": NextGameDealt,
     "ledger_unavailable": LedgerUnavailable,
     "ledger_outcome_unknown": LedgerOutcomeUnknown,
 }

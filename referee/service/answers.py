@@ -279,7 +279,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
 
     def next_game(environ: Environ) -> Answer:
         state, events = codec.deal_next(read_body(environ, limits))
-        return 201, dumps(codec.close_new(state, events)), None
+        return 201, dumps(codec.close_new(state, events, next_game=True)), None
 
     def reveal(environ: Environ) -> Answer:
         return 200, dumps(codec.reveal(read_body(environ, limits))), None

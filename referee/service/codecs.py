@@ -140,8 +140,8 @@ class Codec:
         """A new game's state and events."""
         raise NotImplementedError
 
-    def close_new(self, state: Body, events: list[Body]) -> Body:
-        """``/v1/games``' answer."""
+    def close_new(self, state: Body, events: list[Body], next_game: bool = False) -> Body:
+        """``/v1/games``' answer (``/v1/matches/next``'s with ``next_game``: a match's next game, dealt once)."""
         raise NotImplementedError
 
     def may_write_whole(self, record: Any) -> None:
@@ -227,7 +227,7 @@ class PlainCodec(Codec):
             raise no_ledger(NO_CLOCK_HERE)
         return engine.new_game(self.catalog, game, match=match)
 
-    def close_new(self, state: Body, events: list[Body]) -> Body:
+    def close_new(self, state: Body, events: list[Body], next_game: bool = False) -> Body:
         return {"state": self.close_state(state), "events": events}
 
 

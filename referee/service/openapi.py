@@ -156,6 +156,11 @@ ERROR_RESPONSES = {
         "`latest_seq`); nothing was applied.",
         409,
     ),
+    "NextGameDealt": (
+        "With a ledger: this match's next game was dealt already (`next_game_dealt`, with its `game_id`); "
+        "nothing was dealt again. `POST /v1/latest` on the game before answers it as `next`.",
+        409,
+    ),
     "NotRecoverable": (
         "With a ledger, a record from a game id: the ledger holds the game from a later seq than its deal "
         "(it adopted it), or a move could not be found among the candidates (`not_recoverable`).",

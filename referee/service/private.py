@@ -18,6 +18,7 @@ replace it before the previous key is dropped.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import secrets
 from collections.abc import Callable, Mapping
@@ -118,6 +119,24 @@ WATCH_CANNOT_ACT = "This is the game's spectator key (watch): it views the game 
 def action_digest(action: Any) -> str:
     """The digest the ledger keeps of an action: the same action, however its keys are ordered, gives one digest."""
     return "sha256:" + hashlib.sha256(orjson.dumps(action, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+def next_game_id(game_id: str) -> str:
+    """The id of the next game of a match whose game was ``game_id`` (docs/api.md §15), derived rather than drawn:
+    a seat of the game before finds it in the ledger (``/v1/latest``'s ``next``), and the next game is dealt
+    once (a second deal is 409 ``next_game_dealt``, never a second game). Game ids are not secrets: seats are."""
+    digest = hashlib.sha256(b"next-game:" + game_id.encode("utf-8")).digest()
+    return "g-" + base64.urlsafe_b64encode(digest[:16]).rstrip(b"=").decode("ascii")
+
+
+def next_game_dealt(game_id: str) -> Problem:
+    return Problem(
+        "next-game-dealt",
+        "next_game_dealt",
+        f"This match's next game, {game_id!r}, was dealt already: nothing was dealt again. Each seat of the game "
+        "before finds it as `next` in POST /v1/latest.",
+        game_id=game_id,
+    )
 
 
 def stale_state(seq: int, latest: int) -> Problem:
@@ -293,10 +312,11 @@ class PrivateCodec(Codec):
             raise not_in_private_mode("shuffle", "a private game is always shuffled.")
         return self.dealt(body)
 
-    def dealt(self, game: Body, match: MatchDict | None = None) -> tuple[Body, list[Body]]:
-        """A private deal: a seed drawn here and committed, a new game id; a clock starts at the ledger's time."""
+    def dealt(self, game: Body, match: MatchDict | None = None, game_id: str | None = None) -> tuple[Body, list[Body]]:
+        """A private deal: a seed drawn here and committed, a new game id (unless given); a clock starts at the
+        ledger's time."""
         seed = "p-" + secrets.token_urlsafe(32)
-        game_id = "g-" + secrets.token_urlsafe(16)
+        game_id = game_id or "g-" + secrets.token_urlsafe(16)
         now = self.ledger_time(game_id) if game.get("clock") is not None else None
         return private_deal(self.catalog, game, seed, game_id, now=now, match=match)
 
@@ -317,16 +337,19 @@ class PrivateCodec(Codec):
         loser = other(state["result"]["winner"])
         if player != loser:
             raise not_your_seat(f"The seat is player {player}'s; the loser, player {loser}, chooses who plays first.")
-        return self.dealt(game, match)
+        # With a ledger the next game's id is the game before's, derived: its seats find it (``latest``'s ``next``).
+        return self.dealt(game, match, None if self.ledger is None else next_game_id(state["game_id"]))
 
-    def close_new(self, state: Body, events: list[Body]) -> Body:
+    def close_new(self, state: Body, events: list[Body], next_game: bool = False) -> Body:
         game_id = state["game_id"]
         token = self.vault.token(state)
         if self.ledger is not None:
             try:
-                self.ledger.start(game_id, token)
+                started = self.ledger.start(game_id, token, only_new=next_game)
             except LedgerUnavailable as exc:
                 raise ledger_unavailable(exc) from None
+            if not started:
+                raise next_game_dealt(game_id)
         return {
             "state": token,
             "seats": [self.vault.seat(game_id, p) for p in (0, 1)],
@@ -383,7 +406,22 @@ class PrivateCodec(Codec):
         seq, token = self.latest_of(game_id)
         state = cast(StateDict, self.vault.open(token))  # a token the referee made holds a checked state
         viewer = None if player == WATCH else player
-        return {"state": token, "seq": seq, "view": view_of(state, viewer), **self.renewed(game_id, player, current)}
+        answer = {"state": token, "seq": seq, "view": view_of(state, viewer), **self.renewed(game_id, player, current)}
+        following = self.next_of(state, player)
+        if following is not None:
+            answer["next"] = following
+        return answer
+
+    def next_of(self, state: StateDict, player: int) -> Body | None:
+        """For a finished game of a match that goes on: its next game, once dealt (the loser deals it, RULES
+        14.2), with this seat's player's seat in it (the watch key's, for a spectator): docs/api.md §15."""
+        match = state["match"]
+        if state["result"] is None or match is None or match.get("winner") is not None:
+            return None
+        following = next_game_id(state["game_id"])
+        if self.ledger_read(lambda ledger: ledger.latest(following)) is None:
+            return None
+        return {"game_id": following, "seat": self.vault.seat(following, player)}
 
     def one_seat(self, body: Body, game_id: str) -> tuple[int, bool]:
         """The player of the body's ``seat`` (or :data:`WATCH`), and whether it was made under the current key."""

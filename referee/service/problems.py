@@ -88,6 +88,7 @@ PROBLEMS: dict[str, ProblemType] = {
     "not-acceptable": ProblemType(406, "Not acceptable", generic=True),
     "request-timeout": ProblemType(408, "Request timeout", generic=True),  # from the nginx in front (deploy/)
     "stale-state": ProblemType(409, "Not the game's latest state"),
+    "next-game-dealt": ProblemType(409, "The match's next game is dealt already"),
     "not-recoverable": ProblemType(409, "Game's moves not recoverable from the ledger"),
     "payload-too-large": ProblemType(413, "Request body too large", generic=True),
     "uri-too-long": ProblemType(414, "URI too long", generic=True),

@@ -91,7 +91,7 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:  # n
         **common,
     )
     @errors("BadRequest", "PrivateRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
-    @errors("LedgerUnavailable")
+    @errors("NextGameDealt", "LedgerUnavailable")
     def next_game() -> Response:
         """Deal the next game of a match (docs/api.md §15, RULES 14).
 

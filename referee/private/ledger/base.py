@@ -87,8 +87,9 @@ class Outcome:
 class Ledger(Protocol):
     """The one interface both stores give the service."""
 
-    def start(self, game_id: str, token: str) -> None:
-        """Record a new game at seq 0."""
+    def start(self, game_id: str, token: str, only_new: bool = False) -> bool:
+        """Record a new game at seq 0; with ``only_new``, only if the ledger does not hold the game already
+        (a match's next game, whose id is the game before's: dealt once). Whether it was recorded."""
 
     def record(self, game_id: str, seq: int, digest: str, token: str, sent: str, at: int | None = None) -> Outcome:
         """Atomically: record ``token`` as seq ``seq + 1`` if ``seq`` is the game's latest.

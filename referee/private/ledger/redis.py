@@ -41,7 +41,8 @@ _T = TypeVar("_T")
 # its arguments, in the same order. Each call runs in a protected call (pcall), so one that fails
 # (a Redis out of memory refusing its write) fails alone, having written nothing, and answers
 # {0, message}; the others answer {1, ...}:
-# - start(token, ttl): a new game, its hash afresh at seq 0. Answers {1}.
+# - start(token, ttl, only_new): a new game, its hash afresh at seq 0; with only_new 1, only if the key does
+#   not exist. Answers {1, 1}, or {1, 0} when it existed (only_new).
 # - record(seq, digest, token, ttl, sent): the move on seq; sent is the token it was made on, or ''.
 #   Answers {1, kind, latest, token}: kind 1 applied, 2 repeated (token: the recorded one), 0 stale,
 #   3 a game it does not hold, when sent is '' (the client then calls again with the token sent).
@@ -56,11 +57,12 @@ _BATCH = """
 local calls = {}
 local CLOCK_AHEAD, CLOCK_BEHIND = %d, %d
 
-function calls.start(key, token, ttl)
+function calls.start(key, token, ttl, only_new)
+  if only_new == '1' and redis.call('EXISTS', key) == 1 then return {1, 0} end
   redis.call('DEL', key)
   redis.call('HSET', key, 'latest', 0, 't:0', token)
   redis.call('EXPIRE', key, ttl)
-  return {1}
+  return {1, 1}
 end
 
 function calls.record(key, seq, digest, token, ttl, sent)
@@ -122,7 +124,7 @@ function calls.now(key)
   return {1, tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)}
 end
 
-local arity = {start = 2, record = 5, record_at = 6, stale = 2, latest = 0, move = 1, now = 0}
+local arity = {start = 3, record = 5, record_at = 6, stale = 2, latest = 0, move = 1, now = 0}
 local answers, at = {}, 1
 for i, key in ipairs(KEYS) do
   local name = ARGV[at]
@@ -308,8 +310,8 @@ class RedisLedger:
         replies: list[Any] = pipe.execute(raise_on_error=False)
         return replies
 
-    def start(self, game_id: str, token: str) -> None:
-        self._script("start", game_id, token, self.ttl)
+    def start(self, game_id: str, token: str, only_new: bool = False) -> bool:
+        return bool(self._script("start", game_id, token, self.ttl, int(only_new))[0])
 
     def record(self, game_id: str, seq: int, digest: str, token: str, sent: str, at: int | None = None) -> Outcome:
         # The token sent (5 KB) travels only for a game the ledger does not hold: a second, rare round trip.

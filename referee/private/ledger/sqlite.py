@@ -281,14 +281,18 @@ class SqliteLedger:
             time.sleep(pause)
             pause = min(pause * 2, 0.002)
 
-    def start(self, game_id: str, token: str) -> None:
-        def work(db: sqlite3.Connection) -> None:
+    def start(self, game_id: str, token: str, only_new: bool = False) -> bool:
+        def work(db: sqlite3.Connection) -> bool:
+            if only_new and db.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone():
+                return False
             self._take(db, game_id, 0, token)
+            return True
 
-        self._run(work)
+        started = self._run(work)
         self._games += 1
         if self._games % _EXPIRE_EVERY == 0:
             self._run(self._expire)
+        return started
 
     def _take(self, db: sqlite3.Connection, game_id: str, seq: int, token: str) -> None:
         """``game_id`` afresh, held at ``seq`` with ``token`` (a new game, or one adopted at its token's seq)."""

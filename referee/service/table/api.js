@@ -72,7 +72,8 @@ export function createClient(options = {}) {
       seated(player === null || seat ? { state, labels: true } : { state, player, labels: true }, seat))).actions,
     /** @param {State} state @param {0 | 1} player @param {string | null} [seat] @returns {Promise<View>} */
     view: async (state, player, seat) => (await call("/v1/view", seated(seat ? { state } : { state, player }, seat))).view,
-    /** @param {string} gameId @param {string} seat @returns {Promise<{state: string, seq: number, view: View}>} */
+    /** @param {string} gameId @param {string} seat
+     *  @returns {Promise<{state: string, seq: number, view: View, next?: {game_id: string, seat: string}}>} */
     latest: (gameId, seat) => call("/v1/latest", { game_id: gameId, seat }),
     /** One call for a whole line of play (docs/api.md §1): the state after every action, or a 422 with `index`.
      *  @param {{game?: NewGame, state?: State, actions: Action[], seats?: string[], times?: number[]}} body

@@ -1308,7 +1308,7 @@ function startFollowing() {
   stopFollowing();
   const loop = async () => {
     await followOnce().catch(() => undefined);
-    if (S.view && S.view.phase === "over") return;
+    if (S.view && S.view.phase === "over" && !matchGoesOn(S.view)) return;
     const idle = document.hidden || Date.now() - lastChange > 60_000;
     followTimer = window.setTimeout(loop, idle ? POLL_IDLE_MS : POLL_MS);
   };
@@ -1339,9 +1339,23 @@ async function followOnce() {
     throw err;
   }
   if (S.note === t(S.lang, "unreachable") || S.note === t(S.lang, "ledger_down")) S.note = null;
+  if (latest.next) return followNext(latest.next);
   if (S.view && latest.seq <= (S.view.seq ?? -1) && latest.state === S.state) return;
   if (S.view && latest.seq < (S.view.seq ?? -1)) return;
   await takeLatest(latest.state, latest.view);
+}
+
+/** Whether a finished game's match goes on: then the loser deals the next game, and this page waits for it. */
+const matchGoesOn = (view) => !!view.match && (view.match.winner === null || view.match.winner === undefined);
+
+/** The match's next game, once the loser has dealt it (docs/api.md §15: /v1/latest's `next` on the game that
+ *  ended): this page opens it with the seat the referee gives its player there (or the watch key), as if it had
+ *  been handed that game's link. */
+async function followNext(next) {
+  stopFollowing();
+  const key = S.mode === "watch" ? { watch: next.seat } : { seat: next.seat };
+  history.replaceState(null, "", `/table#${new URLSearchParams({ game: next.game_id, ...key })}`);
+  await joinFromHash();
 }
 
 /** A state another device (or the computer's seat) made: the log reads the move from the two views. */
