@@ -348,6 +348,11 @@ async function nextMatchGame(first) {
     await startGame(step, S.names, S.computer, S.computer ? null : loser);
   } catch (err) {
     nextAsked = "";
+    if (err instanceof RefereeError && err.problem.code === "next_game_dealt") { // dealt already (another tab)
+      S.busy = false;
+      await followOnce(); // the game that ended names it as `next`: this page moves to it
+      return;
+    }
     const { rule, text } = describeError(err);
     showProblem(text, rule);
   } finally {
