@@ -697,22 +697,13 @@ class LatestResponseSchema(Schema):
     view = fields.Nested(ViewSchema, required=True)
     seat = fields.String(metadata={"description": RENEWED_SEAT})
     next = fields.Nested(
-        "NextGameSchema",
+        LatestRequestSchema,
         metadata={
             "description": "A finished game of a match that goes on, once the loser has dealt the next game "
-            "(docs/api.md §15): that game's id, and this seat's player's seat in it (the spectator key's, for the "
-            "watch key). Absent until then."
+            "(docs/api.md §15): that game's id and this seat's player's seat in it (the spectator key's, for the "
+            "watch key), the very body to send to POST /v1/latest to join it. Absent until then."
         },
     )
-
-
-class NextGameSchema(Schema):
-    class Meta:
-        unknown = RAISE
-        description = "A match's next game as a seat of the game before may follow it: its id and the seat."
-
-    game_id = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    seat = seat_field(required=True)
 
 
 class RevealResponseSchema(Schema):

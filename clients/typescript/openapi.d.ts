@@ -2247,12 +2247,6 @@ export interface components {
             /** @description A seat: the key one player acts and sees with (POST /v1/games gave it). */
             seat: string;
         };
-        /** @description A match's next game as a seat of the game before may follow it: its id and the seat. */
-        NextGame: {
-            game_id: string;
-            /** @description A seat: the key one player acts and sees with (POST /v1/games gave it). */
-            seat: string;
-        };
         /** @description The game's latest token, its seq, and the seat's view of it (the spectator view for the watch key). */
         LatestResponse: {
             /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
@@ -2261,8 +2255,8 @@ export interface components {
             view: components["schemas"]["View"];
             /** @description Private mode, during a key rotation: present when the seat sent was made under the previous key; the same seat under the current key, to use from now on (docs/operations.md). */
             seat?: string;
-            /** @description A finished game of a match that goes on, once the loser has dealt the next game (docs/api.md §15): that game's id, and this seat's player's seat in it (the spectator key's, for the watch key). Absent until then. */
-            next?: components["schemas"]["NextGame"];
+            /** @description A finished game of a match that goes on, once the loser has dealt the next game (docs/api.md §15): that game's id and this seat's player's seat in it (the spectator key's, for the watch key), the very body to send to POST /v1/latest to join it. Absent until then. */
+            next?: components["schemas"]["LatestRequest"];
         };
         /** @description One deck to check against RULES 3, and optionally a format's 3.6–3.8. */
         DeckValidateRequest: {
