@@ -273,9 +273,7 @@ def test_a_bot_suggests_a_move_in_a_clocked_game(make_app, tmp_path, private_gam
         token = moved.json["state"]
 
 
-def test_each_seat_of_a_finished_game_finds_the_matchs_next_game_once_the_loser_deals_it(
-    clock_app, private_game_body
-):
+def test_each_seat_of_a_finished_game_finds_the_matchs_next_game_once_the_loser_deals_it(clock_app, private_game_body):
     """docs/api.md §15: /v1/latest on a finished game of a match answers `next` once the loser has dealt it: the
     next game's id and the same player's seat in it (the watch key's for a spectator); it is dealt once."""
     client = clock_app.test_client()
