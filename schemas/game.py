@@ -115,9 +115,26 @@ class NewClockSchema(_Strict):
 class NewMatchSchema(_Strict):
     class Meta:
         unknown = RAISE
-        description = "A NewGame's match (RULES 14.1): the first game of a best of 1, 3 or 5."
+        description = (
+            "A NewGame's match (RULES 14.1): the first game of a best of 1, 3 or 5; with `game` and `wins`, a later "
+            "game of it, as its record names it (plain mode: a private match's later game is dealt by "
+            "POST /v1/matches/next)."
+        )
 
     best_of = fields.Integer(strict=True, required=True, validate=validate.OneOf(BEST_OF))
+    game = fields.Integer(
+        strict=True,
+        validate=validate.Range(1, max(BEST_OF)),
+        metadata={"description": "Which game of the match this is (default 1), at most `best_of`."},
+    )
+    wins = fields.List(
+        fields.Integer(strict=True, validate=validate.Range(0, max(BEST_OF) // 2)),
+        validate=validate.Length(equal=2),
+        metadata={
+            "description": "The games each player has won before this one (default [0, 0]): `game` − 1 in all, "
+            "neither a majority of `best_of` (RULES 14.3)."
+        },
+    )
 
 
 class ViewClockSchema(_Strict):

@@ -13,9 +13,12 @@ import orjson
 import pytest
 from conftest import STATE_KEY
 
+from referee import engine
+from referee.engine import Catalog, records
 from referee.private.tokens import Vault
 
 VAULT = Vault(bytes.fromhex(STATE_KEY))
+CATALOG = Catalog.builtin()
 CLOCK = {"initial": 600, "increment": 10}
 MINUTES_10 = 600_000
 
@@ -306,3 +309,17 @@ def test_each_seat_of_a_finished_game_finds_the_matchs_next_game_once_the_loser_
         second_id,
     )
     assert ledger_of(clock_app).latest(second_id) == (0, second["state"])  # game 2 untouched
+
+    # Game 2's record, from the ledger, names the match as it stood at its deal and replays to its end.
+    step = post(
+        client,
+        "/v1/apply",
+        {"state": second["state"], "action": {"type": "concede", "player": 1}, "seat": second["seats"][1]},
+    )
+    assert step.status_code == 200, step.get_json()
+    record = post(client, "/v1/records", {"game_id": second_id, "seats": second["seats"]})
+    assert record.status_code == 200, record.get_json()
+    assert '[Match "best_of=3 game=2 wins=0-1"]' in record.text
+    game2 = records.read(record.text).replay_body(CATALOG)
+    final, _ = engine.replay(CATALOG, game2["actions"], game=game2["game"])
+    assert final["match"] == {"best_of": 3, "game": 2, "wins": [1, 1], "winner": None}

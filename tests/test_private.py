@@ -105,8 +105,12 @@ def test_a_new_private_game_is_a_token_two_seats_and_a_commitment(private_client
     }
 
 
-@pytest.mark.parametrize("extra", [{"seed": "mine"}, {"shuffle": False}])
+@pytest.mark.parametrize(
+    "extra", [{"seed": "mine"}, {"shuffle": False}, {"match": {"best_of": 3, "game": 2, "wins": [1, 0]}}], ids=repr
+)
 def test_a_private_referee_deals_itself(private_client, private_game_body, extra):
+    """A private game's seed is the referee's, its decks shuffled, and a match's later game is dealt from the game
+    before (POST /v1/matches/next): a NewGame naming one is refused."""
     resp = post(private_client, "/v1/games", {**private_game_body, **extra})
     assert resp.status_code == 400 and resp.get_json()["code"] == "not_in_private_mode"
 

@@ -375,3 +375,27 @@ def test_a_player_named_with_a_control_character_is_written_as_p0_p1_and_reads_b
     text = record_text(BUILTIN, game, actions)
     assert "\x00" not in text and ("\n1. P0 " in text or "\n1. P1 " in text)
     assert write(read(text)) == text and read(text).new_game(BUILTIN)["players"] == ["a\x00", "b"]
+
+
+def test_a_later_game_of_a_match_names_the_match_as_it_stood_and_replays_to_the_same_state():
+    """Given game 2 of a best of 3 that player 1 leads 1-0 (a later game is dealt by /v1/matches/next), when its
+    record is written from its deal's state and read back, then the Match tag holds the game and the wins, the
+    record is the same bytes again, and it replays to the very state the game ended in, match included."""
+    from referee.engine import replay
+    from referee.engine.records import deal_game
+    from referee.engine.setup import new_game
+
+    game = random_new_game(BUILTIN, "game-two")
+    game["decks"] = [{cid: d.count(cid) for cid in sorted(set(d))} for d in game["decks"]]
+    game["match"] = {"best_of": 3, "game": 2, "wins": [0, 1]}
+    actions = played(BUILTIN, game, "game-two", limit=60)
+    dealt, _ = new_game(BUILTIN, game)
+    found = deal_game(BUILTIN, dealt)
+    assert found is not None and found["match"] == {"best_of": 3, "game": 2, "wins": [0, 1]}
+    text = record_text(BUILTIN, found, actions)
+    assert '[Match "best_of=3 game=2 wins=0-1"]' in text
+    assert write(read(text)) == text
+    body = read(text).replay_body(BUILTIN)
+    direct, _ = replay(BUILTIN, actions, game=game)
+    again, _ = replay(BUILTIN, body["actions"], game=body["game"])
+    assert again == direct and again["match"]["game"] == 2

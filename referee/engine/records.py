@@ -82,6 +82,7 @@ _ID = re.compile(r'[^\s;=@,\[\]"]+')
 _DECK = re.compile(r"afd1\.[A-Za-z0-9_-]+|[^\s\"]+( [^\s\"]+){0,99}")
 _INT = re.compile(r"0|[1-9][0-9]{0,12}")
 _NAME_TOKEN = re.compile(r'[^\s\x00-\x1f\x7f;=@,\[\]"]+')  # no control character: a line holds none
+_N = "(0|[1-9][0-9]{0,5})"  # a number of a tag, written without leading zeros (so it reads back byte for byte)
 _VALUE_SYNTAX: dict[str, tuple[re.Pattern[str], str]] = {
     "Catalog": (re.compile(r"\S+ sha256:[0-9a-f]{64}"), "the catalog's id and digest: af-ref sha256:<64 hex digits>"),
     "Format": (re.compile(r"[^\s]+( [0-9]{4}-[0-9]{2}-[0-9]{2})?"), "a format id, and a date: af99 2000-04-01"),
@@ -92,7 +93,7 @@ _VALUE_SYNTAX: dict[str, tuple[re.Pattern[str], str]] = {
     "Shuffle": (re.compile(r"false"), 'false (absent: the decks are shuffled); only "false" is written'),
     "Options": (re.compile(r"response_windows=(auto|strict)"), "response_windows=auto or response_windows=strict"),
     "Clock": (re.compile(r"(0|[1-9][0-9]{0,5})\+(0|[1-9][0-9]{0,5})"), "initial+increment in seconds: 600+10"),
-    "Match": (re.compile(r"[a-z_]+=(0|[1-9][0-9]{0,5})( [a-z_]+=(0|[1-9][0-9]{0,5}))*"), "best_of=3"),
+    "Match": (re.compile(rf"[a-z_]+={_N}(-{_N})?( [a-z_]+={_N}(-{_N})?)*"), "best_of=3 game=2 wins=0-1"),
     "Result": (re.compile(r"\*|[01] [a-z_]+"), "* while the game goes on, else the winner and the reason: 0 deck_out"),
 }
 
@@ -200,7 +201,7 @@ class Record:
             initial, increment = tags["Clock"].split("+")
             game["clock"] = {"initial": int(initial), "increment": int(increment)}
         if "Match" in tags:
-            game["match"] = {k: int(v) for k, v in (pair.split("=") for pair in tags["Match"].split(" "))}
+            game["match"] = {k: _match_value(v) for k, v in (pair.split("=") for pair in tags["Match"].split(" "))}
         return game
 
     def replay_body(self, catalog: Catalog) -> dict[str, Any]:
@@ -407,6 +408,8 @@ def _dealt_with(state: Mapping[str, Any]) -> dict[str, Any]:
         out["clock"] = {"initial": clock["initial"], "increment": clock["increment"]}
     if match and match.get("game") == 1:
         out["match"] = {"best_of": match["best_of"]}
+    elif match:  # a later game: the match as it stood when it was dealt (NewGame names it so, docs/api.md §15)
+        out["match"] = {"best_of": match["best_of"], "game": match["game"], "wins": list(match["wins"])}
     return out
 
 
@@ -449,9 +452,16 @@ def _header(catalog: Catalog, game: Mapping[str, Any], state: Mapping[str, Any],
     if isinstance(clock, Mapping):
         tags["Clock"] = f"{clock['initial']}+{clock['increment']}"
     match = game.get("match")
-    if isinstance(match, Mapping):
-        tags["Match"] = " ".join(f"{k}={v}" for k, v in sorted(match.items()))
+    if isinstance(match, Mapping):  # wins as A-B: `best_of=3 game=2 wins=0-1`
+        tags["Match"] = " ".join(
+            f"{k}={'-'.join(map(str, v)) if isinstance(v, list) else v}" for k, v in sorted(match.items())
+        )
     return tags
+
+
+def _match_value(text: str) -> int | list[int]:
+    """A ``Match`` tag's value: a number, or two joined by ``-`` (a later game's ``wins``)."""
+    return [int(n) for n in text.split("-")] if "-" in text else int(text)
 
 
 # -- reading ---------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from referee.engine.facts import (
     UNKNOWN_CARDS_LISTED,
     Player,
     WindowMode,
+    majority,
 )
 from referee.engine.flow import dealt
 from referee.engine.model import PlayerState, State, build
@@ -422,13 +423,28 @@ def _clock_of(raw: Any, errors: dict[str, list[str]]) -> dict[str, int] | None:
 
 
 def _match_of(raw: Any, errors: dict[str, list[str]]) -> MatchDict | None:
-    """NewGame's ``match`` (RULES 14.1): ``{"best_of": 1, 3 or 5}``, or absent; the match's first game."""
+    """NewGame's ``match`` (RULES 14.1): ``{"best_of": 1, 3 or 5}``, the match's first game, or absent; with
+    ``game`` and ``wins`` a later game of it, as its record names it (docs/records.md): the wins so far, none a
+    majority (14.3), one game won for each game before (games are never drawn)."""
     if raw is None:
         return None
-    if not isinstance(raw, dict) or set(raw) != {"best_of"}:
-        errors["match"] = ['must be an object {"best_of": 1, 3 or 5}']
+    if not isinstance(raw, dict) or "best_of" not in raw or not set(raw) <= {"best_of", "game", "wins"}:
+        errors["match"] = ['must be an object {"best_of": 1, 3 or 5}, with "game" and "wins" for a later game']
         return None
-    if type(raw["best_of"]) is not int or raw["best_of"] not in BEST_OF:
+    best_of = raw["best_of"]
+    if type(best_of) is not int or best_of not in BEST_OF:
         errors["match.best_of"] = ["must be 1, 3 or 5 (RULES 14.1)"]
         return None
-    return {"best_of": raw["best_of"], "game": 1, "wins": [0, 0], "winner": None}
+    game, wins = raw.get("game", 1), raw.get("wins", [0, 0])
+    if type(game) is not int or not 1 <= game <= best_of:
+        errors["match.game"] = [f"must be a game of the match, from 1 to {best_of}"]
+    elif not (isinstance(wins, list) and len(wins) == PLAYERS and all(type(w) is int and w >= 0 for w in wins)):
+        errors["match.wins"] = ["must be two whole numbers: the games each player has won"]
+    elif sum(wins) != game - 1 or max(wins) >= majority(best_of):
+        errors["match.wins"] = [
+            f"must add up to the {game - 1} game(s) before this one, none of them a majority of {best_of} "
+            "(RULES 14.1, 14.3: the match would be over)"
+        ]
+    else:
+        return {"best_of": best_of, "game": game, "wins": list(wins), "winner": None}
+    return None

@@ -310,6 +310,11 @@ class PrivateCodec(Codec):
             )
         if body.get("shuffle") is False:
             raise not_in_private_mode("shuffle", "a private game is always shuffled.")
+        match = body.get("match")
+        if isinstance(match, dict) and ("game" in match or "wins" in match):
+            raise not_in_private_mode(
+                "match", "a private match's later games are dealt by POST /v1/matches/next from the game before."
+            )
         return self.dealt(body)
 
     def dealt(self, game: Body, match: MatchDict | None = None, game_id: str | None = None) -> tuple[Body, list[Body]]:

@@ -225,6 +225,33 @@ def test_14_1_a_match_needs_best_of_1_3_or_5():
             new_game(match=bad)
 
 
+def test_14_1_a_later_game_is_dealt_as_the_match_stood_when_named_so():
+    """RULES 14.1: a NewGame may name a later game with the wins before it (as that game's record does): the
+    state carries that match, and the game's win counts for it as any other."""
+    state, _ = new_game(match={"best_of": 3, "game": 2, "wins": [0, 1]})
+    assert state["match"] == {"best_of": 3, "game": 2, "wins": [0, 1], "winner": None}
+    assert won_by(state, 1)["match"] == {"best_of": 3, "game": 2, "wins": [0, 2], "winner": 1}
+
+
+@pytest.mark.parametrize(
+    "match",
+    [
+        {"best_of": 3, "game": 2, "wins": [1, 1]},  # two games won before the second
+        {"best_of": 3, "game": 3, "wins": [2, 0]},  # the match was over (RULES 14.3)
+        {"best_of": 3, "game": 4, "wins": [1, 2]},  # no fourth game in a best of 3
+        {"best_of": 1, "game": 2, "wins": [0, 1]},
+        {"best_of": 3, "game": 2, "wins": [1]},
+        {"best_of": 3, "wins": [0, 0], "winner": 1},
+    ],
+    ids=repr,
+)
+def test_14_1_a_later_game_no_match_can_reach_is_refused(match):
+    """RULES 14.1 and 14.3: the wins add up to the games before, none a majority, the game within best_of."""
+    with pytest.raises(InvalidInput) as refused:
+        new_game(match=match)
+    assert next(iter(refused.value.errors)).startswith("match")
+
+
 def _refusal(state: dict, first: int, chooser: int | None = None) -> RuleViolation:
     with pytest.raises(RuleViolation) as caught:
         engine.next_game(state, first, chooser)
