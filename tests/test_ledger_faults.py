@@ -107,6 +107,15 @@ def test_a_move_whose_redis_died_after_it_was_sent_is_outcome_unknown_though_the
     assert again.status_code == 200 and game.seq(again.get_json()["state"]) == before + 1
 
 
+class Collected(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
 def test_a_move_to_a_stopped_redis_is_ledger_unavailable_and_truly_not_applied(
     make_app, redis_server, private_game_body
 ):
@@ -118,11 +127,17 @@ def test_a_move_to_a_stopped_redis_is_ledger_unavailable_and_truly_not_applied(
     move, _ = two_actions(game)
     before = game.seq()
     redis_server.stop()
+    logged = Collected()
+    logging.getLogger("referee.ledger").addHandler(logged)
     try:
         refused = game.apply(move)
     finally:
+        logging.getLogger("referee.ledger").removeHandler(logged)
         redis_server.start()
     assert refused.status_code == 503 and refused.get_json()["code"] == "ledger_unavailable", refused.get_json()
+    # the operator's side: one line saying what failed (a JSON line once the service has set its logs up)
+    failed = [r for r in logged.records if r.getMessage() == "ledger call failed"]
+    assert failed and all(r.store == "redis" and "Connection" in r.error and not r.exc_info for r in failed)
     assert "nothing was applied" in refused.get_json()["detail"]
     assert latest_seq(client, game) == before
     assert game.apply(move).status_code == 200

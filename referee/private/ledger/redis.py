@@ -12,6 +12,7 @@ still its own compare-and-set.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -35,6 +36,7 @@ from referee.private.ledger.base import (
 )
 
 _T = TypeVar("_T")
+LOG = logging.getLogger("referee.ledger")  # JSON lines once the service has configured its logs (logs.py)
 
 
 # One script runs a batch of calls: KEYS holds each call's game hash, ARGV each call's name and then
@@ -173,6 +175,12 @@ def _noting_retry(retry_class: Any) -> Any:
     return NotingRetry
 
 
+def _said(error: Exception) -> str:
+    """An error as a log line and an answer name it: its class and its message (never the URL's password:
+    redis-py's messages name the host and port only)."""
+    return f"{type(error).__name__}: {error}"
+
+
 def game_key(game_id: str) -> str:
     """The hash of one game: its id as the hash tag, so a cluster keeps it on one node."""
     return "af:{" + game_id + "}"
@@ -248,7 +256,8 @@ class RedisLedger:
         try:
             return work()
         except self._errors as exc:
-            raise LedgerUnavailable(f"Redis ledger: {type(exc).__name__}: {exc}") from None
+            LOG.warning("ledger call failed", extra={"store": "redis", "error": _said(exc)})
+            raise LedgerUnavailable(f"Redis ledger: {_said(exc)}") from None
 
     def _script(self, name: str, game_id: str, *args: Any) -> list[Any]:
         """One call of the batch script on the game's one key, sent with this process's next batch;
@@ -280,6 +289,9 @@ class RedisLedger:
                     replies[n] = reply
         except self._errors as exc:
             replies = [exc] * len(groups)
+        failed = [reply for reply in replies if isinstance(reply, Exception)]
+        if failed:  # one line a failed round trip (a batch), as SQLite logs a failed write: no traceback
+            LOG.warning("ledger call failed", extra={"store": "redis", "calls": len(batch), "error": _said(failed[0])})
         for group, reply in zip(groups, replies, strict=True):
             for n, item in enumerate(group):
                 if isinstance(reply, Exception):  # the script's error: unreachable, cannot write (MISCONF)...
@@ -292,7 +304,7 @@ class RedisLedger:
     def _failure(self, error: Exception, call: str) -> LedgerUnavailable:
         """What a call's failure tells: nothing was applied, or, for a move that may have reached Redis
         and still run there, nothing is known (see :class:`~referee.private.ledger.base.LedgerOutcomeUnknown`)."""
-        message = f"Redis ledger: {type(error).__name__}: {error}"
+        message = f"Redis ledger: {_said(error)}"
         if (
             call == "record"
             and isinstance(error, self._unanswered)
