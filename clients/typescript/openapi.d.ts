@@ -536,10 +536,14 @@ export interface components {
              */
             increment: number;
         };
-        /** @description A NewGame's match (RULES 14.1): the first game of a best of 1, 3 or 5. */
+        /** @description A NewGame's match (RULES 14.1): the first game of a best of 1, 3 or 5; with `game` and `wins`, a later game of it, as its record names it (plain mode: a private match's later game is dealt by POST /v1/matches/next). */
         NewMatch: {
             /** @enum {integer} */
             best_of: 1 | 3 | 5;
+            /** @description Which game of the match this is (default 1), at most `best_of`. */
+            game?: number;
+            /** @description The games each player has won before this one (default [0, 0]): `game` − 1 in all, neither a majority of `best_of` (RULES 14.3). */
+            wins?: number[];
         };
         /** @description A new game (docs/api.md §2). */
         NewGame: {
