@@ -501,8 +501,9 @@ function drawActions() {
       h("p.over-text", {}, t(S.lang, "game_over_note", { result })),
       h("button#new-game.primary", { type: "button", onclick: newGame }, t(S.lang, "new_game")),
       S.mode === "hot" && S.game ? h("button#replay-this.tool", { type: "button",
-        onclick: () => loadReplay(JSON.stringify({ game: S.game, actions: S.played })) }, t(S.lang, "replay_this")) : null),
-      nextGamePanel(view));
+        onclick: () => loadReplay(JSON.stringify({ game: S.game, actions: S.played })) }, t(S.lang, "replay_this")) : null));
+    const next = nextGamePanel(view); // null unless a match goes on (replaceChildren would write "null")
+    if (next) parts.push(next);
     box.replaceChildren(...parts);
     return;
   }
