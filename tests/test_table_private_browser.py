@@ -260,6 +260,7 @@ def test_a_private_game_against_the_computer_on_a_phone(browser, ledger_server, 
     clicks = play_against_the_computer(table)
     assert clicks > 10
     expect(page.locator("#status")).to_contain_text("wins")
+    expect(page.locator("#actions")).not_to_contain_text("null")  # nothing written for a panel not shown
     table.no_sideways_scroll()
     table.shot("computer-over-phone")
     table.axe("game over (phone, computer)")
