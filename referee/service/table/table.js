@@ -597,8 +597,15 @@ async function act(action) {
     S.discarding = [];
     if (S.mode === "hot") S.history.push({ state: before, events: S.events.length, seat: S.seat, by: plain.player });
     if (knowsEveryMove()) {
+      // Kept by the move's number (`seq`, one more a move since the deal), not appended: a move the ledger
+      // answers as already recorded (the same action sent again) takes its own place, never a second one.
+      const seq = /** @type {number} */ ((step.view ?? step.state).seq ?? S.played.length + 1);
+      S.played.length = seq - 1;
       S.played.push(plain);
-      if (S.dealtAt !== null && step.view && step.view.clock) S.times.push(Date.parse(step.view.clock.since) - S.dealtAt);
+      if (S.dealtAt !== null && step.view && step.view.clock) {
+        S.times.length = seq - 1;
+        S.times.push(Date.parse(step.view.clock.since) - S.dealtAt);
+      }
       saveMoves();
     }
     if (byComputer) {
@@ -1346,8 +1353,9 @@ async function followOnce() {
   }
   if (S.note === t(S.lang, "unreachable") || S.note === t(S.lang, "ledger_down")) S.note = null;
   if (latest.next) return followNext(latest.next);
-  if (S.view && latest.seq <= (S.view.seq ?? -1) && latest.state === S.state) return;
-  if (S.view && latest.seq < (S.view.seq ?? -1)) return;
+  // A move of this page in flight adopts its own answer; and only a later state is taken, never the one
+  // shown (its token may be a step behind the one a move just adopted) nor an earlier one.
+  if (S.busy || (S.view && latest.seq <= (S.view.seq ?? -1))) return;
   await takeLatest(latest.state, latest.view);
 }
 
