@@ -158,6 +158,14 @@ class ViewRequestSchema(Schema):
 # referee.bots.suggest's MAX_BUDGET_MS and MAX_ITERATIONS (tests/test_suggest.py checks they agree).
 MAX_BUDGET_MS = 2000
 MAX_ITERATIONS = 1000
+MAX_SEED = 200  # characters of a suggestion's seed
+ONE_BUDGET = "Give exactly one of budget_ms and iterations."
+
+
+def one_budget(body: dict[str, Any]) -> bool:
+    """``/v1/suggest``'s rule of work: exactly one of ``budget_ms`` and ``iterations`` (the schema below and the
+    handler, :func:`referee.service.answers.suggestion_asked`, both ask this)."""
+    return ("budget_ms" in body) != ("iterations" in body)
 
 
 class _BotFields(Schema):
@@ -191,14 +199,14 @@ class _BotFields(Schema):
         ),
     )
     seed = fields.String(
-        validate=validate.Length(max=200),
+        validate=validate.Length(max=MAX_SEED),
         metadata=_doc("With the state's `seq`, the bot's only source of randomness (default empty)."),
     )
 
     @validates_schema(skip_on_field_errors=False, pass_original=True)
     def _one_budget(self, data: dict[str, Any], original: Any, **kwargs: Any) -> None:
-        if isinstance(original, dict) and ("budget_ms" in original) == ("iterations" in original):
-            raise ValidationError("Give exactly one of budget_ms and iterations.", "_schema")
+        if isinstance(original, dict) and not one_budget(original):
+            raise ValidationError(ONE_BUDGET, "_schema")
 
 
 class SuggestRequestSchema(_BotFields):

@@ -14,9 +14,9 @@ wrong seal or token 403; anything unexpected 500, logged with its traceback.
 
 The parts: ``app.py`` (this factory, which chooses the mode's codec once),
 ``context.py`` (what every part reads), ``reading.py`` (request id, body,
-envelope, language), ``routes.py`` (the game endpoints), ``ops.py`` (health,
+envelope, language), ``endpoints.py`` (every endpoint declared once), ``routes.py`` (their Flask views, derived), ``ops.py`` (health,
 metrics, OpenAPI, docs), ``table_page.py`` (the ``/table`` page's files),
-``answers.py`` (what each game endpoint does, without Flask, for every mode),
+``answers.py`` (what each game endpoint does, without Flask, for every mode), ``moves.py`` (a move's protocol),
 ``codecs.py`` (the plain and sealed codecs: how a mode reads and writes
 states), ``private.py`` (private play's codec; the tokens, seats, seals and
 the ledger it and the sealed codec use are :mod:`referee.private`'s),
@@ -40,7 +40,6 @@ from referee.private.ledger import Ledger, LedgerUnavailable, open_ledger
 from referee.private.sealing import Sealer
 from referee.private.tokens import Vault
 from referee.service import hot_path, logs, metrics
-from referee.service.answers import game_answers
 from referee.service.codecs import Codec, PlainCodec, SealedCodec
 from referee.service.config import ConfigError, Settings
 from referee.service.context import Referee
@@ -131,8 +130,7 @@ def create_app(settings: Settings | None = None, catalog: engine.Catalog | None 
     metrics.publish_config(catalog, ref.fingerprints())
 
     api = make_api(app)
-    answers = game_answers(ref)
-    api.register_blueprint(game_blueprint(ref, answers))
+    api.register_blueprint(game_blueprint(ref))
     api.register_blueprint(ops_blueprint(ref, lambda: openapi_text(ref, api)))
     # The decorators above document the views; at run time the views return
     # finished Responses, so call them directly, without flask-smorest's wrappers.
@@ -140,7 +138,7 @@ def create_app(settings: Settings | None = None, catalog: engine.Catalog | None 
         app.view_functions[endpoint] = inspect.unwrap(view)
     # The hot endpoints' POSTs skip Flask (the same handlers, hooks and error mapping):
     # referee.service.hot_path. Flask.wsgi_app(app, ...) stays the way through Flask alone.
-    app.wsgi_app = hot_path.lean(app, ref, answers)  # type: ignore[method-assign, assignment]
+    app.wsgi_app = hot_path.lean(app, ref)  # type: ignore[method-assign, assignment]
     register_docs(app)
     register_table(app, ref)
     if settings.bench_echo:

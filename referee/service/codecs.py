@@ -79,6 +79,20 @@ NO_LEDGER_RECORD = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """A move's next state as the mode keeps it (:func:`referee.service.moves.play` decides what follows).
+
+    ``carried`` is what the answer carries: the state (sealed, in sealed mode) or its token; for a retry
+    (``repeated``), the token recorded then. ``skewed_to``: the ledger's clock for a move whose time this
+    replica read elsewhere (nothing was recorded: the move is to be made again at that time).
+    """
+
+    carried: Any
+    repeated: bool = False
+    skewed_to: int | None = None
+
+
 @dataclass(frozen=True)
 class LedgerGame:
     """A private game read back from the ledger: its deal's state, its actions and times, the record's seat."""
@@ -115,10 +129,15 @@ class Codec:
         """Where ``/v1/replay`` starts: ``("state", state)`` or ``("game", NewGame)``."""
         raise NotImplementedError
 
-    def refused(self, opened: Opened, action: Any, violation: engine.RuleViolation) -> Body | None:
-        """An action the engine refused: anything this mode answers instead of the violation (a 409, or
-        the recorded answer of a retried move, docs/api.md §11); None: the violation stands."""
+    def recorded(self, opened: Opened, action: Any, violation: engine.RuleViolation) -> Any:
+        """An action the engine refused: what the ledger recorded for it, when it is the retry of a recorded
+        move (the recorded token, answered in its place); a stale token raises its 409 (docs/api.md §11);
+        None: the violation stands."""
         return None
+
+    def recorded_time(self, carried: Any) -> int:
+        """The time a recorded move was made at (the clock in its recorded token)."""
+        raise NotImplementedError
 
     def now(self, state: Any, acting: bool) -> int | None:
         """The time a move on ``state`` is made at, for a clock (docs/api.md §15): None without a clock,
@@ -128,8 +147,12 @@ class Codec:
             raise no_ledger(NO_CLOCK_HERE)
         return None
 
-    def close(self, opened: Opened, action: Any, state: Body, events: list[Body]) -> Body:
-        """``/v1/apply``'s answer: the next state, and the events as whoever acted may know them."""
+    def keep(self, opened: Opened, action: Any, state: Body) -> Kept:
+        """The move's next state kept as this mode keeps it (private mode with a ledger: recorded)."""
+        return Kept(self.close_state(state))
+
+    def answer(self, opened: Opened, carried: Any, state: Body, events: list[Body]) -> Body:
+        """``/v1/apply``'s answer: the next state as kept, and the events as whoever acted may know them."""
         raise NotImplementedError
 
     def close_state(self, state: Body) -> Any:
@@ -203,8 +226,8 @@ class PlainCodec(Codec):
             raise schema_problem({key: ["Field may not be null."]})
         return key, self.state_in(body["state"]) if key == "state" else body["game"]
 
-    def close(self, opened: Opened, action: Any, state: Body, events: list[Body]) -> Body:
-        return {"state": self.close_state(state), "events": events}
+    def answer(self, opened: Opened, carried: Any, state: Body, events: list[Body]) -> Body:
+        return {"state": carried, "events": events}
 
     def close_state(self, state: Body) -> Any:
         state.pop("seal", None)

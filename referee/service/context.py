@@ -8,6 +8,7 @@ from referee import engine
 from referee.private.sealing import fingerprint
 from referee.service.codecs import Codec
 from referee.service.config import Settings
+from referee.service.reading import BodyLimits
 
 
 @dataclass
@@ -23,6 +24,10 @@ class Referee:
     rules_body: bytes = b""
     formats_body: bytes = b""
     openapi_yaml: str | None = None
+    limits: BodyLimits = field(init=False)  # what a body may be, from the settings
+
+    def __post_init__(self) -> None:
+        self.limits = BodyLimits(self.settings.max_body, self.settings.chunked_body_timeout)
 
     def fingerprints(self) -> dict[str, str]:
         """The fingerprint of each configured key, ``current`` and ``previous`` (``/readyz``,

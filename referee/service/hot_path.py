@@ -8,7 +8,7 @@ and a ``Response`` object: about as much again as the referee's own work
 (docs/operations.md, "The hot path"). Here a request whose method is exactly
 ``POST`` and whose ``PATH_INFO`` is exactly one of those paths goes to the
 endpoint's handler (:mod:`referee.service.answers`, the very function the
-Flask view calls) with the same per-request work and the same error mapping
+Flask view calls, both derived from :mod:`referee.service.endpoints`) with the same per-request work and the same error mapping
 (:mod:`referee.service.hooks`), and its answer is written as WSGI headers
 built once. Anything else — another method (405, an ``OPTIONS`` preflight),
 a path with a trailing or doubled slash, every other endpoint — goes to Flask
@@ -29,31 +29,23 @@ from typing import Any
 from flask import Flask
 from werkzeug.http import HTTP_STATUS_CODES
 
-from referee.service.answers import Handler
 from referee.service.context import Referee
+from referee.service.endpoints import HOT as HOT_ENDPOINTS
 from referee.service.hooks import begin, error_answer, finisher
 from referee.service.reading import JSON, PROBLEM_JSON
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
-HOT = ("/v1/apply", "/v1/validate", "/v1/legal-actions", "/v1/view")
+HOT = tuple(e.path for e in HOT_ENDPOINTS)  # the declarations' ``hot`` ones
 
 # werkzeug's status lines ("422 UNPROCESSABLE ENTITY"), as a Flask Response writes them
 STATUS = {code: f"{code} {text.upper()}" for code, text in HTTP_STATUS_CODES.items()}
 
 
-def lean(app: Flask, ref: Referee, answers: dict[str, Handler]) -> WSGIApp:
-    """``app``'s WSGI app with the hot endpoints' POSTs answered in front of it.
-
-    Each path's endpoint (its name in metrics and logs) and handler are those of
-    the Flask view routed there: ``game.apply`` is ``answers["apply"]``.
-    """
-    routes = {}
-    for rule in app.url_map.iter_rules():
-        if rule.rule in HOT and "POST" in (rule.methods or ()):
-            routes[rule.rule] = (rule.endpoint, answers[rule.endpoint.rpartition(".")[2]])
-    if len(routes) != len(HOT):
-        raise RuntimeError(f"hot paths without a POST view: {sorted(set(HOT) - set(routes))}")
+def lean(app: Flask, ref: Referee) -> WSGIApp:
+    """``app``'s WSGI app with the hot endpoints' POSTs answered in front of it: each path's handler and
+    its name in metrics and logs, from its declaration (the Flask view's, ``game.apply``)."""
+    routes = {e.path: (e.metrics_name, e.handler) for e in HOT_ENDPOINTS if e.method == "POST"}
     flask_app = app.wsgi_app
     finish = finisher(ref)
     max_body = ref.settings.max_body
@@ -68,7 +60,7 @@ def lean(app: Flask, ref: Referee, answers: dict[str, Handler]) -> WSGIApp:
         endpoint, handler = route
         try:
             begin(environ)
-            status, body, lang = handler(environ)
+            status, body, lang = handler(ref, environ)
             headers = [json_type, ("Content-Length", str(len(body)))]
             if lang is not None:
                 headers.append(("Content-Language", lang))

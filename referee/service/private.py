@@ -27,12 +27,11 @@ from typing import Any, TypeVar, cast
 import orjson
 
 from referee import engine
-from referee.engine import records
+from referee.engine import MatchDict, StateDict, records
 from referee.engine.events import events_for
 from referee.engine.facts import Player, other
 from referee.engine.fair_deal import commitment, private_deal
 from referee.engine.recovery import RecoveryError, recover_moves
-from referee.engine.state_types import MatchDict, StateDict
 from referee.engine.views import view_of, visible_cards
 from referee.private.ledger import REPEATED, SKEWED, STALE, Ledger, LedgerOutcomeUnknown, LedgerUnavailable, Outcome
 from referee.private.tokens import WATCH, Vault
@@ -50,6 +49,7 @@ from referee.service.codecs import (
     SUGGEST_OPTIONAL,
     Body,
     Codec,
+    Kept,
     LedgerGame,
     Opened,
     Shape,
@@ -106,6 +106,13 @@ def not_recoverable(why: str) -> Problem:
         "not-recoverable",
         "not_recoverable",
         f"The game's moves cannot be recovered from the ledger: {why}.",
+    )
+
+
+def game_not_over(what: str, meanwhile: str = "") -> Problem:
+    """403 ``game_not_over``: what a private game gives only once it is over (its seed: docs/api.md §10)."""
+    return Problem(
+        "game-not-over", "game_not_over", f"A private game{what} only once it is over (docs/api.md §10){meanwhile}."
     )
 
 
@@ -245,24 +252,18 @@ class PrivateCodec(Codec):
 
     # -- writing -------------------------------------------------------------------
 
-    def close(self, opened: Opened, action: Any, state: Body, events: list[Body]) -> Body:
+    def keep(self, opened: Opened, action: Any, state: Body) -> Kept:
+        """The next state's token, recorded in the ledger as the game's next (if there is one)."""
         token = self.vault.token(state)
         if self.ledger is None:
-            return self.answer(opened, token, state, events)
+            return Kept(token)
         outcome = self.record(opened, action, token)
-        if outcome.kind == SKEWED:  # the ledger's clock is not where this replica read it: once more, at its time
-            opened.now = outcome.latest
-            state, events = engine.apply(self.catalog, opened.state, action, opened.now)
-            token = self.vault.token(state)
-            outcome = self.record(opened, action, token)
-            if outcome.kind == SKEWED:
-                raise ledger_unavailable(LedgerUnavailable("the ledger's clock moved while the move was made"))
+        if outcome.kind == SKEWED:
+            return Kept(token, skewed_to=outcome.latest)
         if outcome.kind == REPEATED:
             assert outcome.token is not None
-            if state.get("clock") is not None:
-                return self.recorded_answer(opened, action, outcome.token)  # a retry: the clock as recorded then
-            token = outcome.token  # the engine is deterministic: the events and view are the recorded answer's
-        return self.answer(opened, token, state, events)
+            return Kept(outcome.token, repeated=True)
+        return Kept(token)
 
     def answer(self, opened: Opened, token: str, state: Body, events: list[Body]) -> Body:
         """``/v1/apply``'s answer: the token, the events and the view as the seat's player may know them."""
@@ -276,12 +277,9 @@ class PrivateCodec(Codec):
             **opened.renewed,
         }
 
-    def recorded_answer(self, opened: Opened, action: Any, token: str) -> Body:
-        """The answer a retried move of a clocked game was given: the move made again at the time the ledger
-        recorded it (the time in its recorded token), so it is charged once, exactly as then."""
-        clock = self.vault.open(token)["clock"]
-        state, events = engine.apply(self.catalog, opened.state, action, clock["started"] + clock["last"])
-        return self.answer(opened, token, state, events)
+    def recorded_time(self, carried: Any) -> int:
+        clock = self.vault.open(carried)["clock"]
+        return int(clock["started"] + clock["last"])
 
     def close_state(self, state: Body) -> Any:
         return self.vault.token(state)
@@ -296,10 +294,7 @@ class PrivateCodec(Codec):
         """The ledger's clock for ``game_id`` (Redis's TIME on the game's node, or the machine's for SQLite)."""
         if self.ledger is None:
             raise no_ledger(NO_CLOCK_HERE)
-        try:
-            return self.ledger.now(game_id)
-        except LedgerUnavailable as exc:
-            raise ledger_unavailable(exc) from None
+        return self.ledger_read(lambda ledger: ledger.now(game_id))
 
     def deal(self, body: Body) -> tuple[Body, list[Body]]:
         if body.get("clock") is not None and self.ledger is None:
@@ -348,13 +343,8 @@ class PrivateCodec(Codec):
     def close_new(self, state: Body, events: list[Body], next_game: bool = False) -> Body:
         game_id = state["game_id"]
         token = self.vault.token(state)
-        if self.ledger is not None:
-            try:
-                started = self.ledger.start(game_id, token, only_new=next_game)
-            except LedgerUnavailable as exc:
-                raise ledger_unavailable(exc) from None
-            if not started:
-                raise next_game_dealt(game_id)
+        if self.ledger is not None and not self.ledger_read(lambda db: db.start(game_id, token, only_new=next_game)):
+            raise next_game_dealt(game_id)
         return {
             "state": token,
             "seats": [self.vault.seat(game_id, p) for p in (0, 1)],
@@ -371,32 +361,25 @@ class PrivateCodec(Codec):
         assert self.ledger is not None
         before = opened.state
         seq = before.get("seq", 0)
-        try:
-            outcome = self.ledger.record(before["game_id"], seq, action_digest(action), token, opened.token, opened.now)
-        except LedgerUnavailable as exc:
-            raise ledger_unavailable(exc) from None
+        digest = action_digest(action)
+        outcome = self.ledger_read(
+            lambda ledger: ledger.record(before["game_id"], seq, digest, token, opened.token, opened.now)
+        )
         if outcome.kind == STALE:
             raise stale_state(seq, outcome.latest)
         return outcome
 
-    def refused(self, opened: Opened, action: Any, violation: engine.RuleViolation) -> Body | None:
+    def recorded(self, opened: Opened, action: Any, violation: engine.RuleViolation) -> Any:
         """A stale token is a 409 whatever its action (docs/api.md §11); a retried move of a clocked game
-        that came after the player's time ran out (11.5) is the recorded answer still."""
+        that came after the player's time ran out (11.5) has its recorded token still."""
         if self.ledger is None:
             return None
-        before = opened.state
-        seq = before.get("seq", 0)
+        game_id, seq, digest = opened.state["game_id"], opened.state.get("seq", 0), action_digest(action)
         if violation.code == "time_out":
-            try:
-                found = self.ledger.move(before["game_id"], seq + 1)
-            except LedgerUnavailable as exc:
-                raise ledger_unavailable(exc) from None
-            if found is not None and found[0] == action_digest(action):
-                return self.recorded_answer(opened, action, found[1])
-        try:
-            latest = self.ledger.stale(before["game_id"], seq, action_digest(action))
-        except LedgerUnavailable as exc:
-            raise ledger_unavailable(exc) from None
+            found = self.ledger_read(lambda ledger: ledger.move(game_id, seq + 1))
+            if found is not None and found[0] == digest:
+                return found[1]
+        latest = self.ledger_read(lambda ledger: ledger.stale(game_id, seq, digest))
         if latest is not None:
             raise stale_state(seq, latest)
         return None
@@ -447,7 +430,8 @@ class PrivateCodec(Codec):
         return found
 
     def ledger_read(self, read: Callable[[Ledger], T]) -> T:
-        """What ``read`` reads from the ledger (503 when it cannot be reached)."""
+        """What ``read`` reads from (or writes to) the ledger: the one place its errors become problems (503
+        when it cannot be reached)."""
         assert self.ledger is not None
         try:
             return read(self.ledger)
@@ -474,12 +458,7 @@ class PrivateCodec(Codec):
             self.both_seats(body, {"game_id": game_id}, "The whole record shows both players' cards")
         latest, token = self.latest_of(game_id)
         if seat == records.WHOLE and self.vault.open(token)["phase"] != "over":
-            raise Problem(
-                "game-not-over",
-                "game_not_over",
-                "A private game's whole record (its seed) is written only once it is over (docs/api.md §10); "
-                'a seat\'s record ("seat") any time.',
-            )
+            raise game_not_over("'s whole record (its seed) is written", '; a seat\'s record ("seat") any time')
         if latest > records.MAX_MOVES:
             raise not_recoverable(f"the game is at seq {latest}; a record holds at most {records.MAX_MOVES} moves")
         moves = self.ledger_read(lambda ledger: [ledger.move(game_id, seq) for seq in range(latest + 1)])
@@ -499,12 +478,7 @@ class PrivateCodec(Codec):
     def may_write_whole(self, record: Any) -> None:
         """A whole record names the seed: as :meth:`reveal`, only once the game is over (both seats were checked)."""
         if record.result is None:
-            raise Problem(
-                "game-not-over",
-                "game_not_over",
-                "A private game's whole record (its seed) is written only once it is over (docs/api.md §10); "
-                'a seat\'s record ("player") any time.',
-            )
+            raise game_not_over("'s whole record (its seed) is written", '; a seat\'s record ("player") any time')
 
     def reveal(self, body: Body) -> Body:
         """The whole state of a finished game, with both seats.
@@ -519,9 +493,5 @@ class PrivateCodec(Codec):
         state = engine.check_state(self.catalog, self.state_in(body))
         self.both_seats(body, state, "Revealing a game shows both players' cards")
         if state["phase"] != "over":
-            raise Problem(
-                "game-not-over",
-                "game_not_over",
-                "A private game is revealed only once it is over (docs/api.md §10).",
-            )
+            raise game_not_over(" is revealed")
         return {"state": state}

@@ -19,7 +19,7 @@ from referee.private import tokens
 from referee.service import hot_path
 
 
-def _through_flask(app: Any, ref: Any, answers: Any) -> Any:
+def _through_flask(app: Any, ref: Any) -> Any:
     """``hot_path.lean`` turned off: the app's WSGI app stays Flask's, every request goes its way."""
     return app.wsgi_app
 
