@@ -13,7 +13,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.cli.common import (
     PROG,
@@ -28,8 +28,11 @@ from referee.cli.common import (
     write_output,
 )
 
+if TYPE_CHECKING:  # imported where a backend is built: a command that needs none loads no engine
+    from referee.scenarios.backends import Backend
 
-def _backend(args: argparse.Namespace) -> Any:
+
+def _backend(args: argparse.Namespace) -> Backend:
     """The in-process engine (with ``--catalog``) or the service at ``--url``; raises CommandError to stop."""
     if getattr(args, "url", None):
         if args.catalog:
@@ -292,7 +295,7 @@ def cmd_record(args: argparse.Namespace) -> int:
     return write_output("--out", args.out, text, played)
 
 
-def _record_many(args: argparse.Namespace, backend: Any, form: str, game: Any, actions: Any, seed: str) -> int:
+def _record_many(args: argparse.Namespace, backend: Backend, form: str, game: Any, actions: Any, seed: str) -> int:
     """--games N: N random games, seeds SEED-1 ... SEED-N, into a directory (one file each) or one archive."""
     from pathlib import Path
 

@@ -3,13 +3,15 @@
 Both backends take API-level data (NewGame, State, Action) and refuse the
 same way, with a :class:`Refusal` that carries what an HTTP problem would:
 status (400, 403, 413 or 422), code, detail, and rule / errors / violations.
+They have one face, :class:`Backend`: everything that runs scenarios takes a
+``Backend``, and mypy holds both classes to it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, ParamSpec, TypeVar
+from typing import Any, NamedTuple, ParamSpec, Protocol, TypeVar
 
 from referee.engine import (
     ActionDict,
@@ -106,6 +108,44 @@ class BackendGame:
     events: list[EventDict] = field(default_factory=list)
 
 
+class Backend(Protocol):
+    """What a scenario, an invariant, a recheck or an expansion asks of where it runs: :class:`InProcess`
+    or :class:`Http`, which refuse alike (:class:`Refusal`)."""
+
+    @property
+    def label(self) -> str: ...  # "in-process", or the service's URL
+
+    @property
+    def catalog(self) -> Catalog: ...
+
+    @property
+    def ref(self) -> Any: ...  # the catalog's id and digest, as a state names them
+
+    @property
+    def replays_in_one_request(self) -> bool: ...  # whether replay() is cheaper than apply() one by one
+
+    @property
+    def table_url(self) -> str | None: ...  # the table page of the referee (check's hints), if one serves it
+
+    def new_game(self, game: Any) -> BackendGame: ...
+
+    def load(self, state: Any) -> BackendGame: ...
+
+    def apply(self, session: BackendGame, action: Any) -> list[EventDict]: ...
+
+    def replay(self, session: BackendGame, actions: list[Any]) -> int: ...
+
+    def legal_actions(self, state: StateDict, player: int | None) -> list[ActionDict]: ...
+
+    def validate(self, state: StateDict, action: Any) -> Refusal | None: ...
+
+    def trial(self, state: StateDict, action: Any) -> Trial: ...
+
+    def view(self, state: StateDict, seat: int) -> ViewDict: ...
+
+    def close(self) -> None: ...
+
+
 class InProcess:
     """The engine, called directly: one catalog, one engine session per game."""
 
@@ -157,6 +197,17 @@ class InProcess:
             raise _from_engine(exc) from None
         session.events.extend(events)
         return events
+
+    def replay(self, session: BackendGame, actions: list[Any]) -> int:
+        """Each action applied in turn; a refusal carries the index of the illegal action (as /v1/replay's)."""
+        for index, action in enumerate(actions):
+            try:
+                self.apply(session, action)
+            except Refusal as refusal:
+                refusal.index = index
+                raise
+        session.state = session.game.state
+        return len(actions)
 
     def refuse_inconsistent(self, state: StateDict) -> None:
         """RULES 13.1 on a working state; the service's refusal (400, at ``state``) when it fails."""

@@ -11,8 +11,9 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
+from referee.scenarios.backends import Backend
 from referee.scenarios.expand import hint
 from referee.scenarios.model import parse
 from referee.scenarios.parallel import BackendSpec, Pool, open_pool
@@ -69,7 +70,7 @@ def _error_result(err: ScenarioError, label: str | None = None) -> Result:
     )
 
 
-def run_file(path: Path | str, backend: Any, text: str | None = None) -> list[Result]:
+def run_file(path: Path | str, backend: Backend, text: str | None = None) -> list[Result]:
     """Every scenario of one file (``text``: its contents, if already read); a file that does not parse
     is one ``error`` result."""
     if str(path).endswith(RECORD_SUFFIX):
@@ -92,7 +93,7 @@ def run_file(path: Path | str, backend: Any, text: str | None = None) -> list[Re
     return out
 
 
-def _record_result(path: Path | str, backend: Any, text: str | None) -> Result:
+def _record_result(path: Path | str, backend: Backend, text: str | None) -> Result:
     """A game record run as a scenario: every move legal, the result its ``Result`` tag says."""
     try:
         record = read_record_file(path) if text is None else read_record_text(path, text)
@@ -129,7 +130,7 @@ def _batches(files: list[Path], workers: int) -> Iterator[list[FileWork]]:
         yield [_read(path) for path in files[i : i + size]]
 
 
-def _results(files: list[Path], backend: Any, pool: Pool) -> Iterator[Result]:
+def _results(files: list[Path], backend: Backend, pool: Pool) -> Iterator[Result]:
     if pool.executor is None:
         for path in files:
             yield from run_file(path, backend)
@@ -149,7 +150,7 @@ def report_line(r: Result) -> str:
 
 def check(
     paths: Iterable[str | Path],
-    backend: Any,
+    backend: Backend,
     out: TextIO | None = None,
     quiet: bool = False,
     on_result: Callable[[Result], None] | None = None,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.scenarios.backends import Backend
 from referee.scenarios.build import build_position, expand_game
 from referee.scenarios.model import Scenario, parse
 from referee.scenarios.record import load_replay
@@ -44,7 +45,7 @@ def start_of(sc: Scenario, catalog: Any) -> dict[str, Any]:
     return {"state": build_position(catalog, sc.given, catalog.ref)}
 
 
-def expand(sc: Scenario, backend: Any) -> dict[str, Any]:
+def expand(sc: Scenario, backend: Backend) -> dict[str, Any]:
     """The table's replay file for ``sc``: its start, its resolved actions and where to look."""
     ex = execute(sc, backend, fast=False)
     actions = [ex.resolved[i] for i in sorted(ex.resolved)]

@@ -2,7 +2,7 @@
 and a scenario asserts them with ``then: {invariants: ...}`` (docs/scenarios.md, "Invariants"), so the
 scenario the fuzzer writes fails under ``referee check`` for the reason the fuzzer found.
 
-Each check asks a :class:`Referee` (the in-process engine or a service over HTTP,
+Each check asks a :class:`~referee.scenarios.backends.Backend` (the in-process engine or a service over HTTP,
 :mod:`referee.scenarios.backends`) and returns ``None`` when the invariant holds, or a problem in words:
 
 - ``listed_legal``: every action ``legal_actions`` lists is accepted by ``validate`` and by ``apply``;
@@ -21,32 +21,18 @@ import hashlib
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache, partial
-from typing import Any, Protocol
+from typing import Any
 
 import orjson
 
 from referee.engine import ActionDict, Catalog, EventDict, InvalidInput, StateDict, ViewDict, check_state
 from referee.engine.events import events_for
 from referee.scenarios.assertions import flow
-from referee.scenarios.backends import Refusal, Trial
+from referee.scenarios.backends import Backend, Refusal
 
 NAMES = ("listed_legal", "refusal", "consistent", "seat_secrets", "deterministic", "ends_within")
 PER_STEP = ("listed_legal", "consistent", "seat_secrets")  # checked on the state after the given and each action
 Action = ActionDict | dict[str, Any]  # a listed action, or a candidate built to put to the referee
-
-
-class Referee(Protocol):
-    """What the invariants ask of a backend (:class:`~referee.scenarios.backends.InProcess`, ``Http``)."""
-
-    catalog: Catalog
-
-    def legal_actions(self, state: StateDict, player: int | None) -> list[ActionDict]: ...
-
-    def validate(self, state: StateDict, action: Action) -> Refusal | None: ...
-
-    def trial(self, state: StateDict, action: Action) -> Trial: ...
-
-    def view(self, state: StateDict, seat: int) -> ViewDict: ...
 
 
 def dumps(value: Any) -> bytes:
@@ -80,7 +66,7 @@ def guarded(what: str, action: Action | None, call: Callable[[], Any]) -> tuple[
         return None, f"the referee crashed in {what}{on}: {type(exc).__name__}: {exc}"
 
 
-def listed_legal(ref: Referee, state: StateDict, listed: list[ActionDict] | None = None) -> str | None:
+def listed_legal(ref: Backend, state: StateDict, listed: list[ActionDict] | None = None) -> str | None:
     """Every listed action (``listed``: ``legal_actions`` on ``state``, when the caller has it) is
     accepted by ``validate`` and by ``apply``."""
     if listed is None:
@@ -108,7 +94,7 @@ def _rule_ids() -> frozenset[str]:
     return frozenset(rule_ids())
 
 
-def refusal(ref: Referee, state: StateDict, action: Action, listed: list[ActionDict] | None = None) -> str | None:
+def refusal(ref: Backend, state: StateDict, action: Action, listed: list[ActionDict] | None = None) -> str | None:
     """``action`` (well formed) put to the referee on ``state``: ``validate`` and ``apply`` agree; a refusal
     names a rule id of the reference and changes nothing; an accepted action is one ``legal_actions``
     lists (``listed``, when the caller has it), or any ``discard`` when one is listed."""
@@ -226,7 +212,7 @@ def secrets_named(catalog: Catalog, state: StateDict, seat: int, view: ViewDict,
     return None
 
 
-def seat_secrets(ref: Referee, state: StateDict, events: list[EventDict]) -> str | None:
+def seat_secrets(ref: Backend, state: StateDict, events: list[EventDict]) -> str | None:
     """Each seat's view of ``state`` and its share of ``events`` (the events that led to it, as private
     play tells them to that seat: the engine's filter, docs/api.md §10) name nothing it may not know."""
     for seat in (0, 1):

@@ -32,7 +32,10 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:  # the workers import the backends when they build one (BackendSpec._build)
+    from referee.scenarios.backends import Backend
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -63,24 +66,25 @@ class BackendSpec:
     timeout: float = 30.0
 
     @classmethod
-    def of(cls, backend: Any) -> BackendSpec:
+    def of(cls, backend: Backend) -> BackendSpec:
         """The spec that rebuilds ``backend`` (in-process with its catalog, or the service it speaks to)."""
         from referee.engine import Catalog
+        from referee.scenarios.backends import Http
 
-        if getattr(backend, "client", None) is not None:
+        if isinstance(backend, Http):
             return cls(url=backend.label, timeout=backend.timeout)
         catalog = backend.catalog
         builtin = catalog is Catalog.builtin()
         return cls(None if builtin else catalog.canonical, catalog.digest)
 
-    def backend(self) -> Any:
+    def backend(self) -> Backend:
         """This process's backend for the spec, built on first use and kept."""
         backend = _BACKENDS.get(self)
         if backend is None:
             backend = _BACKENDS[self] = self._build()
         return backend
 
-    def _build(self) -> Any:
+    def _build(self) -> Backend:
         from referee.scenarios.backends import Http, InProcess
 
         if self.url:

@@ -21,7 +21,7 @@ from typing import Any, TextIO
 import orjson
 
 from referee.scenarios.archive import ArchiveError, describe, parse_line, read_lines
-from referee.scenarios.backends import Refusal
+from referee.scenarios.backends import Backend, InProcess, Refusal
 from referee.scenarios.parallel import BackendSpec, open_pool
 from referee.scenarios.runner import Execution, execute
 
@@ -81,7 +81,7 @@ def outcome_of(ex: Execution) -> dict[str, Any]:
     return {"refused": refused, "result": result}
 
 
-def recheck_line(backend: Any, source: str, number: int, raw: bytes) -> Verdict:
+def recheck_line(backend: Backend, source: str, number: int, raw: bytes) -> Verdict:
     try:
         game = parse_line(source, number, raw, backend.catalog)
     except ArchiveError as err:
@@ -114,12 +114,12 @@ def recheck_line(backend: Any, source: str, number: int, raw: bytes) -> Verdict:
     return Verdict(number, game.id, status, game.outcome, now)
 
 
-def _played(scenario: Any, backend: Any) -> Execution:
+def _played(scenario: Any, backend: Backend) -> Execution:
     """The game played again. In-process, on the engine's own states without checking each one
     (``InProcess.trusting``, as ``/v1/replay`` plays; 1.6× the games a second), then the state it
     ended or stopped on is checked (RULES 13.1); should that fail, the game is played again checking
     the state before each action, so the verdict names the action where it first went wrong."""
-    if getattr(backend, "client", None) is not None:
+    if not isinstance(backend, InProcess):
         return execute(scenario, backend)
     ex = execute(scenario, backend.trusting())
     if ex.state is not None:  # where it ended, or stopped (a refused action changes nothing)
@@ -167,7 +167,7 @@ def report_line(source: str, v: Verdict) -> str:
 
 def recheck(
     archive: str | Path,
-    backend: Any,
+    backend: Backend,
     out: TextIO | None = None,
     jobs: int | None = 1,
     dask: str | None = None,
@@ -197,7 +197,7 @@ def recheck(
     return summary
 
 
-def report_json(archive: str, backend: Any, summary: Summary) -> bytes:
+def report_json(archive: str, backend: Backend, summary: Summary) -> bytes:
     """The machine-readable report (``--report FILE``)."""
     catalog = backend.catalog
     changes = [{k: v for k, v in asdict(c).items() if k != "error"} for c in summary.changes]

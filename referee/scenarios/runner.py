@@ -13,7 +13,7 @@ from typing import Any
 from referee.engine import EventDict, StateDict
 from referee.scenarios import assertions, invariants
 from referee.scenarios.assertions import flow, legend, readable_lines
-from referee.scenarios.backends import BackendGame, Http, InProcess, Refusal
+from referee.scenarios.backends import Backend, BackendGame, Refusal
 from referee.scenarios.build import BuildError, build_position, expand_game
 from referee.scenarios.known import check_names
 from referee.scenarios.model import Scenario
@@ -60,7 +60,7 @@ class Execution:
 Observer = Callable[[int | str, Any, StateDict | None, list[EventDict], Refusal | None], None]
 
 
-def run(sc: Scenario, backend: Any) -> Result:
+def run(sc: Scenario, backend: Backend) -> Result:
     """Run and judge one scenario; never raises for what a scenario or the referee can do."""
     start = time.perf_counter()
     result = Result(sc.label, sc.name, "passed", file=sc.file, line=sc.doc.line, rule=sc.rule)
@@ -87,7 +87,7 @@ def run(sc: Scenario, backend: Any) -> Result:
     return result
 
 
-def _start(sc: Scenario, backend: InProcess | Http) -> BackendGame:
+def _start(sc: Scenario, backend: Backend) -> BackendGame:
     try:
         if sc.given_kind == "game":
             game = sc.given if sc.raw_game else expand_game(backend.catalog, sc.given)
@@ -101,7 +101,7 @@ def _start(sc: Scenario, backend: InProcess | Http) -> BackendGame:
 
 def execute(
     sc: Scenario,
-    backend: Any,
+    backend: Backend,
     watch: int | None = None,
     fast: bool = True,
     observe: Observer | None = None,
@@ -171,7 +171,7 @@ def execute(
     return ex
 
 
-def judge(sc: Scenario, backend: Any) -> list[str]:
+def judge(sc: Scenario, backend: Backend) -> list[str]:
     """The failure details (empty when the scenario passes)."""
     watch = sc.expect_index if isinstance(sc.expect_index, int) and sc.expect != "legal" else None
     if sc.invariants:
@@ -189,7 +189,7 @@ class StepWatch:
     after the given and after each action (the first break of each kept), and the steps' digests for
     ``deterministic``."""
 
-    def __init__(self, backend: Any, names: list[str], trace: bool):
+    def __init__(self, backend: Backend, names: list[str], trace: bool):
         self.backend = backend
         self.names = names
         self.trace: list[str] | None = [] if trace else None
@@ -225,7 +225,7 @@ class StepWatch:
         return invariants.seat_secrets(self.backend, state, events)
 
 
-def _judge_invariants(sc: Scenario, backend: Any, watch: int | None) -> list[str]:
+def _judge_invariants(sc: Scenario, backend: Backend, watch: int | None) -> list[str]:
     """The invariants first (each one that breaks, with its line and step), then the outcome and assertions."""
     wanted = sc.invariants
     steps = StepWatch(backend, [n for n in invariants.PER_STEP if n in wanted], "deterministic" in wanted)
@@ -257,7 +257,7 @@ def _after(at: int | str) -> str:
     return "after the given" if at == "given" else f"after action {at}"
 
 
-def _probe_refusals(backend: Any, probes: list[Any], state: StateDict | None) -> str | None:
+def _probe_refusals(backend: Backend, probes: list[Any], state: StateDict | None) -> str | None:
     """``then.invariants.refusal``: each action put to the referee on the state reached (not played)."""
     if state is None:
         return "there is no state to put the actions to (the given was refused)"
@@ -272,7 +272,7 @@ def _probe_refusals(backend: Any, probes: list[Any], state: StateDict | None) ->
     return None
 
 
-def _judge(sc: Scenario, backend: Any, ex: Execution) -> list[str]:
+def _judge(sc: Scenario, backend: Backend, ex: Execution) -> list[str]:
     if ex.ref_error is not None:
         return [
             *_step_header(sc, ex, ex.at),
@@ -327,7 +327,7 @@ def _judge(sc: Scenario, backend: Any, ex: Execution) -> list[str]:
     return _assert(sc, backend, ex) if sc.assertions else []
 
 
-def _assert(sc: Scenario, backend: Any, ex: Execution) -> list[str]:
+def _assert(sc: Scenario, backend: Backend, ex: Execution) -> list[str]:
     if not sc.assertions:
         return []
     if ex.state is None:
