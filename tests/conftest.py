@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,6 +98,30 @@ def make_app(catalog) -> Callable[..., Any]:
         return app
 
     return make
+
+
+def post(client: Any, path: str, body: Any, **headers: str) -> Any:
+    """A POST of ``body`` to ``path`` by a Flask test client, as ``application/json``: a JSON value, or bytes
+    sent as they are (a hostile body)."""
+    data = body if isinstance(body, bytes) else orjson.dumps(body)
+    return client.post(path, data=data, content_type="application/json", headers=headers)
+
+
+@pytest.fixture
+def make_ledger_app(make_app, tmp_path) -> Callable[..., Any]:
+    """``make_ledger_app(url=None, **settings)``: a private referee with a ledger at ``url`` (by default a
+    SQLite file of the test's own)."""
+
+    def make(url: str | None = None, **settings: Any):
+        return make_app(state_key=STATE_KEY, ledger=url or f"sqlite:///{tmp_path / 'ledger.db'}", **settings)
+
+    return make
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def ledger_url(request, tmp_path) -> str:
+    """A ledger on each store: a SQLite file of the test's own, and a real Redis (started once a module)."""
+    return request.getfixturevalue("redis_url") if request.param == "redis" else f"sqlite:///{tmp_path / 'l.db'}"
 
 
 @pytest.fixture(scope="session")

@@ -25,8 +25,8 @@ from referee.client import (
 
 
 @pytest.fixture
-def ledger_app(make_app, tmp_path):
-    return make_app(state_key=STATE_KEY, ledger=f"sqlite:///{tmp_path / 'ledger.db'}")
+def ledger_app(make_ledger_app):
+    return make_ledger_app()
 
 
 @pytest.fixture

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import orjson
 import pytest
-from conftest import STATE_KEY
+from conftest import STATE_KEY, post
 
 from referee import engine
 from referee.engine import Catalog, records
@@ -23,15 +22,10 @@ CLOCK = {"initial": 600, "increment": 10}
 MINUTES_10 = 600_000
 
 
-def post(client, path: str, body: dict):
-    return client.post(path, data=orjson.dumps(body), content_type="application/json")
-
-
-@pytest.fixture(params=["sqlite", "redis"])
-def clock_app(request, make_app, tmp_path):
+@pytest.fixture
+def clock_app(make_ledger_app, ledger_url):
     """A private referee with a ledger: a SQLite file of its own, or a real Redis (its TIME the clock)."""
-    url = request.getfixturevalue("redis_url") if request.param == "redis" else f"sqlite:///{tmp_path / 'l.db'}"
-    return make_app(state_key=STATE_KEY, ledger=url, ledger_timeout=1)
+    return make_ledger_app(ledger_url, ledger_timeout=1)
 
 
 def ledger_of(app):

@@ -10,16 +10,18 @@ import re
 
 import orjson
 import pytest
+from conftest import ROOT
 from werkzeug.test import EnvironBuilder
 
-from conftest import ROOT
 from referee.service import answers, hot_path
 from referee.service.context import Referee
 from referee.service.endpoints import ENDPOINTS, Endpoint
 
 DECLARED = {(e.method, e.path): e for e in ENDPOINTS}
 # Declared endpoints a client has no call for, and why (a new endpoint gets a call, or a line here).
-NOT_IN_THE_PYTHON_CLIENT = {("POST", "/v1/records/read"): "the table's replay viewer reads records; Python reads them itself"}
+NOT_IN_THE_PYTHON_CLIENT = {
+    ("POST", "/v1/records/read"): "the table's replay viewer reads records; Python reads them itself"
+}
 NOT_IN_THE_TABLE = {
     ("POST", "/v1/reveal"): "the table shows a finished private game's record, not its state",
     ("GET", "/v1/rules"): "the table links to docs/rules.md",

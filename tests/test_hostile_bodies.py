@@ -13,13 +13,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from conftest import post
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.hostile_bodies import BODY_PATHS, BUILDERS, issue_escape
 from referee.service.reading import MAX_DEPTH, SMALL_BODY, duplicate_key_path, repeats_a_key
 
-JSON = {"Content-Type": "application/json"}
 LIMIT = 1 << 20  # the default REFEREE_MAX_BODY
 MiB = 1 << 20
 
@@ -48,10 +48,6 @@ def calls(run: Callable[[], Any]) -> int:
     finally:
         sys.setprofile(None)
     return count
-
-
-def post(client: Any, path: str, body: bytes) -> Any:
-    return client.post(path, data=body, headers=JSON)
 
 
 # Every endpoint at a quarter of the limit (past SMALL_BODY: the larger bodies' check), /v1/apply at the limit.

@@ -19,13 +19,9 @@ from hypothesis import strategies as st
 from referee.engine.facts import DECK_MAX_ENTRIES, POWER_MAX, RNG_MAX, TURN_MAX, UNKNOWN_CARDS_LISTED
 from referee.private.sealing import fingerprint
 from referee.service.reading import duplicate_key_path, repeats_a_key
-from tests.conftest import OTHER_SECRET, SECRET
+from tests.conftest import OTHER_SECRET, SECRET, post
 
 JSON = {"Content-Type": "application/json"}
-
-
-def post(client, path: str, data: bytes):
-    return client.post(path, data=data, headers=JSON)
 
 
 # -- metrics labels ----------------------------------------------------------------------

@@ -10,9 +10,8 @@ import random
 import sqlite3
 import threading
 
-import orjson
 import pytest
-from conftest import STATE_KEY, keep_or_random
+from conftest import STATE_KEY, keep_or_random, post
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,10 +19,6 @@ from referee.private.tokens import Vault
 from referee.service.config import ConfigError, Settings
 
 VAULT = Vault(bytes.fromhex(STATE_KEY))
-
-
-def post(client, path: str, body: dict):
-    return client.post(path, data=orjson.dumps(body), content_type="application/json")
 
 
 @pytest.fixture(scope="module")
@@ -54,8 +49,8 @@ def sqlite_url(tmp_path) -> str:
 
 
 @pytest.fixture
-def ledger_app(make_app, db_url):
-    return make_app(state_key=STATE_KEY, ledger=db_url, ledger_timeout=0.2)
+def ledger_app(make_ledger_app, db_url):
+    return make_ledger_app(db_url, ledger_timeout=0.2)
 
 
 @pytest.fixture

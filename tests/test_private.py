@@ -11,7 +11,7 @@ import re
 
 import orjson
 import pytest
-from conftest import OTHER_STATE_KEY, SECRET, STATE_KEY, keep_or_random
+from conftest import OTHER_STATE_KEY, SECRET, STATE_KEY, keep_or_random, post
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_openapi_parity import mutated
@@ -28,10 +28,6 @@ GAMES = settings(
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
-
-
-def post(client, path: str, body: dict):
-    return client.post(path, data=orjson.dumps(body), content_type="application/json")
 
 
 def deal(client, body: dict) -> dict:

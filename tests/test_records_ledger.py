@@ -12,7 +12,7 @@ import random
 
 import orjson
 import pytest
-from conftest import STATE_KEY, keep_or_random
+from conftest import STATE_KEY, keep_or_random, post
 
 from referee.engine import Catalog, apply, legal_actions, new_game
 from referee.engine.playout import random_new_game
@@ -25,15 +25,10 @@ from referee.private.tokens import Vault
 VAULT = Vault(bytes.fromhex(STATE_KEY))
 
 
-def post(client, path: str, body: dict):
-    return client.post(path, data=orjson.dumps(body), content_type="application/json")
-
-
-@pytest.fixture(params=["sqlite", "redis"])
-def ledger_app(request, make_app, tmp_path):
+@pytest.fixture
+def ledger_app(make_ledger_app, ledger_url):
     """A private referee with a ledger: a SQLite file of its own, or a real Redis."""
-    url = request.getfixturevalue("redis_url") if request.param == "redis" else f"sqlite:///{tmp_path / 'l.db'}"
-    return make_app(state_key=STATE_KEY, ledger=url, ledger_timeout=1)
+    return make_ledger_app(ledger_url, ledger_timeout=1)
 
 
 def ordered(game: dict) -> dict:

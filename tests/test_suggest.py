@@ -6,7 +6,7 @@ import copy
 
 import orjson
 import pytest
-from conftest import STATE_KEY
+from conftest import STATE_KEY, post
 
 import referee_schemas.bodies as bodies
 from referee.bots import suggest as bots
@@ -15,8 +15,8 @@ from referee.engine import legal_actions
 ITERATIONS = 24
 
 
-def post(client, body: dict, **headers):
-    return client.post("/v1/suggest", data=orjson.dumps(body), content_type="application/json", headers=headers)
+def suggest(client, body: dict, **headers):
+    return post(client, "/v1/suggest", body, **headers)
 
 
 def actor(state: dict) -> int:
@@ -34,7 +34,7 @@ def without_label(action: dict) -> dict:
 @pytest.mark.parametrize("bot", ["random", "greedy", "ismcts"])
 def test_the_suggestion_is_one_of_the_seats_legal_actions_with_its_label(client, catalog, midgame, bot):
     state, _ = midgame
-    resp = post(client, ask(state, bot))
+    resp = suggest(client, ask(state, bot))
     assert resp.status_code == 200, resp.get_json()
     body = resp.get_json()
     assert set(body) == {"action", "label"}
@@ -46,8 +46,8 @@ def test_the_same_request_gives_the_same_move_and_the_seed_is_its_randomness(cli
     mains = [s for s, a in positions if a is not None and s["step"] == "main" and s["pending"] is None]
     answers = {}
     for state in mains[::6]:
-        first = post(client, ask(state, seed="s1")).get_json()["action"]
-        assert post(client, ask(state, seed="s1")).get_json()["action"] == first
+        first = suggest(client, ask(state, seed="s1")).get_json()["action"]
+        assert suggest(client, ask(state, seed="s1")).get_json()["action"] == first
         answers[state["seq"]] = first
     assert len(answers) > 3
 
@@ -75,8 +75,8 @@ def test_swapping_the_cards_the_seat_cannot_see_does_not_change_the_suggestion(c
         if other["cards"] == state["cards"]:
             continue
         for bot in ("greedy", "ismcts"):
-            before = post(client, ask(state, bot, seed="x"))
-            after = post(client, ask(other, bot, seed="x"))
+            before = suggest(client, ask(state, bot, seed="x"))
+            after = suggest(client, ask(other, bot, seed="x"))
             assert after.status_code == 200, after.get_json()
             assert after.get_json() == before.get_json()
         compared += 1
@@ -85,14 +85,14 @@ def test_swapping_the_cards_the_seat_cannot_see_does_not_change_the_suggestion(c
 
 def test_a_seat_that_may_not_act_now_is_a_422_citing_rule_12_2(client, midgame):
     state, _ = midgame
-    resp = post(client, ask(state) | {"player": 1 - actor(state)})
+    resp = suggest(client, ask(state) | {"player": 1 - actor(state)})
     assert resp.status_code == 422
     assert (resp.get_json()["rule"], resp.get_json()["code"]) == ("12.2", "not_your_turn")
 
 
 def test_a_game_over_is_a_422_citing_rule_11_3(client, positions):
     final, _ = positions[-1]
-    resp = post(client, {"state": final, "player": 0, "bot": "random", "budget_ms": 100})
+    resp = suggest(client, {"state": final, "player": 0, "bot": "random", "budget_ms": 100})
     assert (resp.status_code, resp.get_json()["rule"]) == (422, "11.3")
 
 
@@ -114,14 +114,14 @@ def test_a_game_over_is_a_422_citing_rule_11_3(client, positions):
 def test_a_malformed_request_is_a_400_naming_the_field(client, midgame, change, field):
     state, _ = midgame
     body = {k: v for k, v in (ask(state) | change).items() if v is not None or k == "player"}
-    resp = post(client, body)
+    resp = suggest(client, body)
     assert resp.status_code == 400, resp.get_json()
     assert field in resp.get_json()["errors"]
 
 
 def test_an_unknown_bot_is_a_400_listing_the_known_bots(client, midgame):
     state, _ = midgame
-    resp = post(client, ask(state, "alphazero"))
+    resp = suggest(client, ask(state, "alphazero"))
     assert resp.status_code == 400
     problem = resp.get_json()
     assert problem["code"] == "unknown_bot"
@@ -136,7 +136,7 @@ def test_the_schemas_bounds_are_the_bots(client):
 def test_a_budget_answer_is_one_of_the_legal_actions(client, catalog, midgame):
     state, _ = midgame
     body = {"state": state, "player": actor(state), "bot": "ismcts", "budget_ms": 30}
-    resp = post(client, body, **{"Accept-Language": "ja"})
+    resp = suggest(client, body, **{"Accept-Language": "ja"})
     assert resp.status_code == 200
     assert resp.get_json()["action"] in legal_actions(catalog, state, actor(state))
     assert resp.headers["Content-Language"] == "ja"
@@ -144,7 +144,7 @@ def test_a_budget_answer_is_one_of_the_legal_actions(client, catalog, midgame):
 
 def test_suggest_is_counted_apart_in_the_metrics(client, midgame):
     state, _ = midgame
-    assert post(client, ask(state, "greedy")).status_code == 200
+    assert suggest(client, ask(state, "greedy")).status_code == 200
     text = client.get("/metrics").get_data(as_text=True)
     assert 'referee_suggest_cpu_seconds_count{bot="greedy"}' in text
     assert any("endpoint=" in line and "suggest" in line for line in text.splitlines())
@@ -167,23 +167,23 @@ def test_private_mode_suggests_for_the_seat_from_its_token(private_client, priva
     state = Vault(bytes.fromhex(STATE_KEY)).open(private_game["state"])
     seat = state["active"]
     body = {"state": private_game["state"], "seat": private_game["seats"][seat], "bot": "ismcts", "iterations": 8}
-    resp = post(private_client, body)
+    resp = suggest(private_client, body)
     assert resp.status_code == 200, resp.get_json()
     assert resp.get_json()["action"] in legal_actions(catalog, state, seat)
-    assert post(private_client, body).get_json() == resp.get_json()  # a fresh token each time; the same move
+    assert suggest(private_client, body).get_json() == resp.get_json()  # a fresh token each time; the same move
     other = body | {"seat": private_game["seats"][1 - seat]}
-    refused = post(private_client, other)
+    refused = suggest(private_client, other)
     assert (refused.status_code, refused.get_json()["rule"]) == (422, "12.2")
 
 
 def test_private_mode_refuses_a_plain_state_the_spectator_key_and_another_player(private_client, private_game, midgame):
     seat = private_game["seats"][0]
-    plain = post(private_client, {"state": midgame[0], "seat": seat, "bot": "random", "iterations": 1})
+    plain = suggest(private_client, {"state": midgame[0], "seat": seat, "bot": "random", "iterations": 1})
     assert (plain.status_code, plain.get_json()["code"]) == (403, "private_mode")
     watch = {"state": private_game["state"], "seat": private_game["watch"], "bot": "random", "iterations": 1}
-    assert post(private_client, watch).get_json()["code"] == "not_your_seat"
+    assert suggest(private_client, watch).get_json()["code"] == "not_your_seat"
     named = {"state": private_game["state"], "seat": seat, "player": 1, "bot": "random", "iterations": 1}
-    assert post(private_client, named).get_json()["code"] == "not_your_seat"
+    assert suggest(private_client, named).get_json()["code"] == "not_your_seat"
 
 
 @pytest.mark.e2e
@@ -210,10 +210,10 @@ def test_the_operator_lowers_the_cap_with_referee_suggest_max_ms(make_app, midga
 
     client = make_app(suggest_max_ms=200).test_client()
     state, _ = midgame
-    over = post(client, {"state": state, "player": actor(state), "bot": "random", "budget_ms": 201})
+    over = suggest(client, {"state": state, "player": actor(state), "bot": "random", "budget_ms": 201})
     assert over.status_code == 400 and "1 to 200" in over.get_json()["errors"]["budget_ms"][0]
-    assert post(client, ask(state, "random") | {"iterations": 101}).status_code == 400  # 1000 x 200 / 2000
-    assert post(client, ask(state, "random") | {"iterations": 100}).status_code == 200
+    assert suggest(client, ask(state, "random") | {"iterations": 101}).status_code == 400  # 1000 x 200 / 2000
+    assert suggest(client, ask(state, "random") | {"iterations": 100}).status_code == 200
     assert Settings.from_env({"REFEREE_SUGGEST_MAX_MS": "500"}).suggest_max_ms == 500
     with pytest.raises(ConfigError, match="REFEREE_SUGGEST_MAX_MS"):
         Settings.from_env({"REFEREE_SUGGEST_MAX_MS": "2001"})
