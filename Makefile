@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: serve test venv openapi types state-doc state-types golden bench bench-http bench-compare bench-slow bench-check bench-recheck bench-ledger clean
+.PHONY: serve test test-fast venv openapi types state-doc state-types golden bench bench-http bench-compare bench-slow bench-check bench-recheck bench-ledger clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,12 @@ test: $(VENV)/.installed-test
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
+
+# The inner loop: lint, then every test that starts no server, browser or cluster (tests/conftest.py,
+# "make test-fast"). `make test` stays the one full gate.
+test-fast: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+	REFEREE_TESTS_FAST=1 $(BIN)/python -m pytest -q -m "not external"
 
 # Regenerate openapi.yaml from the schemas (tests/test_openapi.py fails when it drifts).
 openapi: $(VENV)/.installed

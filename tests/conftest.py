@@ -68,6 +68,39 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     )
 
 
+# -- make test-fast: the suite without servers, browsers and clusters ------------------------
+# `make test` runs every test (the one gate); `make test-fast`, the inner loop, sets REFEREE_TESTS_FAST and
+# selects `-m "not external"`. A test is external when it starts gunicorn, nginx, redis-server, Chromium or
+# a Dask cluster: marked at collection (below) where its module or fixtures say so, and skipped by the
+# helper that would start one (leave_out_when_fast) where it starts one from its own body.
+FAST = bool(os.environ.get("REFEREE_TESTS_FAST"))
+EXTERNAL_MODULES = ("test_e2e_", "test_scale.py", "_browser.py")
+EXTERNAL_FIXTURES = {"serve", "redis_server", "redis_url", "redis_cluster_url", "browser", "server"}
+REDIS_PARAMS = {"redis", "redis-cluster"}  # ledger_url's and db_url's stores that are a real Redis
+
+
+def leave_out_when_fast(what: str) -> None:
+    """Skip the calling test under `make test-fast`: it is about to start ``what``."""
+    if FAST:
+        pytest.skip(f"starts {what}: `make test` runs it, `make test-fast` leaves it out")
+
+
+def is_external(item: pytest.Item) -> bool:
+    name = item.path.name
+    if name.startswith(EXTERNAL_MODULES[0]) or name.endswith(EXTERNAL_MODULES[1:]):
+        return True
+    if item.get_closest_marker("e2e") or EXTERNAL_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    return any(params.get(name) in REDIS_PARAMS for name in ("ledger_url", "db_url"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if is_external(item):
+            item.add_marker(pytest.mark.external)
+
+
 # -- apps and clients ---------------------------------------------------------
 
 
@@ -284,6 +317,7 @@ def launch_server(
 ) -> Server:
     """Start ``referee serve`` on a free loopback port, or ``port`` (launch several, then :func:`wait_ready`
     each); ``preexec_fn`` runs in the child before it starts (a lower ``ulimit -n``, say)."""
+    leave_out_when_fast("a server (gunicorn)")
     port = port or free_port()
     log = log_dir / f"server-{port}-{time.monotonic_ns()}.log"  # a port may be served again (a restart)
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_") and k != "PROMETHEUS_MULTIPROC_DIR"}
@@ -336,6 +370,7 @@ def serve(tmp_path) -> Iterator[Callable[..., Server]]:
 def local_cluster(workers: int) -> Iterator[str]:
     """A real Dask ``LocalCluster`` of ``workers`` single-threaded processes on loopback (no dashboards);
     yields its scheduler's address. Skips the test where ``distributed`` is not installed."""
+    leave_out_when_fast("a Dask cluster")
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
         n_workers=workers,
@@ -384,6 +419,7 @@ def nginx_over(workdir: Path, servers: list[Server]) -> Iterator[Any]:
     """A real nginx balancing over ``servers`` (benchmarks/nginx.py), stopped after."""
     from benchmarks.nginx import Nginx
 
+    leave_out_when_fast("nginx")
     balancer = Nginx(workdir, [s.url.removeprefix("http://") for s in servers])
     try:
         yield balancer
