@@ -41,11 +41,11 @@ from pathlib import Path
 
 from engine_timing import median_us, mid_game_positions, replay_rate
 
-from referee.engine import Catalog, apply, check_state, legal_actions
+from referee.engine import Catalog, apply, check_state, legal_actions, new_game
 from referee.engine.board import Board
 from referee.engine.pipeline import actions_for, step  # the raw pipeline, to time it apart from the session
 from referee.engine.playout import choose, play_out, random_new_game
-from referee.engine.setup import SeededStream, new_game
+from referee.engine.setup import SeededStream
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMING = Path(__file__).resolve().parent / "engine_timing.py"

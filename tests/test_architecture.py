@@ -247,3 +247,35 @@ def test_given_the_benchmarks_then_every_import_names_what_exists():
 def test_given_the_folders_table_then_it_names_the_benchmarks_rule():
     row = next(line for line in DOC.splitlines() if line.startswith("| `benchmarks/`"))
     assert "everything" in row.split("|")[3], row
+
+
+# -- "everyone outside the engine imports engine functions from referee.engine" -----------------------------
+
+FACE = set(importlib.import_module("referee.engine").__all__)
+
+
+def deeper_face_imports(path: Path) -> list[str]:
+    """Each name ``path`` imports from an engine submodule although the package face carries it."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        f"{path}:{node.lineno}: {alias.name} from {node.module}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("referee.engine.")
+        for alias in node.names
+        if alias.name in FACE
+    ]
+
+
+def test_given_the_face_rule_then_an_import_of_a_face_name_from_a_submodule_is_found(tmp_path):
+    source = tmp_path / "deep.py"
+    source.write_text("from referee.engine.errors import RuleViolation\nfrom referee.engine.facts import Player\n")
+    assert deeper_face_imports(source) == [
+        f"{source}:1: RuleViolation from referee.engine.errors"
+    ]  # Player: not on the face
+
+
+def test_given_the_code_outside_the_engine_then_it_imports_what_the_face_carries_from_the_face():
+    """docs/architecture.md: a submodule is imported only for what the face does not carry."""
+    outside = [p for folder in ("referee", "schemas", "benchmarks") for p in (ROOT / folder).rglob("*.py")]
+    found = [line for path in outside if ENGINE not in path.parents for line in deeper_face_imports(path)]
+    assert found == []

@@ -144,8 +144,8 @@ def cmd_code(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from referee.engine import InvalidInput
     from referee.engine.decklists import counts_from_code, deck_list_text
-    from referee.engine.errors import InvalidInput
 
     catalog = catalog_of(args.catalog)
     try:

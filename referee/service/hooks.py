@@ -12,7 +12,7 @@ import orjson
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
-from referee.engine.errors import InvalidInput, RuleViolation
+from referee.engine import InvalidInput, RuleViolation
 from referee.private.sealing import SealError
 from referee.private.tokens import TokenError
 from referee.service import logs, metrics

@@ -26,14 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from referee.engine.errors import (
-    IllegalDeck,
-    InconsistentState,
-    InvalidInput,
-    RefereeError,
-    RefusedInput,
-    RuleViolation,
-)
+from referee.engine import IllegalDeck, InconsistentState, InvalidInput, RefereeError, RuleViolation
+from referee.engine.errors import RefusedInput
 from referee.private.sealing import SealError
 from referee.private.tokens import TokenError
 

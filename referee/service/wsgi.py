@@ -7,7 +7,7 @@ setting or catalog ends the process with a one-line message, not a traceback.
 import encodings.idna  # noqa: F401 - werkzeug's URL map needs it on the first request: load it before forking
 import sys
 
-from referee.engine.errors import CatalogError
+from referee.engine import CatalogError
 from referee.service.app import create_app
 from referee.service.config import ConfigError
 
