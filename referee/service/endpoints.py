@@ -23,7 +23,7 @@ its tests (docs/architecture.md, "Adding an endpoint").
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import referee_schemas as S
@@ -34,8 +34,9 @@ from referee.service.openapi import NEW_GAME_EXAMPLE, apply_example
 from referee.service.reading import JSON
 
 RECORD_TYPE = "text/plain; charset=utf-8"
-# What every body-reading endpoint may answer besides its own errors.
+# What every body-reading endpoint may answer besides its own errors; and one that reads a state (a seal, a token).
 BODY_ERRORS = ("BadRequest", "PayloadTooLarge", "UnsupportedMediaType")
+STATE_ERRORS = ("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType")
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,12 @@ class Endpoint:
     def metrics_name(self) -> str:
         """The endpoint's name in metrics (``referee_requests_total{endpoint}``) and log lines."""
         return "game." + self.name
+
+
+ACT_REQUEST = Request(  # /v1/apply's and /v1/validate's
+    S.either(S.ApplyRequestSchema, S.PrivateActRequestSchema),
+    "A state and one action (private mode: a token, the action and the actor's seat).",
+)
 
 
 def _state_example(**more: Any) -> dict[str, Any]:
@@ -133,11 +140,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         """,
         S.either(S.GameResponseSchema, S.PrivateApplyResponseSchema),
         "The next state and its events (private mode: also the actor's view).",
-        Request(
-            S.either(S.ApplyRequestSchema, S.PrivateActRequestSchema),
-            "A state and one action (private mode: a token, the action and the actor's seat).",
-            apply_example(),
-        ),
+        replace(ACT_REQUEST, example=apply_example()),
         ("StaleState", "LedgerUnavailable", "BadRequest", "SealRefused", "PayloadTooLarge")
         + ("UnsupportedMediaType", "RuleViolation"),
         shape=ACT,
@@ -152,11 +155,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "Dry-run one action: never a 422, the violation is in the answer.",
         S.ValidateResponseSchema,
         "Whether the action is legal now.",
-        Request(
-            S.either(S.ApplyRequestSchema, S.PrivateActRequestSchema),
-            "A state and one action (private mode: a token, the action and the actor's seat).",
-        ),
-        ("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType"),
+        ACT_REQUEST,
+        STATE_ERRORS,
         shape=ACT,
         hot=True,
     ),
@@ -180,7 +180,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
             "A state, and optionally a player (private mode: a token and a seat).",
             _state_example(player=0, labels=True),
         ),
-        ("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType"),
+        STATE_ERRORS,
         shape=ASK,
         hot=True,
     ),
@@ -204,7 +204,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
             "A new game or a state, and the actions to apply in order (private mode: a token and both seats); "
             "or a game record (docs/records.md).",
         ),
-        ("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation"),
+        (*STATE_ERRORS, "RuleViolation"),
     ),
     Endpoint(
         "records",
@@ -278,7 +278,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
             S.either(S.ViewRequestSchema, S.PrivateAskRequestSchema),
             "A state and a player (private mode: a token and a seat).",
         ),
-        ("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType"),
+        STATE_ERRORS,
         shape=LOOK,
         hot=True,
     ),
@@ -305,7 +305,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
             "A state, whose move, the bot and its budget (private mode: a token and the seat).",
             _state_example(player=0, bot="ismcts", budget_ms=500),
         ),
-        ("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation"),
+        (*STATE_ERRORS, "RuleViolation"),
         shape=SUGGEST,
     ),
     Endpoint(
