@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
+from referee.service import metrics
 from referee.service.problems import Problem
 
 Job = Callable[..., Any]
@@ -84,10 +85,11 @@ class Slots:
         self.count = count
         self._pid = -1
         self._files: list[int] = []
+        self._held: set[int] = set()  # the slots this worker holds (its greenlets share its files)
 
     def _opened(self) -> list[int]:
         if self._pid != os.getpid():  # a fork (gunicorn's worker) opens its own files: its locks are its own
-            self._pid = os.getpid()
+            self._pid, self._held = os.getpid(), set()
             self._files = [
                 os.open(os.path.join(self.folder, f"slot-{i}"), os.O_RDWR | os.O_CREAT, 0o600)
                 for i in range(self.count)
@@ -97,15 +99,18 @@ class Slots:
     def take(self) -> int | None:
         """A free slot's file, locked now, or None when every slot is taken."""
         for fd in self._opened():
+            if fd in self._held:  # this worker's own lock: flock would grant it again
+                continue
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
+            except BlockingIOError:  # another worker's
                 continue
+            self._held.add(fd)
             return fd
         return None
 
-    @staticmethod
-    def give_back(fd: int) -> None:
+    def give_back(self, fd: int) -> None:
+        self._held.discard(fd)
         fcntl.flock(fd, fcntl.LOCK_UN)
 
 
@@ -180,21 +185,23 @@ class Helpers:
         theirs.close()
         return _Helper(process, mine)
 
-    def run(self, job: Job, args: tuple[Any, ...], hard_deadline: float) -> tuple[Any, float]:
+    def run(self, job: Job, args: tuple[Any, ...], seconds: float, deadline: float | None) -> tuple[Any, float]:
         """``job(catalog, *args)`` in a helper: its answer and the CPU seconds it used. Re-raises the job's
-        exception; :class:`HeavyTimeout` past ``hard_deadline`` (a ``time.perf_counter()`` instant)."""
+        exception; :class:`HeavyTimeout` ``seconds`` after the job was sent, or at ``deadline`` (a
+        ``time.perf_counter()`` instant) if that comes first."""
         self._forked()
         helper = self._idle.pop() if self._idle else self._spawn()
         self._running += 1
         try:
             if not helper.ready:  # a helper still starting (a worker warms them at boot): its start is not the job's
-                self._receive(helper, max(hard_deadline, time.perf_counter() + START_SECONDS))  # ("ready", None)
+                self._receive(helper, time.perf_counter() + START_SECONDS)  # ("ready", None)
                 helper.ready = True
             try:
                 helper.conn.send((job, args))
             except OSError:  # it died meanwhile
                 raise HeavyTimeout() from None
-            kind, value, cpu = self._receive(helper, hard_deadline)
+            hard = time.perf_counter() + seconds
+            kind, value, cpu = self._receive(helper, hard if deadline is None else min(hard, deadline))
         except BaseException:
             self._running -= 1
             self._end(helper)
@@ -238,15 +245,22 @@ class HeavyWork:
     def of(cls, catalog: Any, slots: int, nice: int, max_seconds: float) -> HeavyWork:
         return cls(Slots(slots_folder(), slots), Helpers(catalog, slots, nice), max_seconds)
 
-    def run(self, what: str, job: Job, *args: Any, deadline: float | None = None) -> tuple[Any, float]:
+    def run(
+        self, what: str, job: Job, *args: Any, deadline: float | None = None, seconds: float | None = None
+    ) -> tuple[Any, float]:
         """``job(catalog, *args)`` in a helper, if a slot is free now (else :func:`busy`); its answer and CPU
-        seconds. ``deadline``: the job's own end (a suggestion's budget, with its tenth of slack); at the
-        latest ``REFEREE_HEAVY_MAX_SECONDS`` from now."""
+        seconds. It is ended (:class:`HeavyTimeout`) ``seconds`` (``REFEREE_HEAVY_MAX_SECONDS``) after it
+        started, or at ``deadline`` (a suggestion's budget and its grace) if that comes first."""
         slot = self.slots.take()
         if slot is None:
+            metrics.heavy_job(job.__name__, "busy")
             raise busy(what)
         try:
-            hard = time.perf_counter() + self.max_seconds
-            return self.helpers.run(job, args, hard if deadline is None else min(deadline, hard))
+            answer = self.helpers.run(job, args, self.max_seconds if seconds is None else seconds, deadline)
+        except HeavyTimeout:
+            metrics.heavy_job(job.__name__, "timeout")
+            raise
         finally:
             self.slots.give_back(slot)
+        metrics.heavy_job(job.__name__, "done")
+        return answer

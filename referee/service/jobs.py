@@ -34,11 +34,12 @@ def recovery(
     states: list[Any],
     digests: list[str],
     digest: Callable[[Mapping[str, Any]], str],
-    stop_at: float,
+    seconds: float,
 ) -> tuple[Steps, str | None]:
-    """The moves of ``states`` (consecutive seqs of one game) found before ``stop_at`` (``perf_counter``),
+    """The moves of ``states`` (consecutive seqs of one game) found within ``seconds`` (one at the least),
     ``digests`` the ledger's of their actions, made by ``digest``; and why the next could not be found, if
     it could not (``RecoveryError``'s message)."""
+    stop_at = time.perf_counter() + seconds
     found: Steps = []
     try:
         for step in recovered_steps(catalog, states, digests, digest):

@@ -12,20 +12,21 @@ is answered 429 ``busy`` with its progress, which is kept; asking again goes on 
 
 from __future__ import annotations
 
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from referee.service import jobs
-from referee.service.heavy import HeavyWork, busy
+from referee.service import jobs, metrics
+from referee.service.heavy import HeavyTimeout, HeavyWork, busy, heavy_timeout
 from referee.service.problems import Problem
 
 # (digest of the action, token) of each seq asked for, None where the ledger does not hold it
 ReadMoves = Callable[[int, int], list["tuple[str, str] | None"]]
 
 KEPT_GAMES = 128  # per worker: about 0.2 MB a game of 500 moves
+# The longest one move's recovery may take past the job's share: MAX_TRIES applications of ~0.1 ms, and room.
+STEP_SECONDS = 5.0
 
 
 def not_recoverable(why: str) -> Problem:
@@ -65,10 +66,20 @@ class RecoveredGames:
             raise not_recoverable(f"the ledger holds this game from seq {first} only (it adopted the game there)")
         moves: list[tuple[str, str]] = [move for move in kept if move is not None]
         states = [open_token(token) for _, token in moves]
-        stop_at = time.perf_counter() + self.heavy.max_seconds / 2
-        (steps, error), _ = self.heavy.run(
-            "a record's recovery", jobs.recovery, states, [digest for digest, _ in moves[1:]], self.digest, stop_at
-        )
+        digests = [digest for digest, _ in moves[1:]]
+        share = self.heavy.max_seconds / 2  # the job stops itself after its share, between two moves
+        try:
+            (steps, error), _ = self.heavy.run(
+                "a record's recovery",
+                jobs.recovery,
+                states,
+                digests,
+                self.digest,
+                share,
+                seconds=share + STEP_SECONDS,
+            )
+        except HeavyTimeout:
+            raise heavy_timeout("The record's recovery") from None
         progress = Progress(
             known.dealt if known is not None else states[0],
             (known.actions if known is not None else []) + [action for action, _ in steps],
@@ -76,6 +87,7 @@ class RecoveredGames:
             moves[len(steps)][1],
         )
         self._keep(game_id, progress)
+        metrics.moves_recovered(len(steps))
         if error is not None:
             raise not_recoverable(error)
         if len(progress.actions) < latest:
