@@ -19,7 +19,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 MIB = 1024 * 1024
 # Above the Kubernetes readiness probe's period (2 s) plus its timeout (2 s), so
@@ -138,6 +138,24 @@ ENVIRONMENT: tuple[EnvSetting, ...] = (
         "the largest budget_ms POST /v1/suggest accepts (1 to 2000; 400 above), and its iterations in "
         "proportion (1000 at 2000): a bound on one hint's CPU",
     ),
+    EnvSetting(
+        "REFEREE_HEAVY_SLOTS",
+        "the number of cores",
+        "heavy requests (/v1/suggest, /v1/records from the ledger, /v1/events/pair) a replica runs at once, "
+        "each in a helper process apart from the workers; one more is refused at once, 429 busy with "
+        "Retry-After (docs/api.md §16). With sync workers keep it below REFEREE_WORKERS",
+    ),
+    EnvSetting(
+        "REFEREE_HEAVY_NICE",
+        "10",
+        "how much lower (0 to 19) the helpers' CPU priority is than the workers': the kernel serves rule checks first",
+    ),
+    EnvSetting(
+        "REFEREE_HEAVY_MAX_SECONDS",
+        "10",
+        "the longest one heavy job may run (a suggestion ends at its own budget_ms first); past it the job "
+        "is ended: 503 heavy_timeout, or for a record's recovery 429 busy with its progress kept",
+    ),
     EnvSetting("REFEREE_TIMEOUT", "30", "gunicorn worker timeout, seconds"),
     EnvSetting("REFEREE_LOG_REQUESTS", "1", "0 turns the JSON line per request off"),
     EnvSetting("REFEREE_LOG_LEVEL", "info", "level of the other logs"),
@@ -215,6 +233,9 @@ class Settings:
     ledger: str | None = None
     ledger_ttl: float = DEFAULT_LEDGER_TTL
     ledger_timeout: float = DEFAULT_LEDGER_TIMEOUT
+    heavy_slots: int = field(default_factory=lambda: os.cpu_count() or 1)
+    heavy_nice: int = 10
+    heavy_max_seconds: float = 10.0
 
     @property
     def private(self) -> bool:
@@ -280,6 +301,11 @@ class Settings:
             workers=_count(env, "REFEREE_WORKERS", high=256),
             worker_connections=_count(env, "REFEREE_WORKER_CONNECTIONS", high=100_000),
             worker_timeout=_count(env, "REFEREE_TIMEOUT", high=3600),
+            heavy_slots=_whole(env, "REFEREE_HEAVY_SLOTS", os.cpu_count() or 1, 1, 256),
+            heavy_nice=_whole(env, "REFEREE_HEAVY_NICE", int(default("REFEREE_HEAVY_NICE")), 0, 19),
+            heavy_max_seconds=_number(
+                env, "REFEREE_HEAVY_MAX_SECONDS", float(default("REFEREE_HEAVY_MAX_SECONDS")), high=3600.0, low=0.1
+            ),
             log_level=_choice(env, "REFEREE_LOG_LEVEL", LOG_LEVELS, default("REFEREE_LOG_LEVEL")),
             forwarded_allow_ips=env.get("FORWARDED_ALLOW_IPS", "").strip() or default("FORWARDED_ALLOW_IPS"),
         )
@@ -436,9 +462,18 @@ def default(name: str) -> str:
 
 def _count(env: Mapping[str, str], name: str, high: int) -> int:
     """A whole number from 1 to ``high``; absent → the table's default."""
-    value = env.get(name, "").strip() or default(name)
-    if not _digits(value) or not 1 <= int(value) <= high:
-        raise ConfigError(f"{name}={_shown(value)}: must be a whole number from 1 to {high}")
+    return _bounded(name, env.get(name, "").strip() or default(name), 1, high)
+
+
+def _whole(env: Mapping[str, str], name: str, absent: int, low: int, high: int) -> int:
+    """A whole number from ``low`` to ``high``; absent → ``absent`` (a default the machine decides)."""
+    value = env.get(name, "").strip()
+    return _bounded(name, value, low, high) if value else absent
+
+
+def _bounded(name: str, value: str, low: int, high: int) -> int:
+    if not _digits(value) or not low <= int(value) <= high:
+        raise ConfigError(f"{name}={_shown(value)}: must be a whole number from {low} to {high}")
     return int(value)
 
 
