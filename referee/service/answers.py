@@ -106,7 +106,10 @@ def new_game(ref: Referee, environ: Environ) -> Answer:
 
 def next_game(ref: Referee, environ: Environ) -> Answer:
     """``POST /v1/matches/next``: a match's next game dealt from the last one's final state."""
-    state, events = ref.codec.deal_next(read_body(environ, ref.limits))
+    asked = ref.codec.open_next(read_body(environ, ref.limits))
+    last = engine.check_state(ref.catalog, asked.state)
+    game, match = engine.next_game(last, asked.first, asked.chooser)  # RULES 14.1-14.3
+    state, events = ref.codec.deal_next(last, asked, game, match)
     return 201, orjson.dumps(ref.codec.close_new(state, events, next_game=True)), None
 
 
@@ -310,7 +313,8 @@ def suggest(ref: Referee, environ: Environ) -> Answer:
 
 def reveal(ref: Referee, environ: Environ) -> Answer:
     """``POST /v1/reveal``: the whole state of a finished private game."""
-    return 200, orjson.dumps(ref.codec.reveal(read_body(environ, ref.limits))), None
+    state = engine.check_state(ref.catalog, ref.codec.open_reveal(read_body(environ, ref.limits)))
+    return 200, orjson.dumps(ref.codec.reveal(state)), None
 
 
 def latest(ref: Referee, environ: Environ) -> Answer:

@@ -25,6 +25,7 @@ from enum import Enum
 from typing import Any
 
 from referee import engine
+from referee.engine import StateDict
 from referee.private.ledger import Ledger
 from referee.private.sealing import Sealer
 from referee.service.problems import Problem, schema_problem
@@ -77,6 +78,18 @@ NO_LEDGER_RECORD = (
     "POST /v1/records from a game id needs a ledger (REFEREE_LEDGER, private mode), which keeps each game's "
     "tokens; without one, send the deal's token and the actions."
 )
+
+
+@dataclass(frozen=True, slots=True)
+class NextAsked:
+    """``/v1/matches/next``'s body opened: the last game's state (as sent, or the token's), who plays first,
+    and who chose (plain mode: the body's ``player``, None to trust the caller; private mode: None, and
+    ``seat`` the loser's seat's player, checked once the engine has said the game is over)."""
+
+    state: Any
+    first: int
+    chooser: int | None = None
+    seat: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,18 +183,26 @@ class Codec:
     def may_write_whole(self, record: Any) -> None:
         """A whole record (seed included) may be answered: always, but in private mode only once the game is over."""
 
-    def deal_next(self, body: Body) -> tuple[Body, list[Body]]:
-        """``/v1/matches/next``: the next game of a match (RULES 14), dealt from the last one's final state."""
+    def open_next(self, body: Body) -> NextAsked:
+        """``/v1/matches/next``'s body: the last game's state and who asks (the engine then judges RULES 14)."""
         raise NotImplementedError
 
-    def reveal(self, body: Body) -> Body:
-        """``/v1/reveal``'s answer: the whole state of a finished private game."""
+    def deal_next(self, last: StateDict, asked: NextAsked, game: Body, match: Any) -> tuple[Body, list[Body]]:
+        """The match's next game (``game`` and ``match``, the engine's from ``last``, its checked state) dealt."""
+        raise NotImplementedError
+
+    def open_reveal(self, body: Body) -> Any:
+        """``/v1/reveal``'s body: the state of a private game, with both its seats."""
         raise Problem(
             "private-mode-off",
             "private_mode_off",
             "POST /v1/reveal is for private play (REFEREE_STATE_KEY); this referee "
             "runs in plain mode, where every state is plain already.",
         )
+
+    def reveal(self, state: StateDict) -> Body:
+        """``/v1/reveal``'s answer: the whole (checked) state of a finished private game."""
+        raise NotImplementedError  # open_reveal refused already
 
     def latest(self, body: Body) -> Body:
         """``/v1/latest``'s answer: a private game's latest token, from the ledger."""
@@ -238,14 +259,15 @@ class PlainCodec(Codec):
             raise no_ledger(NO_CLOCK_HERE)
         return engine.new_game(self.catalog, body)
 
-    def deal_next(self, body: Body) -> tuple[Body, list[Body]]:
+    def open_next(self, body: Body) -> NextAsked:
         """Plain mode trusts its caller (docs/api.md §15): ``player``, if sent, is who chooses (RULES 14.2)."""
         envelope(body, ("state", "first_player"), ("player",))
         first = player_field(body, "first_player")
         assert first is not None  # a required key (envelope)
         chooser = None if body.get("player") is None else player_field(body)
-        state = engine.check_state(self.catalog, self.state_in(body["state"]))
-        game, match = engine.next_game(state, first, chooser)
+        return NextAsked(self.state_in(body["state"]), first, chooser)
+
+    def deal_next(self, last: StateDict, asked: NextAsked, game: Body, match: Any) -> tuple[Body, list[Body]]:
         if "clock" in game:
             raise no_ledger(NO_CLOCK_HERE)
         return engine.new_game(self.catalog, game, match=match)

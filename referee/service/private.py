@@ -50,6 +50,7 @@ from referee.service.codecs import (
     Codec,
     Kept,
     LedgerGame,
+    NextAsked,
     Opened,
     Shape,
     clocked,
@@ -314,25 +315,31 @@ class PrivateCodec(Codec):
         now = self.ledger_time(game_id) if game.get("clock") is not None else None
         return private_deal(self.catalog, game, seed, game_id, now=now, match=match)
 
-    def deal_next(self, body: Body) -> tuple[Body, list[Body]]:
-        """The next game of a match from the last game's token, asked by the loser's seat (RULES 14.2)."""
+    def open_next(self, body: Body) -> NextAsked:
+        """The last game's token and the seat that asks for the next game (the loser's: checked in
+        :meth:`deal_next`, once the engine has said the game is over, RULES 14.1)."""
         envelope(body, ("state", "seats", "first_player"))
         first = player_field(body, "first_player")
         assert first is not None  # a required key (envelope)
-        state = engine.check_state(self.catalog, self.state_in(body))
+        state = self.state_in(body)
         seats = body["seats"]
         if not isinstance(seats, list) or len(seats) != 1:
             raise schema_problem({"seats": ["Must be a list of one seat: the loser's of the game that ended."]})
         player, _ = self.seat_in(seats[0], state.get("game_id"), "seats.0")
         if player == WATCH:
             raise not_your_seat(WATCH_CANNOT_ACT)
-        game, match = engine.next_game(state, first)  # RULES 14.1, 14.3: a match's game that is over
-        assert state["result"] is not None
-        loser = other(state["result"]["winner"])
-        if player != loser:
-            raise not_your_seat(f"The seat is player {player}'s; the loser, player {loser}, chooses who plays first.")
+        return NextAsked(state, first, seat=player)
+
+    def deal_next(self, last: StateDict, asked: NextAsked, game: Body, match: Any) -> tuple[Body, list[Body]]:
+        """The next game dealt for the loser's seat (RULES 14.2: 403 ``not_your_seat`` for the winner's)."""
+        assert last["result"] is not None  # the engine's next_game: a game that is over
+        loser = other(last["result"]["winner"])
+        if asked.seat != loser:
+            raise not_your_seat(
+                f"The seat is player {asked.seat}'s; the loser, player {loser}, chooses who plays first."
+            )
         # With a ledger the next game's id is the game before's, derived: its seats find it (``latest``'s ``next``).
-        return self.dealt(game, match, None if self.ledger is None else next_game_id(state["game_id"]))
+        return self.dealt(game, match, None if self.ledger is None else next_game_id(last["game_id"]))
 
     def close_new(self, state: Body, events: list[Body], next_game: bool = False) -> Body:
         game_id = state["game_id"]
@@ -473,8 +480,8 @@ class PrivateCodec(Codec):
         if record.result is None:
             raise game_not_over("'s whole record (its seed) is written", '; a seat\'s record ("player") any time')
 
-    def reveal(self, body: Body) -> Body:
-        """The whole state of a finished game, with both seats.
+    def open_reveal(self, body: Body) -> Any:
+        """The state of the body's token, with both seats.
 
         Both, because the referee cannot tell the game's last token from a
         fork: a player could concede on a copy of the current token and
@@ -483,8 +490,12 @@ class PrivateCodec(Codec):
         their seat to) can reveal anything.
         """
         envelope(body, ("state", "seats"))
-        state = engine.check_state(self.catalog, self.state_in(body))
+        state = self.state_in(body)
         self.both_seats(body, state, "Revealing a game shows both players' cards")
+        return state
+
+    def reveal(self, state: StateDict) -> Body:
+        """The whole state of a finished game (403 ``game_not_over`` before its end)."""
         if state["phase"] != "over":
             raise game_not_over(" is revealed")
         return {"state": state}
