@@ -122,6 +122,7 @@ def test_settings_defaults_and_parsing(tmp_path):
         bench_echo=True,
         worker_class="sync",
         client_timeout=4.0,
+        heavy_slots=1,  # two sync workers: one is left for rule checks
     )
 
 
