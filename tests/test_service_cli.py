@@ -147,6 +147,9 @@ def test_sizes(text, size):
     "env",
     [
         {"REFEREE_LOG_REQUESTS": "maybe"},
+        {"REFEREE_HEAVY_SLOTS": "0"},
+        {"REFEREE_HEAVY_NICE": "20"},
+        {"REFEREE_HEAVY_MAX_SECONDS": "0"},
         {"REFEREE_DRAIN_SECONDS": "soon"},
         {"REFEREE_SECRET_PREVIOUS": "x"},
         {"REFEREE_MAX_BODY": "1GiB"},
