@@ -113,3 +113,14 @@ def test_a_suggestion_runs_apart_from_the_worker_and_a_second_finds_the_share_bu
     assert 'referee_heavy_jobs_total{job="suggestion",outcome="done"} 1.0' in metrics
     assert bot_cpu > 0  # the bot searched, in its helper: the worker answered rule checks all along, and its
     assert worker_cpu < 0.3 + 0.02 * checks  # CPU is theirs (a few ms each), not two seconds of search
+
+
+def test_sync_workers_leave_a_worker_for_rule_checks_by_default():
+    from referee.service.config import Settings
+
+    assert Settings.from_env({"REFEREE_WORKER_CLASS": "sync", "REFEREE_WORKERS": "2"}).heavy_slots == 1
+    assert Settings.from_env({"REFEREE_WORKER_CLASS": "sync", "REFEREE_WORKERS": "1"}).heavy_slots == 1
+    assert Settings.from_env({"REFEREE_HEAVY_SLOTS": "3", "REFEREE_WORKER_CLASS": "sync"}).heavy_slots == 3
+    import os
+
+    assert Settings.from_env({}).heavy_slots == os.cpu_count()

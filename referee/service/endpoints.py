@@ -241,8 +241,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
             "A game from its NewGame and its actions (as /v1/replay takes it), or a record; `player` for one "
             "seat's or a spectator's record; with a ledger, a private game's id and its seats.",
         ),
-        ("NotFound", "NotRecoverable", "LedgerUnavailable", "BadRequest", "PrivateRefused", "PayloadTooLarge")
-        + ("UnsupportedMediaType", "RuleViolation"),
+        ("NotFound", "NotRecoverable", "LedgerUnavailable", "Busy", "BadRequest", "PrivateRefused")
+        + ("PayloadTooLarge", "UnsupportedMediaType", "RuleViolation"),
         content_type=RECORD_TYPE,
     ),
     Endpoint(
@@ -296,7 +296,10 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         `iterations` the same request gives the same move on every machine.
         `budget_ms` above 2000 is a 400; an unknown `bot` a 400 (`unknown_bot`,
         with `bots`, the known ones); a player who may not act now a 422 citing
-        RULES 12.2 (11.3 once the game is over).
+        RULES 12.2 (11.3 once the game is over). Heavy work: it runs apart from
+        the rule checks, and is refused at once (429 `busy`, `Retry-After`)
+        when the replica's share for it is taken; `budget_ms` counts from the
+        request's arrival.
         """,
         S.SuggestResponseSchema,
         "The bot's move: one of the player's legal actions.",
@@ -305,7 +308,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
             "A state, whose move, the bot and its budget (private mode: a token and the seat).",
             _state_example(player=0, bot="ismcts", budget_ms=500),
         ),
-        (*STATE_ERRORS, "RuleViolation"),
+        ("Busy", "HeavyTimeout", *STATE_ERRORS, "RuleViolation"),
         shape=SUGGEST,
     ),
     Endpoint(

@@ -471,7 +471,7 @@ class PrivateCodec(Codec):
             self.vault.open,
         )
         times = None if progress.dealt.get("clock") is None else [int(at or 0) for at in progress.times[:latest]]
-        return LedgerGame(progress.dealt, progress.actions[:latest], times, seat)
+        return LedgerGame(progress.dealt, progress.actions[:latest], times, seat, progress.texts)
 
     # -- revealing (docs/api.md §10) -----------------------------------------------
 

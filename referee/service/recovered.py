@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from referee.service import jobs, metrics
@@ -37,13 +37,15 @@ def not_recoverable(why: str) -> Problem:
 
 @dataclass
 class Progress:
-    """What is recovered of one game: its deal, the actions of seqs 1.. and their times, and the token of
-    the last seq recovered (a later call checks it is still the game's line)."""
+    """What is recovered of one game: its deal, the actions of seqs 1.. and their times, the token of the
+    last seq recovered (a later call checks it is still the game's line), and the records written of it
+    (a repeat of a record is a read too)."""
 
     dealt: dict[str, Any]
     actions: list[dict[str, Any]]
     times: list[int | None]
     token: str
+    texts: dict[tuple[Any, int], str] = field(default_factory=dict)  # records written of it, by (seat, moves)
 
 
 class RecoveredGames:
