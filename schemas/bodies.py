@@ -62,6 +62,16 @@ class ApplyRequestSchema(Schema):
     action = action_field(required=True)
 
 
+def labels_field() -> StrictBoolean:
+    """``/v1/legal-actions``' ``labels`` (plain and private mode)."""
+    return StrictBoolean(
+        metadata=_doc(
+            "True: give each action a readable `label` (English, or Japanese with `Accept-Language: ja`). "
+            "Default false."
+        )
+    )
+
+
 class LegalActionsRequestSchema(Schema):
     class Meta:
         unknown = RAISE
@@ -69,12 +79,7 @@ class LegalActionsRequestSchema(Schema):
 
     state = fields.Nested(StateSchema, required=True)
     player = player_index(metadata=_doc("Absent: whoever may act now."))
-    labels = StrictBoolean(
-        metadata=_doc(
-            "True: give each action a readable `label` (English, or Japanese with `Accept-Language: ja`). "
-            "Default false."
-        )
-    )
+    labels = labels_field()
 
 
 class ReplayRequestSchema(Schema):
@@ -528,6 +533,17 @@ class PrivateAskRequestSchema(Schema):
     player = player_index(
         allow_none=True, metadata=_doc("If sent, the seat's player (`null` with the spectator key, on /v1/view).")
     )
+
+
+class PrivateLegalActionsRequestSchema(PrivateAskRequestSchema):
+    class Meta:
+        unknown = RAISE
+        description = (
+            "Private mode: a state token and a seat; the actions are the seat's player's only (`player`, if "
+            "sent, must be the seat's), labelled if asked."
+        )
+
+    labels = labels_field()
 
 
 class PrivateSuggestRequestSchema(_BotFields):

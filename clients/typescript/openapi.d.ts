@@ -1705,8 +1705,8 @@ export interface components {
             /** @description True: give each action a readable `label` (English, or Japanese with `Accept-Language: ja`). Default false. */
             labels?: boolean;
         };
-        /** @description Private mode: a state token and a seat; the answer is for the seat's player only (`player`, if sent, must be the seat's). */
-        PrivateAskRequest: {
+        /** @description Private mode: a state token and a seat; the actions are the seat's player's only (`player`, if sent, must be the seat's), labelled if asked. */
+        PrivateLegalActionsRequest: {
             /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
             state: string;
             /** @description A seat, or on /v1/view the game's spectator key (`watch`). */
@@ -1716,6 +1716,8 @@ export interface components {
              * @enum {integer|null}
              */
             player?: 0 | 1 | null;
+            /** @description True: give each action a readable `label` (English, or Japanese with `Accept-Language: ja`). Default false. */
+            labels?: boolean;
         };
         /** @description Trash the whole hand and draw 7 (mulligan phase). (RULES 5.4) Listed, maybe labelled. */
         ListedMulliganAction: {
@@ -2176,6 +2178,18 @@ export interface components {
             state: components["schemas"]["State"];
             /** @enum {integer|null} */
             player: 0 | 1 | null;
+        };
+        /** @description Private mode: a state token and a seat; the answer is for the seat's player only (`player`, if sent, must be the seat's). */
+        PrivateAskRequest: {
+            /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
+            state: string;
+            /** @description A seat, or on /v1/view the game's spectator key (`watch`). */
+            seat: string;
+            /**
+             * @description If sent, the seat's player (`null` with the spectator key, on /v1/view).
+             * @enum {integer|null}
+             */
+            player?: 0 | 1 | null;
         };
         /** @description What one player may see. */
         ViewResponse: {
@@ -3219,7 +3233,7 @@ export interface operations {
                  *       "labels": true
                  *     }
                  */
-                "application/json": components["schemas"]["LegalActionsRequest"] | components["schemas"]["PrivateAskRequest"];
+                "application/json": components["schemas"]["LegalActionsRequest"] | components["schemas"]["PrivateLegalActionsRequest"];
             };
         };
         responses: {

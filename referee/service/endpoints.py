@@ -176,7 +176,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         S.LegalActionsResponseSchema,
         "Every legal action now.",
         Request(
-            S.either(S.LegalActionsRequestSchema, S.PrivateAskRequestSchema),
+            S.either(S.LegalActionsRequestSchema, S.PrivateLegalActionsRequestSchema),
             "A state, and optionally a player (private mode: a token and a seat).",
             _state_example(player=0, labels=True),
         ),
