@@ -24,6 +24,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from marshmallow import Schema
+
+import referee_schemas as S
 from referee import engine
 from referee.engine import StateDict
 from referee.private.ledger import Ledger
@@ -45,10 +48,28 @@ class Shape(Enum):
 
 # Bound once: a member read through its class costs a lookup on every request (docs/decisions.md).
 ACT, ASK, LOOK, SUGGEST = Shape.ACT, Shape.ASK, Shape.LOOK, Shape.SUGGEST
-ACTION_KEYS = ("action",)  # what a body that acts has besides the state (and, in private mode, the seat)
-ASK_OPTIONAL = ("player", "labels")
-SUGGEST_KEYS = ("bot",)  # what a body asking for a bot's move has besides the state and its player or seat
-SUGGEST_OPTIONAL = ("budget_ms", "iterations", "seed")  # exactly one of the first two (the handler checks)
+
+# The documented bodies (schemas/bodies.py) of the requests that carry one state, by shape: plain mode's and
+# private mode's. The endpoints' declarations document these (referee.service.endpoints) and the codecs
+# check a body's keys against the same schemas, so a body's keys are written once.
+BODIES: dict[Shape, tuple[type[Schema], type[Schema]]] = {
+    ACT: (S.ApplyRequestSchema, S.PrivateActRequestSchema),
+    ASK: (S.LegalActionsRequestSchema, S.PrivateLegalActionsRequestSchema),
+    LOOK: (S.ViewRequestSchema, S.PrivateAskRequestSchema),
+    SUGGEST: (S.SuggestRequestSchema, S.PrivateSuggestRequestSchema),
+}
+
+
+def keys_of(schema: type[Schema]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A documented body's keys for :func:`~referee.service.reading.envelope`: the required ones (the state
+    first, so its refusal is named first), then the optional ones."""
+    declared = {field.data_key or name: field for name, field in schema().fields.items()}
+    names = sorted(declared, key=lambda name: name != "state")
+    return tuple(n for n in names if declared[n].required), tuple(n for n in names if not declared[n].required)
+
+
+PLAIN_KEYS = {shape: keys_of(plain) for shape, (plain, _) in BODIES.items()}
+PRIVATE_KEYS = {shape: keys_of(private) for shape, (_, private) in BODIES.items()}
 
 
 @dataclass(slots=True)
@@ -222,21 +243,18 @@ class PlainCodec(Codec):
         return state
 
     def open(self, body: Body, shape: Shape) -> Opened:
+        envelope(body, *PLAIN_KEYS[shape])
         if shape is ACT:
-            envelope(body, ("state", *ACTION_KEYS))
             action = body["action"]
             player = action.get("player") if isinstance(action, dict) else None  # the engine judges it
         elif shape is ASK:
-            envelope(body, ("state",), ASK_OPTIONAL)
             player = body.get("player")  # absent: whoever may act; the engine judges an index (Player.check)
             if player is None and "player" in body:  # null names no one here (on /v1/view, a spectator)
                 raise schema_problem({"player": ["must be 0 or 1"]})  # the engine's words
             labels_field(body)
         elif shape is SUGGEST:
-            envelope(body, ("state", "player", *SUGGEST_KEYS), SUGGEST_OPTIONAL)
             player = player_field(body)
         else:
-            envelope(body, ("state", "player"))
             player = body["player"]  # None: a spectator; an index the engine judges
         return Opened(self.state_in(body["state"]), player)
 

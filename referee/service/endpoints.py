@@ -29,7 +29,7 @@ from typing import Any
 import referee_schemas as S
 from referee.service import answers
 from referee.service.answers import Handler
-from referee.service.codecs import ACT, ASK, LOOK, SUGGEST, Shape
+from referee.service.codecs import ACT, ASK, BODIES, LOOK, SUGGEST, Shape
 from referee.service.openapi import NEW_GAME_EXAMPLE, apply_example
 from referee.service.reading import JSON
 
@@ -75,7 +75,7 @@ class Endpoint:
 
 
 ACT_REQUEST = Request(  # /v1/apply's and /v1/validate's
-    S.either(S.ApplyRequestSchema, S.PrivateActRequestSchema),
+    S.either(*BODIES[ACT]),
     "A state and one action (private mode: a token, the action and the actor's seat).",
 )
 
@@ -176,7 +176,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         S.LegalActionsResponseSchema,
         "Every legal action now.",
         Request(
-            S.either(S.LegalActionsRequestSchema, S.PrivateLegalActionsRequestSchema),
+            S.either(*BODIES[ASK]),
             "A state, and optionally a player (private mode: a token and a seat).",
             _state_example(player=0, labels=True),
         ),
@@ -275,7 +275,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         S.ViewResponseSchema,
         "What that player may see.",
         Request(
-            S.either(S.ViewRequestSchema, S.PrivateAskRequestSchema),
+            S.either(*BODIES[LOOK]),
             "A state and a player (private mode: a token and a seat).",
         ),
         STATE_ERRORS,
@@ -304,7 +304,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         S.SuggestResponseSchema,
         "The bot's move: one of the player's legal actions.",
         Request(
-            S.either(S.SuggestRequestSchema, S.PrivateSuggestRequestSchema),
+            S.either(*BODIES[SUGGEST]),
             "A state, whose move, the bot and its budget (private mode: a token and the seat).",
             _state_example(player=0, bot="ismcts", budget_ms=500),
         ),

@@ -37,15 +37,11 @@ from referee.private.tokens import WATCH, Vault
 from referee.service import metrics
 from referee.service.codecs import (
     ACT,
-    ACTION_KEYS,
     ASK,
-    ASK_OPTIONAL,
     LOOK,
     NO_CLOCK_HERE,
     NO_LEDGER_RECORD,
-    SUGGEST,
-    SUGGEST_KEYS,
-    SUGGEST_OPTIONAL,
+    PRIVATE_KEYS,
     Body,
     Codec,
     Kept,
@@ -192,12 +188,7 @@ class PrivateCodec(Codec):
         A spectator key opens only to look (``/v1/view``): its player is None (docs/api.md §12).
         """
         look = shape is LOOK
-        if shape is ACT:
-            envelope(body, ("state", *ACTION_KEYS, "seat"))
-        elif shape is SUGGEST:
-            envelope(body, ("state", "seat", *SUGGEST_KEYS), ("player", *SUGGEST_OPTIONAL))
-        else:
-            envelope(body, ("state", "seat"), ("player",) if look else ASK_OPTIONAL)
+        envelope(body, *PRIVATE_KEYS[shape])
         if shape is ACT:
             named = body["action"].get("player") if isinstance(body["action"], dict) else None
         else:
