@@ -108,14 +108,20 @@ def deck_violations(catalog: Catalog, deck: DeckRead, played: Played | None = No
     for cid in counts:
         card = catalog.get(cid)
         if card is not None and card.kind == "bonus":  # RULES 3.3
-            found.append(RuleViolation("bonus_card", card=cid, **_line(deck, [cid])))
+            found.append(RuleViolation("bonus_card", card=cid, name=card.name, **_line(deck, [cid])))
     unknown = [cid for cid in counts if cid not in catalog]  # RULES 3.4: each distinct id once
     found.extend(RuleViolation("unknown_card", card=cid) for cid in unknown[:UNKNOWN_CARDS_LISTED])
     if len(unknown) > UNKNOWN_CARDS_LISTED:
         found.append(RuleViolation("more_unknown_cards", count=len(unknown) - UNKNOWN_CARDS_LISTED))
     if played:
         found.extend(_series_left_out(catalog, deck, played[0]))
-    return found + banned + later
+    return sorted(found + banned + later, key=_line_number)
+
+
+def _line_number(violation: RuleViolation) -> int:
+    """A deck list's problems in line order (docs/api.md §13); those of no line (3.1) first, the rest as found."""
+    line = violation.params.get("line", 0)
+    return line if isinstance(line, int) else 0
 
 
 def _line(deck: DeckRead, printings: list[str]) -> dict[str, int]:
@@ -133,7 +139,14 @@ def _series_left_out(catalog: Catalog, deck: DeckRead, fmt: Format) -> list[Rule
         if card is not None and card.kind != "bonus" and not fmt.allows(card.series):
             series = card.series or "none"
             out.append(
-                RuleViolation("series_not_in_format", card=cid, series=series, format=fmt.id, **_line(deck, [cid]))
+                RuleViolation(
+                    "series_not_in_format",
+                    card=cid,
+                    name=card.name,
+                    series=series,
+                    format=fmt.id,
+                    **_line(deck, [cid]),
+                )
             )
     return out
 
