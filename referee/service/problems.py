@@ -177,8 +177,9 @@ MAX_ERROR_ANSWER = 64 * 1024  # bytes of any error answer (hooks.error_answer ho
 
 
 def _path_order(path: str) -> tuple[tuple[int, int, str], ...]:
-    """``actions.2`` before ``actions.10``: indices by number, names by text."""
-    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in path.split("."))
+    """``actions.2`` before ``actions.10``: indices by number (isdecimal: ``²`` is a digit, not a number, to
+    int()), names by text."""
+    return tuple((0, int(part), "") if part.isdecimal() else (1, 0, part) for part in path.split("."))
 
 
 def _short(message: Any) -> Any:
