@@ -39,6 +39,7 @@ SYSTEM_PACKAGES = {
     "nginx-light": "the proxy tests (nginx in front of sync workers, rotation, the ledger's replicas, the Kubernetes sidecar)",
     "redis-server": "the ledger's tests on Redis",
     "nodejs, npm": "the TypeScript client's generated types and compile check, axe-core for the table",
+    "curl, jq": "the README's and docs' shell blocks (tests/test_docs_blocks.py)",
 }
 _MISSING = ("is missing", "is not installed", "not installed")
 NGINX_MISSING = "nginx is not installed (apt-get install nginx-light)"

@@ -65,7 +65,7 @@ def documents() -> list[Path]:
 def blocks(path: Path) -> list[Block]:
     """Every fenced block of ``path``, in order, with its marker."""
     source = path.read_text("utf-8")
-    doc = str(path.relative_to(ROOT))
+    doc = str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else path.name
     out: list[Block] = []
     marker: dict[str, str] = {}
     for token in MarkdownIt("commonmark").parse(source):
@@ -81,9 +81,7 @@ def blocks(path: Path) -> list[Block]:
         server = None
         if kind in RUN and SERVED.search(token.content):
             server = marker.get("server") or "plain"
-        out.append(
-            Block(doc, token.map[0] + 1, kind, token.content, marker.get("skip"), marker.get("file"), server)
-        )
+        out.append(Block(doc, token.map[0] + 1, kind, token.content, marker.get("skip"), marker.get("file"), server))
         marker = {}
     return out
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -14,11 +16,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import STATE_KEY, Server, launch_server, stop_servers, wait_ready
+from tests.conftest import STATE_KEY, Server, launch_server, need_program, stop_servers, wait_ready
 from tests.docs_blocks import KINDS, PARSED, SHOWN, Block, blocks, console_script, documents, in_order, served
 
 ALL = [block for doc in documents() for block in blocks(doc)]
 TIMEOUT = 180  # seconds for one block; the slowest (a bot arena) takes a few
+PROGRAMS = {"jq": "jq", "curl": "curl", "node": "nodejs"}  # programs the blocks call, and their Debian packages
 
 
 class Referees:
@@ -49,6 +52,7 @@ def referees(tmp_path_factory) -> Iterator[Referees]:
 @pytest.fixture(scope="module")
 def workdirs(tmp_path_factory) -> dict[str, Path]:
     """One working directory a document, shared by its blocks in order, holding the repository's examples."""
+
     class Dirs(dict):
         def __missing__(self, doc: str) -> Path:
             path = tmp_path_factory.mktemp("docs-" + doc.replace("/", "-"))
@@ -93,6 +97,9 @@ def test_the_block_runs_as_written(block: Block, referees: Referees, workdirs: d
     if block.kind in PARSED:
         (json.loads if block.kind == "json" else yaml.safe_load)(block.text)
         return
+    for program, package in PROGRAMS.items():
+        if re.search(rf"\b{program}\b", block.text):
+            need_program(shutil.which(program), f"{program} is not installed (apt-get install {package})")
     text = served(block.text, referees.url(block.server)) if block.server else block.text
     if block.kind == "python":
         done = _run([sys.executable, "-"], cwd, text)
@@ -105,3 +112,50 @@ def test_the_block_runs_as_written(block: Block, referees: Referees, workdirs: d
         done = _run(["bash", "-c", script], cwd)
         missing = in_order(expected, done.stdout + done.stderr)
         assert not missing, _failed(block, done, f"did not print, in order: {missing}")
+
+
+SAMPLE = """# A page
+
+<!-- docs: file deck.txt -->
+```text
+3 AF-040
+```
+
+<!-- docs: skip needs docker -->
+```sh
+docker build .
+```
+
+<!-- docs: server private -->
+```python
+print("http://127.0.0.1:8000")
+```
+
+```
+no info string
+```
+
+```console
+$ printf 'a\\nb\\nc\\n'
+a
+...
+c
+```
+"""
+
+
+def test_the_runner_reads_kinds_markers_and_console_promises(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(SAMPLE, "utf-8")
+    found = blocks(page)
+    assert [(b.kind, b.file, b.skip, b.server) for b in found] == [
+        ("text", "deck.txt", None, None),
+        ("sh", None, "needs docker", None),
+        ("python", None, None, "private"),
+        ("", None, None, None),  # refused by the runner: say what it is
+        ("console", None, None, None),
+    ]
+    assert served(found[2].text, "http://127.0.0.1:5555") == 'print("http://127.0.0.1:5555")\n'
+    script, expected = console_script(found[4].text)
+    assert expected == ["a", "c"]
+    assert in_order(expected, "a\nb\nc\n") == [] and in_order(expected, "c\na\n") == ["c"]
