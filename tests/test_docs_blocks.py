@@ -157,5 +157,5 @@ def test_the_runner_reads_kinds_markers_and_console_promises(tmp_path):
     ]
     assert served(found[2].text, "http://127.0.0.1:5555") == 'print("http://127.0.0.1:5555")\n'
     script, expected = console_script(found[4].text)
-    assert expected == ["a", "c"]
+    assert script == "printf 'a\\nb\\nc\\n'\n" and expected == ["a", "c"]
     assert in_order(expected, "a\nb\nc\n") == [] and in_order(expected, "c\na\n") == ["c"]
