@@ -9,7 +9,8 @@ shows. A block's info string says what it is:
 - ``json``, ``yaml``: parsed (a document that does not parse fails);
 - ``text``: shown, not run (an output, a synopsis, an excerpt): the runner says so.
 
-An HTML comment just before a block (``<!-- docs: ... -->``) tells the runner more:
+An HTML comment just before a block (``<!-- docs: ... -->``), or the same words after the kind in the info
+string (```` ```sh skip="needs docker" ````, which renderers do not show), tells the runner more:
 
 - ``<!-- docs: skip REASON -->``: the block cannot run here (docker, kubectl, a server that runs until
   stopped); the runner skips it saying REASON;
@@ -27,6 +28,7 @@ so a file an earlier block writes is there for a later one.
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,7 +40,8 @@ PARSED = frozenset({"json", "yaml"})
 SHOWN = frozenset({"text"})
 KINDS = RUN | PARSED | SHOWN
 SERVED = re.compile(r"(?:https?://)?(?:localhost|127\.0\.0\.1):8000")
-MARKER = re.compile(r"<!--\s*docs:\s*(?P<verb>skip|file|server)\b\s*(?P<arg>.*?)\s*-->", re.S)
+VERBS = ("skip", "file", "server")
+MARKER = re.compile(rf"<!--\s*docs:\s*(?P<verb>{'|'.join(VERBS)})\b\s*(?P<arg>.*?)\s*-->", re.S)
 
 
 @dataclass(frozen=True)
@@ -77,7 +80,11 @@ def blocks(path: Path) -> list[Block]:
             marker = {}
             continue
         assert token.map is not None
-        kind = token.info.split()[0] if token.info.strip() else ""
+        kind, *words = shlex.split(token.info) or [""]
+        for word in words:
+            verb, is_set, arg = word.partition("=")
+            if is_set and verb in VERBS:
+                marker[verb] = arg
         server = None
         if kind in RUN and SERVED.search(token.content):
             server = marker.get("server") or "plain"

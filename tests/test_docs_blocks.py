@@ -135,6 +135,10 @@ print("http://127.0.0.1:8000")
 no info string
 ```
 
+```sh skip="runs until stopped"
+make serve
+```
+
 ```console
 $ printf 'a\\nb\\nc\\n'
 a
@@ -153,9 +157,10 @@ def test_the_runner_reads_kinds_markers_and_console_promises(tmp_path):
         ("sh", None, "needs docker", None),
         ("python", None, None, "private"),
         ("", None, None, None),  # refused by the runner: say what it is
+        ("sh", None, "runs until stopped", None),  # the marker in the info string
         ("console", None, None, None),
     ]
     assert served(found[2].text, "http://127.0.0.1:5555") == 'print("http://127.0.0.1:5555")\n'
-    script, expected = console_script(found[4].text)
+    script, expected = console_script(found[5].text)
     assert script == "printf 'a\\nb\\nc\\n'\n" and expected == ["a", "c"]
     assert in_order(expected, "a\nb\nc\n") == [] and in_order(expected, "c\na\n") == ["c"]
