@@ -46,6 +46,7 @@ POWER_MAX = 1_000_000  # pending.power and each modifier's power, either sign
 CLOCK_INITIAL = (10, 86_400)
 CLOCK_INCREMENT = (0, 3_600)
 BEST_OF = (1, 3, 5)  # RULES 14.1
+WATCH_DELAY = (0, 50)  # docs/api.md §12 "Delay": how many moves a spectator sees the game behind, at most
 # The latest time a clock may show (9999-12-31T23:59:59.999Z, in milliseconds since 1970): RFC 3339's last year.
 CLOCK_TIME_MAX = 253_402_300_799_999
 

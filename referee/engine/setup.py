@@ -30,6 +30,7 @@ from referee.engine.facts import (
     RULESET,
     SCHEMA,
     UNKNOWN_CARDS_LISTED,
+    WATCH_DELAY,
     Player,
     WindowMode,
     majority,
@@ -40,7 +41,7 @@ from referee.engine.registry import rule
 from referee.engine.state_types import MatchDict, StateDict
 
 _NEW_GAME_KEYS = frozenset(
-    ("decks", "seed", "first_player", "shuffle", "players", "options", "format", "clock", "match")
+    ("decks", "seed", "first_player", "shuffle", "players", "options", "format", "clock", "match", "watch_delay")
 )
 Played = tuple[Format, Revision]  # a game's format and the revision in force (RULES 3.9)
 
@@ -318,6 +319,7 @@ def new_game(
         **({} if game_id is None else {"game_id": game_id}),
         clock=None if req["clock"] is None else new_clock(req["clock"]["initial"], req["clock"]["increment"], now or 0),
         match=match if match is not None else req["match"],
+        **({} if req["watch_delay"] is None else {"watch_delay": req["watch_delay"]}),
     )
     g = Board(catalog, cast(StateDict, state))  # built field by field from the model (model.build)
     g.emit("game_started", first_player=first, seed=req["seed"])
@@ -352,6 +354,9 @@ def _parse_new_game(catalog: Catalog, raw: Any) -> dict[str, Any]:
         errors["players"] = ["must be a list of two names"]
     clock = _clock_of(raw.get("clock"), errors)
     match = _match_of(raw.get("match"), errors)
+    watch_delay = raw.get("watch_delay")
+    if watch_delay is not None and not _whole(watch_delay, *WATCH_DELAY):
+        errors["watch_delay"] = [f"must be a whole number of moves from {WATCH_DELAY[0]} to {WATCH_DELAY[1]}"]
     windows = _windows_of(raw.get("options", {}), errors)
     if errors:
         raise InvalidInput(errors)
@@ -367,6 +372,7 @@ def _parse_new_game(catalog: Catalog, raw: Any) -> dict[str, Any]:
         "options": {"response_windows": windows},
         "clock": clock,
         "match": match,
+        "watch_delay": watch_delay,
     }
 
 
