@@ -317,9 +317,9 @@ def new_game(
         cards=dict(sorted(cards.items())),
         players=players,
         **({} if game_id is None else {"game_id": game_id}),
+        **({} if req["watch_delay"] is None else {"watch_delay": req["watch_delay"]}),
         clock=None if req["clock"] is None else new_clock(req["clock"]["initial"], req["clock"]["increment"], now or 0),
         match=match if match is not None else req["match"],
-        **({} if req["watch_delay"] is None else {"watch_delay": req["watch_delay"]}),
     )
     g = Board(catalog, cast(StateDict, state))  # built field by field from the model (model.build)
     g.emit("game_started", first_player=first, seed=req["seed"])
