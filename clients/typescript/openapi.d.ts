@@ -2574,7 +2574,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description A heavy job ran past its time (`heavy_timeout`, with `Retry-After`: `budget_ms` and its grace, or `REFEREE_HEAVY_MAX_SECONDS`) and was ended; nothing was changed. */
+        /** @description A heavy job ran past its time (`heavy_timeout`, with `Retry-After`: `REFEREE_HEAVY_MAX_SECONDS`) and was ended; nothing was changed. */
         HeavyTimeout: {
             headers: {
                 [name: string]: unknown;

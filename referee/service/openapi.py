@@ -184,7 +184,7 @@ ERROR_RESPONSES = {
         429,
     ),
     "HeavyTimeout": (
-        "A heavy job ran past its time (`heavy_timeout`, with `Retry-After`: `budget_ms` and its grace, or "
+        "A heavy job ran past its time (`heavy_timeout`, with `Retry-After`: "
         "`REFEREE_HEAVY_MAX_SECONDS`) and was ended; nothing was changed.",
         503,
     ),
