@@ -73,6 +73,8 @@ const UI = {
     not_found_game: "This referee holds no such game (expired, or dealt elsewhere).",
     vs_computer: "Against the computer: {bot}, {strength}.", seen_hint: "read from the positions",
     links: "Links for this game", follow_note: "This page follows the game by itself.",
+    copied: "Copied.", select_copy: "Selected: copy it (Ctrl+C, or long-press on a phone).",
+    deal_hint_private: "Private mode: each player gets a seat and a link, and plays on their own device; a spectator gets a link too.",
   },
   ja: {
     title: "エースファイル'99 テーブル", tab_deal: "配る", tab_play: "対戦", tab_replay: "リプレイ",
@@ -139,6 +141,8 @@ const UI = {
     not_found_game: "このレフェリーにそのゲームはありません（期限切れか、別の場所で配られたゲーム）。",
     vs_computer: "コンピューターと対戦：{bot}、{strength}。", seen_hint: "局面から読み取った行動",
     links: "このゲームのリンク", follow_note: "このページはゲームの進行を自動で追います。",
+    copied: "コピーしました。", select_copy: "選択しました。コピーしてください（Ctrl+C、スマートフォンでは長押し）。",
+    deal_hint_private: "非公開モード：各プレイヤーが自分の席とリンクを持ち、自分の端末で遊びます。観戦用のリンクもあります。",
   },
 };
 
@@ -204,9 +208,10 @@ const OUTCOMES = {
 
 /**
  * One event in words. `name(iid)` names a card as the viewer may see it,
- * `who(i)` names a player, `kind(type)` names an action type.
+ * `who(i)` names a player, `kind(type)` names an action type, `known(iid)` says whether the viewer may know it.
+ * @param {(iid: string) => boolean} [known]
  */
-export function eventText(lang, ev, name, who, actionName, known = () => true) {
+export function eventText(lang, ev, name, who, actionName, known = (iid) => true) {
   const table = EVENTS[lang] || EVENTS.en;
   // A case played face down that this viewer may not know: said without naming it.
   const hiddenCase = ev.type === "case_played" && typeof ev.case === "string" && !known(ev.case);

@@ -1,0 +1,135 @@
+// The page's other decisions that need no browser: modes, links, storage, decks, a replayed line.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { deckFromText, formatFromChoice, problemsByLine, refusalLines, samplesFor } from "../../referee/service/table/deckcheck.js";
+import { decodeJoin, encodeJoin, linkTo, ownKeys, parseLink } from "../../referee/service/table/links.js";
+import { MODES, knowsEveryMove, ledgerKeepsTheGame, offered } from "../../referee/service/table/modes.js";
+import { nearestMade, replayLog } from "../../referee/service/table/replayline.js";
+import { createSession } from "../../referee/service/table/session.js";
+import { HOT_KEY, loadHot, loadLog, loadMoves, saveHot, saveLog, saveMoves } from "../../referee/service/table/store.js";
+
+/** A storage like the browser's, in memory; `quota` characters at most. */
+function memory(quota = Infinity) {
+  const m = new Map();
+  return { m, getItem: (k) => m.get(k) ?? null, removeItem: (k) => m.delete(k),
+    setItem: (k, v) => { if (v.length > quota) throw new Error("QuotaExceededError"); m.set(k, v); } };
+}
+
+test("hot-seat offers the seat drawn its own actions; a private seat all it is listed", () => {
+  const listed = [{ type: "keep", player: 0 }, { type: "keep", player: 1 }];
+  const s = createSession("en", /** @type {any} */ (null));
+  s.seat = 1;
+  assert.deepEqual(offered(s, listed), [listed[1]]);
+  s.mode = "private";
+  assert.deepEqual(offered(s, listed), listed);
+});
+
+test("only hot-seat undoes; only a replay shows without acting", () => {
+  assert.deepEqual(Object.entries(MODES).filter(([, m]) => m.undoes).map(([k]) => k), ["hot"]);
+  assert.deepEqual(Object.entries(MODES).filter(([, m]) => m.showsOnly).map(([k]) => k), ["replay"]);
+});
+
+test("the page writes the record only where it knows every move; else the ledger's", () => {
+  const s = createSession("en", /** @type {any} */ (null));
+  s.moves.game = { decks: [] };
+  assert.equal(knowsEveryMove(s), true);
+  s.mode = "private";
+  s.net = { seats: ["a", "b"], gameId: "g", gameKey: "k", ledger: true, watch: null };
+  assert.equal(knowsEveryMove(s), false);
+  assert.equal(ledgerKeepsTheGame(s), true);
+  s.computer = { player: 1, bot: "greedy", budget: 100 };
+  s.moves.dealt = "token";
+  assert.equal(knowsEveryMove(s), true);
+  assert.equal(ledgerKeepsTheGame(s), false);
+});
+
+test("a seat's link against the computer carries the computer's seat and settings", () => {
+  const keys = ownKeys("s0", { player: 1, bot: "mcts", budget: 2000 }, "s1");
+  assert.deepEqual(parseLink(linkTo("http://x", "g1", keys).slice("http://x/table".length)),
+    { gameId: "g1", seat: "s0", watch: null, computer: { seat: "s1", bot: "mcts", budget: 2000 } });
+});
+
+test("a watch link opens a spectator; a link without a key opens nothing", () => {
+  assert.deepEqual(parseLink("#game=g&watch=w"), { gameId: "g", seat: null, watch: "w", computer: null });
+  assert.equal(parseLink("#game=g"), null);
+  assert.equal(parseLink(""), null);
+});
+
+test("the one-browser invite carries any text there and back", () => {
+  const join = { state: "tok+/=", seat: "k", names: ["葵", "蓮"], key: "af-table:x" };
+  assert.deepEqual(parseLink(`#join=${encodeJoin(join)}`), { join });
+  assert.deepEqual(decodeJoin(encodeJoin(join)), join);
+});
+
+test("a hot-seat game is kept for a reload, with less undo history when the storage is full", () => {
+  const s = createSession("en", /** @type {any} */ (null));
+  s.moves.game = { seed: "x" };
+  s.state = { seq: 3 };
+  s.history = Array.from({ length: 50 }, (_, i) => ({ state: { pad: "p".repeat(200), i }, events: 0, seat: 0 }));
+  const store = memory(3000);
+  saveHot(store, s);
+  const kept = loadHot(store);
+  assert.ok(kept && kept.state.seq === 3);
+  assert.ok(kept.history.length < 50);
+});
+
+test("an unreadable hot-seat game is forgotten", () => {
+  const store = memory();
+  store.setItem(HOT_KEY, "{not json");
+  assert.equal(loadHot(store), null);
+  assert.equal(store.getItem(HOT_KEY), null);
+});
+
+test("a private seat's log and moves come back from storage by game and seat", () => {
+  const s = createSession("en", /** @type {any} */ (null));
+  const store = memory();
+  s.mode = "private";
+  s.net.gameKey = "af-table:g";
+  s.seat = 1;
+  s.events = [{ type: "draw" }];
+  s.moves = { game: null, dealt: "t0", dealtAt: 5, played: [{ type: "keep" }], times: [7] };
+  saveLog(store, s);
+  saveMoves(store, s);
+  assert.deepEqual(loadLog(store, s), [{ type: "draw" }]);
+  assert.deepEqual(loadMoves(store, s), s.moves);
+  s.seat = 0;
+  assert.deepEqual(loadLog(store, s), []);
+});
+
+test("a deck box's text: JSON when it reads as JSON, else the list itself", () => {
+  assert.deepEqual(deckFromText(' ["AF-001"]'), ["AF-001"]);
+  assert.equal(deckFromText("  3 Magnifying Glass\n"), "3 Magnifying Glass");
+  assert.throws(() => deckFromText("[nope"));
+});
+
+test("a format chosen by id or by a revision's date", () => {
+  assert.equal(formatFromChoice(""), null);
+  assert.equal(formatFromChoice("af99"), "af99");
+  assert.deepEqual(formatFromChoice("af99@2026-01-01"), { id: "af99", date: "2026-01-01" });
+});
+
+test("a deck's problems are listed in line order, those of no line last", () => {
+  const v = [{ line: 12, rule: "a" }, { rule: "b" }, { line: 6, rule: "c" }, { line: 6, rule: "d" }];
+  assert.deepEqual(problemsByLine(v).map((x) => x.rule), ["c", "d", "a", "b"]);
+});
+
+test("a refused deck's bad lines, of one player, in line order", () => {
+  const errors = { "decks.1.line.12": ["x"], "decks.0.line.3": ["y"], "decks.1.line.2": "z" };
+  assert.deepEqual(refusalLines(errors, "decks.1."), [[2, "z"], [12, "x"]]);
+});
+
+test("the picker offers the sample decks legal in the format chosen", () => {
+  const decks = [{ name: "a", formats: ["af99"] }, { name: "b", formats: [] }, { name: "c" }];
+  assert.deepEqual(samplesFor(decks, "af99").map((d) => d.name), ["a", "c"]);
+  assert.deepEqual(samplesFor(decks, null).map((d) => d.name), ["a", "b", "c"]);
+});
+
+test("a jump starts from the nearest position made", () => {
+  assert.equal(nearestMade(["s0", undefined, "s2", undefined, undefined], 4), 2);
+  assert.equal(nearestMade(["s0", undefined], 1), 0);
+});
+
+test("the replay's log: the events told, one line for each stretch jumped over", () => {
+  const R = { events: [[{ type: "deal" }], [{ type: "a" }], undefined, undefined, [{ type: "b" }]] };
+  assert.deepEqual(replayLog(R, 4).map((e) => e.type === "jumped" ? `${e.first}-${e.last}` : e.type), ["deal", "a", "2-3", "b"]);
+});
