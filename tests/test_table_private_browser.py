@@ -276,6 +276,17 @@ def test_a_private_game_against_the_computer_on_a_phone(browser, ledger_server, 
         [sys.executable, "-m", "referee", "replay", str(record_file)], cwd=ROOT, capture_output=True, text=True
     )
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    # The Replay tab opens what Download wrote, on the private referee that wrote it (docs/api.md §14): each
+    # position a token of the replayed game, viewed with its seats; the record's lines beside them.
+    page.click("#tab-replay")
+    page.set_input_files("#replay-file", str(record_file))
+    expect(page.locator("#rp-pos")).to_have_text(re.compile(r"^the deal \(0/\d+\)$"))
+    expect(page.locator("#replay-error")).to_be_hidden()
+    table.click(page.locator("#rp-next"))
+    expect(page.locator("#rp-pos")).to_have_text(re.compile(r"^action 1 of \d+$"))
+    expect(page.locator("#record-lines li.current")).to_contain_text("1. Aoi keep")
+    table.click(page.locator("#rp-last"))
+    expect(page.locator("#status")).to_contain_text("wins")
     context.close()
     assert errors == [] and foreign == [] and refused == []
 

@@ -89,7 +89,10 @@ async function openReplay(s, body, actions, record) {
   const R = { states: [], events: [], actions, failAt: null, violation: null, focus: body.focus ?? null, index: 0,
     name: body.name || "", end: actions.length, record };
   try {
-    if (record && record.times) {
+    if (record) await checkLine(s, R); // a private referee answers the deal's token and seats (docs/api.md §14)
+    if (R.seats) {
+      R.events.push([]);
+    } else if (record && record.times) {
       // A clocked game's positions come from its times (docs/api.md §15): each is one /v1/replay from the
       // deal with the times up to it (a referee without a ledger deals no clock, but replays one).
       R.game = body.game;
@@ -103,7 +106,7 @@ async function openReplay(s, body, actions, record) {
       R.states.push(body.state);
       R.events.push([]);
     }
-    await checkLine(s, R);
+    if (!record) await checkLine(s, R);
   } catch (err) {
     if (record) return showRecordError(s, err, record.text);
     const { rule, text: msg } = describeError(err);
@@ -113,7 +116,7 @@ async function openReplay(s, body, actions, record) {
   s.names = players && players.length === 2 ? players : [t(s.lang, "player_1"), t(s.lang, "player_2")];
   stopFollowing();
   s.mode = "replay";
-  s.net.seats = null;
+  s.net.seats = R.seats ?? null; // the replayed game's, on a private referee: the views are asked with them
   s.computer = null;
   s.moves.dealt = null;
   s.replay = R;
@@ -133,8 +136,13 @@ export async function checkLine(s, R) {
   R.failAt = null;
   R.violation = null;
   try {
-    if (R.record) await s.api.replayRecord(R.record.text); // its Result checked too; a refusal names its line
-    else R.states[R.actions.length] = (await s.api.replay({ state: R.states[0], actions: R.actions })).state;
+    if (R.record) { // its Result checked too; a refusal names its line
+      const answer = await s.api.replayRecord(R.record.text);
+      if (answer.start && answer.seats) {
+        R.states[0] = answer.start;
+        R.seats = answer.seats;
+      }
+    } else R.states[R.actions.length] = (await s.api.replay({ state: R.states[0], actions: R.actions })).state;
   } catch (err) {
     if (!(err instanceof RefereeError) || err.status !== 422 || typeof err.problem.index !== "number") throw err;
     R.failAt = err.problem.index;
@@ -148,6 +156,11 @@ export async function checkLine(s, R) {
  *  @param {Session} s @param {Replay} R */
 async function position(s, R, i) {
   if (R.states[i] !== undefined) return;
+  if (R.seats) { // a private referee's replayed game: each position one /v1/replay from its deal, with its seats
+    const times = R.record && R.record.times ? { times: R.record.times.slice(0, i) } : {};
+    R.states[i] = (await s.api.replay({ state: R.states[0], actions: R.actions.slice(0, i), seats: R.seats, ...times })).state;
+    return;
+  }
   if (R.record && R.record.times) {
     R.states[i] = (await s.api.replay(/** @type {any} */ ({ game: R.game, actions: R.actions.slice(0, i), times: R.record.times.slice(0, i) }))).state;
     return;
@@ -180,7 +193,8 @@ export async function showReplayStep(s) {
     showProblem(s.lang, t(s.lang, "refused_at", { i: R.index, rule: v.rule || v.status, code: v.code, detail: v.detail }), v.rule);
   } else clearProblem(s);
   if (next) {
-    const listed = await s.api.legalActions(/** @type {any} */ (s.state), null).catch(() => []);
+    const seat = R.seats && typeof next.player === "number" ? R.seats[next.player] : null;
+    const listed = await s.api.legalActions(/** @type {any} */ (s.state), null, seat).catch(() => []);
     const same = listed.find((a) => sameAction(a, next));
     line.textContent = `▶ ${same ? same.label : describeAction(next, s.names, (iid) => nameOf(s, iid))}`;
   }

@@ -28,10 +28,11 @@
 
 /**
  * A line of play opened in the Replay tab: the positions made so far (by index), their events, where
- * the line is refused (its violation), the record's text and lines when it came from one.
+ * the line is refused (its violation), the record's text and lines when it came from one; on a private
+ * referee, the replayed game's seats (its positions are tokens, docs/api.md §14).
  * @typedef {{states: any[], events: any[][], actions: any[], failAt: number | null, violation: any,
  *   focus: number | null, index: number, name: string, end: number, game?: any,
- *   record: {text: string, lines: number[], times?: number[]} | null}} Replay
+ *   record: {text: string, lines: number[], times?: number[] | null} | null, seats?: string[] | null}} Replay
  */
 
 /**
