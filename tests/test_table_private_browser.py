@@ -205,16 +205,31 @@ def test_two_devices_play_a_whole_private_game_while_a_third_watches(browser, le
     assert all(b["view"]["viewer"] is None for b in bodies if "view" in b)
 
 
+def _copy_tells_the_truth(page) -> None:
+    """Copy says "Copied" only when the link is on the clipboard; where the page may not write it (plain HTTP
+    on a LAN address: no navigator.clipboard outside a secure context) it shows the link selected and says so."""
+    href = page.locator("#own-link").get_attribute("href")
+    page.locator("button.copy").first.click()
+    expect(page.locator(".copy-said").first).to_have_text(" Copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == href
+    page.evaluate("Object.defineProperty(navigator, 'clipboard', {value: undefined, configurable: true})")
+    page.locator("button.copy").first.click()
+    expect(page.locator(".copy-said").first).to_contain_text("Selected: copy it")
+    assert page.evaluate("[document.activeElement.value, document.activeElement.selectionEnd]") == [href, len(href)]
+
+
 def test_a_stale_page_catches_up_by_itself(browser, ledger_server):
     """A page whose token went stale (its seat moved on another device while it did not follow) gets a
     409 for its move, then shows the latest position and says so; nothing was applied twice."""
     url = ledger_server.url
     context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
     first = Table(context.new_page(), url)
     page = first.open()
     page.select_option("#first-player", "0")
     first.click(page.locator("#deal-button"))
     expect(page.locator("#own-link")).to_have_count(1)
+    _copy_tells_the_truth(page)
     second = Table(context.new_page(), url)  # the same seat on a second device
     second.open(urlsplit(page.url)._replace(scheme="", netloc="").geturl())
     expect(second.page.locator("#actions")).to_contain_text("Keep this hand")
