@@ -58,3 +58,10 @@ test("a refused deal says each message once", () => {
   assert.equal(text.split("Too many copies").length - 1, 1);
   assert.match(text, /^Rule 3\.6 deck_illegal: /);
 });
+
+test("a spectator's view held moves behind says how many; none says nothing", async () => {
+  const { watchDelayText } = await import("../../referee/service/table/labels.js");
+  assert.match(watchDelayText("en", { watch_delay: 3 }), /3 move\(s\) behind/);
+  assert.equal(watchDelayText("en", { watch_delay: 0 }), "");
+  assert.equal(watchDelayText("en", {}), "");
+});

@@ -133,3 +133,20 @@ test("the replay's log: the events told, one line for each stretch jumped over",
   const R = { events: [[{ type: "deal" }], [{ type: "a" }], undefined, undefined, [{ type: "b" }]] };
   assert.deepEqual(replayLog(R, 4).map((e) => e.type === "jumped" ? `${e.first}-${e.last}` : e.type), ["deal", "a", "2-3", "b"]);
 });
+
+test("a page that joins a game it did not deal logs the deal's lines, and one line for the moves before it", async () => {
+  const { joinedLines } = await import("../../referee/service/table/changes.js");
+  const at0 = joinedLines({ seq: 0, first_player: 1, commitment: "sha256:ab" });
+  assert.deepEqual(at0.map((e) => e.type), ["game_started", "draw", "draw"]);
+  assert.equal(at0[0].first_player, 1);
+  assert.deepEqual(joinedLines({ seq: 3, first_player: 0, commitment: "c" }).at(-1), { type: "before_join", first: 1, last: 3 });
+});
+
+test("a followed move that changes nothing the viewer sees but the step is named by the step", async () => {
+  const { changesBetween } = await import("../../referee/service/table/changes.js");
+  const base = { name: "", file: 30, hand: [], trash: [], cases: [], fairies: [], evidence: [], kept: true };
+  const view = (seq, step) => ({ seq, turn: 3, phase: "turn", step, active: 1, pending: null, result: null, cards: {},
+    players: [base, base] });
+  assert.deepEqual(changesBetween(view(5, "main"), view(6, "end")), [{ type: "moved_on", step: "end", player: 1, seen: true }]);
+  assert.deepEqual(changesBetween(view(5, "main"), view(6, "main")).map((e) => e.type), ["moved"]);
+});

@@ -6,15 +6,14 @@
 import { cardFrame, cardName, cardWords, drawBoard, drawStatus, h } from "./board.js";
 import { clockState, clockText, clocksLive, timeLeft } from "./clock.js";
 import { actionName, eventText, t } from "./i18n.js";
-import { computerLine, distinct, grouped, involved, primary } from "./labels.js";
-import { linkTo, ownKeys } from "./links.js";
+import { computerLine, distinct, grouped, involved, primary, watchDelayText } from "./labels.js";
+import { encodeJoin, linkTo, ownKeys } from "./links.js";
 import { matchScore, nextGameChoice, offersNewGame } from "./match.js";
 import { knowsEveryMove, ledgerKeepsTheGame, mode } from "./modes.js";
 import { act, clickCard, download, newGame, nextMatchGame, switchSeat, undo } from "./play.js";
 import { loadReplay, stepReplay } from "./replay.js";
 import { actor, seatKey, seatOf } from "./session.js";
 import { $, copyOrSelect, translatePage } from "./ui.js";
-import { encodeJoin } from "./links.js";
 
 /** @typedef {import("./session.js").Session} Session */
 
@@ -65,7 +64,8 @@ export function draw(s) {
 function drawSeatBar(s) {
   const bar = $("seat-bar");
   if (s.mode === "watch") {
-    bar.replaceChildren(h("p.private-note", {}, t(s.lang, "watching")));
+    const behind = watchDelayText(s.lang, s.view);
+    bar.replaceChildren(h("p.private-note", {}, t(s.lang, "watching")), behind ? h("p#watch-delay.note", {}, behind) : "");
     return;
   }
   if (mode(s).switchesSeat) {

@@ -4,7 +4,7 @@
 // What a poll takes is decided in poll.js; this module asks, takes, and opens the game a link names.
 
 import { RefereeError } from "./api.js";
-import { changesBetween } from "./changes.js";
+import { changesBetween, joinedLines } from "./changes.js";
 import { drawActions } from "./draw.js";
 import { t } from "./i18n.js";
 import { linkTo, ownKeys, parseLink } from "./links.js";
@@ -163,7 +163,8 @@ export async function joinFromHash(s) {
     s.net.watch = dealt.watch;
   }
   s.state = latest.state;
-  s.events = loadLog(localStorage, s);
+  const kept = loadLog(localStorage, s);
+  s.events = kept.length ? kept : joinedLines(view); // a device that did not deal: the deal's lines all the same
   s.moves = s.computer ? loadMoves(localStorage, s) : emptyMoves();
   if (s.mode === "private") remember(s);
   $("tab-play").removeAttribute("disabled");
@@ -190,7 +191,7 @@ async function joinOneBrowser(s, join) {
   s.net.gameId = /** @type {any} */ (view).game_id;
   s.net.ledger = false;
   s.state = state;
-  s.events = [];
+  s.events = joinedLines(view);
   $("tab-play").removeAttribute("disabled");
   showTab("play");
   await refresh(s, view);

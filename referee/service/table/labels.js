@@ -75,3 +75,9 @@ export function refusalText(lang, problem) {
     .map((v) => `${v.rule} ${v.detail}`);
   return `${rule}${detail}${more.length ? ` — ${[...new Set(more)].join(" · ")}` : ""}`;
 }
+
+/** A spectator's view held some moves behind the game (its `watch_delay`, docs/api.md §12): said, else "". */
+export function watchDelayText(lang, view) {
+  const n = view && typeof view.watch_delay === "number" ? view.watch_delay : 0;
+  return n > 0 ? t(lang, "watch_delay", { n }) : "";
+}
