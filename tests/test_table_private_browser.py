@@ -226,6 +226,7 @@ def test_a_stale_page_catches_up_by_itself(browser, ledger_server):
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     first = Table(context.new_page(), url)
     page = first.open()
+    expect(page.locator(".deal-go .hint")).to_contain_text("Private mode: each player gets a seat")  # not "Hot-seat"
     page.select_option("#first-player", "0")
     first.click(page.locator("#deal-button"))
     expect(page.locator("#own-link")).to_have_count(1)
@@ -355,6 +356,7 @@ def test_a_clocked_best_of_three_a_claim_on_time_and_the_next_game_dealt_by_the_
 
     # Ren lost: Ren's page offers the choice, and deals game 2 with Ren's seat.
     expect(ren.page.locator("#next-game")).to_be_visible(timeout=FOLLOW)
+    expect(ren.page.locator("#new-game")).to_have_count(0)  # no way out of the match beside the choice
     ren.shot("match-next-phone")
     ren.axe("the loser's next game")
     ren.click(ren.page.locator("#next-first-1"))
