@@ -301,6 +301,7 @@ def test_a_private_game_against_the_computer_on_a_phone(browser, ledger_server, 
     table.click(page.locator("#rp-next"))
     expect(page.locator("#rp-pos")).to_have_text(re.compile(r"^action 1 of \d+$"))
     expect(page.locator("#record-lines li.current")).to_contain_text("1. Aoi keep")
+    expect(page.locator("#log")).to_contain_text("Aoi keeps")  # a step's events, read from its two views
     table.click(page.locator("#rp-last"))
     expect(page.locator("#status")).to_contain_text("wins")
     context.close()

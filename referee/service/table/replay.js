@@ -4,7 +4,8 @@
 
 import { RefereeError } from "./api.js";
 import { h } from "./board.js";
-import { nameOf } from "./draw.js";
+import { changesBetween } from "./changes.js";
+import { drawLog, nameOf } from "./draw.js";
 import { stopFollowing } from "./follow.js";
 import { t } from "./i18n.js";
 import { describeAction, sameAction } from "./labels.js";
@@ -183,6 +184,7 @@ export async function showReplayStep(s) {
   s.state = R.states[R.index];
   s.events = replayLog(R, R.index);
   await refresh(s);
+  if (R.seats) logFromViews(s, R);
   const n = R.actions.length;
   $("rp-pos").textContent = R.index === 0 ? `${t(s.lang, "start")} (0/${n})` : t(s.lang, "position", { i: R.index, n });
   const next = R.actions[R.index];
@@ -197,6 +199,20 @@ export async function showReplayStep(s) {
     const listed = await s.api.legalActions(/** @type {any} */ (s.state), null, seat).catch(() => []);
     const same = listed.find((a) => sameAction(a, next));
     line.textContent = `▶ ${same ? same.label : describeAction(next, s.names, (iid) => nameOf(s, iid))}`;
+  }
+}
+
+/** A private referee's replayed record: its positions come without events, so a step's are read from the
+ *  views before and after it (changes.js), as a followed game's are. @param {Session} s @param {Replay} R */
+function logFromViews(s, R) {
+  const i = R.index;
+  const views = (R.views ??= {}); // by seat and position: a step's two views are one seat's
+  views[`${s.seat}:${i}`] = s.view;
+  const before = views[`${s.seat}:${i - 1}`];
+  if (i > 0 && !R.events[i] && before && s.view) {
+    R.events[i] = changesBetween(before, s.view);
+    s.events = replayLog(R, i);
+    drawLog(s);
   }
 }
 

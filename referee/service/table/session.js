@@ -32,7 +32,8 @@
  * referee, the replayed game's seats (its positions are tokens, docs/api.md §14).
  * @typedef {{states: any[], events: any[][], actions: any[], failAt: number | null, violation: any,
  *   focus: number | null, index: number, name: string, end: number, game?: any,
- *   record: {text: string, lines: number[], times?: number[] | null} | null, seats?: string[] | null}} Replay
+ *   record: {text: string, lines: number[], times?: number[] | null} | null, seats?: string[] | null,
+ *   views?: Record<string, any>}} Replay
  */
 
 /**
