@@ -150,3 +150,14 @@ test("a followed move that changes nothing the viewer sees but the step is named
   assert.deepEqual(changesBetween(view(5, "main"), view(6, "end")), [{ type: "moved_on", step: "end", player: 1, seen: true }]);
   assert.deepEqual(changesBetween(view(5, "main"), view(6, "main")).map((e) => e.type), ["moved"]);
 });
+
+test("a power given to a card is told from the views, once", async () => {
+  const { changesBetween } = await import("../../referee/service/table/changes.js");
+  const base = { name: "", file: 30, hand: [], trash: [], cases: [], fairies: [], evidence: [], kept: true };
+  const view = (seq, modifiers) => ({ seq, turn: 3, phase: "turn", step: "main", active: 0, pending: null, result: null,
+    cards: {}, modifiers, players: [base, base] });
+  const was = [{ card: "f1", power: 1, until: "end_of_turn" }];
+  const now = [...was, { card: "f2", power: 2, until: "end_of_turn" }];
+  assert.deepEqual(changesBetween(view(5, was), view(6, now)), [{ type: "power", card: "f2", amount: 2, seen: true }]);
+  assert.equal(changesBetween(view(5, was), view(6, [...was, ...was])).length, 1, "the same power again is told again");
+});

@@ -54,6 +54,13 @@ export function changesBetween(before, after) {
       if (drawn.length && now.file < was.file) add(DRAW, { type: "draw", player: p, cards: shown ? drawn : drawn.length });
     }
   }
+  // A power given until the end of the turn (a spell, an ability): the modifiers made since (kept in the
+  // order made, so the new ones are those past the ones before; a new turn starts the list again).
+  const kept = (before.modifiers || []).length;
+  const made = after.turn === before.turn ? (after.modifiers || []).slice(kept) : after.modifiers || [];
+  for (const m of made) {
+    if (typeof m.card === "string" && typeof m.power === "number") add(FIELD, { type: "power", card: m.card, amount: m.power });
+  }
   const a = after.pending;
   if (a && JSON.stringify(a.action) !== JSON.stringify(before.pending?.action)) {
     add(WINDOW, { type: "window_opened", responder: a.responder, action: a.action.type });
