@@ -674,6 +674,17 @@ class PrivateReplayResponseSchema(Schema):
 
     state = state_token(required=True)
     applied = natural(required=True)
+    start = state_token(
+        metadata=_doc(
+            "A finished game's record replayed (docs/api.md §14): the token of its deal, from which "
+            "`/v1/replay` with `seats` makes each position."
+        )
+    )
+    seats = fields.List(
+        seat_field(),
+        validate=validate.Length(equal=2),
+        metadata=_doc("A finished game's record replayed: the replayed game's two seats, to view its positions."),
+    )
 
 
 class LatestRequestSchema(Schema):

@@ -2120,6 +2120,10 @@ export interface components {
             /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
             state: string;
             applied: number;
+            /** @description A finished game's record replayed (docs/api.md §14): the token of its deal, from which `/v1/replay` with `seats` makes each position. */
+            start?: string;
+            /** @description A finished game's record replayed: the replayed game's two seats, to view its positions. */
+            seats?: string[];
         };
         /** @description A game as `/v1/replay` takes it (from its NewGame), and whose record is wanted. */
         RecordsRequest: {

@@ -178,7 +178,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
         envelope(body, ("record",))
         record = read_record(body["record"])
         game = record_game(record)
-        key, start = codec.open_replay({"game": game, "actions": record.actions})  # private mode refuses a game
+        key, start = codec.open_record(game, record.result is not None)  # private mode: a finished game's only
         try:  # a clocked record's times (docs/records.md) replay its charges
             state, applied = engine.replay(catalog, record.actions, **{key: start}, times=record.times)
         except RuleViolation as exc:
@@ -188,7 +188,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
             record.check_result(state["result"])
         except records.RecordError as exc:
             raise bad_record(exc) from None
-        return 200, dumps({"state": codec.close_state(state), "applied": applied}), None
+        return 200, dumps(codec.close_record(start, state, applied)), None
 
     def read_record_parts(environ: Environ) -> Answer:
         """``POST /v1/records/read``: a record's NewGame, actions, times and lines, read (not played)."""

@@ -132,6 +132,14 @@ class Codec:
         """Where ``/v1/replay`` starts: ``("state", state)`` or ``("game", NewGame)``."""
         raise NotImplementedError
 
+    def open_record(self, game: Body, finished: bool) -> tuple[str, Any]:
+        """Where ``/v1/replay {"record"}`` starts: the record's NewGame (``finished``: its Result is set)."""
+        return "game", game
+
+    def close_record(self, start: Any, state: Body, applied: int) -> Body:
+        """``/v1/replay {"record"}``'s answer (``start``: where it started, as :meth:`open_record` said)."""
+        return {"state": self.close_state(state), "applied": applied}
+
     def refused(self, opened: Opened, action: Any, violation: engine.RuleViolation) -> Body | None:
         """An action the engine refused: anything this mode answers instead of the violation (a 409, or
         the recorded answer of a retried move, docs/api.md §11); None: the violation stands."""
