@@ -116,9 +116,9 @@ class Bot:
         playable = [a for a in legal if a["type"] != "concede"]
         if not playable:
             return legal[0]
-        if len(playable) == 1:
-            return playable[0]
-        return self.choose(view, playable)
+        action = playable[0] if len(playable) == 1 else self.choose(view, playable)
+        self.memory.declare(self.catalog, view, action)  # what its response window will tell (RULES 9.4)
+        return action
 
     def choose(self, view: ViewDict, playable: list[Action]) -> Action:
         raise NotImplementedError
