@@ -58,8 +58,9 @@ import copy
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
+
+import msgspec
 
 from referee.engine import (
     ActionDict,
@@ -201,6 +202,9 @@ def _zones(pl: ViewPlayerDict | PlayerDict) -> list[str]:
 # -- what each hidden instance may be ------------------------------------------------------------
 
 
+_FITTING: dict[tuple[str, str | None, int, frozenset[str] | None, frozenset[str] | None], frozenset[str]] = {}
+
+
 @dataclass
 class Constraints:
     """What the hidden instances may be: ``kind`` (``case`` or ``fairy``), ``need`` (a face-down case with that
@@ -212,6 +216,17 @@ class Constraints:
     need: dict[str, int] = field(default_factory=dict)
     barred: dict[str, frozenset[str]] = field(default_factory=dict)
     claims: list[Window] = field(default_factory=list)
+
+    def fitting(self, iid: str, only: frozenset[str] | None = None) -> frozenset[str]:
+        """Every catalog id instance ``iid`` may be (:meth:`allows`); computed once for each set of constraints."""
+        kind = self.kind.get(iid)
+        key = (self.catalog.digest, kind, self.need.get(iid, 0) if kind == "case" else 0, self.barred.get(iid), only)
+        found = _FITTING.get(key)
+        if found is None:
+            if len(_FITTING) > 4096:  # a long-lived process meets few distinct sets; keep it bounded anyway
+                _FITTING.clear()
+            found = _FITTING[key] = frozenset(c for c in self.catalog.cards if self.allows(iid, c, only))
+        return found
 
     def binds(self, iid: str) -> bool:
         return iid in self.kind or iid in self.barred
@@ -307,7 +322,7 @@ def _match(
 ) -> dict[str, int] | None:
     """A card of ``pool`` (by index) for each of ``slots`` that allows it, or None: Kuhn's augmenting paths over
     the pool in its (shuffled) order."""
-    allowed = {s: [i for i, cid in enumerate(pool) if rules.allows(s, cid, witnesses.get(s))] for s in slots}
+    allowed = {s: [i for i, cid in enumerate(pool) if cid in rules.fitting(s, witnesses.get(s))] for s in slots}
     owner: dict[int, str] = {}
 
     def augment(slot: str, visited: set[int]) -> bool:
@@ -344,27 +359,36 @@ def _deal_from_deck(
     return cards, left
 
 
+_PRIOR: dict[str, tuple[list[str], dict[str, int]]] = {}  # a catalog's game card ids, sorted, and names' limits
+
+
 class _Prior:
     """Draws for a deck whose list is not known: each card uniformly among the catalog's game cards (RULES 3.3)
     whose name still has room in a legal deck (RULES 3.2), given the cards of it drawn or seen so far."""
 
     def __init__(self, catalog: Catalog, known: Counter[str], stream: SeededStream):
         self.catalog, self.stream = catalog, stream
-        self.ids = sorted(catalog.game_card_ids)
-        self.used: Counter[str] = Counter()
+        ids, limits = _PRIOR.get(catalog.digest) or _PRIOR.setdefault(
+            catalog.digest,
+            (
+                sorted(catalog.game_card_ids),
+                {catalog[cid].name: catalog.name_limit(catalog[cid].name) for cid in catalog.game_card_ids},
+            ),
+        )
+        self.room = dict(limits)
         for cid, n in known.items():
-            self.used[catalog[cid].name] += n
+            self.room[catalog[cid].name] = self.room.get(catalog[cid].name, 0) - n
+        self.ids = [cid for cid in ids if self.room[catalog[cid].name] > 0]
 
-    def has_room(self, cid: str) -> bool:
-        name = self.catalog[cid].name
-        return self.used[name] < self.catalog.name_limit(name)
-
-    def draw(self, ok: Callable[[str], bool]) -> str | None:
-        ids = [c for c in self.ids if self.has_room(c) and ok(c)]
+    def draw(self, only: frozenset[str] | None = None) -> str | None:
+        ids = self.ids if only is None else [c for c in self.ids if c in only]
         if not ids:
             return None
         cid = ids[self.stream.below(len(ids))]
-        self.used[self.catalog[cid].name] += 1
+        name = self.catalog[cid].name
+        self.room[name] -= 1
+        if self.room[name] == 0:
+            self.ids = [c for c in self.ids if self.catalog[c].name != name]
         return cid
 
 
@@ -373,16 +397,15 @@ def _deal_from_prior(
 ) -> tuple[dict[str, str], list[str]]:
     """The hidden instances' cards and the file's, drawn from the catalog for a deck whose list is not known
     (``known`` of it seen): the bound instances first, the most constrained first."""
-    start = _Prior(rules.catalog, known, stream)
+    ids = _Prior(rules.catalog, known, stream).ids
 
     def feasible(witnesses: dict[str, frozenset[str]]) -> bool:  # each bound instance has a card with room
-        ids = [c for c in start.ids if start.has_room(c)]
-        return all(any(rules.allows(i, c, witnesses.get(i)) for c in ids) for i in rules.order(hidden, witnesses))
+        return all(not rules.fitting(i, witnesses.get(i)).isdisjoint(ids) for i in rules.order(hidden, witnesses))
 
     def bound(witnesses: dict[str, frozenset[str]]) -> tuple[_Prior, dict[str, str]] | None:
         prior, cards = _Prior(rules.catalog, known, stream), {}
         for iid in rules.order(hidden, witnesses):
-            cid = prior.draw(partial(rules.allows, iid, only=witnesses.get(iid)))
+            cid = prior.draw(rules.fitting(iid, witnesses.get(iid)))
             if cid is None:
                 return None
             cards[iid] = cid
@@ -394,7 +417,7 @@ def _deal_from_prior(
     prior, cards = dealt
     rest = []
     for _ in range(len(hidden) - len(cards) + file):
-        cid = prior.draw(lambda c: True)
+        cid = prior.draw()
         if cid is None:
             raise CannotDeal("the catalog has too few cards left for a legal deck")
         rest.append(cid)
@@ -435,9 +458,7 @@ def _deal_player(
 
 
 def _state(view: ViewDict, seed: str, cards: dict[str, str], files: list[list[str]]) -> dict[str, Any]:
-    state: dict[str, Any] = copy.deepcopy(
-        {k: v for k, v in view.items() if k not in VIEW_ONLY}
-    )  # a view may share lists
+    state: dict[str, Any] = msgspec.to_builtins({k: v for k, v in view.items() if k not in VIEW_ONLY})  # a copy
     state["schema"] = STATE_SCHEMA
     state["seed"] = "determinized:" + seed
     state["rng"] = 0

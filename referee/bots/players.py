@@ -25,10 +25,11 @@ lists given at :meth:`Bot.start`.
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from typing import Any
+
+import msgspec
 
 from referee.bots.determinize import Memory, determinize
 from referee.engine import ActionDict, Catalog, EventDict, PlayerDict, RuleViolation, Session, StateDict, ViewDict
@@ -64,8 +65,11 @@ def score(state: StateDict, me: int) -> float:
     return side(players[me]) - side(players[1 - me])
 
 
-def _key(action: Action) -> str:
-    return json.dumps({k: v for k, v in action.items() if k != "pay"}, sort_keys=True)
+def _key(action: Action) -> bytes:
+    return _encode({k: v for k, v in action.items() if k != "pay"})
+
+
+_encode = msgspec.json.Encoder(order="sorted").encode
 
 
 def _actor(state: StateDict) -> int:
@@ -166,7 +170,7 @@ class _Node:
 
     def __init__(self, actor: int):
         self.actor = actor  # who chose the action that leads here
-        self.children: dict[str, _Node] = {}
+        self.children: dict[bytes, _Node] = {}
         self.visits = 0
         self.value = 0.0  # summed from ``actor``'s side
         self.available = 0
