@@ -162,3 +162,28 @@ def test_the_package_exports_make_bot_and_the_determinize_function():
     assert inspect.isfunction(determinize) and inspect.isfunction(make_bot) and inspect.isclass(ActionSpace)
     assert referee.bots.determinize is determinize  # the function, not its module
     assert make_bot("ismcts:3", CATALOG).iterations == 3
+
+
+def test_the_levels_name_a_bot_and_its_fixed_work_weakest_first():
+    """docs/bots.md "Levels": one table; each level a bot of BOTS with a fixed amount of work, so that a level
+    plays the same move on every machine."""
+    from referee.bots.players import BOTS, LEVELS, GreedyBot, ISMCTSBot
+
+    assert list(LEVELS) == ["beginner", "club", "expert"]
+    assert all(level.bot in BOTS for level in LEVELS.values())
+    assert isinstance(make_bot("beginner", CATALOG), GreedyBot)
+    club, expert = make_bot("club", CATALOG), make_bot("expert", CATALOG)
+    assert isinstance(club, ISMCTSBot) and isinstance(expert, ISMCTSBot)
+    assert (club.iterations, expert.iterations) == (LEVELS["club"].iterations, LEVELS["expert"].iterations)
+    assert LEVELS["beginner"].iterations is None and club.iterations < expert.iterations
+    assert club.seconds is None and expert.seconds is None  # fixed work, never a clock
+
+
+def test_a_level_plays_the_same_game_twice():
+    from referee.bots.match import game_for
+
+    game = game_for(CATALOG, "levels", 0, {"response_windows": "auto"})
+    moves: list[list] = [[], []]
+    for run in moves:
+        play_game(CATALOG, [make_bot("club", CATALOG, "x"), make_bot("beginner", CATALOG, "y")], game, 60, run)
+    assert len(moves[0]) == 60 and moves[0] == moves[1]
