@@ -1,9 +1,12 @@
 """Bot strength: 200 seeded games per pairing, each side first half the time, with 95% Wilson intervals.
 
-    python benchmarks/bots.py [--games 200] [--iterations 64] [--pairs ismcts,random greedy,random ...]
+    python benchmarks/bots.py [--games 200] [--iterations 64] [--response-windows strict|auto]
+                              [--pairs ismcts,random greedy,random expert,club ...]
 
 Each pairing is ``referee play --bots A,B --games N --seed bench --json``, run in its own process (two at a
-time). Prints one JSON line per pairing and the seconds it took.
+time). A bot is a bot's name (``ismcts`` alone takes ``--iterations``) or a level (``beginner``, ``club``,
+``expert``: ``referee.bots.players.LEVELS``); fixed work, so the games are the same on any machine and under
+any load. Prints one JSON line per pairing and the seconds it took.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 
-def run(pair: str, games: int) -> dict:
+def run(pair: str, games: int, windows: str) -> dict:
     start = time.perf_counter()
     out = subprocess.run(
         [
@@ -32,6 +35,8 @@ def run(pair: str, games: int) -> dict:
             "bench",
             "--json",
             "-q",
+            "--response-windows",
+            windows,
         ],
         capture_output=True,
         text=True,
@@ -46,10 +51,13 @@ def main() -> None:
     p.add_argument("--iterations", type=int, default=64, help="ISMCTS iterations per decision")
     p.add_argument("--pairs", nargs="+", default=["ismcts,random", "ismcts,greedy", "greedy,random"])
     p.add_argument("--parallel", type=int, default=2)
+    p.add_argument("--response-windows", choices=("strict", "auto"), default="strict", help="RULES 9.4")
     args = p.parse_args()
-    pairs = [pair.replace("ismcts", f"ismcts:{args.iterations}") for pair in args.pairs]
+    pairs = [
+        ",".join(f"ismcts:{args.iterations}" if b == "ismcts" else b for b in pair.split(",")) for pair in args.pairs
+    ]
     with ThreadPoolExecutor(args.parallel) as pool:
-        for result in pool.map(lambda pair: run(pair, args.games), pairs):
+        for result in pool.map(lambda pair: run(pair, args.games, args.response_windows), pairs):
             print(json.dumps(result), flush=True)
 
 
