@@ -187,3 +187,40 @@ def test_a_level_plays_the_same_game_twice():
     for run in moves:
         play_game(CATALOG, [make_bot("club", CATALOG, "x"), make_bot("beginner", CATALOG, "y")], game, 60, run)
     assert len(moves[0]) == 60 and moves[0] == moves[1]
+
+
+def test_ismcts_with_widening_greedy_moves_and_reused_samples_plays_legal_moves_the_same_way_twice():
+    from referee.bots.match import game_for
+
+    game = game_for(CATALOG, "options", 1, {"response_windows": "auto"})
+    options = {"iterations": 8, "widening": 1.0, "rollout": 1, "samples": 2}
+    moves: list[list] = [[], []]
+    for run in moves:  # play_game applies every move through the engine: an illegal one raises
+        play_game(
+            CATALOG, [make_bot("ismcts", CATALOG, "x", **options), make_bot("greedy", CATALOG, "y")], game, 40, run
+        )
+    assert len(moves[0]) == 40 and moves[0] == moves[1]
+
+
+def test_widening_opens_the_root_to_its_best_one_ply_action_first():
+    """With one iteration, only the first action by one-ply score is tried: ISMCTS plays it."""
+    from referee.bots.match import game_for
+    from referee.bots.players import ISMCTSBot, one_ply
+    from referee.engine import Session
+
+    from referee.engine.playout import random_action
+    from referee.engine.setup import SeededStream
+
+    session, _ = Session.new(CATALOG, game_for(CATALOG, "widen", 0))
+    stream = SeededStream("widen")
+    while session.state["phase"] == "mulligan" or len(session.legal_actions(session.board.who_acts())) < 6:
+        session.apply(random_action(session.board, stream))
+    seat = session.board.who_acts()
+    bot = ISMCTSBot(CATALOG, "w", iterations=1, widening=1.0)
+    bot.start(seat, [None, None], "g")
+    legal = session.legal_actions(seat)
+    playable = [a for a in legal if a["type"] != "concede"]
+    chosen = bot.act(session.view(seat), [], legal)
+    # the sample the search dealt first (the bot's seed, its decision count, the iteration)
+    values = one_ply(CATALOG, bot.sample(session.view(seat), "it0"), playable, seat)
+    assert chosen == playable[values.index(max(values))]

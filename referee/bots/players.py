@@ -13,14 +13,22 @@ lists given at :meth:`Bot.start`.
   reached is scored by :func:`score`; the best wins (ties: the first listed).
 - ``ismcts``: single-observer information-set Monte Carlo tree search over
   the seat's own decisions of this turn (or window). Each iteration deals a
-  new determinization, walks the tree by UCB1 over the actions legal in that
-  sample (availability counts, as Cowling et al. 2012; the opponent's
-  windows on them close with a pass), adds one node, ends the turn there
+  new determinization (or, with ``samples``, one of that many dealt once),
+  walks the tree by UCB1 over the actions legal in that sample
+  (availability counts, as Cowling et al. 2012; the opponent's windows on
+  them close with a pass), adds one node, plays ``rollout`` more moves of
+  the turn greedily (each the best by :func:`one_ply`), ends the turn
   (``end_turn``, the discard owed) and scores the state reached, the
   opponent's draw step included, with ``tanh(score / 4)``: every leaf is
-  scored at the same point of the game. Budget: ``iterations`` per decision
-  (at least one per legal action), or ``seconds`` when given. The most
-  visited legal action is played, the best on average among equals.
+  scored at the same point of the game. With ``widening`` the root's
+  actions are ordered once by their one-ply score and only the best
+  ``ceil(widening * sqrt(visits + 1))`` are open to the search (progressive
+  widening, the best first), so a budget smaller than the legal actions
+  still goes deep on the likely ones. Budget: ``iterations`` per decision
+  (without widening, at least one per legal action), or ``seconds`` when
+  given. The most visited legal action is played, the best on average among
+  equals. The named levels people are offered (:data:`LEVELS`) are fixed
+  settings of these.
 """
 
 from __future__ import annotations
