@@ -361,7 +361,7 @@ class Level:
 LEVELS: dict[str, Level] = {
     "beginner": Level("greedy"),
     "club": Level("ismcts", {"iterations": 64}),
-    "expert": Level("ismcts", {"iterations": 256, "widening": 1.0}),
+    "expert": Level("ismcts", {"iterations": 256}),
 }
 
 
