@@ -207,7 +207,6 @@ def test_widening_opens_the_root_to_its_best_one_ply_action_first():
     from referee.bots.match import game_for
     from referee.bots.players import ISMCTSBot, one_ply
     from referee.engine import Session
-
     from referee.engine.playout import random_action
     from referee.engine.setup import SeededStream
 
