@@ -164,7 +164,10 @@ def fitting_counters(catalog: Catalog, view: ViewDict, action: ActionDict | dict
     hand = view["players"][1 - action["player"]]["hand"]
     if not candidates or not hand:
         return frozenset()
-    base = determinize(catalog, view, [None, None], "fits")
+    try:
+        base = determinize(catalog, view, [None, None], "fits")
+    except CannotDeal:  # a view no legal decks make (a catalog other than the game's): nothing to learn
+        return frozenset()
     filler = next(cid for cid in catalog.game_card_ids if catalog[cid].kind != "counter")
     fits = set()
     for cid in candidates:
