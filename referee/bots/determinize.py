@@ -108,18 +108,18 @@ class Memory:
         self.seen: dict[str, str] = {}
         self.claims: list[Window] = []  # a window opened: one of ``held`` is one of ``fits``
         self.denials: list[Window] = []  # no window opened: none of ``held`` is one of ``fits``
-        self.declared: Window | None = None  # the seat's last declaration, until its events tell what it opened
+        # the seat's last declaration (catalog, view, action), until the events tell what it opened
+        self.declared: tuple[Catalog, ViewDict, ActionDict | dict[str, Any]] | None = None
 
     def declare(self, catalog: Catalog, view: ViewDict, action: ActionDict | dict[str, Any]) -> None:
-        """The seat is about to declare ``action`` from ``view``: which counters could answer it."""
+        """The seat is about to declare ``action`` from ``view``: what its window tells is worked out when the
+        events that follow are observed (a bot asked for one move never pays for it)."""
         self.declared = None
         seat = view.get("viewer")
-        if seat not in (0, 1) or not auto_windows(view):
+        if seat not in (0, 1) or not auto_windows(view) or not catalog.counter_ids_by_trigger.get(action["type"]):
             return
-        held = list(view["players"][1 - seat]["hand"])
-        fits = fitting_counters(catalog, view, action) if held else frozenset()
-        if fits:
-            self.declared = Window(fits, held)
+        if view["players"][1 - seat]["hand"]:
+            self.declared = (catalog, msgspec.to_builtins(view), action)  # a view may share the state's lists
 
     def observe(self, view: ViewDict, events: list[EventDict] | None = None) -> None:
         self.seen.update(view.get("cards", {}))
@@ -136,8 +136,12 @@ class Memory:
                 opened = True  # only the seat's own declaration opens a window for the opponent
             named.update(v for v in event.values() if isinstance(v, str))
         if self.declared is not None and events is not None:
-            (self.claims if opened else self.denials).append(self.declared)
+            catalog, before, action = self.declared
             self.declared = None
+            fits = fitting_counters(catalog, before, action)
+            if fits:
+                held = list(before["players"][opponent]["hand"])
+                (self.claims if opened else self.denials).append(Window(fits, held))
         self._forget_what_left(set(view["players"][opponent]["hand"]) - named)
 
     def _forget_what_left(self, still: set[str]) -> None:
