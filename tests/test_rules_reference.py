@@ -44,7 +44,7 @@ def test_given_the_reference_then_its_ids_and_texts_are_the_specifications_as_pi
 
 def test_given_the_reference_then_its_ids_run_in_order_section_by_section():
     ids = [tuple(map(int, i.split("."))) for i in rule_ids()]
-    assert ids == sorted(ids) and ids[0] == (1, 1) and len(ids) == 87
+    assert ids == sorted(ids) and ids[0] == (1, 1) and len(ids) == 94
 
 
 def test_given_docs_rules_md_when_resolved_then_it_is_the_packaged_file():
