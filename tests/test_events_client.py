@@ -37,4 +37,9 @@ def test_a_refusal_names_its_round_and_table(ref) -> None:
     event["rounds"].append({"pairings": [{"players": ["ren", "aoi"]}, {"players": ["kai", "mio"]}]})
     with pytest.raises(RefereeRuleViolation) as refused:
         ref.check_event(event)
-    assert (refused.value.rule, refused.value.code, refused.value.round, refused.value.table) == ("15.5", "rematch", 2, 1)
+    assert (refused.value.rule, refused.value.code, refused.value.round, refused.value.table) == (
+        "15.5",
+        "rematch",
+        2,
+        1,
+    )

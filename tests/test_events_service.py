@@ -37,12 +37,22 @@ def test_pair_standings_check_in_both_modes(mode, request) -> None:
     assert [p["table"] for p in paired["pairings"]] == [1, 2]
     assert paired["event"]["rounds"][-1]["pairings"] == paired["pairings"]
     # 15.5: the two winners meet, the two losers meet
-    assert {frozenset(p["players"]) for p in paired["pairings"]} == {frozenset({"ren", "kai"}), frozenset({"aoi", "mio"})}
+    assert {frozenset(p["players"]) for p in paired["pairings"]} == {
+        frozenset({"ren", "kai"}),
+        frozenset({"aoi", "mio"}),
+    }
     table = ok(post(client, "standings", event()), STANDINGS)
     assert [row["player"] for row in table["standings"][:2]] == ["ren", "kai"]  # 15.4: ren 2–0 games, kai 2–1
     assert table["standings"][0] == {
-        "rank": 1, "player": "ren", "match_points": 3, "record": "1-0",
-        "mw": 1.0, "omw": 0.3333, "gw": 1.0, "ogw": 0.3333, "dropped": False,
+        "rank": 1,
+        "player": "ren",
+        "match_points": 3,
+        "record": "1-0",
+        "mw": 1.0,
+        "omw": 0.3333,
+        "gw": 1.0,
+        "ogw": 0.3333,
+        "dropped": False,
     }
     assert set(table["ratings"]) == {"aoi", "ren", "mio", "kai"}
     assert ok(post(client, "check", event()), CHECK) == {"ok": True}
@@ -79,11 +89,20 @@ def test_check_names_a_rematch(client) -> None:
     ("change", "path"),
     [
         (lambda d: d["players"].append({"id": "aoi"}), "event.players.4.id"),
-        (lambda d: d["rounds"][0]["pairings"][0]["players"].__setitem__(1, "zed"), "event.rounds.0.pairings.0.players.1"),
-        (lambda d: d["rounds"][0]["pairings"][1]["players"].__setitem__(0, "aoi"), "event.rounds.0.pairings.1.players.0"),
+        (
+            lambda d: d["rounds"][0]["pairings"][0]["players"].__setitem__(1, "zed"),
+            "event.rounds.0.pairings.0.players.1",
+        ),
+        (
+            lambda d: d["rounds"][0]["pairings"][1]["players"].__setitem__(0, "aoi"),
+            "event.rounds.0.pairings.1.players.0",
+        ),
         (lambda d: d["players"].__setitem__(0, {"id": "x" * 65}), "event.players.0.id"),
         (lambda d: d.update(best_of=2), "event.best_of"),
-        (lambda d: d["rounds"][0]["pairings"][0]["result"].update(games=[2, 9]), "event.rounds.0.pairings.0.result.games"),
+        (
+            lambda d: d["rounds"][0]["pairings"][0]["result"].update(games=[2, 9]),
+            "event.rounds.0.pairings.0.result.games",
+        ),
     ],
 )
 def test_not_an_event_is_a_400_with_the_field_path(client, change, path) -> None:

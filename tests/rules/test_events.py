@@ -355,7 +355,9 @@ def test_15_7_glicko_2_matches_glickmans_published_example() -> None:
 def test_15_7_ratings_move_once_a_round_and_a_bye_or_forfeit_only_grows_the_deviation() -> None:
     """RULES 15.7: a bye and a forfeit are no result; no match: the deviation grows, the rating stays."""
     doc = paired(new(3, seed="rate"))
-    assert all(r == {"rating": 1500.0, "rd": 350.0, "volatility": 0.06} for r in events.standings(doc)["ratings"].values())
+    assert all(
+        r == {"rating": 1500.0, "rd": 350.0, "volatility": 0.06} for r in events.standings(doc)["ratings"].values()
+    )
     a, b = doc["rounds"][0]["pairings"][0]["players"]
     bye = doc["rounds"][0]["pairings"][1]["bye"]
     doc["rounds"][0]["pairings"][0]["result"] = {"forfeit": b}
