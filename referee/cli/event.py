@@ -19,7 +19,7 @@ import orjson
 import yaml
 
 from referee import events
-from referee.cli.common import CommandError, positive_int, subcommand, write_file, write_output
+from referee.cli.common import CommandError, positive_int, read_text, subcommand, write_file, write_output
 from referee.engine.yaml_text import YamlTextError, parse_document
 
 EXIT_BROKEN = 1  # `check`: a rule is broken
@@ -70,21 +70,9 @@ def _is_yaml(path: str) -> bool:
     return path.endswith((".yaml", ".yml"))
 
 
-def _read_text(path: str) -> str:
-    try:
-        if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except UnicodeDecodeError as exc:
-        raise CommandError(f"{path}: not UTF-8 text ({exc.reason})") from None
-    except OSError as exc:
-        raise CommandError(f"{path}: cannot read: {exc.strerror or exc}") from None
-
-
 def read_document(path: str) -> Any:
     """The JSON or YAML document of ``path``; a :class:`CommandError` naming the file when it does not read."""
-    text = _read_text(path)
+    text = read_text(path)
     try:
         if _is_yaml(path):
             return parse_document(text, path).data
@@ -118,7 +106,7 @@ def _dumps(value: Any, as_yaml: bool) -> str:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    names = [line.strip() for line in _read_text(args.players).splitlines() if line.strip()]
+    names = [line.strip() for line in read_text(args.players).splitlines() if line.strip()]
     try:
         document = events.new_event(names, args.seed, args.best_of, args.cut, args.swiss_rounds)
     except events.EventInputError as exc:
