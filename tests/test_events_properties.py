@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee import events
-from referee.events.pairing import cost, least_cost_pairing
+from referee.events.pairing import blossom_pairing, cost, floated_pairing, least_cost_pairing
 from referee.events.tournament import field_of
 
 
@@ -127,8 +127,9 @@ def test_the_small_graph_costs_what_the_whole_graph_costs(seed, players, rounds)
     doc = random_event(seed, players, rounds, 0.0)
     field = field_of(events.read_event(doc))
     order = field.order[: len(field.order) - len(field.order) % 2]
-    pairs = least_cost_pairing(order, field.points, field.met)
+    pairs = blossom_pairing(order, field.points, field.met)
     assert pairs is not None
+    assert cost(least_cost_pairing(order, field.points, field.met), field.points) == cost(pairs, field.points)
     assert sorted(p for pair in pairs for p in pair) == sorted(order)
     assert all(b not in field.met[a] for a, b in pairs)
     assert cost(pairs, field.points) == blossom_least(order, field.points, field.met)
@@ -143,7 +144,7 @@ def test_a_large_group_is_represented_and_extended() -> None:
         groups.setdefault(field.points[p], []).append(p)
     depth = max(len(field.met[p]) for p in field.order)
     assert max(len(g) for g in groups.values()) >= 2 * (6 * depth + 3) + 3 * depth + 2
-    pairs = least_cost_pairing(field.order, field.points, field.met)
+    pairs = blossom_pairing(field.order, field.points, field.met)
     assert pairs is not None and cost(pairs, field.points) == blossom_least(field.order, field.points, field.met)
 
 
@@ -165,8 +166,22 @@ def test_dense_past_meetings_in_large_groups_never_give_a_rematch(seed, size, de
             if len(met[q]) < depth + 1:
                 met[p].add(q)
                 met[q].add(p)
-    pairs = least_cost_pairing(order, points, met)
-    assert pairs is not None
-    assert sorted(p for pair in pairs for p in pair) == order
-    assert all(b not in met[a] for a, b in pairs)
-    assert cost(pairs, points) == blossom_least(order, points, met)
+    least = blossom_least(order, points, met)
+    for pairs in (blossom_pairing(order, points, met), least_cost_pairing(order, points, met)):
+        assert pairs is not None
+        assert sorted(p for pair in pairs for p in pair) == order
+        assert all(b not in met[a] for a, b in pairs)
+        assert cost(pairs, points) == least
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(4, 12), rounds=st.integers(2, 7))
+def test_the_fast_path_is_never_above_the_least_cost(seed, players, rounds) -> None:
+    """RULES 15.5: when the fast path finds a pairing, no pairing is cheaper (exhaustive search)."""
+    doc = random_event(seed, players, rounds, 0.0)
+    field = field_of(events.read_event(doc))
+    order = field.order[: len(field.order) - len(field.order) % 2]
+    fast = floated_pairing(order, field.points, field.met)
+    if fast is not None:
+        assert all(b not in field.met[a] for a, b in fast)
+        assert cost(fast, field.points) == least_by_search(order, field.points, field.met)
