@@ -164,3 +164,13 @@ def test_no_body_is_answered_with_a_500(client, path, value, endpoint) -> None:
     assert resp.status_code in (200, 400, 422), resp.get_data(as_text=True)
     if resp.status_code != 200:
         problem(resp, resp.status_code)
+
+
+@pytest.mark.parametrize("field", ["swiss_rounds", "cut", "swiss_ended", "name"])
+def test_an_optional_field_sent_as_null_is_a_400(client, field) -> None:
+    """What the schema leaves optional is absent or of its type, never null (as openapi.yaml says)."""
+    body = problem(post(client, "pair", event(**{field: None})), 400, "invalid_schema")
+    assert f"event.{field}" in body["errors"]
+    doc = event()
+    doc["players"][0]["rating"] = None
+    assert "event.players.0.rating" in problem(post(client, "pair", doc), 400, "invalid_schema")["errors"]

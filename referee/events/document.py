@@ -179,9 +179,9 @@ def read_event(document: Any) -> Event:
 
 
 def _read_swiss_rounds(reader: _Reader, doc: dict[str, Any], players: int) -> int:
-    value = doc.get("swiss_rounds")
-    if value is None:
+    if "swiss_rounds" not in doc:
         return default_swiss_rounds(max(players, MIN_PLAYERS))
+    value = doc["swiss_rounds"]
     if type(value) is not int or not 1 <= value <= MAX_ROUNDS:
         reader.bad("swiss_rounds", f"Must be an integer from 1 to {MAX_ROUNDS}.")
         return 1
@@ -209,13 +209,13 @@ def _read_players(reader: _Reader, value: Any) -> tuple[tuple[str, ...], tuple[t
                 reader.bad(f"{path}.id", f"Duplicate player id (also players.{seen[pid]}).")
             seen.setdefault(pid, i)
             ids.append(pid)
-        ratings.append(_read_rating(reader, player.get("rating"), f"{path}.rating"))
+        ratings.append(
+            _read_rating(reader, player["rating"], f"{path}.rating") if "rating" in player else DEFAULT_RATING
+        )
     return tuple(ids), tuple(ratings)
 
 
 def _read_rating(reader: _Reader, value: Any, path: str) -> tuple[float, float, float]:
-    if value is None:
-        return DEFAULT_RATING
     rating = reader.obj(value, path)
     if rating is None:
         return DEFAULT_RATING
