@@ -55,7 +55,7 @@ def whole_graph(event: dict[str, Any]) -> None:
     top = 1 + (points[order[0]] - points[order[-1]]) ** 2
     for i, a in enumerate(order):
         graph.add_edges_from(
-            ((a, b, {"weight": top - (points[a] - points[b]) ** 2}) for b in order[i + 1 :] if b not in met[a])
+            (a, b, {"weight": top - (points[a] - points[b]) ** 2}) for b in order[i + 1 :] if b not in met[a]
         )
     nx.max_weight_matching(graph, maxcardinality=True)
 
@@ -70,9 +70,12 @@ def main() -> None:
     print(f"{'players':>8} {'round':>6} {'what':>12} {'cpu s':>8} {'wall s':>8}")
     for players in args.players:
         event = played_event(players, args.round - 1)
-        works: dict[str, Callable[[], Any]] = {"pair": lambda: pair(event), "standings": lambda: standings(event)}
+        works: dict[str, Callable[[], Any]] = {
+            "pair": lambda e=event: pair(e),
+            "standings": lambda e=event: standings(e),
+        }
         if args.whole_graph:
-            works["whole graph"] = lambda: whole_graph(event)
+            works["whole graph"] = lambda e=event: whole_graph(e)
         for what, work in works.items():
             cpu, wall = timed(args.repeat, work)
             print(f"{players:>8} {args.round:>6} {what:>12} {cpu:>8.3f} {wall:>8.3f}", flush=True)

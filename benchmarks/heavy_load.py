@@ -174,11 +174,14 @@ def run(load: str, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
             heavy["record_moves"] = game.moves
             heavy["first_recovery_s"] = round(time.perf_counter() - first, 3)
             repeats: list[float] = []
-            threads += [threading.Thread(target=recoverer, args=(url, body, stop, repeats)) for _ in range(args.recoverers)]
+            threads += [
+                threading.Thread(target=recoverer, args=(url, body, stop, repeats)) for _ in range(args.recoverers)
+            ]
         if load in ("suggest", "both"):
             suggested: dict[str, list[float]] = {"answered": [], "refused": [], "errors": []}
             threads += [
-                threading.Thread(target=suggester, args=(url, decks, stop, suggested, n)) for n in range(args.suggesters)
+                threading.Thread(target=suggester, args=(url, decks, stop, suggested, n))
+                for n in range(args.suggesters)
             ]
         times: list[float] = []
         for t in threads:
