@@ -1,6 +1,11 @@
 """Swiss pairing (RULES 15.5): no rematch, the bye rule, and the least sum of squared match-point
 differences, exactly, deterministically, and fast enough for 4,096 players.
 
+Most rounds are paired by a fast path (:func:`floated_pairing`): each score
+group inside, one player floated down across each boundary with an odd number
+of players above it. No pairing costs less (its docstring says why), so when it
+is found it is a least-cost pairing. When it is not, the blossom decides:
+
 The cost of a pairing depends only on the players' match points, so players of
 one score group are interchangeable for the cost: only who has met whom tells
 them apart. A minimum-cost perfect matching (networkx's weighted blossom,
