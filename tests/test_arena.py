@@ -32,7 +32,9 @@ def spy(log: Path, mode: str = "") -> str:
     return f"{sys.executable} {SPY} {log} {mode}".strip()
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node (the example bot's language)")
+@pytest.mark.skipif(
+    shutil.which("node") is None, reason="node is not installed (apt-get install nodejs): the example bot's language"
+)
 def test_the_built_in_bots_and_the_node_example_play_to_the_end_and_ismcts_ranks_first(tmp_path, capsys):
     bots = ["builtin:ismcts:16", "builtin:greedy", "builtin:random", NODE_BOT]
     # Four games a pair: two deals, each played from both seats. The seat matters much (a deal is often won

@@ -653,6 +653,8 @@ export interface components {
             clock?: components["schemas"]["NewClock"] | (Record<string, never> | null);
             /** @description The first game of a match (RULES 14.1). Absent or null: none. */
             match?: components["schemas"]["NewMatch"] | (Record<string, never> | null);
+            /** @description How many moves behind the latest a spectator sees the game while it goes on (docs/api.md §12): private mode with a ledger only (else 400 `not_in_private_mode` or `no_ledger`). Absent or null: 0. */
+            watch_delay?: number | null;
         };
         /** @description The catalog a state was made with (docs/api.md §8). */
         CatalogRef: {
@@ -1137,6 +1139,8 @@ export interface components {
             seq: number;
             /** @description The game's random id, set at the deal in private mode (docs/api.md §10); the seats are made for it. Absent in plain mode. */
             game_id?: string;
+            /** @description How many moves behind the latest a spectator sees the game while it goes on (docs/api.md §12), set at a private deal with a ledger. Absent: 0. */
+            watch_delay?: number;
             /** @description The game's clock (docs/api.md §15), or null: no clock. Default null. */
             clock?: components["schemas"]["Clock"] | (Record<string, never> | null);
             /** @description The match this game is part of (docs/api.md §15), or null. Default null. */
@@ -1748,6 +1752,8 @@ export interface components {
             commitment: string;
             /** @description The game's id (private mode only). */
             game_id?: string;
+            /** @description How many moves behind the latest a spectator's view is while the game goes on (docs/api.md §12); absent: 0. A page says it ("3 moves behind"). */
+            watch_delay?: number;
             /** @description The game's clock (docs/api.md §15), or null: no clock. */
             clock?: components["schemas"]["ViewClock"] | (Record<string, never> | null);
             /** @description The match this game is part of (docs/api.md §15), or null. */

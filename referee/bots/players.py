@@ -273,7 +273,7 @@ def make_bot(name: str, catalog: Catalog | None = None, seed: str = "bot", **opt
     if base not in BOTS:
         raise ValueError(f"unknown bot {name!r}: one of {', '.join(BOTS)}")
     if budget:
-        if base != "ismcts" or not budget.isdigit() or int(budget) < 1:
+        if base != "ismcts" or not budget.isdecimal() or int(budget) < 1:
             raise ValueError(f"bot {name!r}: only ismcts takes a budget, ismcts:N with N >= 1 iterations")
         options["iterations"] = int(budget)
     return BOTS[base](catalog, seed, **options)

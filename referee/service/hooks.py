@@ -44,7 +44,7 @@ MAX_LENGTH_DIGITS = 18
 
 def _bytes_in(environ: Any) -> int:
     length = environ.get("CONTENT_LENGTH")
-    return int(length) if length and length.isdigit() and len(length) <= MAX_LENGTH_DIGITS else 0
+    return int(length) if length and length.isdecimal() and len(length) <= MAX_LENGTH_DIGITS else 0
 
 
 def begin(environ: dict[str, Any]) -> None:
