@@ -463,6 +463,13 @@ class ProblemSchema(Schema):
     errors_total = natural(metadata=_doc("400: how many paths had errors, when more than `errors` lists."))
     rule = fields.String(metadata=_doc("422: the rule id of RULES.md that the action or deck breaks."))
     index = natural(metadata=_doc("/v1/replay 422: the 0-based index of the first illegal action."))
+    round = fields.Integer(
+        allow_none=True, metadata=_doc("/v1/events 422: the round (1-based) that breaks the rule; null: the event's.")
+    )
+    table = fields.Integer(
+        allow_none=True,
+        metadata=_doc("/v1/events 422: the pairing (1-based position in the round's `pairings`); null: the round's."),
+    )
     line = natural(metadata=_doc("400 `bad_record`, or a record's refused move: the record's line (1-based)."))
     player = natural(metadata=_doc("422: the player `detail` names as the one acting (0 or 1), by index."))
     actor = natural(metadata=_doc("422: the player who may act now, where `detail` names them (0 or 1)."))

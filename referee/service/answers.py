@@ -19,7 +19,7 @@ from typing import Any
 
 import orjson
 
-from referee import engine
+from referee import engine, events
 from referee.bots import suggest as bots
 from referee.engine import records
 from referee.engine.decklists import canonical_forms, read_deck
@@ -319,6 +319,23 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
         }
         return 200, dumps(out), _lang(lang) if violations else None
 
+    def event_document(environ: Environ) -> Any:
+        """The body's event (docs/api.md §17): read by :mod:`referee.events`, which refuses what is not one."""
+        body = read_body(environ, limits)
+        envelope(body, ("event",))
+        return body["event"]
+
+    # Each event endpoint is one pure call (a document in, a JSON-able answer out): heavy work that can run
+    # in another process as it is (docs/api.md §16, "Heavy work is kept apart").
+    def pair_event(environ: Environ) -> Answer:
+        return 200, dumps(events.pair(event_document(environ))), None
+
+    def event_standings(environ: Environ) -> Answer:
+        return 200, dumps(events.standings(event_document(environ))), None
+
+    def check_event(environ: Environ) -> Answer:
+        return 200, dumps(events.check(event_document(environ))), None
+
     return {
         "new_game": new_game,
         "next_game": next_game,
@@ -333,4 +350,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
         "reveal": reveal,
         "latest": latest,
         "validate_deck": validate_deck,
+        "pair_event": pair_event,
+        "event_standings": event_standings,
+        "check_event": check_event,
     }
