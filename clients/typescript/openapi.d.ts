@@ -3974,6 +3974,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["RuleViolation"];
+            429: components["responses"]["Busy"];
+            503: components["responses"]["HeavyTimeout"];
             default: components["responses"]["Error"];
         };
     };
@@ -4060,6 +4062,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["RuleViolation"];
+            429: components["responses"]["Busy"];
+            503: components["responses"]["HeavyTimeout"];
             default: components["responses"]["Error"];
         };
     };
@@ -4146,6 +4150,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["RuleViolation"];
+            429: components["responses"]["Busy"];
+            503: components["responses"]["HeavyTimeout"];
             default: components["responses"]["Error"];
         };
     };

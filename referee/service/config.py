@@ -141,7 +141,7 @@ ENVIRONMENT: tuple[EnvSetting, ...] = (
     EnvSetting(
         "REFEREE_HEAVY_SLOTS",
         "the number of cores (sync workers: also below REFEREE_WORKERS)",
-        "heavy requests (/v1/suggest, /v1/records from the ledger, /v1/events/pair) a replica runs at once, "
+        "heavy requests (/v1/suggest, /v1/records from the ledger, /v1/events/*) a replica runs at once, "
         "each in a helper process apart from the workers; one more is refused at once, 429 busy with "
         "Retry-After (docs/api.md §16). A sync worker waits for its heavy request: keep it below REFEREE_WORKERS",
     ),

@@ -28,6 +28,7 @@ import atexit
 import fcntl
 import multiprocessing
 import os
+import pickle
 import shutil
 import tempfile
 import time
@@ -146,8 +147,18 @@ def _helper_main(conn: Connection) -> None:
         try:
             answer = ("ok", job(catalog, *args))
         except Exception as exc:  # the job's own refusal, handed to the worker to answer
-            answer = ("raised", exc)
+            answer = ("raised", exc if _crosses(exc) else RuntimeError(f"{type(exc).__name__}: {exc}"))
         conn.send((*answer, time.process_time() - cpu))
+
+
+def _crosses(exc: Exception) -> bool:
+    """Whether an exception comes out of the pipe as it went in (one whose ``__init__`` takes other
+    arguments than its ``args`` does not)."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:
+        return False
+    return True
 
 
 @dataclass

@@ -353,6 +353,7 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:  # n
     @request_body(S.EventRequestSchema, "An event document (docs/api.md §17).", EVENT_EXAMPLE)
     @blp.response(200, S.PairResponseSchema, description="The event with its next round, and that round.", **common)
     @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
+    @errors("Busy", "HeavyTimeout")
     def pair_event() -> Response:
         """Pair an event's next round (RULES 15.5; the top cut's, 15.6).
 
@@ -371,6 +372,7 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:  # n
     @request_body(S.EventRequestSchema, "An event document (docs/api.md §17).", EVENT_EXAMPLE)
     @blp.response(200, S.StandingsResponseSchema, description="The standings, the ratings, the winner.", **common)
     @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
+    @errors("Busy", "HeavyTimeout")
     def event_standings() -> Response:
         """An event's standings (RULES 15.4), Glicko-2 ratings (15.7), and winner (15.6).
 
@@ -384,6 +386,7 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:  # n
     @request_body(S.EventRequestSchema, "An event document (docs/api.md §17).", EVENT_EXAMPLE)
     @blp.response(200, S.EventCheckResponseSchema, description="Every round obeys RULES 15.", **common)
     @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
+    @errors("Busy", "HeavyTimeout")
     def check_event() -> Response:
         """Check every round of an event against RULES 15.1, 15.2, 15.5 and 15.6.
 
