@@ -245,8 +245,8 @@ def test_moves_queued_while_a_transaction_commits_share_the_next_one():
 
 
 def test_after_a_batch_of_several_the_next_leader_waits_for_as_many():
-    """Given a batch of 2, when a move finds no batch running, then it waits (up to the linger) until a
-    second move has queued, and both go as one batch; after a batch of 1 a move never waits."""
+    """Given a batch of 2, when a move finds no batch running, then the writer waits (up to the linger) until
+    a second move has queued, and both go as one batch; after a batch of 1 a move never waits."""
     from referee.private.ledger import GroupCommit
 
     batches: list[int] = []
@@ -271,7 +271,7 @@ def test_after_a_batch_of_several_the_next_leader_waits_for_as_many():
         t.join(30)
     assert batches == [1, 2]  # the lead after a batch of 1 did not wait
     threads[3].start()
-    wait_for(lambda: group._busy and len(group._queue) == 1)  # the leader waits for a second move
+    wait_for(lambda: not group._busy and len(group._queue) == 1)  # the writer waits for a second move
     threads[4].start()
     for t in threads[3:]:
         t.join(30)
