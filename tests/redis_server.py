@@ -45,10 +45,14 @@ class RedisServer:
         self.start()
 
     def start(self) -> None:
+        # A copy of the shipped configuration: a replica that a failover promotes rewrites its file.
+        config = self.dir / "redis.conf"
+        if not config.exists():
+            shutil.copyfile(CONFIG, config)
         self.proc = subprocess.Popen(
             [
                 self.binary,
-                str(CONFIG),  # the shipped configuration; the lines below only place it on loopback
+                str(config),  # the shipped configuration; the lines below only place it on loopback
                 "--bind",
                 "127.0.0.1",
                 "--port",
