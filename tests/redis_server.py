@@ -109,20 +109,21 @@ class RedisCluster:
     and ``--cluster-enabled yes``, each with its own data directory, joined by ``redis-cli --cluster
     create``; :meth:`stop` stops each by its PID."""
 
-    def __init__(self, workdir: Path, size: int = 3):
+    def __init__(self, workdir: Path, size: int = 3, replicas: int = 0):
         cli = shutil.which("redis-cli")
         if cli is None:
             pytest.skip("redis-cli is not installed (apt-get install redis-server, which brings it)")
         self.nodes: list[RedisServer] = []
         try:
-            for n in range(size):
+            for n in range(size * (1 + replicas)):
                 node_dir = workdir / f"node-{n}"
                 cluster = ("--cluster-enabled", "yes", "--cluster-config-file", str(node_dir / "nodes.conf"))
+                cluster += ("--cluster-node-timeout", "1000") if replicas else ()
                 # A bus port of its own (by default the port + 10000, which a free port may not allow).
                 self.nodes.append(RedisServer(node_dir, (*cluster, "--cluster-port", str(free_port()))))
             addresses = [f"127.0.0.1:{node.port}" for node in self.nodes]
             subprocess.run(
-                [cli, "--cluster", "create", *addresses, "--cluster-replicas", "0", "--cluster-yes"],
+                [cli, "--cluster", "create", *addresses, "--cluster-replicas", str(replicas), "--cluster-yes"],
                 check=True,
                 capture_output=True,
                 timeout=60,

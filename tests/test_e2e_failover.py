@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from tests.conftest import keep_or_random, private_replicas
-from tests.redis_server import RedisWithSentinels
+from tests.redis_server import RedisCluster, RedisWithSentinels
 
 pytestmark = pytest.mark.e2e
 
@@ -93,46 +93,76 @@ def test_kill_9_of_the_primary_loses_no_move_answered_200_and_play_goes_on(tmp_p
     redis = RedisWithSentinels(tmp_path / "redis")
     try:
         with private_replicas(tmp_path, redis.url + "?replicas=1", 2) as servers:
-            players = [Player(servers[n % 2].url, random.Random(n)) for n in range(PLAYERS)]
-            stop, killed = threading.Event(), []
-            errors: list[BaseException] = []
-
-            def run(player: Player) -> None:
-                try:
-                    player.play(catalog, stop, killed)
-                except BaseException as exc:  # an assertion in a thread: failed in the test's thread
-                    errors.append(exc)
-                    stop.set()
-
-            threads = [threading.Thread(target=run, args=(p,)) for p in players]
-            for thread in threads:
-                thread.start()
-            time.sleep(PLAY_BEFORE_KILL)
             old = redis.primary()
-            before = sum(len(p.accepted) for p in players)
-            cut_off_replicas(old)
-            time.sleep(CUT_OFF)  # the moves of these 0.3 s reach no replica before the primary dies
-            old.kill()
-            killed.append(time.monotonic())
-            waiting = readiness_while_failing_over(servers, stop, players)
-            stop.set()
-            for thread in threads:
-                thread.join(60)
-            assert not errors, errors
-            assert before > 0 and all(len(p.after_kill) >= MOVES_AFTER for p in players), [
-                len(p.after_kill) for p in players
-            ]
+            players = play_through_a_kill(servers, catalog, old)
             new = redis.primary()
             assert new is not old
-            lost = missing(new, [move for p in players for move in p.accepted])
+            lost = missing(new.port, [move for p in players for move in p.accepted])
             assert lost == [], f"{len(lost)} moves answered 200 are not on the new primary"
-            assert all(500 not in p.statuses for p in players)
-            assert all("ledger" in why for why in waiting), waiting  # /readyz says what it waits for
-            first = min(min(p.after_kill) for p in players if p.after_kill) - killed[0]
-            print(f"failover: first move accepted {first:.1f} s after the kill; statuses {merged(players)}")
-            assert first < 10
     finally:
         redis.stop()
+
+
+def test_kill_9_of_a_cluster_primary_loses_no_move_answered_200_and_play_goes_on(tmp_path, catalog):
+    """The same on a Redis Cluster of three primaries, each with a replica (cluster-node-timeout 1 s):
+    one primary killed; its replica takes its slots. With ``?replicas=1`` that shard then accepts a write
+    only once a replica holds it again: the killed node, started again 3 s later, rejoins as the new
+    primary's replica (docs/ledger.md, "Running it across machines")."""
+    cluster = RedisCluster(tmp_path / "cluster", replicas=1)
+    try:
+        with private_replicas(tmp_path, cluster.url + "?replicas=1", 2) as servers:
+            old = cluster.nodes[0]  # a primary: redis-cli makes the first three the primaries
+            players = play_through_a_kill(servers, catalog, old, revive_after=3)
+            alive = next(node for node in cluster.nodes if node is not old)
+            lost = missing(alive.port, [move for p in players for move in p.accepted], cluster=True)
+            assert lost == [], f"{len(lost)} moves answered 200 are not in the cluster"
+    finally:
+        cluster.stop()
+
+
+def play_through_a_kill(servers, catalog, primary, revive_after: float | None = None) -> list[Player]:
+    """Players on ``servers`` (each thread its own games), the primary's replicas cut off, the primary
+    killed -9, play on until every player has had ``MOVES_AFTER`` moves answered 200 since: the players,
+    once no answer was a 500 and the first accepted move came within 10 s of the kill. With
+    ``revive_after``, the killed node is started again that many seconds after the kill (it rejoins as a
+    replica of the node that took its place)."""
+    players = [Player(servers[n % 2].url, random.Random(n)) for n in range(PLAYERS)]
+    stop, killed = threading.Event(), []
+    errors: list[BaseException] = []
+
+    def run(player: Player) -> None:
+        try:
+            player.play(catalog, stop, killed)
+        except BaseException as exc:  # an assertion in a thread: failed in the test's thread
+            errors.append(exc)
+            stop.set()
+
+    threads = [threading.Thread(target=run, args=(p,)) for p in players]
+    for thread in threads:
+        thread.start()
+    time.sleep(PLAY_BEFORE_KILL)
+    before = sum(len(p.accepted) for p in players)
+    cut_off_replicas(primary)
+    time.sleep(CUT_OFF)  # the moves of these 0.3 s reach no replica before the primary dies
+    primary.kill()
+    killed.append(time.monotonic())
+    if revive_after is not None:
+        reviver = threading.Timer(revive_after, primary.start)
+        reviver.start()
+    waiting = readiness_while_failing_over(servers, stop, players)
+    stop.set()
+    for thread in threads:
+        thread.join(60)
+    if revive_after is not None:
+        reviver.join(60)
+    assert not errors, errors
+    assert before > 0 and all(len(p.after_kill) >= MOVES_AFTER for p in players), [len(p.after_kill) for p in players]
+    assert all(500 not in p.statuses for p in players)
+    assert all("ledger" in why for why in waiting), waiting  # /readyz says what it waits for
+    first = min(min(p.after_kill) for p in players if p.after_kill) - killed[0]
+    print(f"failover: first move accepted {first:.1f} s after the kill; statuses {merged(players)}")
+    assert first < 10
+    return players
 
 
 def cut_off_replicas(primary) -> None:
@@ -163,11 +193,14 @@ def readiness_while_failing_over(servers, stop: threading.Event, players: list[P
     return waiting
 
 
-def missing(primary, accepted: list[tuple[str, int, str]]) -> list[tuple[str, int]]:
-    """The moves of ``accepted`` whose token the primary does not hold at their seq."""
+def missing(port: int, accepted: list[tuple[str, int, str]], cluster: bool = False) -> list[tuple[str, int]]:
+    """The moves of ``accepted`` whose token the primary on ``port`` (or the cluster it is a node of) does not
+    hold at their seq."""
     import redis
+    import redis.cluster
 
-    client = redis.Redis(host="127.0.0.1", port=primary.port, socket_timeout=5, decode_responses=True)
+    kind = redis.cluster.RedisCluster if cluster else redis.Redis
+    client = kind(host="127.0.0.1", port=port, socket_timeout=5, decode_responses=True)
     try:
         return [
             (game_id, seq)
