@@ -22,7 +22,7 @@ from referee.client import (
     RuleViolation,
     SealRejected,
 )
-from referee.engine import Catalog
+from referee.engine import Catalog, legal_actions
 from referee.engine.rules_index import rule_ids
 from referee.scenarios.build import build_position, expand_game
 
@@ -227,3 +227,21 @@ def test_suggest_answers_one_of_the_players_legal_actions(ref, game):
     assert refused.value.rule == "12.2"
     with pytest.raises(ValueError, match="exactly one of budget_ms= and iterations="):
         ref.suggest(state, 0, "random")
+
+
+def test_a_busy_answer_is_busy_with_its_retry_after_and_is_not_retried(midgame):
+    from referee.client import Busy
+    from referee.service.app import create_app
+    from referee.service.config import Settings
+
+    app = create_app(Settings(log_requests=False, heavy_slots=1))
+    slot = app.extensions["referee"].heavy.slots.take()  # another request's hint holds the replica's one slot
+    state, action = midgame
+    with RefereeClient("http://referee.test", transport=httpx.WSGITransport(app=app), retries=3) as client:
+        with pytest.raises(Busy) as raised:
+            client.suggest(state, action["player"], "random", iterations=1)
+        assert (raised.value.status, raised.value.code, raised.value.retry_after) == (429, "busy", 1.0)
+        app.extensions["referee"].heavy.slots.give_back(slot)
+        assert client.suggest(state, action["player"], "random", iterations=1).action in legal_actions(
+            Catalog.builtin(), state, action["player"]
+        )

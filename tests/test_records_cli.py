@@ -156,3 +156,19 @@ def test_a_bad_record_file_is_one_line_naming_the_line_and_exit_2(tmp_path, caps
     assert code == 2 and words in err and len(err.strip().splitlines()) == 1, err
     code, out, _ = run(capsys, "check", str(path))
     assert code == 2 and words in out
+
+
+def test_recheck_reads_one_record_file_as_a_record(tmp_path, capsys):
+    game, _, actions = play_out(BUILTIN, "recheck-one")
+    good = tmp_path / "good.afr"
+    good.write_text(record_text(BUILTIN, game, actions))
+    code, out, _ = run(capsys, "recheck", str(good), "-q")
+    assert code == 0 and out.splitlines()[-1].startswith("1 game(s) re-checked: 1 unchanged"), out
+    named_otherwise = tmp_path / "game.txt"  # a record by its first line, whatever its name
+    named_otherwise.write_text(good.read_text())
+    code, out, _ = run(capsys, "recheck", str(named_otherwise), "-q")
+    assert code == 0 and "1 unchanged" in out
+    bad = tmp_path / "bad.afr"
+    bad.write_bytes(b'[Catalog "x"]\r\n')
+    code, out, err = run(capsys, "recheck", str(bad), "-q")
+    assert code == 2 and ":1: the line ends with CR LF" in out + err and "not JSON" not in out + err

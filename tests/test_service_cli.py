@@ -122,6 +122,7 @@ def test_settings_defaults_and_parsing(tmp_path):
         bench_echo=True,
         worker_class="sync",
         client_timeout=4.0,
+        heavy_slots=1,  # two sync workers: one is left for rule checks
     )
 
 
@@ -146,6 +147,9 @@ def test_sizes(text, size):
     "env",
     [
         {"REFEREE_LOG_REQUESTS": "maybe"},
+        {"REFEREE_HEAVY_SLOTS": "0"},
+        {"REFEREE_HEAVY_NICE": "20"},
+        {"REFEREE_HEAVY_MAX_SECONDS": "0"},
         {"REFEREE_DRAIN_SECONDS": "soon"},
         {"REFEREE_SECRET_PREVIOUS": "x"},
         {"REFEREE_MAX_BODY": "1GiB"},

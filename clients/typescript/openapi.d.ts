@@ -223,7 +223,10 @@ export interface paths {
          *     `iterations` the same request gives the same move on every machine.
          *     `budget_ms` above 2000 is a 400; an unknown `bot` a 400 (`unknown_bot`,
          *     with `bots`, the known ones); a player who may not act now a 422 citing
-         *     RULES 12.2 (11.3 once the game is over).
+         *     RULES 12.2 (11.3 once the game is over). Heavy work: it runs apart from
+         *     the rule checks, and is refused at once (429 `busy`, `Retry-After`)
+         *     when the replica's share for it is taken; `budget_ms` counts from the
+         *     request's arrival.
          */
         post: operations["suggestAction"];
         delete?: never;
@@ -2557,6 +2560,24 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description Heavy work (docs/api.md §16): the replica's share for it is taken, so this request could not start now (`busy`, with `Retry-After`); nothing was done. A record's recovery longer than its share is `busy` too, with its progress kept: asking again goes on. Rule checks are never refused this way. A heavy job that ran past its time is ended: 503 `heavy_timeout`. */
+        Busy: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description A heavy job ran past its time (`heavy_timeout`, with `Retry-After`: `budget_ms` and its grace, or `REFEREE_HEAVY_MAX_SECONDS`) and was ended; nothing was changed. */
+        HeavyTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Any other error (e.g. 405 with `Allow`, 500), as problem details. */
         Error: {
             headers: {
@@ -3280,6 +3301,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["RuleViolation"];
+            429: components["responses"]["Busy"];
             503: components["responses"]["LedgerUnavailable"];
             default: components["responses"]["Error"];
         };
@@ -3593,6 +3615,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["RuleViolation"];
+            429: components["responses"]["Busy"];
+            503: components["responses"]["HeavyTimeout"];
             default: components["responses"]["Error"];
         };
     };

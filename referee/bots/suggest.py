@@ -23,7 +23,7 @@ from typing import Any, cast
 from referee.bots.players import BOTS, Action, make_bot
 from referee.engine import Catalog, FieldZone, IdZone, RuleViolation, Session, StateDict
 
-__all__ = ["BOTS", "MAX_BUDGET_MS", "MAX_ITERATIONS", "UnknownBot", "own_deck", "suggest"]
+__all__ = ["BOTS", "MAX_BUDGET_MS", "MAX_ITERATIONS", "UnknownBot", "may_suggest", "own_deck", "suggest"]
 
 MAX_BUDGET_MS = 2000  # docs/api.md §16
 # A fixed amount of work stays within about the largest budget: an ISMCTS iteration of the built-in catalog
@@ -45,6 +45,15 @@ def own_deck(state: StateDict, seat: int) -> Counter[str]:
     return Counter(state["cards"][iid] for iid in owned)
 
 
+def may_suggest(session: Session, seat: int) -> None:
+    """Raises :class:`RuleViolation` (11.3, 12.2) when ``seat`` may not act now: there is no move to suggest."""
+    if session.over:
+        raise RuleViolation("game_over")
+    actor = session.board.who_acts()
+    if seat != actor:
+        raise RuleViolation("not_your_turn", player=seat, actor=actor)
+
+
 def suggest(
     catalog: Catalog,
     session: Session,
@@ -63,12 +72,8 @@ def suggest(
     """
     if bot not in BOTS:
         raise UnknownBot(bot)
+    may_suggest(session, seat)
     state = session.state
-    if session.over:
-        raise RuleViolation("game_over")
-    actor = session.board.who_acts()
-    if seat != actor:
-        raise RuleViolation("not_your_turn", player=seat, actor=actor)
     options = {"iterations": iterations or BUDGET_ITERATIONS} if bot == "ismcts" else {}
     player = make_bot(bot, catalog, seed=f"suggest:{seed}", **options)
     player.deadline = deadline if iterations is None else None

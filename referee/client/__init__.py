@@ -41,6 +41,7 @@ A refusal raises:
 | 409 ``next_game_dealt`` | :class:`NextGameDealt` | ``game_id`` (join it through ``latest(...).next``) |
 | 413 | :class:`PayloadTooLarge` | |
 | 422 | :class:`RefereeRuleViolation` (alias ``RuleViolation``) | ``rule``, ``code``, ``detail``, ``index`` (replay), ``violations`` (decks) |
+| 429 ``busy`` | :class:`Busy` (heavy work: a suggestion, a record from the ledger; not retried) | ``retry_after`` |
 | 503 ``ledger_unavailable`` | :class:`LedgerUnavailable` (after the retries) | ``code`` |
 | 503 ``ledger_outcome_unknown`` | :class:`LedgerOutcomeUnknown` (after the retries of the same move) | ``code`` |
 | other | :class:`RefereeHTTPError` | ``status``, ``body`` |
@@ -87,6 +88,7 @@ from __future__ import annotations
 from referee.client.calls import Latest, NextGame, PrivateDeal, PrivateReplayed, PrivateStep, Replayed, Step, Suggestion
 from referee.client.clients import AsyncRefereeClient, RefereeClient
 from referee.client.errors import (
+    Busy,
     GameNotOver,
     InvalidRequest,
     LedgerOutcomeUnknown,
@@ -117,6 +119,7 @@ __all__ = [
     "AsyncPrivateGame",
     "AsyncRefereeClient",
     "AsyncSpectator",
+    "Busy",
     "EventDict",
     "GameNotOver",
     "InvalidRequest",

@@ -21,6 +21,7 @@
         ├── NextGameDealt              409 next_game_dealt; game_id (a match's next game, dealt already)
         ├── PayloadTooLarge            413
         ├── RefereeRuleViolation       422; rule, index, violations (alias RuleViolation)
+        ├── Busy                       429 busy; retry_after (heavy work: a hint, a record; not retried)
         └── LedgerUnavailable          503 ledger_unavailable (retried first, as every 503)
             └── LedgerOutcomeUnknown   503 ledger_outcome_unknown (the same move: retried first, safely)
 """
@@ -183,6 +184,18 @@ class NextGameDealt(RefereeHTTPError):
         self.game_id: str | None = self.body.get("game_id")
 
 
+class Busy(RefereeHTTPError):
+    """429: heavy work (a suggestion, a record recovered from the ledger) could not start now, the referee's
+    share for it being taken (``busy``); nothing was done. ``retry_after``: the seconds it asks to wait. Not
+    retried by the client: a hint asked again later may be a hint for another position."""
+
+    status = 429
+
+    def __init__(self, detail: str, **kw: Any):
+        super().__init__(detail, **kw)
+        self.retry_after: float = 1.0
+
+
 class LedgerUnavailable(RefereeHTTPError):
     """503: the referee's ledger cannot be reached now (``ledger_unavailable``); nothing was applied."""
 
@@ -219,7 +232,7 @@ BY_CODE: dict[str, type[RefereeHTTPError]] = {
 }
 BY_STATUS: dict[int, type[RefereeHTTPError]] = {
     cls.status: cls
-    for cls in (InvalidRequest, SealRejected, NotFound, PayloadTooLarge, RefereeRuleViolation)
+    for cls in (InvalidRequest, SealRejected, NotFound, PayloadTooLarge, RefereeRuleViolation, Busy)
     if cls.status is not None
 }
 
@@ -236,4 +249,10 @@ def error_of(method: str, path: str, resp: httpx.Response) -> RefereeHTTPError:
     detail = str(body.get("detail") or body.get("title") or resp.reason_phrase or f"HTTP {status}")
     code = body.get("code")
     cls = (BY_CODE.get(code) if isinstance(code, str) else None) or BY_STATUS.get(status, RefereeHTTPError)
-    return cls(detail, status=status, code=body.get("code"), body=body)
+    error = cls(detail, status=status, code=body.get("code"), body=body)
+    if isinstance(error, Busy):
+        try:
+            error.retry_after = max(0.0, float(resp.headers.get("Retry-After", "1")))
+        except ValueError:  # an HTTP date: wait the default
+            pass
+    return error

@@ -72,14 +72,29 @@ def recover_moves(
     ``digests[k]``, made by ``digest``, is the ledger's digest of the action that gave ``states[k + 1]``:
     among actions giving the same state, the one of that digest. Raises :class:`RecoveryError`.
     """
-    checked = [check_state(catalog, s) for s in states]
-    actions = []
-    for k in range(len(checked) - 1):
-        wanted = None if digests is None or digest is None else digests[k]
-        actions.append(_step(catalog, checked[k], checked[k + 1], wanted, digest))
-    clocked = bool(checked) and checked[0]["clock"] is not None
-    times = [_since_deal(after) for after in checked[1:]] if clocked else None
-    return Recovered(actions, times)
+    steps = list(recovered_steps(catalog, states, digests, digest))
+    clocked = bool(states) and check_state(catalog, states[0])["clock"] is not None
+    return Recovered([action for action, _ in steps], [int(at or 0) for _, at in steps] if clocked else None)
+
+
+def recovered_steps(
+    catalog: Catalog,
+    states: Sequence[Any],
+    digests: Sequence[str] | None = None,
+    digest: Digest | None = None,
+) -> Iterator[tuple[dict[str, Any], int | None]]:
+    """Each step's action and, for a clocked game, its time, one step at a time: a caller bounding its work
+    stops between two (the service's recovery keeps what it found and goes on from there later). ``states``
+    may start at any seq: a step reads only the state before and after it."""
+    if not states:
+        return
+    before = check_state(catalog, states[0])
+    clocked = before["clock"] is not None
+    for k in range(1, len(states)):
+        after = check_state(catalog, states[k])
+        wanted = None if digests is None or digest is None else digests[k - 1]
+        yield _step(catalog, before, after, wanted, digest), _since_deal(after) if clocked else None
+        before = after
 
 
 def _since_deal(after: Mapping[str, Any]) -> int:

@@ -96,10 +96,14 @@ def read_lines(path: str | Path) -> Iterator[tuple[int, bytes]]:
     """``(line number, line)`` for every non-blank line; raises :class:`ArchiveError` if the file cannot be read.
 
     A directory is an archive of game records (``*.afr``, docs/records.md): one item per file, in name order,
-    numbered from 1, each :data:`RECORD_ITEM`, its name and its bytes (a worker may not share the files)."""
+    numbered from 1, each :data:`RECORD_ITEM`, its name and its bytes (a worker may not share the files); a
+    single record file is an archive of one such item."""
     source = str(path)
     if Path(path).is_dir():
-        yield from _records_in(Path(path))
+        yield from _records_in(sorted(p for p in Path(path).rglob("*.afr") if p.is_file()))
+        return
+    if _is_record(Path(path)):  # one game record: an archive of one game
+        yield from _records_in([Path(path)])
         return
     number = 0
     try:
@@ -116,8 +120,18 @@ def read_lines(path: str | Path) -> Iterator[tuple[int, bytes]]:
         raise ArchiveError(source, None, f"cannot read: {exc.strerror or exc}") from None
 
 
-def _records_in(folder: Path) -> Iterator[tuple[int, bytes]]:
-    files = sorted(p for p in folder.rglob("*.afr") if p.is_file())
+def _is_record(path: Path) -> bool:
+    """A game record (``.afr``, or a file whose first line is a tag, ``[``), not a JSON Lines archive."""
+    if path.suffix.lower() == ".afr":
+        return True
+    try:
+        with open(path, "rb") as raw:
+            return raw.read(64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"[")
+    except OSError:
+        return False  # read_lines says why
+
+
+def _records_in(files: list[Path]) -> Iterator[tuple[int, bytes]]:
     for number, file in enumerate(files, 1):
         try:
             with open(file, "rb") as raw:

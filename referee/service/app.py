@@ -44,6 +44,7 @@ from referee.service.answers import game_answers
 from referee.service.codecs import Codec, PlainCodec, SealedCodec
 from referee.service.config import ConfigError, Settings
 from referee.service.context import Referee
+from referee.service.heavy import HeavyWork
 from referee.service.hooks import register_hooks
 from referee.service.openapi import (
     make_api,
@@ -97,10 +98,11 @@ def ledger_of(settings: Settings) -> Ledger | None:
     return ledger
 
 
-def codec_of(settings: Settings, catalog: engine.Catalog) -> Codec:
+def codec_of(settings: Settings, catalog: engine.Catalog, heavy: HeavyWork) -> Codec:
     """The one codec of the mode ``settings`` choose (docs/api.md §10, §4, else plain), made once."""
     if settings.state_key is not None:
-        return PrivateCodec(catalog, Vault(settings.state_key, settings.previous_state_key), ledger_of(settings))
+        vault = Vault(settings.state_key, settings.previous_state_key)
+        return PrivateCodec(catalog, vault, ledger_of(settings), heavy)
     if settings.secret is not None:
         return SealedCodec(catalog, Sealer(settings.secret, settings.previous_secret))
     return PlainCodec(catalog)
@@ -114,7 +116,8 @@ def create_app(settings: Settings | None = None, catalog: engine.Catalog | None 
     """
     settings = settings if settings is not None else Settings.from_env()
     catalog = catalog if catalog is not None else load_catalog(settings)
-    ref = Referee(settings, catalog, codec_of(settings, catalog))
+    heavy = HeavyWork.of(catalog, settings.heavy_slots, settings.heavy_nice, settings.heavy_max_seconds)
+    ref = Referee(settings, catalog, codec_of(settings, catalog, heavy), heavy)
     ref.cards_body = orjson.dumps({"catalog": catalog.ref, "cards": [catalog.card_json(cid) for cid in catalog.cards]})
     ref.formats_body = orjson.dumps({"formats": catalog.format_json()})
     ref.card_bodies = {cid: orjson.dumps(catalog.card_json(cid)) for cid in catalog.cards}

@@ -87,6 +87,8 @@ class LedgerGame:
     actions: list[dict[str, Any]]
     times: list[int] | None
     seat: Any
+    # records written of it, by (seat, moves): the worker keeps them with the moves (service/recovered.py)
+    texts: dict[tuple[Any, int], str] = field(default_factory=dict)
 
 
 def clocked(state: Any) -> bool:

@@ -19,7 +19,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 MIB = 1024 * 1024
 # Above the Kubernetes readiness probe's period (2 s) plus its timeout (2 s), so
@@ -141,6 +141,24 @@ ENVIRONMENT: tuple[EnvSetting, ...] = (
         "the largest budget_ms POST /v1/suggest accepts (1 to 2000; 400 above), and its iterations in "
         "proportion (1000 at 2000): a bound on one hint's CPU",
     ),
+    EnvSetting(
+        "REFEREE_HEAVY_SLOTS",
+        "the number of cores (sync workers: also below REFEREE_WORKERS)",
+        "heavy requests (/v1/suggest, /v1/records from the ledger, /v1/events/pair) a replica runs at once, "
+        "each in a helper process apart from the workers; one more is refused at once, 429 busy with "
+        "Retry-After (docs/api.md §16). A sync worker waits for its heavy request: keep it below REFEREE_WORKERS",
+    ),
+    EnvSetting(
+        "REFEREE_HEAVY_NICE",
+        "10",
+        "how much lower (0 to 19) the helpers' CPU priority is than the workers': the kernel serves rule checks first",
+    ),
+    EnvSetting(
+        "REFEREE_HEAVY_MAX_SECONDS",
+        "10",
+        "the longest one heavy job may run (a suggestion ends at its own budget_ms first); past it the job "
+        "is ended: 503 heavy_timeout, or for a record's recovery 429 busy with its progress kept",
+    ),
     EnvSetting("REFEREE_TIMEOUT", "30", "gunicorn worker timeout, seconds"),
     EnvSetting("REFEREE_LOG_REQUESTS", "1", "0 turns the JSON line per request off"),
     EnvSetting("REFEREE_LOG_LEVEL", "info", "level of the other logs"),
@@ -218,6 +236,9 @@ class Settings:
     ledger: str | None = None
     ledger_ttl: float = DEFAULT_LEDGER_TTL
     ledger_timeout: float = DEFAULT_LEDGER_TIMEOUT
+    heavy_slots: int = field(default_factory=lambda: default_heavy_slots("gevent", 2))
+    heavy_nice: int = 10
+    heavy_max_seconds: float = 10.0
 
     @property
     def private(self) -> bool:
@@ -259,6 +280,8 @@ class Settings:
                 check_url(ledger)
             except LedgerURLError as exc:
                 raise ConfigError(f"REFEREE_LEDGER={exc}") from None
+        worker_class = _choice(env, "REFEREE_WORKER_CLASS", WORKER_CLASSES)
+        workers = _count(env, "REFEREE_WORKERS", high=256)
         return cls(
             ledger=ledger,
             ledger_ttl=_number(env, "REFEREE_LEDGER_TTL", DEFAULT_LEDGER_TTL, high=10 * 365 * 86400.0, low=1.0),
@@ -270,7 +293,7 @@ class Settings:
             previous_state_key=previous_state_key,
             max_body=parse_size(env.get("REFEREE_MAX_BODY", ""), "REFEREE_MAX_BODY", MIB),
             drain_seconds=_number(env, "REFEREE_DRAIN_SECONDS", DEFAULT_DRAIN, high=300.0),
-            worker_class=_choice(env, "REFEREE_WORKER_CLASS", WORKER_CLASSES),
+            worker_class=worker_class,
             client_timeout=_number(env, "REFEREE_CLIENT_TIMEOUT", DEFAULT_CLIENT_TIMEOUT, high=300.0, low=0.5),
             chunked_body_timeout=_number(
                 env, "REFEREE_CHUNKED_BODY_TIMEOUT", DEFAULT_CHUNKED_BODY_TIMEOUT, high=60.0, low=0.1
@@ -280,9 +303,14 @@ class Settings:
             suggest_max_ms=_count(env, "REFEREE_SUGGEST_MAX_MS", high=2000),
             cors_origins=_origins(env, "REFEREE_CORS_ORIGINS"),
             metrics_port=_port(env, "REFEREE_METRICS_PORT"),
-            workers=_count(env, "REFEREE_WORKERS", high=256),
+            workers=workers,
             worker_connections=_count(env, "REFEREE_WORKER_CONNECTIONS", high=100_000),
             worker_timeout=_count(env, "REFEREE_TIMEOUT", high=3600),
+            heavy_slots=_whole(env, "REFEREE_HEAVY_SLOTS", default_heavy_slots(worker_class, workers), 1, 256),
+            heavy_nice=_whole(env, "REFEREE_HEAVY_NICE", int(default("REFEREE_HEAVY_NICE")), 0, 19),
+            heavy_max_seconds=_number(
+                env, "REFEREE_HEAVY_MAX_SECONDS", float(default("REFEREE_HEAVY_MAX_SECONDS")), high=3600.0, low=0.1
+            ),
             log_level=_choice(env, "REFEREE_LOG_LEVEL", LOG_LEVELS, default("REFEREE_LOG_LEVEL")),
             forwarded_allow_ips=env.get("FORWARDED_ALLOW_IPS", "").strip() or default("FORWARDED_ALLOW_IPS"),
         )
@@ -437,11 +465,27 @@ def default(name: str) -> str:
     return next(e.default for e in ENVIRONMENT if e.name == name)
 
 
+def default_heavy_slots(worker_class: str, workers: int) -> int:
+    """The replica's share for heavy work: a slot per core; with sync workers, each of which a heavy request
+    holds while it waits, fewer than the workers, so that one is always left for rule checks."""
+    cores = os.cpu_count() or 1
+    return cores if worker_class == "gevent" else max(1, min(cores, workers - 1))
+
+
 def _count(env: Mapping[str, str], name: str, high: int) -> int:
     """A whole number from 1 to ``high``; absent → the table's default."""
-    value = env.get(name, "").strip() or default(name)
-    if not _digits(value) or not 1 <= int(value) <= high:
-        raise ConfigError(f"{name}={_shown(value)}: must be a whole number from 1 to {high}")
+    return _bounded(name, env.get(name, "").strip() or default(name), 1, high)
+
+
+def _whole(env: Mapping[str, str], name: str, absent: int, low: int, high: int) -> int:
+    """A whole number from ``low`` to ``high``; absent → ``absent`` (a default the machine decides)."""
+    value = env.get(name, "").strip()
+    return _bounded(name, value, low, high) if value else absent
+
+
+def _bounded(name: str, value: str, low: int, high: int) -> int:
+    if not _digits(value) or not low <= int(value) <= high:
+        raise ConfigError(f"{name}={_shown(value)}: must be a whole number from {low} to {high}")
     return int(value)
 
 

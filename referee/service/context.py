@@ -8,6 +8,7 @@ from referee import engine
 from referee.private.sealing import fingerprint
 from referee.service.codecs import Codec
 from referee.service.config import Settings
+from referee.service.heavy import HeavyWork
 
 
 @dataclass
@@ -17,6 +18,7 @@ class Referee:
     settings: Settings
     catalog: engine.Catalog
     codec: Codec
+    heavy: HeavyWork  # docs/api.md §16: suggestions, records from the ledger, pairings
     draining: bool = False
     cards_body: bytes = b""
     card_bodies: dict[str, bytes] = field(default_factory=dict)

@@ -160,6 +160,7 @@ def post_worker_init(worker: Any) -> None:
     from referee.service import metrics
 
     metrics.publish_config(referee.catalog, referee.fingerprints())  # this worker's samples
+    referee.heavy.helpers.start()  # heavy work's helpers import now, not in the first hint's budget
     # Its handlers are in place and its app loaded: a stop signal sent since its fork arrives now.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, WORKER_STOP_SIGNALS)
 

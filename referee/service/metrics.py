@@ -73,7 +73,7 @@ VIOLATIONS = Counter(
 )
 SUGGEST_CPU = Histogram(
     "referee_suggest_cpu_seconds",
-    "CPU time a /v1/suggest answer's bot used, in the worker.",
+    "CPU time a /v1/suggest answer's bot used, in its helper process.",
     ("bot",),
     buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 5.0),
 )
@@ -102,6 +102,17 @@ LEDGER_REFUSALS = Counter(
     "referee_ledger_refusals_total",
     "Answers the ledger caused: 503 ledger_unavailable and 409 stale_state.",
     ("status", "code"),
+)
+
+HEAVY_JOBS = Counter(
+    "referee_heavy_jobs_total",
+    "Heavy jobs (docs/api.md §16) by job, and what became of them: done, busy (refused, no slot free), "
+    "timeout (ended past its time).",
+    ("job", "outcome"),
+)
+RECOVERED_MOVES = Counter(
+    "referee_recovered_moves_total",
+    "Moves found again from the ledger's tokens for records (a repeat of a game kept by the worker finds none).",
 )
 
 METHODS = {"GET": "GET", "POST": "POST", "OPTIONS": "OPTIONS"}  # anything else counts as "other"
@@ -147,6 +158,15 @@ def ledger_refusal(status: int, code: str) -> None:
 def record_suggest(bot: str, cpu_seconds: float) -> None:
     """The CPU one ``/v1/suggest`` answer's bot used (``bot`` is one of the project's bots, a fixed set)."""
     SUGGEST_CPU.labels(bot).observe(cpu_seconds)
+
+
+def heavy_job(job: str, outcome: str) -> None:
+    """One heavy job's outcome (``job``: ``suggestion``, ``recovery``, ``pairing``; a fixed set)."""
+    HEAVY_JOBS.labels(job, outcome).inc()
+
+
+def moves_recovered(count: int) -> None:
+    RECOVERED_MOVES.inc(count)
 
 
 def publish_config(catalog: Any, fingerprints: dict[str, str]) -> None:

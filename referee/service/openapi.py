@@ -176,6 +176,18 @@ ERROR_RESPONSES = {
         "The replica is shutting down (`shutting_down`), or its ledger cannot be reached (`ledger_unavailable`).",
         503,
     ),
+    "Busy": (
+        "Heavy work (docs/api.md §16): the replica's share for it is taken, so this request could not start "
+        "now (`busy`, with `Retry-After`); nothing was done. A record's recovery longer than its share is "
+        "`busy` too, with its progress kept: asking again goes on. Rule checks are never refused this way. "
+        "A heavy job that ran past its time is ended: 503 `heavy_timeout`.",
+        429,
+    ),
+    "HeavyTimeout": (
+        "A heavy job ran past its time (`heavy_timeout`, with `Retry-After`: `budget_ms` and its grace, or "
+        "`REFEREE_HEAVY_MAX_SECONDS`) and was ended; nothing was changed.",
+        503,
+    ),
     "Error": ("Any other error (e.g. 405 with `Allow`, 500), as problem details.", None),
 }
 

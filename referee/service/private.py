@@ -31,7 +31,6 @@ from referee.engine import records
 from referee.engine.events import events_for
 from referee.engine.facts import Player, other
 from referee.engine.fair_deal import commitment, private_deal
-from referee.engine.recovery import RecoveryError, recover_moves
 from referee.engine.state_types import MatchDict, StateDict
 from referee.engine.views import view_of, visible_cards
 from referee.private.ledger import REPEATED, SKEWED, STALE, Ledger, LedgerOutcomeUnknown, LedgerUnavailable, Outcome
@@ -57,8 +56,10 @@ from referee.service.codecs import (
     labels_field,
     no_ledger,
 )
+from referee.service.heavy import HeavyWork
 from referee.service.problems import Problem, schema_problem
 from referee.service.reading import envelope, player_field
+from referee.service.recovered import RecoveredGames, not_recoverable
 
 
 def not_in_private_mode(field: str, why: str) -> Problem:
@@ -99,14 +100,6 @@ def game_id_field(body: Body) -> str:
     if not isinstance(game_id, str) or not 0 < len(game_id) <= MAX_GAME_ID:
         raise schema_problem({"game_id": [f"Must be a game id (a string of at most {MAX_GAME_ID} characters)."]})
     return game_id
-
-
-def not_recoverable(why: str) -> Problem:
-    return Problem(
-        "not-recoverable",
-        "not_recoverable",
-        f"The game's moves cannot be recovered from the ledger: {why}.",
-    )
 
 
 def not_your_seat(detail: str) -> Problem:
@@ -153,10 +146,11 @@ def stale_state(seq: int, latest: int) -> Problem:
 class PrivateCodec(Codec):
     """Private mode: states as tokens, players by their seats, answers as the seat's player may know them."""
 
-    def __init__(self, catalog: engine.Catalog, vault: Vault, ledger: Ledger | None = None):
+    def __init__(self, catalog: engine.Catalog, vault: Vault, ledger: Ledger | None, heavy: HeavyWork):
         super().__init__(catalog)
         self.vault = vault
         self.ledger = ledger  # docs/api.md §11, when REFEREE_LEDGER is set
+        self.recovered = RecoveredGames(heavy, action_digest)  # records from the ledger (docs/api.md §14, §16)
 
     # -- reading -------------------------------------------------------------------
 
@@ -482,17 +476,16 @@ class PrivateCodec(Codec):
             )
         if latest > records.MAX_MOVES:
             raise not_recoverable(f"the game is at seq {latest}; a record holds at most {records.MAX_MOVES} moves")
-        moves = self.ledger_read(lambda ledger: [ledger.move(game_id, seq) for seq in range(latest + 1)])
-        if any(move is None for move in moves):
-            first = max(seq for seq, move in enumerate(moves) if move is None) + 1
-            raise not_recoverable(f"the ledger holds this game from seq {first} only (it adopted the game there)")
-        kept = cast(list[tuple[str, str]], moves)
-        states = [self.vault.open(token) for _, token in kept]
-        try:
-            recovered = recover_moves(self.catalog, states, [digest for digest, _ in kept[1:]], action_digest)
-        except RecoveryError as exc:
-            raise not_recoverable(str(exc)) from None
-        return LedgerGame(states[0], recovered.actions, recovered.times, seat)
+        progress = self.recovered.moves(
+            game_id,
+            latest,
+            lambda first, last: self.ledger_read(
+                lambda ledger: [ledger.move(game_id, s) for s in range(first, last + 1)]
+            ),
+            self.vault.open,
+        )
+        times = None if progress.dealt.get("clock") is None else [int(at or 0) for at in progress.times[:latest]]
+        return LedgerGame(progress.dealt, progress.actions[:latest], times, seat, progress.texts)
 
     # -- revealing (docs/api.md §10) -----------------------------------------------
 

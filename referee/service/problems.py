@@ -97,12 +97,14 @@ PROBLEMS: dict[str, ProblemType] = {
     "expectation-failed": ProblemType(417, "Expectation failed", generic=True),
     "rule-violation": ProblemType(422, "Rule violation"),
     "illegal-deck": ProblemType(422, "Illegal deck"),
+    "busy": ProblemType(429, "Busy: heavy work refused"),
     "headers-too-large": ProblemType(431, "Request header fields too large", generic=True),
     "internal-error": ProblemType(500, "Internal error", generic=True),
     "not-implemented": ProblemType(501, "Not implemented", generic=True),
     "service-unavailable": ProblemType(503, "Service unavailable", generic=True),
     "ledger-unavailable": ProblemType(503, "Ledger unavailable"),
     "ledger-outcome-unknown": ProblemType(503, "Ledger outcome unknown"),
+    "heavy-timeout": ProblemType(503, "Heavy work ran past its time"),
 }
 
 

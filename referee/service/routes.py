@@ -220,7 +220,7 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:  # n
         }
     )
     @errors("BadRequest", "PrivateRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
-    @errors("NotFound", "NotRecoverable", "LedgerUnavailable")
+    @errors("NotFound", "NotRecoverable", "LedgerUnavailable", "Busy")
     def records() -> Response:
         """The game's record (docs/api.md §14), as text.
 
@@ -278,6 +278,7 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:  # n
     )
     @blp.response(200, S.SuggestResponseSchema, description="The bot's move: one of the player's legal actions.")
     @errors("BadRequest", "SealRefused", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
+    @errors("Busy", "HeavyTimeout")
     def suggest() -> Response:
         """A bot's move for one player, from that player's view only (docs/api.md §16).
 
@@ -287,7 +288,10 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:  # n
         `iterations` the same request gives the same move on every machine.
         `budget_ms` above 2000 is a 400; an unknown `bot` a 400 (`unknown_bot`,
         with `bots`, the known ones); a player who may not act now a 422 citing
-        RULES 12.2 (11.3 once the game is over).
+        RULES 12.2 (11.3 once the game is over). Heavy work: it runs apart from
+        the rule checks, and is refused at once (429 `busy`, `Retry-After`)
+        when the replica's share for it is taken; `budget_ms` counts from the
+        request's arrival.
         """
         return response_of(answers["suggest"])
 
