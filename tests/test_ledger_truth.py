@@ -22,23 +22,11 @@ import pytest
 
 from tests.conftest import STATE_KEY
 from tests.test_clocks import CLOCK, VAULT, Game, body_with, ledger_of, post
+from tests.test_ledger_faults import redis_server as _a_real_redis  # noqa: F401 - the fixture redis_server
 
 DEFAULT_TIMEOUT = 2.0  # referee/service/config.py's DEFAULT_LEDGER_TIMEOUT
 WRITES = ("deal", "move", "clocked-move", "claim-time", "next-game")
 MINUTES_10 = 600_000
-
-
-@pytest.fixture
-def redis_server(tmp_path):
-    from tests.redis_server import RedisServer
-
-    server = RedisServer(tmp_path / "redis")
-    try:
-        yield server
-    finally:
-        if server.proc is not None and server.proc.poll() is None:
-            os.kill(server.proc.pid, signal.SIGCONT)  # a test that failed while it was paused
-        server.stop()
 
 
 @dataclass
