@@ -702,3 +702,50 @@ def test_a_peek_by_drawing_on_a_copy_is_the_move_made(lc, private_game_body):
     assert peek.status_code == 200
     resp = game.apply(others[0])
     assert resp.status_code == 409 and resp.get_json()["latest_seq"] == game.seq(peek.get_json()["state"])
+
+
+def test_a_call_still_queued_at_its_deadline_is_unavailable_and_a_write_under_way_outcome_unknown():
+    """The group commit's callers wait with a deadline (docs/api.md §11): given a batch stuck in the store,
+    the write in it is answered LedgerOutcomeUnknown and a read in it LedgerUnavailable once the deadline
+    and the grace have passed, and a call queued behind it LedgerUnavailable, taken out of the queue: it is
+    never sent, so "nothing was written" is true of it."""
+    import math
+    import time
+
+    from referee.private.ledger import GroupCommit, LedgerOutcomeUnknown, LedgerUnavailable
+    from referee.private.ledger.base import GRACE
+
+    stuck, release, sent = threading.Event(), threading.Event(), []
+
+    def commit(batch) -> None:
+        sent.extend(item.work for item in batch)
+        stuck.set()
+        release.wait(30)
+        for item in batch:
+            item.value = item.work
+
+    group = GroupCommit(commit, linger=0)
+    outcomes: dict[str, object] = {}
+
+    def call(name: str, writes: bool, due: float) -> None:
+        try:
+            outcomes[name] = group.run(name, due, writes)
+        except LedgerUnavailable as exc:
+            outcomes[name] = type(exc)
+
+    soon = time.monotonic() + 0.5
+    first = threading.Thread(target=call, args=("write", True, soon))
+    first.start()
+    assert stuck.wait(30)
+    queued = threading.Thread(target=call, args=("queued", True, soon))
+    queued.start()
+    wait_for(lambda: len(group._queue) == 1)
+    for thread in (first, queued):
+        thread.join(30)
+    assert outcomes == {"write": LedgerOutcomeUnknown, "queued": LedgerUnavailable}
+    assert group._queue == []  # taken out: never sent
+    release.set()
+    wait_for(lambda: not group._busy)
+    assert sent == ["write"]
+    assert group.run("read", math.inf, False) == "read"  # the writer goes on
+    assert GRACE <= 1  # the contract's "plus at most one second"
