@@ -637,7 +637,9 @@ def test_a_locked_database_is_503_with_retry_after_and_readyz_503(make_app, priv
         resp = game.apply(actions[0])
         assert resp.status_code == 503 and resp.get_json()["code"] == "ledger_unavailable"
         assert resp.headers["Retry-After"] == "1"
-        assert lc.get("/readyz").status_code == 503
+        waiting = lc.get("/readyz")
+        assert waiting.status_code == 503
+        assert "database is locked" in waiting.get_json()["waiting_for"]  # what it waits for, in the store's words
         assert post(lc, "/v1/games", private_game_body).status_code == 503
         assert post(lc, "/v1/latest", {"game_id": game.game_id, "seat": game.seats[0]}).status_code == 503
     finally:
