@@ -23,6 +23,7 @@ from referee.private.ledger.base import (
     AHEAD,
     APPLIED,
     CLUSTER_SCHEMES,
+    GRACE,
     REPEATED,
     SENTINEL_SCHEMES,
     SKEWED,
@@ -153,6 +154,9 @@ _BATCH = _BATCH % (CLOCK_AHEAD, CLOCK_BEHIND)
 # The script by its SHA-1, as Redis names it in its script cache (EVALSHA sends 40 bytes, not the script).
 _BATCH_SHA = hashlib.sha1(_BATCH.encode()).hexdigest()
 
+
+# Seconds a WAIT's answer is given to come back before its batch's first caller stops waiting.
+WAIT_MARGIN = 0.1
 
 # The calls that may write: one whose answer never came may have been recorded (outcome unknown), and
 # with ?replicas=n each is answered only once n replicas hold it (WAIT).
@@ -388,10 +392,11 @@ class RedisLedger:
         return replies
 
     def _wait_ms(self, groups: list[list[Work]]) -> int:
-        """How long ``WAIT`` may wait for the replicas (ms): until the first deadline of the batch's works,
-        at most 80% of the timeout (so that its answer comes before the socket's timeout), at least 1 ms
-        (``WAIT`` with 0 would wait for ever)."""
-        due = min(item.deadline for group in groups for item in group) - time.monotonic()
+        """How long ``WAIT`` may wait for the replicas (ms): until shortly before the first of the batch's
+        callers stops waiting (its deadline and the grace), at most 80% of the timeout (so that its answer
+        comes before the socket's timeout), at least 1 ms (``WAIT`` with 0 would wait for ever)."""
+        first = min(item.deadline for group in groups for item in group)
+        due = first + GRACE - WAIT_MARGIN - time.monotonic()
         return max(1, int(min(due, 0.8 * self.timeout) * 1000))
 
     def _scripts_per_node(self, groups: list[list[Work]]) -> list[Any]:
