@@ -57,6 +57,13 @@ from referee_schemas.game import (
     ViewSchema,
     ViolationSchema,
 )
+from referee_schemas.tournaments import (
+    EventCheckResponseSchema,
+    EventRequestSchema,
+    EventSchema,
+    PairResponseSchema,
+    StandingsResponseSchema,
+)
 
 STATE = StateSchema()
 ACTION = ActionSchema()
@@ -108,6 +115,9 @@ __all__ = [
     "CardsResponseSchema",
     "DeckValidateRequestSchema",
     "DeckValidateResponseSchema",
+    "EventCheckResponseSchema",
+    "EventRequestSchema",
+    "EventSchema",
     "FormatsResponseSchema",
     "GameResponseSchema",
     "HealthSchema",
@@ -118,6 +128,7 @@ __all__ = [
     "LegalActionsResponseSchema",
     "NewGameSchema",
     "NextGameRequestSchema",
+    "PairResponseSchema",
     "PrivateActRequestSchema",
     "PrivateApplyResponseSchema",
     "PrivateAskRequestSchema",
@@ -139,6 +150,7 @@ __all__ = [
     "RevealResponseSchema",
     "RuleSchema",
     "RulesResponseSchema",
+    "StandingsResponseSchema",
     "StateSchema",
     "SuggestRequestSchema",
     "SuggestResponseSchema",

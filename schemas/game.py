@@ -13,7 +13,17 @@ from typing import Any
 from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
 from referee.engine import effect_types, model, requirements
-from referee.engine.facts import BEST_OF, CLOCK_INCREMENT, CLOCK_INITIAL, PLAYERS, RULESET, SCHEMA, Phase, Step
+from referee.engine.facts import (
+    BEST_OF,
+    CLOCK_INCREMENT,
+    CLOCK_INITIAL,
+    PLAYERS,
+    RULESET,
+    SCHEMA,
+    WATCH_DELAY,
+    Phase,
+    Step,
+)
 from referee_schemas.derived import ACTION_SCHEMAS as ACTION_SCHEMAS  # re-exported, as are the two below
 from referee_schemas.derived import action_field as action_field
 from referee_schemas.derived import listed_action_field as listed_action_field
@@ -195,6 +205,15 @@ class NewGameSchema(_Strict):
     match = fields.Nested(
         NewMatchSchema, allow_none=True, metadata=_doc("The first game of a match (RULES 14.1). Absent or null: none.")
     )
+    watch_delay = fields.Integer(
+        strict=True,
+        allow_none=True,
+        validate=validate.Range(*WATCH_DELAY),
+        metadata=_doc(
+            "How many moves behind the latest a spectator sees the game while it goes on (docs/api.md §12): "
+            "private mode with a ledger only (else 400 `not_in_private_mode` or `no_ledger`). Absent or null: 0."
+        ),
+    )
 
 
 # -- views (docs/api.md §5) --------------------------------------------------------------
@@ -278,6 +297,14 @@ class ViewSchema(_Strict):
         },
     )
     game_id = fields.String(metadata=_doc("The game's id (private mode only)."))
+    watch_delay = fields.Integer(
+        strict=True,
+        validate=validate.Range(*WATCH_DELAY),
+        metadata=_doc(
+            "How many moves behind the latest a spectator's view is while the game goes on (docs/api.md §12); "
+            'absent: 0. A page says it ("3 moves behind").'
+        ),
+    )
     clock = fields.Nested(
         ViewClockSchema, allow_none=True, metadata=_doc("The game's clock (docs/api.md §15), or null: no clock.")
     )

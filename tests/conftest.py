@@ -39,8 +39,21 @@ SYSTEM_PACKAGES = {
     "nginx-light": "the proxy tests (nginx in front of sync workers, rotation, the ledger's replicas, the Kubernetes sidecar)",
     "redis-server": "the ledger's tests on Redis",
     "nodejs, npm": "the TypeScript client's generated types and compile check, axe-core for the table",
+    "curl, jq": "the README's and docs' shell blocks (tests/test_docs_blocks.py)",
 }
 _MISSING = ("is missing", "is not installed", "not installed")
+NGINX_MISSING = "nginx is not installed (apt-get install nginx-light)"
+
+
+def need_program(path: str | None, missing: str, module_level: bool = False) -> str:
+    """The path of a system program a test needs. Where it is absent the test is skipped saying ``missing``
+    (written with one of ``_MISSING``'s words, so the run's summary lists it), and on CI, which installs
+    every program, it fails instead."""
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail(missing, pytrace=False)
+        pytest.skip(missing, allow_module_level=module_level)
+    return path
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
@@ -356,9 +369,12 @@ def private_replicas(logs: Path, ledger_url: str, count: int) -> Iterator[list[S
 
 @contextlib.contextmanager
 def nginx_over(workdir: Path, servers: list[Server]) -> Iterator[Any]:
-    """A real nginx balancing over ``servers`` (benchmarks/nginx.py), stopped after."""
+    """A real nginx balancing over ``servers`` (benchmarks/nginx.py), stopped after; the test skipped where
+    nginx is not installed."""
+    from benchmarks import nginx
     from benchmarks.nginx import Nginx
 
+    need_program(nginx.NGINX, NGINX_MISSING)
     balancer = Nginx(workdir, [s.url.removeprefix("http://") for s in servers])
     try:
         yield balancer

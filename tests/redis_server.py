@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, free_port
+from tests.conftest import ROOT, free_port, need_program
 
 CONFIG = ROOT / "deploy" / "redis" / "ledger-redis.conf"
 
@@ -24,11 +24,7 @@ REDIS_SERVER = shutil.which("redis-server") or (
 
 
 def need_redis() -> str:
-    if REDIS_SERVER is None:
-        if os.environ.get("CI"):
-            raise RuntimeError("redis-server is missing: .ci/run installs it (apt-get install redis-server)")
-        pytest.skip("redis-server is not installed (apt-get install redis-server)")
-    return REDIS_SERVER
+    return need_program(REDIS_SERVER, "redis-server is not installed (apt-get install redis-server)")
 
 
 class RedisServer:

@@ -293,7 +293,11 @@ def test_a_catalog_given_by_referee_catalog_has_its_own_formats_lists_and_codes(
     answer = httpx.post(
         server.url + "/v1/decks/validate", json={"deck": "3 Case One\n1 二の妖精\n", "format": "cn"}
     ).json()
-    assert [(v["rule"], v.get("line")) for v in answer["violations"]] == [("3.1", None), ("3.6", 2), ("3.8", 1)]
+    assert [(v["rule"], v.get("line")) for v in answer["violations"]] == [
+        ("3.1", None),
+        ("3.8", 1),
+        ("3.6", 2),
+    ]  # line order
     assert answer["deck"]["code"] == deck_code(Catalog.from_path(path), {"Z-1": 3, "Z-2": 1})
     wrong = httpx.post(server.url + "/v1/decks/validate", json={"deck": deck_code(CAT, {"AF-040": 1})})
     assert wrong.status_code == 400 and wrong.json()["code"] == "wrong_catalog"

@@ -23,7 +23,7 @@ import pytest
 
 from benchmarks.nginx import NGINX, Nginx, compose_config
 from benchmarks.slow_clients import attacking, probe
-from tests.conftest import launch_server, wait_ready
+from tests.conftest import NGINX_MISSING, launch_server, need_program, wait_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -115,8 +115,7 @@ def target(request, tmp_path_factory):
         yield Target("gevent", int(server.url.rsplit(":", 1)[1]), server)
         server.stop()
         return
-    if NGINX is None:
-        pytest.skip("nginx is not installed")
+    need_program(NGINX, NGINX_MISSING)
     server = wait_ready(launch_server(logs, workers=2, env={"REFEREE_WORKER_CLASS": "sync"}))
     nginx = Nginx(logs, [server.url.removeprefix("http://")], compose_config)
     try:

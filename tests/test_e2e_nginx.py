@@ -12,7 +12,6 @@ one-step rotation breaks it.
 from __future__ import annotations
 
 import copy
-import os
 import random
 import shutil
 from pathlib import Path
@@ -24,14 +23,20 @@ from benchmarks.nginx import NGINX, Nginx, sidecar_config
 from referee.engine import apply, legal_actions, new_game
 from referee.engine.playout import random_new_game
 from referee.private.sealing import Sealer
-from tests.conftest import OTHER_SECRET, SECRET, keep_or_random, launch_server, stop_servers, wait_ready
+from tests.conftest import (
+    NGINX_MISSING,
+    OTHER_SECRET,
+    SECRET,
+    keep_or_random,
+    launch_server,
+    need_program,
+    stop_servers,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.e2e
 
-if NGINX is None:
-    if os.environ.get("CI"):
-        raise RuntimeError("nginx is missing: .ci/run installs it (apt-get install nginx-light)")
-    pytest.skip("nginx is not installed (apt-get install nginx-light)", allow_module_level=True)
+need_program(NGINX, NGINX_MISSING, module_level=True)
 
 NEW_SECRET = "rotated-secret-9f8e7d6c5b4a3210"
 

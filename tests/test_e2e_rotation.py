@@ -21,12 +21,20 @@ import httpx
 import pytest
 
 from benchmarks.nginx import NGINX, Nginx, compose_config
-from tests.conftest import OTHER_STATE_KEY, STATE_KEY, keep_or_random, launch_server, stop_servers, wait_ready
+from tests.conftest import (
+    NGINX_MISSING,
+    OTHER_STATE_KEY,
+    STATE_KEY,
+    keep_or_random,
+    launch_server,
+    need_program,
+    stop_servers,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.e2e
 
-if NGINX is None:
-    pytest.skip("nginx is not installed (apt-get install nginx-light)", allow_module_level=True)
+need_program(NGINX, NGINX_MISSING, module_level=True)
 
 OLD, NEW = STATE_KEY, OTHER_STATE_KEY
 # deploy/compose/nginx.conf has max_fails=1 fail_timeout=5s; this test's copy waits 1 s, so that its

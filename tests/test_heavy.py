@@ -124,3 +124,17 @@ def test_sync_workers_leave_a_worker_for_rule_checks_by_default():
     import os
 
     assert Settings.from_env({}).heavy_slots == os.cpu_count()
+
+
+def test_a_spectator_held_behind_and_a_seat_share_one_recovery(make_app, tmp_path, private_game_body, catalog):
+    app = make_app(state_key=STATE_KEY, ledger=f"sqlite:///{tmp_path / 'l.db'}")
+    game = going_on(app.test_client(), {**ordered(private_game_body), "watch_delay": 5}, catalog, 30)
+    before = recovered_so_far()
+    behind = game.record(seat=game.watch)
+    shown = len(game.actions) - 5
+    assert recovered_so_far() - before == shown
+    body = {"state": game.deal, "seats": game.seats, "actions": game.actions[:shown], "player": None}
+    assert behind == post(game.client, "/v1/records", body).get_data()  # the game as it stood 5 moves ago
+    assert game.record(seat=game.seats[0]) == game.written(player=0)
+    assert game.record(seat=game.watch) == behind
+    assert recovered_so_far() - before == len(game.actions)  # each move recovered once

@@ -78,7 +78,7 @@ def test_the_position_builders_build_from_the_model(fresh_state):
 
     from referee.scenarios.build import build_position
 
-    order = [f for f in State.__struct_fields__ if f not in ("seal", "game_id")]  # optional, no default
+    order = [f for f in State.__struct_fields__ if f not in ("seal", "game_id", "watch_delay")]  # optional, no default
     player_order = list(PlayerState.__struct_fields__)
     built = [fresh_state, Position().build(), build_position(CATALOG, {})]
     for state in built:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -54,3 +55,16 @@ def test_the_command_prints_the_count(capsys):
     assert capsys.readouterr().out.startswith("depth 4: 11 sequences (")
     assert referee(["perft", "--depth", "-1"]) == 2
     assert "--depth must be 0 to 64" in capsys.readouterr().err
+
+
+def test_the_command_says_why_a_finished_game_has_no_sequence(tmp_path, capsys):
+    """RULES 11.3: after the end no action is legal, and the count of 0 says so."""
+    from referee.engine.perft import opening_game
+
+    body = {"game": opening_game(CATALOG), "actions": [{"type": "concede", "player": 0}]}
+    path = tmp_path / "over.json"
+    path.write_text(json.dumps(body), "utf-8")
+    assert referee(["perft", "--depth", "5", "--position", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("depth 5: 0 sequences (")
+    assert out[1].startswith("the game is over (player 1 won, concede): no action is legal after the end (RULES 11.3)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import signal
 import socket
@@ -450,3 +451,40 @@ def test_serve_refuses_an_unbounded_max_body_in_one_line():
     )
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 2 and len(lines) == 1 and "REFEREE_MAX_BODY=" in lines[0], done.stderr
+
+
+@pytest.mark.parametrize(
+    ("ledger", "said"),
+    [
+        (None, "private play on, no ledger"),
+        ("sqlite:///{tmp}/ledger.db", "private play on, ledger sqlite"),
+        ("redis://:hunter2-not-said@127.0.0.1:1/0", "private play on, ledger redis"),
+    ],
+)
+def test_the_start_up_line_names_the_ledgers_kind_and_no_secret(tmp_path, ledger, said):
+    """The line `referee serve` prints first says which ledger keeps the games: its kind, never its URL's
+    password nor the state key."""
+    key = hashlib.sha256(b"start-up line").hexdigest()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+    env["REFEREE_STATE_KEY"] = key
+    if ledger is not None:
+        env["REFEREE_LEDGER"] = ledger.format(tmp=tmp_path)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "referee", "serve", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+    finally:
+        os.kill(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+    assert said in line, line
+    assert "hunter2" not in line and key not in line

@@ -80,6 +80,9 @@ def test_new_game_422_lists_every_deck_violation(client, new_game_body):
     rules = [v["rule"] for v in body["violations"]]
     assert {"3.1", "3.2", "3.3", "3.4"} <= set(rules)
     assert body["rule"] == body["violations"][0]["rule"]
+    n = len(body["violations"])  # the detail counts them; each detail is said once, in the list
+    assert body["detail"] == f"The decks break {n} deck rule(s); violations lists each."
+    assert body["detail"] not in {v["detail"] for v in body["violations"]}
     assert all(S.VIOLATION.validate(v) == {} for v in body["violations"])
     by_deck = {(v["deck"], v["rule"]) for v in body["violations"]}  # which deck each problem is in
     assert by_deck == {(0, "3.2"), (1, "3.1"), (1, "3.3"), (1, "3.4")}

@@ -95,4 +95,17 @@ def cmd_perft(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - start
     rate = f"{total / seconds:,.0f}/s" if seconds > 0 else "-"
     print(f"depth {args.depth}: {total} sequences ({seconds:.2f} s, {rate})")
+    if total == 0:
+        print(_why_none(state, args.depth))
     return 0
+
+
+def _why_none(state: Any, depth: int) -> str:
+    """Why a count is 0: the game is already over, or every line ends before ``depth`` actions."""
+    result = state.get("result")
+    if result is not None:
+        return (
+            f"the game is over (player {result['winner']} won, {result['reason']}): no action is legal "
+            "after the end (RULES 11.3), so no sequence has even one action"
+        )
+    return f"every line of play ends (the game is over) before {depth} actions"

@@ -80,7 +80,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(
         f"{PROG}: serving catalog {catalog.id} ({catalog.digest[:19]}...) on "
         f"http://{env['REFEREE_BIND']} with {args.workers} worker(s), sealing "
-        f"{'on' if settings.secret else 'off'}, private play {'on' if settings.private else 'off'}{metrics}",
+        f"{'on' if settings.secret else 'off'}, private play {_private_play(settings)}{metrics}",
         file=sys.stderr,
         flush=True,
     )
@@ -90,6 +90,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except OSError as exc:  # the interpreter cannot be run (permissions, a removed venv)
         raise CommandError(f"cannot start gunicorn with {sys.executable}: {exc.strerror or exc}") from None
     return 0  # pragma: no cover
+
+
+def _private_play(settings: Any) -> str:
+    """``on, ledger sqlite`` / ``on, no ledger`` / ``off``: the ledger's kind (its URL's scheme) only, since the
+    URL may hold a password."""
+    if not settings.private:
+        return "off"
+    if settings.ledger is None:
+        return "on, no ledger"
+    return f"on, ledger {settings.ledger.split(':', 1)[0]}"
 
 
 def _apply_flags(args: argparse.Namespace, env: MutableMapping[str, str]) -> None:

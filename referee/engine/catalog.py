@@ -227,4 +227,4 @@ def _field_path(field: str | None) -> tuple[str | int, ...]:
     """``abilities.0.cost`` as the path ``("abilities", 0, "cost")``."""
     if not field:
         return ()
-    return tuple(int(p) if p.isdigit() else p for p in field.split("."))
+    return tuple(int(p) if p.isdecimal() else p for p in field.split("."))

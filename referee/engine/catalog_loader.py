@@ -18,7 +18,7 @@ from referee.engine.cards import (
 )
 from referee.engine.effect_types import Effect, parse_entry
 from referee.engine.errors import CatalogError
-from referee.engine.facts import KIND_ALIASES
+from referee.engine.facts import kind_of_word
 from referee.engine.registry import rule
 from referee.engine.requirements import REQUIREMENT_TYPES, Requirement
 
@@ -84,9 +84,10 @@ class _CardParser:
     def kind(self) -> str:
         """RULES 2.1: one of the six kinds, read through the sister titles' names for them (2.8)."""
         kind = self.raw.get("kind")
-        if not isinstance(kind, str) or kind not in KIND_ALIASES:
+        known = kind_of_word(kind) if isinstance(kind, str) else None
+        if known is None:
             raise self.fail("kind", f"unknown kind {kind!r}")
-        return KIND_ALIASES[kind]
+        return known
 
     def string(self, name: str, required: bool = False) -> str | None:
         value = self.raw.get(name)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-from referee.engine.facts import KIND_ALIASES, other
+from referee.engine.facts import kind_of_word, other
 from referee.engine.state_types import (
     CaseEntryDict,
     EvidenceEntryDict,
@@ -222,7 +222,7 @@ def target_kind(value: Any) -> Any:
     """A target written as a card kind, read as its kind (RULES' term table, ruling 2026-12-05: wherever a card
     kind is written, each word of the table is that kind): ``妖精カード`` and ``character`` are ``fairy``;
     anything else is left as written, for the caller to judge."""
-    return KIND_ALIASES.get(value, value) if isinstance(value, str) else value
+    return (kind_of_word(value) or value) if isinstance(value, str) else value
 
 
 def fairies_on_field(g: EffectBoard) -> list[str]:

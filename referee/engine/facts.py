@@ -15,6 +15,7 @@ referee.engine.errors.InvalidInput: player: must be 0 or 1
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from enum import StrEnum
 from functools import lru_cache
 from typing import Any, Final, NamedTuple
@@ -45,12 +46,15 @@ POWER_MAX = 1_000_000  # pending.power and each modifier's power, either sign
 CLOCK_INITIAL = (10, 86_400)
 CLOCK_INCREMENT = (0, 3_600)
 BEST_OF = (1, 3, 5)  # RULES 14.1
+WATCH_DELAY = (0, 50)  # docs/api.md §12 "Delay": how many moves a spectator sees the game behind, at most
 # The latest time a clock may show (9999-12-31T23:59:59.999Z, in milliseconds since 1970): RFC 3339's last year.
 CLOCK_TIME_MAX = 253_402_300_799_999
 
 
 # RULES 2.1 kinds, and the words of RULES.md's term table for them (docs/api.md §8): wherever a card kind is
-# written (a card's `kind`, an effect's target), each word is read as its kind (ruling 2026-12-05).
+# written (a card's `kind`, an effect's target), each word is read as its kind (ruling 2026-12-05), with or
+# without its trailing カード, and read as RULES 3.2.1 reads names (NFKC, white space trimmed; the space inside
+# the bonus row's word may be any white space or none).
 KINDS = ("case", "fairy", "evidence", "spell", "counter", "bonus")
 _KIND_WORDS = {
     "character": "fairy",
@@ -64,14 +68,38 @@ _KIND_WORDS = {
     "キャラクター": "fairy",
     "推理": "spell",
     "超推理": "counter",
+    "ノーマル トレーディング": "bonus",  # the term table's bonus row: ノーマル トレーディングカード
     "ノーマル": "bonus",
 }
 CARD_WORD = "カード"  # RULES' term table (ruling 2026-12-05): each Japanese word with or without カード
+
+
+def kind_word_key(word: str) -> str:
+    """The form in which a kind word is looked up: NFKC, trimmed (RULES 3.2.1); a Japanese word's inner white
+    space dropped, an English word's runs of it made one space.
+
+    >>> kind_word_key(" ノーマル\u3000トレーディングカード ") == kind_word_key("ノーマルトレーディングカード")
+    True
+    """
+    parts = unicodedata.normalize("NFKC", word).split()
+    return " ".join(parts) if any(part.isascii() for part in parts) else "".join(parts)
+
+
 KIND_ALIASES = {
-    **_KIND_WORDS,
-    **{word + CARD_WORD: kind for word, kind in _KIND_WORDS.items() if not word.isascii()},
-    **{k: k for k in KINDS},
-}
+    kind_word_key(alias): kind
+    for word, kind in _KIND_WORDS.items()
+    for alias in ((word,) if word.isascii() else (word, word + CARD_WORD))
+} | {k: k for k in KINDS}
+
+
+def kind_of_word(word: str) -> str | None:
+    """The kind a word of the term table (or an English kind name) names, or None.
+
+    >>> kind_of_word("ノーマル トレーディングカード"), kind_of_word("妖精"), kind_of_word("joker")
+    ('bonus', 'fairy', None)
+    """
+    return KIND_ALIASES.get(kind_word_key(word))
+
 
 COMMITMENT_PREFIX = "sha256:"
 

@@ -49,6 +49,8 @@ def next_game(state: StateDict, first_player: int, chooser: int | None = None) -
     game["first_player"] = first_player
     if state["clock"] is not None:
         game["clock"] = {"initial": state["clock"]["initial"], "increment": state["clock"]["increment"]}
+    if "watch_delay" in state:  # the spectators of a match see each game as far behind (docs/api.md §12)
+        game["watch_delay"] = state["watch_delay"]
     played = state.get("format")
     if played is not None:  # the same format and revision bind every game of a match (RULES 3.9, 14.1)
         game["format"] = {"id": played["id"], "date": played["revision"]}

@@ -21,8 +21,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "デッキに「{name}」が{count}枚あります。{limit}枚までです。",
     ),
     "bonus_card": (
-        "Card {card} is a bonus card and is never legal in a deck.",
-        "カード{card}はノーマル トレーディングカードで、デッキに入れられません。",
+        "{name} is a bonus card and is never legal in a deck.",
+        "「{name}」はノーマル トレーディングカードで、デッキに入れられません。",
     ),
     "unknown_card": ("Card {card} is not in the catalog.", "カード{card}はカタログにありません。"),
     "more_unknown_cards": (
@@ -30,8 +30,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "ほかに{count}種類のカードIDがカタログにありません。",
     ),
     "series_not_in_format": (
-        "Card {card} is of the series {series}, which format {format} leaves out.",
-        "カード{card}はシリーズ{series}で、フォーマット{format}では使えません。",
+        "{name} is of the series {series}, which format {format} leaves out.",
+        "「{name}」はシリーズ{series}で、フォーマット{format}では使えません。",
     ),
     "banned_card": (
         "{name} is banned in format {format} (revision {revision}).",
@@ -222,7 +222,22 @@ _WHY_JA = {
 }
 
 
-# The codes about decks name catalog ids (AF-001), never instances: their texts stay as given.
+# A NewGame's refusal for its decks (docs/api.md §7): its own detail counts the problems, which its
+# `violations` list each once, rather than repeating the first of them.
+ILLEGAL_DECKS = (
+    "The decks break {count} deck rule(s); violations lists each.",
+    "デッキが{count}件の規則に反しています。violations にそれぞれを挙げています。",
+)
+
+
+def illegal_decks_detail(count: int, lang: str = "en") -> str:
+    """The detail of a NewGame refused for its decks: how many problems, each listed once elsewhere."""
+    en, ja = ILLEGAL_DECKS
+    return (ja if lang == "ja" else en).format(count=count)
+
+
+# The codes about decks name cards by name (3.2–3.8) or by catalog id (3.4), never instances: their texts
+# stay as given.
 DECK_CODES = frozenset(
     {
         "deck_size",

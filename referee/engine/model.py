@@ -37,6 +37,7 @@ from referee.engine.facts import (
     RULESET,
     SCHEMA,
     TURN_MAX,
+    WATCH_DELAY,
     Phase,
     Reason,
     Step,
@@ -422,6 +423,17 @@ class State(Model, kw_only=True):
             doc(
                 "The game's random id, set at the deal in private mode (docs/api.md §10); the seats are made for it. "
                 "Absent in plain mode."
+            ),
+        ]
+        | UnsetType
+    ) = UNSET
+    watch_delay: (
+        Annotated[
+            Annotated[int, Meta(ge=WATCH_DELAY[0], le=WATCH_DELAY[1])],
+            says(f"must be a whole number of moves from {WATCH_DELAY[0]} to {WATCH_DELAY[1]}"),
+            doc(
+                "How many moves behind the latest a spectator sees the game while it goes on (docs/api.md §12), "
+                "set at a private deal with a ledger. Absent: 0."
             ),
         ]
         | UnsetType

@@ -30,6 +30,7 @@ from referee.engine.facts import (
     RULESET,
     SCHEMA,
     UNKNOWN_CARDS_LISTED,
+    WATCH_DELAY,
     Player,
     WindowMode,
     majority,
@@ -40,7 +41,7 @@ from referee.engine.registry import rule
 from referee.engine.state_types import MatchDict, StateDict
 
 _NEW_GAME_KEYS = frozenset(
-    ("decks", "seed", "first_player", "shuffle", "players", "options", "format", "clock", "match")
+    ("decks", "seed", "first_player", "shuffle", "players", "options", "format", "clock", "match", "watch_delay")
 )
 Played = tuple[Format, Revision]  # a game's format and the revision in force (RULES 3.9)
 
@@ -108,14 +109,20 @@ def deck_violations(catalog: Catalog, deck: DeckRead, played: Played | None = No
     for cid in counts:
         card = catalog.get(cid)
         if card is not None and card.kind == "bonus":  # RULES 3.3
-            found.append(RuleViolation("bonus_card", card=cid, **_line(deck, [cid])))
+            found.append(RuleViolation("bonus_card", card=cid, name=card.name, **_line(deck, [cid])))
     unknown = [cid for cid in counts if cid not in catalog]  # RULES 3.4: each distinct id once
     found.extend(RuleViolation("unknown_card", card=cid) for cid in unknown[:UNKNOWN_CARDS_LISTED])
     if len(unknown) > UNKNOWN_CARDS_LISTED:
         found.append(RuleViolation("more_unknown_cards", count=len(unknown) - UNKNOWN_CARDS_LISTED))
     if played:
         found.extend(_series_left_out(catalog, deck, played[0]))
-    return found + banned + later
+    return sorted(found + banned + later, key=_line_number)
+
+
+def _line_number(violation: RuleViolation) -> int:
+    """A deck list's problems in line order (docs/api.md §13); those of no line (3.1) first, the rest as found."""
+    line = violation.params.get("line", 0)
+    return line if isinstance(line, int) else 0
 
 
 def _line(deck: DeckRead, printings: list[str]) -> dict[str, int]:
@@ -133,7 +140,14 @@ def _series_left_out(catalog: Catalog, deck: DeckRead, fmt: Format) -> list[Rule
         if card is not None and card.kind != "bonus" and not fmt.allows(card.series):
             series = card.series or "none"
             out.append(
-                RuleViolation("series_not_in_format", card=cid, series=series, format=fmt.id, **_line(deck, [cid]))
+                RuleViolation(
+                    "series_not_in_format",
+                    card=cid,
+                    name=card.name,
+                    series=series,
+                    format=fmt.id,
+                    **_line(deck, [cid]),
+                )
             )
     return out
 
@@ -303,6 +317,7 @@ def new_game(
         cards=dict(sorted(cards.items())),
         players=players,
         **({} if game_id is None else {"game_id": game_id}),
+        **({} if req["watch_delay"] is None else {"watch_delay": req["watch_delay"]}),
         clock=None if req["clock"] is None else new_clock(req["clock"]["initial"], req["clock"]["increment"], now or 0),
         match=match if match is not None else req["match"],
     )
@@ -339,6 +354,9 @@ def _parse_new_game(catalog: Catalog, raw: Any) -> dict[str, Any]:
         errors["players"] = ["must be a list of two names"]
     clock = _clock_of(raw.get("clock"), errors)
     match = _match_of(raw.get("match"), errors)
+    watch_delay = raw.get("watch_delay")
+    if watch_delay is not None and not _whole(watch_delay, *WATCH_DELAY):
+        errors["watch_delay"] = [f"must be a whole number of moves from {WATCH_DELAY[0]} to {WATCH_DELAY[1]}"]
     windows = _windows_of(raw.get("options", {}), errors)
     if errors:
         raise InvalidInput(errors)
@@ -354,6 +372,7 @@ def _parse_new_game(catalog: Catalog, raw: Any) -> dict[str, Any]:
         "options": {"response_windows": windows},
         "clock": clock,
         "match": match,
+        "watch_delay": watch_delay,
     }
 
 

@@ -154,6 +154,7 @@ class StateDict(TypedDict):
     used: list[UsedDict]
     seq: int
     game_id: NotRequired[str]
+    watch_delay: NotRequired[int]
     clock: ClockDict | None
     match: MatchDict | None
     seal: NotRequired[str]
@@ -209,6 +210,7 @@ class ViewDict(TypedDict):
     used: list[UsedDict]
     seq: int
     game_id: NotRequired[str]
+    watch_delay: NotRequired[int]
     clock: ClockViewDict | None
     match: MatchDict | None
     viewer: int | None

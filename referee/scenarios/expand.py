@@ -29,7 +29,7 @@ def load(spec: str) -> Scenario:
     docs = load_documents(path)
     if not number and len(docs) == 1 and isinstance(docs[0].data, dict) and "given" not in docs[0].data:
         return load_replay(path)
-    index = int(number) - 1 if number.isdigit() else 0
+    index = int(number) - 1 if number.isdecimal() else 0
     if not 0 <= index < len(docs):
         raise ScenarioError(path, None, None, f"the file has {len(docs)} document(s), not #{number}")
     return parse(docs[index])

@@ -19,7 +19,7 @@ from typing import Any
 
 import orjson
 
-from referee import engine
+from referee import engine, events
 from referee.bots import suggest as bots
 from referee.engine import records
 from referee.engine.decklists import canonical_forms, read_deck
@@ -60,9 +60,6 @@ def bad_record(exc: records.RecordError) -> Problem:
 
 # The bot answers by this share of budget_ms after the request came in: the rest is the answer's own work.
 BUDGET_SHARE = 0.95
-# A bot keeps to its budget by itself (within 10%, benchmarks/suggest_budget.py); one still searching this
-# long after its budget (a machine starved of CPU) is ended with its helper: 503 heavy_timeout.
-OVERRUN_SECONDS = 2.0
 MAX_SEED = 200  # characters of a suggestion's seed
 
 
@@ -181,7 +178,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
         envelope(body, ("record",))
         record = read_record(body["record"])
         game = record_game(record)
-        key, start = codec.open_replay({"game": game, "actions": record.actions})  # private mode refuses a game
+        key, start = codec.open_record(game, record.result is not None)  # private mode: a finished game's only
         try:  # a clocked record's times (docs/records.md) replay its charges
             state, applied = engine.replay(catalog, record.actions, **{key: start}, times=record.times)
         except RuleViolation as exc:
@@ -191,7 +188,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
             record.check_result(state["result"])
         except records.RecordError as exc:
             raise bad_record(exc) from None
-        return 200, dumps({"state": codec.close_state(state), "applied": applied}), None
+        return 200, dumps(codec.close_record(start, state, applied)), None
 
     def read_record_parts(environ: Environ) -> Answer:
         """``POST /v1/records/read``: a record's NewGame, actions, times and lines, read (not played)."""
@@ -277,11 +274,9 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
             bots.may_suggest(session, player)  # its refusals before the work is sent away
         except RuleViolation as exc:
             raise named(exc, session.state, player) from None
-        deadline = hard_deadline = None
-        if budget_ms is not None:  # counted from the request's arrival (docs/api.md §16)
-            arrived = environ.get(T0_KEY, time.perf_counter())
-            deadline = arrived + budget_ms * BUDGET_SHARE / 1000
-            hard_deadline = arrived + budget_ms / 1000 + OVERRUN_SECONDS
+        deadline = None
+        if budget_ms is not None:  # counted from the request's arrival (docs/api.md §16); the bot keeps to it
+            deadline = environ.get(T0_KEY, time.perf_counter()) + budget_ms * BUDGET_SHARE / 1000
         try:
             action, cpu = ref.heavy.run(
                 "a suggestion",
@@ -292,7 +287,6 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
                 seed,
                 iterations,
                 deadline,
-                deadline=hard_deadline,
             )
         except HeavyTimeout:
             raise heavy_timeout("The suggestion") from None
@@ -325,6 +319,23 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
         }
         return 200, dumps(out), _lang(lang) if violations else None
 
+    def event_document(environ: Environ) -> Any:
+        """The body's event (docs/api.md §17): read by :mod:`referee.events`, which refuses what is not one."""
+        body = read_body(environ, limits)
+        envelope(body, ("event",))
+        return body["event"]
+
+    # Each event endpoint is one pure call (a document in, a JSON-able answer out): heavy work that can run
+    # in another process as it is (docs/api.md §16, "Heavy work is kept apart").
+    def pair_event(environ: Environ) -> Answer:
+        return 200, dumps(events.pair(event_document(environ))), None
+
+    def event_standings(environ: Environ) -> Answer:
+        return 200, dumps(events.standings(event_document(environ))), None
+
+    def check_event(environ: Environ) -> Answer:
+        return 200, dumps(events.check(event_document(environ))), None
+
     return {
         "new_game": new_game,
         "next_game": next_game,
@@ -339,4 +350,7 @@ def game_answers(ref: Referee) -> dict[str, Handler]:  # noqa: C901 -- one neste
         "reveal": reveal,
         "latest": latest,
         "validate_deck": validate_deck,
+        "pair_event": pair_event,
+        "event_standings": event_standings,
+        "check_event": check_event,
     }

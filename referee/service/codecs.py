@@ -73,6 +73,21 @@ NO_CLOCK_HERE = (
 )
 
 
+NO_DELAY_HERE = (
+    "watch_delay: spectators a few moves behind need a referee that holds every move of the game: private "
+    "mode with a ledger (REFEREE_STATE_KEY and REFEREE_LEDGER, docs/api.md §12); here a spectator holding a "
+    "later state would see it anyway."
+)
+
+
+def refuse_without_ledger(game: Body) -> None:
+    """A NewGame's clock or spectator delay, refused where no ledger keeps the game (400 ``no_ledger``)."""
+    if game.get("clock") is not None:
+        raise no_ledger(NO_CLOCK_HERE)
+    if game.get("watch_delay") is not None:
+        raise no_ledger(NO_DELAY_HERE)
+
+
 NO_LEDGER_RECORD = (
     "POST /v1/records from a game id needs a ledger (REFEREE_LEDGER, private mode), which keeps each game's "
     "tokens; without one, send the deal's token and the actions."
@@ -116,6 +131,14 @@ class Codec:
     def open_replay(self, body: Body) -> tuple[str, Any]:
         """Where ``/v1/replay`` starts: ``("state", state)`` or ``("game", NewGame)``."""
         raise NotImplementedError
+
+    def open_record(self, game: Body, finished: bool) -> tuple[str, Any]:
+        """Where ``/v1/replay {"record"}`` starts: the record's NewGame (``finished``: its Result is set)."""
+        return "game", game
+
+    def close_record(self, start: Any, state: Body, applied: int) -> Body:
+        """``/v1/replay {"record"}``'s answer (``start``: where it started, as :meth:`open_record` said)."""
+        return {"state": self.close_state(state), "applied": applied}
 
     def refused(self, opened: Opened, action: Any, violation: engine.RuleViolation) -> Body | None:
         """An action the engine refused: anything this mode answers instead of the violation (a 409, or
@@ -213,8 +236,7 @@ class PlainCodec(Codec):
         return state
 
     def deal(self, body: Body) -> tuple[Body, list[Body]]:
-        if body.get("clock") is not None:
-            raise no_ledger(NO_CLOCK_HERE)
+        refuse_without_ledger(body)
         return engine.new_game(self.catalog, body)
 
     def deal_next(self, body: Body) -> tuple[Body, list[Body]]:
@@ -225,8 +247,7 @@ class PlainCodec(Codec):
         chooser = None if body.get("player") is None else player_field(body)
         state = engine.check_state(self.catalog, self.state_in(body["state"]))
         game, match = engine.next_game(state, first, chooser)
-        if "clock" in game:
-            raise no_ledger(NO_CLOCK_HERE)
+        refuse_without_ledger(game)
         return engine.new_game(self.catalog, game, match=match)
 
     def close_new(self, state: Body, events: list[Body], next_game: bool = False) -> Body:

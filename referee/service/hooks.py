@@ -13,6 +13,7 @@ from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
 from referee.engine.errors import InvalidInput, RuleViolation
+from referee.events import EventInputError, EventRefusal
 from referee.private.ledger import request_arrived
 from referee.private.sealing import SealError
 from referee.private.tokens import TokenError
@@ -22,6 +23,7 @@ from referee.service.problems import (
     MAX_ERROR_ANSWER,
     Problem,
     cut_to_size,
+    event_problem,
     problem_for,
     refusal_problem,
     slug_of_status,
@@ -43,7 +45,7 @@ MAX_LENGTH_DIGITS = 18
 
 def _bytes_in(environ: Any) -> int:
     length = environ.get("CONTENT_LENGTH")
-    return int(length) if length and length.isdigit() and len(length) <= MAX_LENGTH_DIGITS else 0
+    return int(length) if length and length.isdecimal() and len(length) <= MAX_LENGTH_DIGITS else 0
 
 
 def begin(environ: dict[str, Any]) -> None:
@@ -137,6 +139,10 @@ def error_answer(exc: Exception, environ: dict[str, Any], max_body: int) -> tupl
             headers.append(("Content-Language", "ja"))
     elif isinstance(exc, InvalidInput):
         problem = problem_for(exc)
+    elif isinstance(exc, (EventRefusal, EventInputError)):
+        problem = event_problem(exc)
+        if isinstance(exc, EventRefusal):
+            environ[VIOLATION_KEY] = (exc.rule, exc.code)
     elif isinstance(exc, (SealError, TokenError)):
         problem = refusal_problem(exc)
     elif isinstance(exc, HTTPException):

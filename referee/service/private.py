@@ -55,11 +55,14 @@ from referee.service.codecs import (
     clocked,
     labels_field,
     no_ledger,
+    refuse_without_ledger,
 )
 from referee.service.heavy import HeavyWork
 from referee.service.problems import Problem, schema_problem
 from referee.service.reading import envelope, player_field
 from referee.service.recovered import RecoveredGames, not_recoverable
+
+REPLAY_ID_PREFIX = "r-"  # the id of a finished game's record replayed in private mode (open_record)
 
 
 def not_in_private_mode(field: str, why: str) -> Problem:
@@ -204,6 +207,9 @@ class PrivateCodec(Codec):
                 raise not_your_seat(WATCH_CANNOT_ACT)
             if named is not None:
                 raise not_your_seat(f"The key is the game's spectator key; the request names player {named}.")
+            if state.get("watch_delay"):  # docs/api.md §12: never later than the ledger's latest less the delay
+                _, token, shown = self.watched(state["game_id"], state["seq"])
+                return Opened(dict(shown), None, self.renewed(state["game_id"], WATCH, current), token)
             return Opened(state, None, self.renewed(state["game_id"], WATCH, current), body["state"])
         if shape is ACT:
             if Player.is_valid(named):  # a malformed player is the engine's 400
@@ -228,6 +234,32 @@ class PrivateCodec(Codec):
         state = self.state_in(body)
         self.both_seats(body, state, "A replay applies actions for both players")
         return "state", state
+
+    def open_record(self, game: Body, finished: bool) -> tuple[str, Any]:
+        """A finished game's whole record replays here too (docs/api.md §14): it names the seed, which a game
+        that is over reveals anyway (§10), so the replay tells nothing the record does not. It is dealt as a
+        game of its own, under an id derived from its seed (``r-``), so that its seats open its positions."""
+        if not finished:
+            raise not_in_private_mode(
+                "record",
+                "this referee replays the whole record of a game that is over (its Result); "
+                "a game going on replays from its token with both seats.",
+            )
+        seed = game.get("seed") if isinstance(game, dict) else None
+        game_id = REPLAY_ID_PREFIX + commitment(str(seed)).removeprefix("sha256:")[:24]
+        state, _ = engine.new_game(self.catalog, game, game_id=game_id)
+        return "state", state
+
+    def close_record(self, start: Any, state: Body, applied: int) -> Body:
+        """The replayed game's last position and its deal as tokens, and its two seats: the replay viewer
+        steps through it with ``/v1/replay`` from ``start`` (docs/api.md §14)."""
+        game_id = state["game_id"]
+        return {
+            "state": self.vault.token(state),
+            "applied": applied,
+            "start": self.vault.token(start),
+            "seats": [self.vault.seat(game_id, p) for p in (0, 1)],
+        }
 
     def both_seats(self, body: Body, state: Mapping[str, object], why: str) -> None:
         """``body["seats"]`` holds the game's two seats, one per player."""
@@ -297,8 +329,8 @@ class PrivateCodec(Codec):
             raise ledger_unavailable(exc) from None
 
     def deal(self, body: Body) -> tuple[Body, list[Body]]:
-        if body.get("clock") is not None and self.ledger is None:
-            raise no_ledger(NO_CLOCK_HERE)
+        if self.ledger is None:
+            refuse_without_ledger(body)
         if body.get("seed") is not None:
             raise not_in_private_mode(
                 "seed", "a private game's seed is drawn by the referee and revealed when the game is over."
@@ -405,12 +437,37 @@ class PrivateCodec(Codec):
         player, current = self.one_seat(body, game_id)
         seq, token = self.latest_of(game_id)
         state = cast(StateDict, self.vault.open(token))  # a token the referee made holds a checked state
+        if player == WATCH and state.get("watch_delay"):
+            seq, token, state = self.watched(game_id, seq)
         viewer = None if player == WATCH else player
         answer = {"state": token, "seq": seq, "view": view_of(state, viewer), **self.renewed(game_id, player, current)}
         following = self.next_of(state, player)
         if following is not None:
             answer["next"] = following
         return answer
+
+    def watched(self, game_id: str, asked: int) -> tuple[int, str, StateDict]:
+        """docs/api.md §12 "Delay": the game as a spectator may see it, at seq ``min(asked, latest - n)`` (not
+        below 0) while it goes on, and at its latest once it is over. The delay is in every token of the game
+        (set at the deal), so every replica reads it; the tokens are the ledger's, one a seq."""
+        if self.ledger is None:  # a delay is dealt with a ledger only; a token cannot be taken elsewhere
+            raise no_ledger()
+        latest, token = self.latest_of(game_id)
+        state = cast(StateDict, self.vault.open(token))
+        if state["result"] is not None:
+            return latest, token, state
+        shown = min(asked, max(0, latest - state.get("watch_delay", 0)))
+        if shown == latest:
+            return latest, token, state
+        held = self.ledger_read(lambda ledger: ledger.move(game_id, shown))
+        if held is None:  # a game adopted at a later seq: nothing as old is held, and nothing later is shown
+            raise Problem(
+                "unknown-game",
+                "unknown_game",
+                f"The ledger holds game {game_id!r} only from a later move than a spectator may see yet "
+                f"(seq {shown}, {state.get('watch_delay')} moves behind the latest).",
+            )
+        return shown, held[1], cast(StateDict, self.vault.open(held[1]))
 
     def next_of(self, state: StateDict, player: int) -> Body | None:
         """For a finished game of a match that goes on: its next game, once dealt (the loser deals it, RULES
@@ -468,6 +525,8 @@ class PrivateCodec(Codec):
         else:
             self.both_seats(body, {"game_id": game_id}, "The whole record shows both players' cards")
         latest, token = self.latest_of(game_id)
+        if seat is None:  # the watch key's record ends where its view does (docs/api.md §12 "Delay")
+            latest = self.watched(game_id, latest)[0]
         if seat == records.WHOLE and self.vault.open(token)["phase"] != "over":
             raise Problem(
                 "game-not-over",

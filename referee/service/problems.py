@@ -34,6 +34,8 @@ from referee.engine.errors import (
     RefusedInput,
     RuleViolation,
 )
+from referee.engine.messages import illegal_decks_detail
+from referee.events import EventInputError, EventRefusal
 from referee.private.sealing import SealError
 from referee.private.tokens import TokenError
 
@@ -178,8 +180,9 @@ MAX_ERROR_ANSWER = 64 * 1024  # bytes of any error answer (hooks.error_answer ho
 
 
 def _path_order(path: str) -> tuple[tuple[int, int, str], ...]:
-    """``actions.2`` before ``actions.10``: indices by number, names by text."""
-    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in path.split("."))
+    """``actions.2`` before ``actions.10``: indices by number (isdecimal: ``²`` is a digit, not a number, to
+    int()), names by text."""
+    return tuple((0, int(part), "") if part.isdecimal() else (1, 0, part) for part in path.split("."))
 
 
 def _short(message: Any) -> Any:
@@ -247,14 +250,21 @@ def problem_for(exc: RefereeError, lang: str = "en") -> Problem:
     if not isinstance(exc, RuleViolation):
         raise TypeError(f"no problem for {exc!r}")  # CatalogError: a start-up or command-line matter
     extra: dict[str, Any] = {"rule": exc.rule, **players_of(exc)}
-    slug = "rule-violation"
-    if isinstance(exc, IllegalDeck):
-        slug = "illegal-deck"
+    if isinstance(exc, IllegalDeck):  # the first problem's rule and code; its detail once, in the list
         extra["violations"] = [violation_json(v, lang) for v in exc.violations]
+        return Problem("illegal-deck", exc.code, illegal_decks_detail(len(exc.violations), lang), **extra)
     index = getattr(exc, "index", None)
     if index is not None:
         extra["index"] = index
-    return Problem(slug, exc.code, exc.detail(lang), **extra)
+    return Problem("rule-violation", exc.code, exc.detail(lang), **extra)
+
+
+def event_problem(exc: EventInputError | EventRefusal, field: str = "event") -> Problem:
+    """The problem an event's refusal is answered with (docs/api.md §17): a document that is not an event is
+    a 400 naming each bad field under ``field``; a rule broken a 422 with its rule, round and table."""
+    if isinstance(exc, EventInputError):
+        return schema_problem({field if path == "_schema" else f"{field}.{path}": m for path, m in exc.errors.items()})
+    return Problem("rule-violation", exc.code, exc.detail, rule=exc.rule, round=exc.round, table=exc.table)
 
 
 def refusal_problem(exc: SealError | TokenError) -> Problem:

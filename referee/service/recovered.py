@@ -57,10 +57,11 @@ class RecoveredGames:
         self._games: OrderedDict[str, Progress] = OrderedDict()
 
     def moves(self, game_id: str, latest: int, read: ReadMoves, open_token: Callable[[str], Any]) -> Progress:
-        """The game's moves up to seq ``latest``; raises 409 ``not_recoverable``, 429 ``busy``."""
-        known = self._still_known(game_id, latest, read)
+        """The game's moves up to seq ``latest`` at the least (the caller reads its prefix); raises 409
+        ``not_recoverable``, 429 ``busy``."""
+        known = self._still_known(game_id, read)
         start = len(known.actions) if known is not None else 0
-        if known is not None and start == latest:
+        if known is not None and start >= latest:  # a spectator held behind reads a prefix (docs/api.md §12)
             return known
         kept = read(start, latest)
         if any(move is None for move in kept):
@@ -100,10 +101,10 @@ class RecoveredGames:
             )
         return progress
 
-    def _still_known(self, game_id: str, latest: int, read: ReadMoves) -> Progress | None:
+    def _still_known(self, game_id: str, read: ReadMoves) -> Progress | None:
         """The game's progress, if it is kept and the ledger still holds the same token at its last seq."""
         known = self._games.get(game_id)
-        if known is None or len(known.actions) > latest:
+        if known is None:
             return None
         at = read(len(known.actions), len(known.actions))[0]
         if at is None or at[1] != known.token:

@@ -16,6 +16,7 @@ from referee.service.answers import Handler
 from referee.service.context import Referee
 from referee.service.openapi import (
     ERROR_RESPONSES,
+    EVENT_EXAMPLE,
     NEW_GAME_EXAMPLE,
     apply_example,
 )
@@ -346,6 +347,52 @@ def game_blueprint(ref: Referee, answers: dict[str, Handler]) -> Blueprint:  # n
         `format_not_in_force` (docs/api.md §13).
         """
         return response_of(answers["validate_deck"])
+
+    @blp.route("/v1/events/pair", methods=["POST"])
+    @blp.doc(operationId="pairEvent")
+    @request_body(S.EventRequestSchema, "An event document (docs/api.md §17).", EVENT_EXAMPLE)
+    @blp.response(200, S.PairResponseSchema, description="The event with its next round, and that round.", **common)
+    @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
+    def pair_event() -> Response:
+        """Pair an event's next round (RULES 15.5; the top cut's, 15.6).
+
+        Round 1 follows the seed's order; later rounds the standings, with no
+        rematch, the bye rule, and the least sum of squared match-point
+        differences. When no pairing without a rematch exists, `swiss_ended`
+        is true and no round is added. A round still missing a result is a 422
+        `round_not_finished` (15.2); an event whose rounds are all played a 422
+        `event_over` (15.6). Not an event (an unknown or repeated player id, a
+        player paired twice in a round or after dropping): a 400 naming the field.
+        """
+        return response_of(answers["pair_event"])
+
+    @blp.route("/v1/events/standings", methods=["POST"])
+    @blp.doc(operationId="eventStandings")
+    @request_body(S.EventRequestSchema, "An event document (docs/api.md §17).", EVENT_EXAMPLE)
+    @blp.response(200, S.StandingsResponseSchema, description="The standings, the ratings, the winner.", **common)
+    @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
+    def event_standings() -> Response:
+        """An event's standings (RULES 15.4), Glicko-2 ratings (15.7), and winner (15.6).
+
+        Ordered by match points, OMW, GW, OGW (compared exactly), then the
+        seed's order; the rates shown rounded to 4 places.
+        """
+        return response_of(answers["event_standings"])
+
+    @blp.route("/v1/events/check", methods=["POST"])
+    @blp.doc(operationId="checkEvent")
+    @request_body(S.EventRequestSchema, "An event document (docs/api.md §17).", EVENT_EXAMPLE)
+    @blp.response(200, S.EventCheckResponseSchema, description="Every round obeys RULES 15.", **common)
+    @errors("BadRequest", "PayloadTooLarge", "UnsupportedMediaType", "RuleViolation")
+    def check_event() -> Response:
+        """Check every round of an event against RULES 15.1, 15.2, 15.5 and 15.6.
+
+        A 422 names the first rule broken, with `round` and `table` (the
+        pairing's 1-based position in the round): a rematch, a wrong bye, a
+        pairing whose sum of squared match-point differences is above the
+        least possible (`pairing_cost`), a result that is not a match score.
+        """
+        return response_of(answers["check_event"])
 
     @blp.route("/v1/formats", methods=["GET"])
     @blp.doc(operationId="listFormats")

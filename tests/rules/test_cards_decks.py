@@ -289,6 +289,28 @@ def test_2_8_an_effect_target_reads_a_kind_written_in_any_word_of_the_term_table
     assert Catalog.from_data(data).digest == canonical.digest
 
 
+@pytest.mark.parametrize(
+    "word",
+    [
+        "ノーマル トレーディングカード",
+        "ノーマル トレーディング",
+        "ノーマル\u3000トレーディングカード",  # an ideographic space: NFKC makes it a space (3.2.1)
+        " ノーマルトレーディングカード ",
+        "ﾉｰﾏﾙ ﾄﾚｰﾃﾞｨﾝｸﾞｶｰﾄﾞ",  # half-width katakana, NFKC-equal
+    ],
+)
+def test_2_1_the_bonus_rows_word_loads_as_a_bonus_card(word):
+    """RULES 2.1 and the term table (ruling 2026-12-07): the bonus row's word, with or without カード, is the
+    kind bonus wherever a kind is written, read as 3.2.1 reads names (NFKC, white space trimmed)."""
+    data = {"id": "t", "cards": [{"id": "X-1", "name": "ノーマルカード", "kind": word}]}
+    assert Catalog.from_data(data)["X-1"].kind == "bonus"
+
+
+def test_2_1_a_word_near_the_bonus_rows_is_not_a_kind():
+    with pytest.raises(CatalogError, match="unknown kind"):
+        Catalog.from_data({"id": "t", "cards": [{"id": "X-1", "name": "n", "kind": "トレーディングカード"}]})
+
+
 @pytest.mark.parametrize("written", [{"trash": "spell"}, {"trash": "妖力カード"}, {"bounce": "fairies"}])
 def test_2_8_an_effect_target_of_a_kind_it_cannot_take_is_refused(written):
     """RULES 2.8: a word of the table is read as its kind, and that kind must still be one the effect takes."""

@@ -91,6 +91,8 @@ def test_3_6_a_card_of_a_series_the_format_leaves_out_breaks_3_6():
     [violation] = engine.validate_deck(CAT, deck, played=AF99)
     assert_violation(violation, "3.6", "series_not_in_format")
     assert violation.params["card"] == "AF-009"
+    assert violation.detail() == "平安の妖精 is of the series millennium, which format af99 leaves out."  # by name
+    assert violation.detail("ja") == "「平安の妖精」はシリーズmillenniumで、フォーマットaf99では使えません。"
     assert engine.validate_deck(CAT, deck, played=MILLENNIUM) == []
 
 
@@ -152,6 +154,14 @@ def test_3_8_violations_follow_3_x_in_rule_order():
     found = engine.validate_deck(CAT, text, played=AF99)
     assert [v.rule for v in found] == ["3.1", "3.2", "3.3", "3.6", "3.7", "3.8"]
     assert [v.to_dict().get("line") for v in found] == [None, 1, 2, 3, 4, 5]
+
+
+def test_3_6_a_deck_lists_violations_come_in_line_order():
+    """RULES 3.6–3.8 (docs/api.md §13): a deck list's problems in the order of its lines, whatever their rules:
+    3.8's 手帳 on line 2 before 3.6's 平安の妖精 on line 6; the count (3.1, no line) first."""
+    text = "3 閃き\n3 手帳\n\n# a comment\n3 消えた上履き\n1 平安の妖精\n"
+    found = engine.validate_deck(CAT, text, played=AF99)
+    assert [(v.rule, v.to_dict().get("line")) for v in found] == [("3.1", None), ("3.7", 1), ("3.8", 2), ("3.6", 6)]
 
 
 # -- 3.9 no format; the format fixed at the deal -------------------------------------------------

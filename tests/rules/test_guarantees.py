@@ -392,3 +392,55 @@ def test_13_1_the_turn_before_the_last_passes_to_a_state_the_referee_accepts():
     state, _ = apply(Position(turn=TURN_MAX - 1).build(), act("end_turn", 0))
     assert state["turn"] == TURN_MAX
     assert check_state(CAT, state)["turn"] == TURN_MAX
+
+
+def _owed_discard() -> dict:
+    """The end step of player 0, owing a discard of 2 (RULES 6.6)."""
+    p = Position()
+    p.hand(0, *["AF-005"] * 9)
+    return apply(p.build(), act("end_turn", 0))[0]
+
+
+def _in_step(where: str) -> tuple[dict, str]:
+    """A position in step ``where`` of player 0's turn, or in the mulligan phase, and a case in player 0's hand
+    (in the mulligan phase a hand of 7 and nothing on the field, RULES 5.3 and 5.6)."""
+    if where == "mulligan":
+        p = Position(phase="mulligan")
+        hand = p.hand(0, "AF-043", *["AF-005"] * 6)
+        p.hand(1, *["AF-005"] * 7)
+        return p.build(), hand[0]
+    p = Position(step=where)
+    p.case(0, "AF-044")
+    case = p.hand(0, "AF-043")
+    return p.build(), case
+
+
+OUT_OF_STEP = [  # (where, action, rule, code): RULES 13.3's ruling of 2026-12-07, a line for each case it names
+    ("main", lambda case: act("play_case", 0, card=case), "6.4", "not_case_step"),
+    ("main", lambda case: act("skip_case", 0), "6.4", "not_case_step"),
+    ("case", lambda case: act("draw", 0), "8.1", "not_main_step"),
+    ("case", lambda case: act("end_turn", 0), "6.5", "not_main_step_end"),
+    ("main", lambda case: act("keep", 0), "5.4", "not_mulligan_phase"),
+    ("case", lambda case: act("mulligan", 0), "5.4", "not_mulligan_phase"),
+    ("mulligan", lambda case: act("draw", 0), "5.4", "mulligan_phase"),
+    ("mulligan", lambda case: act("play_case", 0, card=case), "5.4", "mulligan_phase"),
+    ("mulligan", lambda case: act("skip_case", 0), "5.4", "mulligan_phase"),
+    ("mulligan", lambda case: act("end_turn", 0), "5.4", "mulligan_phase"),
+]
+
+
+@pytest.mark.parametrize(
+    ("where", "action", "rule", "code"), OUT_OF_STEP, ids=lambda v: v if isinstance(v, str) else ""
+)
+def test_13_3_ruling_an_action_out_of_its_step_breaks_its_own_steps_rule(where, action, rule, code):
+    """RULES 13.3 (ruling, 2026-12-07): the step the game is in comes first only in the mulligan phase (5.4) and
+    an owed end-step discard (6.6); elsewhere an action out of its step breaks its own step's rule: 6.4 for the
+    case actions, 8.1 for a main-step action, 6.5 for end_turn, 5.4 for mulligan and keep."""
+    state, case = _in_step(where)
+    assert_illegal(state, action(case), rule, code)
+
+
+@pytest.mark.parametrize("action", [act("mulligan", 0), act("keep", 0), act("skip_case", 0), act("draw", 0)])
+def test_13_3_ruling_any_action_but_the_discard_owed_in_the_end_step_breaks_6_6(action):
+    """RULES 13.3 (ruling, 2026-12-07): while an end-step discard is owed, any other action breaks 6.6."""
+    assert_illegal(_owed_discard(), action, "6.6", "end_step")
