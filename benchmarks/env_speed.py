@@ -1,9 +1,13 @@
 """referee.bots.env steps per second, in-process: uniformly random legal actions for both agents, concede off
 (the environment's default), whole games; one core.
 
-    python benchmarks/env_speed.py [--steps 20000] [--infostate] [--profile | --pieces]
+    python benchmarks/env_speed.py [--steps 20000] [--infostate] [--profile | --pieces] [--no-rlcard]
 
 Prints one JSON line: steps, games, steps per second (wall and CPU), mean game length, games per second.
+When ``rlcard`` is installed (the extra ``benchmark``: ``pip install -e '.[benchmark]'``), the same run also
+plays RLCard's UNO, limit Hold'em and Dou Dizhu the same way (reset, then a uniformly random legal action until
+the game is over, CPU time) and adds each one's steps a CPU-second and ours divided by it (``rlcard``): figures of
+one run on one machine, so the ratios hold where the absolute figures do not.
 ``--pieces`` adds where a step's time goes (microseconds a step): the engine's ``legal_actions``, ``view`` and
 ``apply``, the index map, the observation and the mask, each timed where the environment calls it, and the rest
 (PettingZoo's loop, the random agent, resets, and the timers' own cost).
@@ -92,12 +96,47 @@ def run(steps_wanted: int, infostate: bool) -> dict[str, float]:
     }
 
 
+RLCARD_GAMES = ("uno", "limit-holdem", "doudizhu")
+
+
+def rlcard_run(name: str, steps_wanted: int) -> dict[str, float]:
+    """RLCard's environment ``name``, the loop above: reset, a random legal action until over; CPU time."""
+    import rlcard
+
+    game, rng = rlcard.make(name, config={"seed": 0}), np.random.default_rng(0)
+    steps = 0
+    cpu = time.process_time()
+    while steps < steps_wanted:
+        state, _ = game.reset()
+        while not game.is_over():
+            legal = list(state["legal_actions"])
+            state, _ = game.step(legal[int(rng.integers(len(legal)))])
+            steps += 1
+    return {"steps": steps, "steps_per_cpu_second": round(steps / (time.process_time() - cpu))}
+
+
+def beside_rlcard(ours: dict[str, float], steps: int) -> dict[str, Any]:
+    """RLCard's games in this run, and our steps a CPU-second divided by each one's; {} without rlcard."""
+    try:
+        import rlcard  # noqa: F401
+    except ImportError:
+        return {}
+    out: dict[str, Any] = {}
+    for name in RLCARD_GAMES:
+        theirs = rlcard_run(name, steps)
+        out[name] = theirs | {
+            "ours_over_theirs": round(ours["steps_per_cpu_second"] / theirs["steps_per_cpu_second"], 3)
+        }
+    return {"rlcard": out}
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--steps", type=int, default=20000)
     p.add_argument("--infostate", action="store_true", help="with the information-state observation")
     p.add_argument("--profile", action="store_true", help="print cProfile's top functions instead")
     p.add_argument("--pieces", action="store_true", help="print microseconds a step for each piece instead")
+    p.add_argument("--no-rlcard", action="store_true", help="do not run RLCard's games even when installed")
     args = p.parse_args()
     if args.pieces:
         print(json.dumps(pieces(args.steps, args.infostate)))
@@ -106,7 +145,8 @@ def main() -> None:
         cProfile.runctx("run(args.steps, args.infostate)", globals(), {"args": args}, "/tmp/env_speed.prof")
         pstats.Stats("/tmp/env_speed.prof").sort_stats("tottime").print_stats(30)
         return
-    print(json.dumps(run(args.steps, args.infostate)))
+    ours = run(args.steps, args.infostate)
+    print(json.dumps(ours | ({} if args.no_rlcard else beside_rlcard(ours, args.steps))))
 
 
 if __name__ == "__main__":

@@ -101,4 +101,7 @@ BODY_PATHS = (
     "/v1/records/read",
     "/v1/suggest",
     "/v1/matches/next",
+    "/v1/events/pair",
+    "/v1/events/standings",
+    "/v1/events/check",
 )

@@ -58,6 +58,13 @@ from referee_schemas.game import (
     ViewSchema,
     ViolationSchema,
 )
+from referee_schemas.tournaments import (
+    EventCheckResponseSchema,
+    EventRequestSchema,
+    EventSchema,
+    PairResponseSchema,
+    StandingsResponseSchema,
+)
 
 STATE = StateSchema()
 ACTION = ActionSchema()
@@ -109,6 +116,9 @@ __all__ = [
     "CardsResponseSchema",
     "DeckValidateRequestSchema",
     "DeckValidateResponseSchema",
+    "EventCheckResponseSchema",
+    "EventRequestSchema",
+    "EventSchema",
     "FormatsResponseSchema",
     "GameResponseSchema",
     "HealthSchema",
@@ -119,6 +129,7 @@ __all__ = [
     "LegalActionsResponseSchema",
     "NewGameSchema",
     "NextGameRequestSchema",
+    "PairResponseSchema",
     "PrivateActRequestSchema",
     "PrivateApplyResponseSchema",
     "PrivateAskRequestSchema",
@@ -141,6 +152,7 @@ __all__ = [
     "RevealResponseSchema",
     "RuleSchema",
     "RulesResponseSchema",
+    "StandingsResponseSchema",
     "StateSchema",
     "SuggestRequestSchema",
     "SuggestResponseSchema",

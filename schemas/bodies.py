@@ -476,6 +476,13 @@ class ProblemSchema(Schema):
     errors_total = natural(metadata=_doc("400: how many paths had errors, when more than `errors` lists."))
     rule = fields.String(metadata=_doc("422: the rule id of RULES.md that the action or deck breaks."))
     index = natural(metadata=_doc("/v1/replay 422: the 0-based index of the first illegal action."))
+    round = fields.Integer(
+        allow_none=True, metadata=_doc("/v1/events 422: the round (1-based) that breaks the rule; null: the event's.")
+    )
+    table = fields.Integer(
+        allow_none=True,
+        metadata=_doc("/v1/events 422: the pairing (1-based position in the round's `pairings`); null: the round's."),
+    )
     line = natural(metadata=_doc("400 `bad_record`, or a record's refused move: the record's line (1-based)."))
     player = natural(metadata=_doc("422: the player `detail` names as the one acting (0 or 1), by index."))
     actor = natural(metadata=_doc("422: the player who may act now, where `detail` names them (0 or 1)."))
@@ -698,6 +705,17 @@ class PrivateReplayResponseSchema(Schema):
 
     state = state_token(required=True)
     applied = natural(required=True)
+    start = state_token(
+        metadata=_doc(
+            "A finished game's record replayed (docs/api.md §14): the token of its deal, from which "
+            "`/v1/replay` with `seats` makes each position."
+        )
+    )
+    seats = fields.List(
+        seat_field(),
+        validate=validate.Length(equal=2),
+        metadata=_doc("A finished game's record replayed: the replayed game's two seats, to view its positions."),
+    )
 
 
 class LatestRequestSchema(Schema):

@@ -162,3 +162,64 @@ def test_the_package_exports_make_bot_and_the_determinize_function():
     assert inspect.isfunction(determinize) and inspect.isfunction(make_bot) and inspect.isclass(ActionSpace)
     assert referee.bots.determinize is determinize  # the function, not its module
     assert make_bot("ismcts:3", CATALOG).iterations == 3
+
+
+def test_the_levels_name_a_bot_and_its_fixed_work_weakest_first():
+    """docs/bots.md "Levels": one table; each level a bot of BOTS with a fixed amount of work, so that a level
+    plays the same move on every machine."""
+    from referee.bots.players import BOTS, LEVELS, GreedyBot, ISMCTSBot
+
+    assert list(LEVELS) == ["beginner", "club", "expert"]
+    assert all(level.bot in BOTS for level in LEVELS.values())
+    assert isinstance(make_bot("beginner", CATALOG), GreedyBot)
+    club, expert = make_bot("club", CATALOG), make_bot("expert", CATALOG)
+    assert isinstance(club, ISMCTSBot) and isinstance(expert, ISMCTSBot)
+    assert (club.iterations, expert.iterations) == (LEVELS["club"].iterations, LEVELS["expert"].iterations)
+    assert LEVELS["beginner"].iterations is None and club.iterations < expert.iterations
+    assert club.seconds is None and expert.seconds is None  # fixed work, never a clock
+
+
+def test_a_level_plays_the_same_game_twice():
+    from referee.bots.match import game_for
+
+    game = game_for(CATALOG, "levels", 0, {"response_windows": "auto"})
+    moves: list[list] = [[], []]
+    for run in moves:
+        play_game(CATALOG, [make_bot("club", CATALOG, "x"), make_bot("beginner", CATALOG, "y")], game, 60, run)
+    assert len(moves[0]) == 60 and moves[0] == moves[1]
+
+
+def test_ismcts_with_widening_greedy_moves_and_reused_samples_plays_legal_moves_the_same_way_twice():
+    from referee.bots.match import game_for
+
+    game = game_for(CATALOG, "options", 1, {"response_windows": "auto"})
+    options = {"iterations": 8, "widening": 1.0, "rollout": 1, "samples": 2}
+    moves: list[list] = [[], []]
+    for run in moves:  # play_game applies every move through the engine: an illegal one raises
+        play_game(
+            CATALOG, [make_bot("ismcts", CATALOG, "x", **options), make_bot("greedy", CATALOG, "y")], game, 40, run
+        )
+    assert len(moves[0]) == 40 and moves[0] == moves[1]
+
+
+def test_widening_opens_the_root_to_its_best_one_ply_action_first():
+    """With one iteration, only the first action by one-ply score is tried: ISMCTS plays it."""
+    from referee.bots.match import game_for
+    from referee.bots.players import ISMCTSBot, one_ply
+    from referee.engine import Session
+    from referee.engine.playout import random_action
+    from referee.engine.setup import SeededStream
+
+    session, _ = Session.new(CATALOG, game_for(CATALOG, "widen", 0))
+    stream = SeededStream("widen")
+    while session.state["phase"] == "mulligan" or len(session.legal_actions(session.board.who_acts())) < 6:
+        session.apply(random_action(session.board, stream))
+    seat = session.board.who_acts()
+    bot = ISMCTSBot(CATALOG, "w", iterations=1, widening=1.0)
+    bot.start(seat, [None, None], "g")
+    legal = session.legal_actions(seat)
+    playable = [a for a in legal if a["type"] != "concede"]
+    chosen = bot.act(session.view(seat), [], legal)
+    # the sample the search dealt first (the bot's seed, its decision count, the iteration)
+    values = one_ply(CATALOG, bot.sample(session.view(seat), "it0"), playable, seat)
+    assert chosen == playable[values.index(max(values))]

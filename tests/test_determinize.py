@@ -1,4 +1,5 @@
-"""Determinization (referee/bots/determinize.py): three properties over random positions of random games.
+"""Determinization (referee/bots/determinize.py): its properties over random positions of random games, and every
+inference of auto response windows (RULES 9.4) over thousands of samples.
 
 Each position: a seeded random game played some actions in, one seat, and a sample seed.
 """
@@ -6,6 +7,9 @@ Each position: a seeded random game played some actions in, one seat, and a samp
 from __future__ import annotations
 
 import copy
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -124,8 +128,8 @@ def test_the_sample_shares_nothing_with_the_view():
 
 
 def told_position(game_seed: int, steps: int) -> tuple[dict, Session, list[Memory]]:
-    """A random game with auto response windows (RULES 9.4), each seat's memory fed its views and its share
-    of the events, as a bot's is."""
+    """A random game with auto response windows (RULES 9.4), each seat's memory fed its own declarations, its
+    views and its share of the events, as a bot's is."""
     from referee.bots.seat import seat_events
 
     game = random_new_game(CATALOG, f"told-{game_seed}")
@@ -137,7 +141,9 @@ def told_position(game_seed: int, steps: int) -> tuple[dict, Session, list[Memor
     for _ in range(steps):
         if session.over:
             break
-        applied = session.apply(random_action(session.board, stream)).events
+        action = random_action(session.board, stream)
+        memory[action["player"]].declare(CATALOG, session.view(action["player"]), action)
+        applied = session.apply(action).events
         for seat in (0, 1):
             memory[seat].observe(session.view(seat), seat_events(applied, session.state, seat))
     return game, session, memory
@@ -170,27 +176,108 @@ def test_without_the_opponents_list_the_sample_never_depends_on_hidden_informati
     assert len(ids) == 40
 
 
-def test_a_pass_in_an_auto_window_puts_a_counter_of_its_trigger_in_every_samples_hand():
-    """RULES 9.4 auto: the window opened because the responder held a counter that fitted; having passed, they
-    hold it still. Every sample deals one, and the claim is true of the real game too."""
-    from referee.bots.determinize import _claimed
+@dataclass
+class Silent:
+    """A declaration under auto windows that opened none although the catalog has counters of its trigger: the
+    true state before it, and the responder's hand instances held without a break since."""
 
-    checked = 0
-    for game_seed in range(60):
-        game, session, memory = told_position(game_seed, 120)
+    before: dict
+    action: dict
+    held: set[str]
+    opens: dict[str, bool] = field(default_factory=dict)
+
+    def would_open(self, cid: str) -> bool:
+        """Whether the declaration opens a window when one held card is ``cid`` (the engine's own judgement: the
+        true hand opened none, so only ``cid`` can)."""
+        if cid not in self.opens:
+            state = copy.deepcopy(self.before)
+            state["cards"][sorted(self.held)[0]] = cid
+            events = Session(CATALOG, state).apply(self.action).events
+            self.opens[cid] = any(e["type"] == "window_opened" for e in events)
+        return self.opens[cid]
+
+
+INFERENCE_GAMES = 40
+CHECK_EVERY = 6  # plies between two checked positions
+SAMPLES = 4  # per seat and position
+
+
+def inference_positions(game_seed: int) -> Iterator[tuple[int, Session, list[Memory], list[tuple[int, Silent]]]]:
+    """A random auto-window game, every ``CHECK_EVERY`` plies: the session, each seat's memory (fed as a bot's
+    is) and the silent declarations so far (by whom), each with the hand cards held since."""
+    from referee.bots.seat import seat_events
+
+    session, events = Session.new(CATALOG, random_new_game(CATALOG, f"infer-{game_seed}"))
+    stream = SeededStream(f"infer-{game_seed}")
+    memory = [Memory(), Memory()]
+    for seat in (0, 1):
+        memory[seat].observe(session.view(seat), seat_events(events, session.state, seat))
+    silent: list[tuple[int, Silent]] = []
+    for ply in range(400):
+        if session.over:
+            return
+        action = random_action(session.board, stream)
+        actor = action["player"]
+        memory[actor].declare(CATALOG, session.view(actor), action)
+        before = session.snapshot()
+        applied = session.apply(action).events
         for seat in (0, 1):
-            view = session.view(seat)
-            hand = view["players"][1 - seat]["hand"]
-            claims = _claimed(CATALOG, memory[seat], hand, set(hand))
-            if not claims or session.over:
-                continue
-            real = [CATALOG[session.state["cards"][i]] for i in session.state["players"][1 - seat]["hand"]]
-            for iid, kind in claims.items():
-                trigger = kind.partition(":")[2]
-                assert any(c.kind == "counter" and c.trigger == trigger for c in real)
-                for sample_seed in ("a", "b", "c"):
-                    sample = determinize(CATALOG, view, own_deck_only(game, seat), sample_seed, memory[seat])
-                    card = CATALOG[sample["cards"][iid]]
-                    assert (card.kind, card.trigger) == ("counter", trigger)
-                checked += 1
-    assert checked >= 3
+            memory[seat].observe(session.view(seat), seat_events(applied, session.state, seat))
+        if CATALOG.counter_ids_by_trigger.get(action["type"]) and not any(
+            e["type"] == "window_opened" for e in applied
+        ):
+            silent.append((actor, Silent(before, action, set(before["players"][1 - actor]["hand"]))))
+        for who, s in silent:
+            s.held &= set(session.state["players"][1 - who]["hand"])
+        if ply % CHECK_EVERY == 0 and not session.over:
+            yield ply, session, memory, silent
+
+
+def broken_inferences(
+    sample: dict, view: dict, seat: int, silent: list[tuple[int, Silent]], checked: Counter
+) -> Counter:
+    """What ``sample`` (drawn from ``seat``'s ``view``) breaks of (i), (ii) and (iii); ``checked`` counts what
+    was checked."""
+    broken: Counter = Counter()
+    check_state(CATALOG, sample)  # (iii), RULES 13.1
+    assert without_commitment(Session(CATALOG, sample).view(seat)) == without_commitment(view)
+    ids = Counter(sample["cards"][i] for i in _all(sample["players"][1 - seat]))
+    assert sum(ids.values()) == 40
+    assert all(n <= CATALOG.name_limit(CATALOG[cid].name) for cid, n in ids.items())  # RULES 3.2
+    pending = view["pending"]
+    if pending and pending["responder"] == 1 - seat and not pending["counters"]:  # (i)
+        checked["open"] += 1
+        legal = Session(CATALOG, copy.deepcopy(sample)).legal_actions(1 - seat)
+        if not any(a["type"] == "counter" for a in legal):
+            broken["open"] += 1
+    for who, s in silent:  # (ii)
+        if who != seat:
+            continue
+        checked["silent"] += len(s.held)  # held cards checked
+        answering = CATALOG.counter_ids_by_trigger[s.action["type"]]
+        if any(sample["cards"][h] in answering and s.would_open(sample["cards"][h]) for h in s.held):
+            broken["silent"] += 1
+    return broken
+
+
+def test_samples_break_no_inference_of_auto_windows():
+    """RULES 9.4 auto, over random games, both seats, with and without the opponent's deck list:
+    (i) an open window no counter has answered yet: the responder holds a counter that fits it now;
+    (ii) after a declaration that opened no window, none of the responder's cards held since is a counter that
+    fitted then (cost and targets of that moment); (iii) the sample is consistent (RULES 13.1), shows the
+    seat its view, and deals a legal deck. Every inference is judged by the engine on the true history."""
+    samples = 0
+    checked: Counter = Counter()
+    broken: Counter = Counter()
+    for game_seed in range(INFERENCE_GAMES):
+        game = random_new_game(CATALOG, f"infer-{game_seed}")
+        for ply, session, memory, silent in inference_positions(game_seed):
+            for seat in (0, 1):
+                view = session.view(seat)
+                decks = own_deck_only(game, seat) if (ply // CHECK_EVERY + seat) % 2 else game["decks"]
+                for k in range(SAMPLES):
+                    sample = determinize(CATALOG, view, decks, f"{game_seed}:{ply}:{k}", memory[seat])
+                    samples += 1
+                    broken += broken_inferences(sample, view, seat, silent, checked)
+    assert samples >= 2000 and checked["open"] >= 20 and checked["silent"] >= 2000, (samples, checked)
+    assert broken == {}, (broken, checked, samples)

@@ -138,3 +138,18 @@ def test_a_spectator_held_behind_and_a_seat_share_one_recovery(make_app, tmp_pat
     assert game.record(seat=game.seats[0]) == game.written(player=0)
     assert game.record(seat=game.watch) == behind
     assert recovered_so_far() - before == len(game.actions)  # each move recovered once
+
+
+def test_an_event_is_heavy_work_too(make_app):
+    app = make_app(heavy_slots=1)
+    event = {"seed": "s", "best_of": 3, "players": [{"id": f"p{n}"} for n in range(8)], "rounds": []}
+    client = app.test_client()
+    slot = app.extensions["referee"].heavy.slots.take()  # another heavy request holds the replica's one slot
+    for path in ("/v1/events/pair", "/v1/events/standings", "/v1/events/check"):
+        resp = post(client, path, {"event": event})
+        assert (resp.status_code, resp.get_json()["code"], resp.headers["Retry-After"]) == (429, "busy", "1")
+    app.extensions["referee"].heavy.slots.give_back(slot)
+    paired = post(client, "/v1/events/pair", {"event": event}).get_json()
+    assert paired["round"] == 1 and len(paired["pairings"]) == 4
+    refused = post(client, "/v1/events/pair", {"event": {**event, "players": [{"id": "p"}, {"id": "p"}]}})
+    assert refused.status_code == 400  # the package's refusal, raised in the helper, answered by the worker

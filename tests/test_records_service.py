@@ -197,3 +197,34 @@ def test_a_record_over_real_http_is_utf8_text_and_a_bad_one_is_a_problem(serve, 
         assert refused.status_code == 400
         assert refused.headers["content-type"].startswith("application/problem+json")
         assert (refused.json()["code"], refused.json()["line"]) == ("bad_record", 1)
+
+
+def test_private_mode_replays_a_finished_games_whole_record_and_opens_its_positions(private_client, private_game_body):
+    """docs/api.md §14: the whole record of a game that is over replays on the private referee that wrote
+    it (its seed is revealed anyway); the answer's deal token and seats step through it with /v1/replay."""
+    new = private_client.post("/v1/games", json=private_game_body).json
+    body = {"state": new["state"], "seats": new["seats"], "actions": [{"type": "concede", "player": 1}]}
+    text = private_client.post("/v1/records", json=body).get_data(as_text=True)
+    replayed = private_client.post("/v1/replay", json={"record": text})
+    assert replayed.status_code == 200, replayed.json
+    answer = replayed.json
+    assert answer["applied"] == 1 and set(answer) == {"state", "applied", "start", "seats"}
+    seats = answer["seats"]
+    assert seats != new["seats"]  # a game of its own: the players' seats open nothing of it
+    deal = private_client.post("/v1/view", json={"state": answer["start"], "seat": seats[0]}).json["view"]
+    assert deal["seq"] == 0 and deal["phase"] == "mulligan"
+    step = private_client.post(
+        "/v1/replay", json={"state": answer["start"], "seats": seats, "actions": body["actions"]}
+    )
+    last = private_client.post("/v1/view", json={"state": step.json["state"], "seat": seats[1]}).json["view"]
+    assert last["result"] == {"winner": 0, "reason": "concede"}
+    again = private_client.post("/v1/replay", json={"record": text}).json
+    assert again["seats"] == seats  # the same record, the same replayed game, on every replica
+
+
+def test_private_mode_refuses_a_record_of_a_game_going_on(private_client, catalog):
+    """A whole record without its Result (a game going on) names a seed a private game still hides: refused."""
+    text = record_text(catalog, random_new_game(catalog, "going-on"), [])
+    refused = private_client.post("/v1/replay", json={"record": text})
+    assert (refused.status_code, refused.json["code"]) == (400, "not_in_private_mode"), refused.json
+    assert "Result" in refused.json["detail"]

@@ -63,6 +63,18 @@ def test_the_sample_decks_are_named_and_legal(client, catalog):
         assert d["name"] and d["name_ja"] and validate_deck(catalog, d["deck"]) == []
 
 
+def test_each_format_the_deal_form_offers_has_two_sample_decks_legal_in_it(client, catalog):
+    """Choosing a format deals with the sample decks at once: each sample names the formats it is legal in
+    (their latest revisions), and every format has two (the deal form offers those only)."""
+    decks = client.get("/table/decks.json").get_json()["decks"]
+    for fid in catalog.formats:
+        fitting = [d for d in decks if fid in d["formats"]]
+        assert len(fitting) >= 2, fid
+        for d in decks:
+            legal = validate_deck(catalog, d["deck"], played=catalog.format_revision(fid)) == []
+            assert legal == (fid in d["formats"]), (d["name"], fid)
+
+
 def test_expand_writes_a_scenario_as_a_replay_file_marking_the_refused_action(tmp_path):
     path = tmp_path / "fails.yaml"
     path.write_text(FAILING, "utf-8")

@@ -205,16 +205,32 @@ def test_two_devices_play_a_whole_private_game_while_a_third_watches(browser, le
     assert all(b["view"]["viewer"] is None for b in bodies if "view" in b)
 
 
+def _copy_tells_the_truth(page) -> None:
+    """Copy says "Copied" only when the link is on the clipboard; where the page may not write it (plain HTTP
+    on a LAN address: no navigator.clipboard outside a secure context) it shows the link selected and says so."""
+    href = page.locator("#own-link").get_attribute("href")
+    page.locator("button.copy").first.click()
+    expect(page.locator(".copy-said").first).to_have_text(" Copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == href
+    page.evaluate("Object.defineProperty(navigator, 'clipboard', {value: undefined, configurable: true})")
+    page.locator("button.copy").first.click()
+    expect(page.locator(".copy-said").first).to_contain_text("Selected: copy it")
+    assert page.evaluate("[document.activeElement.value, document.activeElement.selectionEnd]") == [href, len(href)]
+
+
 def test_a_stale_page_catches_up_by_itself(browser, ledger_server):
     """A page whose token went stale (its seat moved on another device while it did not follow) gets a
     409 for its move, then shows the latest position and says so; nothing was applied twice."""
     url = ledger_server.url
     context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
     first = Table(context.new_page(), url)
     page = first.open()
+    expect(page.locator(".deal-go .hint")).to_contain_text("Private mode: each player gets a seat")  # not "Hot-seat"
     page.select_option("#first-player", "0")
     first.click(page.locator("#deal-button"))
     expect(page.locator("#own-link")).to_have_count(1)
+    _copy_tells_the_truth(page)
     second = Table(context.new_page(), url)  # the same seat on a second device
     second.open(urlsplit(page.url)._replace(scheme="", netloc="").geturl())
     expect(second.page.locator("#actions")).to_contain_text("Keep this hand")
@@ -276,6 +292,18 @@ def test_a_private_game_against_the_computer_on_a_phone(browser, ledger_server, 
         [sys.executable, "-m", "referee", "replay", str(record_file)], cwd=ROOT, capture_output=True, text=True
     )
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    # The Replay tab opens what Download wrote, on the private referee that wrote it (docs/api.md §14): each
+    # position a token of the replayed game, viewed with its seats; the record's lines beside them.
+    page.click("#tab-replay")
+    page.set_input_files("#replay-file", str(record_file))
+    expect(page.locator("#rp-pos")).to_have_text(re.compile(r"^the deal \(0/\d+\)$"))
+    expect(page.locator("#replay-error")).to_be_hidden()
+    table.click(page.locator("#rp-next"))
+    expect(page.locator("#rp-pos")).to_have_text(re.compile(r"^action 1 of \d+$"))
+    expect(page.locator("#record-lines li.current")).to_contain_text("1. Aoi keep")
+    expect(page.locator("#log")).to_contain_text("Aoi keeps")  # a step's events, read from its two views
+    table.click(page.locator("#rp-last"))
+    expect(page.locator("#status")).to_contain_text("wins")
     context.close()
     assert errors == [] and foreign == [] and refused == []
 
@@ -329,6 +357,7 @@ def test_a_clocked_best_of_three_a_claim_on_time_and_the_next_game_dealt_by_the_
 
     # Ren lost: Ren's page offers the choice, and deals game 2 with Ren's seat.
     expect(ren.page.locator("#next-game")).to_be_visible(timeout=FOLLOW)
+    expect(ren.page.locator("#new-game")).to_have_count(0)  # no way out of the match beside the choice
     ren.shot("match-next-phone")
     ren.axe("the loser's next game")
     ren.click(ren.page.locator("#next-first-1"))

@@ -306,6 +306,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events/pair": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pair an event's next round (RULES 15.5; the top cut's, 15.6).
+         * @description Round 1 follows the seed's order; later rounds the standings, with no
+         *     rematch, the bye rule, and the least sum of squared match-point
+         *     differences. When no pairing without a rematch exists, `swiss_ended`
+         *     is true and no round is added. A round still missing a result is a 422
+         *     `round_not_finished` (15.2); an event whose rounds are all played a 422
+         *     `event_over` (15.6). Not an event (an unknown or repeated player id, a
+         *     player paired twice in a round or after dropping): a 400 naming the field.
+         */
+        post: operations["pairEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/standings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event's standings (RULES 15.4), Glicko-2 ratings (15.7), and winner (15.6).
+         * @description Ordered by match points, OMW, GW, OGW (compared exactly), then the
+         *     seed's order; the rates shown rounded to 4 places.
+         */
+        post: operations["eventStandings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check every round of an event against RULES 15.1, 15.2, 15.5 and 15.6.
+         * @description A 422 names the first rule broken, with `round` and `table` (the
+         *     pairing's 1-based position in the round): a rematch, a wrong bye, a
+         *     pairing whose sum of squared match-point differences is above the
+         *     least possible (`pairing_cost`), a result that is not a match score.
+         */
+        post: operations["checkEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/formats": {
         parameters: {
             query?: never;
@@ -402,7 +472,8 @@ export interface paths {
         };
         /**
          * Readiness: 503 once the replica is shutting down (SIGTERM), so load balancers drain it,
-         *     and, with a ledger (docs/api.md §11), while the ledger cannot be reached (`ledger_unavailable`).
+         *     and, with a ledger (docs/api.md §11), while the ledger cannot be reached (`ledger_unavailable`,
+         *     with `waiting_for`: what the store answered, such as no primary found while a failover runs).
          * @description A reload (SIGHUP) never turns it to 503. The answer names the catalog
          *     and the fingerprints of the keys, so replicas that disagree show.
          */
@@ -502,6 +573,10 @@ export interface components {
             rule?: string;
             /** @description /v1/replay 422: the 0-based index of the first illegal action. */
             index?: number;
+            /** @description /v1/events 422: the round (1-based) that breaks the rule; null: the event's. */
+            round?: number | null;
+            /** @description /v1/events 422: the pairing (1-based position in the round's `pairings`); null: the round's. */
+            table?: number | null;
             /** @description 400 `bad_record`, or a record's refused move: the record's line (1-based). */
             line?: number;
             /** @description 422: the player `detail` names as the one acting (0 or 1), by index. */
@@ -2122,6 +2197,10 @@ export interface components {
             /** @description A state token: the whole state, encrypted and authenticated by the referee (AES-256-GCM). Opaque; send back the latest one as received. */
             state: string;
             applied: number;
+            /** @description A finished game's record replayed (docs/api.md §14): the token of its deal, from which `/v1/replay` with `seats` makes each position. */
+            start?: string;
+            /** @description A finished game's record replayed: the replayed game's two seats, to view its positions. */
+            seats?: string[];
         };
         /** @description A game as `/v1/replay` takes it (from its NewGame), and whose record is wanted. */
         RecordsRequest: {
@@ -2318,6 +2397,97 @@ export interface components {
             /** @description Bounded: per deck, RULES 3.1 once, 3.2 or 3.8, 3.3 or 3.6, and 3.7 at most once per id, and the first 10 distinct unknown ids (3.4) followed by one `more_unknown_cards` violation with their count: at most 312 per deck. */
             violations: components["schemas"]["Violation"][];
             deck: components["schemas"]["DeckForms"];
+        };
+        /** @description A Glicko-2 rating (RULES 15.7): default 1500, 350, 0.06. */
+        EventRating: {
+            rating: number;
+            rd: number;
+            volatility: number;
+        };
+        /** @description A player of the event: a unique id (1 to 64 characters), a name, a starting rating. */
+        EventPlayer: {
+            id: string;
+            name?: string;
+            rating?: components["schemas"]["EventRating"];
+        };
+        /** @description Exactly one of `games` (the games each player won, in the pairing's order: a match score of RULES 15.2, else a 422) and `forfeit` (the player who forfeits: a loss 0–2). */
+        EventResult: {
+            games?: number[];
+            forfeit?: string;
+        };
+        /** @description A match (`players`, and its `result` once played) or a bye (`bye`). */
+        EventPairing: {
+            players?: string[];
+            result?: components["schemas"]["EventResult"];
+            bye?: string;
+            /** @description The match's table number, from 1. */
+            table?: number;
+        };
+        /** @description A round: its pairings, the players who leave after it, and whether it is a cut round. */
+        EventRound: {
+            pairings: components["schemas"]["EventPairing"][];
+            /** @description The players who leave after this round (RULES 15.1). */
+            drops?: string[];
+            /** @description A round of the top cut (RULES 15.6). */
+            cut?: boolean;
+        };
+        /** @description An event (docs/api.md §17, RULES 15): kept by the client and sent whole. */
+        Event: {
+            name?: string;
+            seed: string;
+            /** @enum {integer} */
+            best_of: 1 | 3 | 5;
+            /** @description Default ⌈log₂ players⌉, at least 1 (RULES 15.1). */
+            swiss_rounds?: number;
+            /**
+             * @description The top cut's size; 0: none (RULES 15.6).
+             * @enum {integer}
+             */
+            cut?: 0 | 2 | 4 | 8;
+            /** @description Set by the referee when no pairing without a rematch was left. */
+            swiss_ended?: boolean;
+            players: components["schemas"]["EventPlayer"][];
+            rounds: components["schemas"]["EventRound"][];
+        };
+        /** @description An event document. */
+        EventRequest: {
+            event: components["schemas"]["Event"];
+        };
+        /** @description The event with its next round appended, and that round's number and pairings. */
+        PairResponse: {
+            event: components["schemas"]["Event"];
+            /** @description The round's number; null: none added. */
+            round: number | null;
+            /** @description Matches by table, then the bye. */
+            pairings: components["schemas"]["EventPairing"][];
+            /** @description True: no pairing without a rematch exists; no round was added. */
+            swiss_ended?: boolean;
+        };
+        /** @description One player's place (RULES 15.4); the rates rounded to 4 places (the order uses them exactly). */
+        Standing: {
+            rank: number;
+            player: string;
+            match_points: number;
+            /** @description Matches won and lost, `W-L` (a bye is a win). */
+            record: string;
+            mw: number;
+            omw: number;
+            gw: number;
+            ogw: number;
+            dropped: boolean;
+        };
+        /** @description The standings, every player's rating, and the winner once there is one. */
+        StandingsResponse: {
+            standings: components["schemas"]["Standing"][];
+            ratings: {
+                [key: string]: components["schemas"]["EventRating"];
+            };
+            /** @description The cut final's winner; without a cut, the first once the last round is in. */
+            winner?: string;
+        };
+        /** @description Every round obeys RULES 15 (else a 422 naming the rule, the round and the table). */
+        EventCheckResponse: {
+            ok: boolean;
         };
         /** @description A revision: in force from its date until the next one's. */
         FormatRevision: {
@@ -2588,7 +2758,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description A heavy job ran past its time (`heavy_timeout`, with `Retry-After`: `budget_ms` and its grace, or `REFEREE_HEAVY_MAX_SECONDS`) and was ended; nothing was changed. */
+        /** @description A heavy job ran past its time (`heavy_timeout`, with `Retry-After`: `REFEREE_HEAVY_MAX_SECONDS`) and was ended; nothing was changed. */
         HeavyTimeout: {
             headers: {
                 [name: string]: unknown;
@@ -3733,6 +3903,270 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Error"];
+        };
+    };
+    pairEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description An event document (docs/api.md §17). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": {
+                 *         "name": "Friday night",
+                 *         "seed": "friday-1",
+                 *         "best_of": 3,
+                 *         "cut": 0,
+                 *         "players": [
+                 *           {
+                 *             "id": "aoi"
+                 *           },
+                 *           {
+                 *             "id": "ren"
+                 *           },
+                 *           {
+                 *             "id": "mio"
+                 *           },
+                 *           {
+                 *             "id": "kai"
+                 *           }
+                 *         ],
+                 *         "rounds": [
+                 *           {
+                 *             "pairings": [
+                 *               {
+                 *                 "table": 1,
+                 *                 "players": [
+                 *                   "aoi",
+                 *                   "ren"
+                 *                 ],
+                 *                 "result": {
+                 *                   "games": [
+                 *                     0,
+                 *                     2
+                 *                   ]
+                 *                 }
+                 *               },
+                 *               {
+                 *                 "table": 2,
+                 *                 "players": [
+                 *                   "mio",
+                 *                   "kai"
+                 *                 ],
+                 *                 "result": {
+                 *                   "games": [
+                 *                     1,
+                 *                     2
+                 *                   ]
+                 *                 }
+                 *               }
+                 *             ]
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["EventRequest"];
+            };
+        };
+        responses: {
+            /** @description The event with its next round, and that round. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PairResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["RuleViolation"];
+            429: components["responses"]["Busy"];
+            503: components["responses"]["HeavyTimeout"];
+            default: components["responses"]["Error"];
+        };
+    };
+    eventStandings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description An event document (docs/api.md §17). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": {
+                 *         "name": "Friday night",
+                 *         "seed": "friday-1",
+                 *         "best_of": 3,
+                 *         "cut": 0,
+                 *         "players": [
+                 *           {
+                 *             "id": "aoi"
+                 *           },
+                 *           {
+                 *             "id": "ren"
+                 *           },
+                 *           {
+                 *             "id": "mio"
+                 *           },
+                 *           {
+                 *             "id": "kai"
+                 *           }
+                 *         ],
+                 *         "rounds": [
+                 *           {
+                 *             "pairings": [
+                 *               {
+                 *                 "table": 1,
+                 *                 "players": [
+                 *                   "aoi",
+                 *                   "ren"
+                 *                 ],
+                 *                 "result": {
+                 *                   "games": [
+                 *                     0,
+                 *                     2
+                 *                   ]
+                 *                 }
+                 *               },
+                 *               {
+                 *                 "table": 2,
+                 *                 "players": [
+                 *                   "mio",
+                 *                   "kai"
+                 *                 ],
+                 *                 "result": {
+                 *                   "games": [
+                 *                     1,
+                 *                     2
+                 *                   ]
+                 *                 }
+                 *               }
+                 *             ]
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["EventRequest"];
+            };
+        };
+        responses: {
+            /** @description The standings, the ratings, the winner. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["RuleViolation"];
+            429: components["responses"]["Busy"];
+            503: components["responses"]["HeavyTimeout"];
+            default: components["responses"]["Error"];
+        };
+    };
+    checkEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description An event document (docs/api.md §17). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": {
+                 *         "name": "Friday night",
+                 *         "seed": "friday-1",
+                 *         "best_of": 3,
+                 *         "cut": 0,
+                 *         "players": [
+                 *           {
+                 *             "id": "aoi"
+                 *           },
+                 *           {
+                 *             "id": "ren"
+                 *           },
+                 *           {
+                 *             "id": "mio"
+                 *           },
+                 *           {
+                 *             "id": "kai"
+                 *           }
+                 *         ],
+                 *         "rounds": [
+                 *           {
+                 *             "pairings": [
+                 *               {
+                 *                 "table": 1,
+                 *                 "players": [
+                 *                   "aoi",
+                 *                   "ren"
+                 *                 ],
+                 *                 "result": {
+                 *                   "games": [
+                 *                     0,
+                 *                     2
+                 *                   ]
+                 *                 }
+                 *               },
+                 *               {
+                 *                 "table": 2,
+                 *                 "players": [
+                 *                   "mio",
+                 *                   "kai"
+                 *                 ],
+                 *                 "result": {
+                 *                   "games": [
+                 *                     1,
+                 *                     2
+                 *                   ]
+                 *                 }
+                 *               }
+                 *             ]
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["EventRequest"];
+            };
+        };
+        responses: {
+            /** @description Every round obeys RULES 15. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventCheckResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["RuleViolation"];
+            429: components["responses"]["Busy"];
+            503: components["responses"]["HeavyTimeout"];
             default: components["responses"]["Error"];
         };
     };

@@ -7,6 +7,6 @@ nothing else here needs that extra.
 
 from referee.bots.actions import ActionSpace
 from referee.bots.determinize import Memory, determinize
-from referee.bots.players import BOTS, Bot, make_bot
+from referee.bots.players import BOTS, LEVELS, Bot, Level, make_bot
 
-__all__ = ["BOTS", "ActionSpace", "Bot", "Memory", "determinize", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "ActionSpace", "Bot", "Level", "Memory", "determinize", "make_bot"]

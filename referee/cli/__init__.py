@@ -10,10 +10,11 @@
     referee arena BOT... [--games N] [--seed S] ...     a round robin of bots in any language (docs/bots.md)
     referee verify-deal REVEALED.json [--commitment C]  check a revealed private game's deal
     referee deck validate|code|list ...                 deck lists and deck codes (docs/formats.md)
+    referee event new|pair|standings|check ...          events: Swiss rounds, standings, a cut (docs/events.md)
 
 Also ``python -m referee ...``. Every command-line entry lives in this package, one module per
 command group (``serve``: serve and openapi; ``scenarios``: check, record, replay, recheck, expand;
-``fuzz``; ``play``; ``arena``; ``verify_deal``; ``deck``); the folders below hold the logic and no argparse. What the
+``fuzz``; ``play``; ``arena``; ``verify_deal``; ``deck``; ``event``); the folders below hold the logic and no argparse. What the
 subcommands share (the one-line :class:`~referee.cli.common.CommandError`, ``subcommand``,
 ``load_catalog``, ``write_file``) is :mod:`referee.cli.common`.
 
@@ -32,6 +33,7 @@ from collections.abc import Callable, Sequence
 from referee.cli.arena import add_arena
 from referee.cli.common import PROG, CommandError
 from referee.cli.deck import add_deck
+from referee.cli.event import add_event
 from referee.cli.fuzz import add_fuzz
 from referee.cli.perft import add_perft
 from referee.cli.play import add_play
@@ -58,6 +60,7 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]]
     add_arena,
     add_verify_deal,
     add_deck,
+    add_event,
 ]
 
 

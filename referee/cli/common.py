@@ -73,6 +73,19 @@ def write_file(option: str, path: str, data: str | bytes) -> None:
         raise CommandError(f"{option} {path}: cannot write: {exc.strerror or exc}") from None
 
 
+def read_text(path: str) -> str:
+    """The file's text; a :class:`CommandError` naming the file if it cannot be read."""
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except UnicodeDecodeError as exc:
+        raise CommandError(f"{path}: not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise CommandError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
 # -- declaring a subcommand ---------------------------------------------------------
 
 

@@ -14,7 +14,7 @@ import argparse
 import sys
 from typing import Any
 
-from referee.cli.common import CommandError, catalog_of, subcommand
+from referee.cli.common import CommandError, catalog_of, read_text, subcommand
 
 EXIT_ILLEGAL = 1
 EXIT_UNREADABLE = 2
@@ -50,19 +50,6 @@ def add_deck(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _no_action(args: argparse.Namespace) -> int:  # pragma: no cover - argparse requires an action
     raise CommandError("deck: name an action (validate, code, list)")
-
-
-def _read_text(path: str) -> str:
-    """The file's text; a :class:`CommandError` naming the file if it cannot be read."""
-    try:
-        if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except UnicodeDecodeError as exc:
-        raise CommandError(f"{path}: not UTF-8 text ({exc.reason})") from None
-    except OSError as exc:
-        raise CommandError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
 def _format_of(catalog: Any, text: str | None) -> Any:
@@ -103,7 +90,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     status = 0
     for path in args.files:
         try:
-            text = _read_text(path)
+            text = read_text(path)
         except CommandError as exc:
             print(f"referee: error: {exc}", file=sys.stderr)
             status = EXIT_UNREADABLE
@@ -135,7 +122,7 @@ def cmd_code(args: argparse.Namespace) -> int:
     from referee.engine.decklists import deck_code
 
     catalog = catalog_of(args.catalog)
-    counts = _counts_of(catalog, _read_text(args.file), args.file)
+    counts = _counts_of(catalog, read_text(args.file), args.file)
     try:
         print(deck_code(catalog, counts))
     except ValueError as exc:

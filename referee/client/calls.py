@@ -186,6 +186,28 @@ def suggest(
     return Call("POST", "/v1/suggest", lambda out: Suggestion(out["action"], out["label"]), body)
 
 
+def _answer(out: Any) -> Any:
+    return out
+
+
+def pair(event: dict[str, Any]) -> Call[dict[str, Any]]:
+    """``POST /v1/events/pair``: ``{"event", "round", "pairings"}``, the event with its next round appended
+    (docs/api.md §17), or ``"swiss_ended": true``; a round missing a result, or an event over, raises
+    :class:`RefereeRuleViolation` (``round``, ``table``)."""
+    return Call("POST", "/v1/events/pair", _answer, {"event": event})
+
+
+def standings(event: dict[str, Any]) -> Call[dict[str, Any]]:
+    """``POST /v1/events/standings``: ``{"standings", "ratings", "winner"?}`` of an event (docs/api.md §17)."""
+    return Call("POST", "/v1/events/standings", _answer, {"event": event})
+
+
+def check_event(event: dict[str, Any]) -> Call[bool]:
+    """``POST /v1/events/check``: True when every round obeys RULES 15; else :class:`RefereeRuleViolation`
+    naming the first rule broken, its ``round`` and ``table``."""
+    return Call("POST", "/v1/events/check", lambda out: bool(out["ok"]), {"event": event})
+
+
 def _deck_body(deck: Any, format: str | dict[str, str] | None) -> dict[str, Any]:
     body: dict[str, Any] = {"deck": deck}
     if format is not None:

@@ -95,7 +95,8 @@ class RefereeRuleViolation(RefereeHTTPError):
     answer that breaks that reads as ``""``), ``code`` the stable snake_case name,
     ``detail`` the human text, ``index`` the 0-based index of the illegal
     action of a replay (else ``None``), and ``violations`` every problem of an
-    illegal deck (else ``[]``).
+    illegal deck (else ``[]``); an event's refusal (docs/api.md §17) names its
+    ``round`` and ``table`` (1-based, else ``None``).
     """
 
     status = 422
@@ -104,6 +105,8 @@ class RefereeRuleViolation(RefereeHTTPError):
         super().__init__(detail, **kw)
         self.rule: str = str(self.body.get("rule") or "")
         self.index: int | None = self.body.get("index")
+        self.round: int | None = self.body.get("round")
+        self.table: int | None = self.body.get("table")
         self.violations: list[dict[str, Any]] = list(self.body.get("violations") or [])
 
     @classmethod

@@ -17,17 +17,24 @@ from referee.engine.catalog import Catalog
 from referee.engine.facts import DECK_SIZE
 from referee.engine.pipeline import open_rules
 from referee.engine.session import Session
-from referee.engine.setup import SeededStream
+from referee.engine.setup import Played, SeededStream
 from referee.engine.state_types import ActionDict, StateDict
 
 
-def random_deck(catalog: Catalog, stream: SeededStream) -> list[str]:
-    """A legal 40-card deck: copies drawn at random within each name's limit (RULES 3)."""
+def random_deck(catalog: Catalog, stream: SeededStream, played: Played | None = None) -> list[str]:
+    """A legal 40-card deck: copies drawn at random within each name's limit (RULES 3); with ``played``, of
+    the series the format allows (3.6), no name its revision bans (3.7), within its restrictions (3.8).
+    Shorter than 40 where the cards allowed are too few (then not legal: the caller checks)."""
+    fmt, revision = played if played is not None else (None, None)
     names: dict[str, list[str]] = {}
     for card in catalog.cards.values():
-        if card.kind != "bonus":
+        if card.kind != "bonus" and (fmt is None or fmt.allows(card.series)):
             names.setdefault(name_key(card.name), []).append(card.id)  # one name as RULES 3.2.1 reads it
+    if revision is not None:
+        names = {name: ids for name, ids in names.items() if name not in revision.banned}
     room = {name: catalog.name_limit(name) for name in names}
+    if revision is not None:
+        room = {name: min(n, revision.restricted.get(name, n)) for name, n in room.items()}
     deck: list[str] = []
     pool = sorted(names)
     while len(deck) < DECK_SIZE and pool:

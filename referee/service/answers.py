@@ -23,7 +23,7 @@ from typing import Any
 
 import orjson
 
-from referee import engine
+from referee import engine, events
 from referee.bots import suggest as bots
 from referee.engine import ReplayError, RuleViolation, records
 from referee.engine.decklists import canonical_forms, read_deck
@@ -66,9 +66,6 @@ def bad_record(exc: records.RecordError) -> Problem:
 
 # The bot answers by this share of budget_ms after the request came in: the rest is the answer's own work.
 BUDGET_SHARE = 0.95
-# A bot keeps to its budget by itself (within 10%, benchmarks/suggest_budget.py); one still searching this
-# long after its budget (a machine starved of CPU) is ended with its helper: 503 heavy_timeout.
-OVERRUN_SECONDS = 2.0
 
 
 def _bounded_int(body: dict[str, Any], key: str, high: int) -> int | None:
@@ -194,7 +191,7 @@ def replay_record(ref: Referee, environ: Environ, body: Body) -> Answer:
     envelope(body, ("record",))
     record = read_record(body["record"])
     game = record_game(ref.catalog, record)
-    key, start = ref.codec.open_replay({"game": game, "actions": record.actions})  # private mode refuses a game
+    key, start = ref.codec.open_record(game, record.result is not None)  # private mode: a finished game's only
     try:  # a clocked record's times (docs/records.md) replay its charges
         state, applied = engine.replay(ref.catalog, record.actions, **{key: start}, times=record.times)
     except RuleViolation as exc:
@@ -204,7 +201,7 @@ def replay_record(ref: Referee, environ: Environ, body: Body) -> Answer:
         record.check_result(state["result"])
     except records.RecordError as exc:
         raise bad_record(exc) from None
-    return 200, orjson.dumps({"state": ref.codec.close_state(state), "applied": applied}), None
+    return 200, orjson.dumps(ref.codec.close_record(start, state, applied)), None
 
 
 def read_record_parts(ref: Referee, environ: Environ) -> Answer:
@@ -291,11 +288,9 @@ def suggest(ref: Referee, environ: Environ) -> Answer:
         bots.may_suggest(session, player)  # its refusals before the work is sent away
     except RuleViolation as exc:
         raise named(ref.catalog, exc, session.state, player) from None
-    deadline = hard_deadline = None
-    if budget_ms is not None:  # counted from the request's arrival (docs/api.md §16)
-        arrived = environ.get(T0_KEY, time.perf_counter())
-        deadline = arrived + budget_ms * BUDGET_SHARE / 1000
-        hard_deadline = arrived + budget_ms / 1000 + OVERRUN_SECONDS
+    deadline = None
+    if budget_ms is not None:  # counted from the request's arrival (docs/api.md §16); the bot keeps to it
+        deadline = environ.get(T0_KEY, time.perf_counter()) + budget_ms * BUDGET_SHARE / 1000
     try:
         action, cpu = ref.heavy.run(
             "a suggestion",
@@ -306,7 +301,6 @@ def suggest(ref: Referee, environ: Environ) -> Answer:
             seed,
             iterations,
             deadline,
-            deadline=hard_deadline,
         )
     except HeavyTimeout:
         raise heavy_timeout("The suggestion") from None
@@ -342,6 +336,42 @@ def validate_deck(ref: Referee, environ: Environ) -> Answer:
         "deck": canonical_forms(catalog, deck.counts),
     }
     return 200, orjson.dumps(out), _lang(lang) if violations else None
+
+
+# -- events (docs/api.md §17): each one pure call of referee.events, run apart as heavy work (§16) -----------
+
+
+def event_document(ref: Referee, environ: Environ) -> Any:
+    """The body's event (docs/api.md §17): read by :mod:`referee.events`, which refuses what is not one."""
+    body = read_body(environ, ref.limits)
+    envelope(body, ("event",))
+    return body["event"]
+
+
+def asked_of_event(question: Callable[[Any], Any], ref: Referee, environ: Environ) -> Answer:
+    """An event endpoint: one pure call (a document in, a JSON-able answer out), heavy work run apart
+    (docs/api.md §16: an event of 4,096 players is a second of CPU)."""
+    document = event_document(ref, environ)
+    try:
+        answer, _ = ref.heavy.run("an event's question", jobs.event, question, document)
+    except HeavyTimeout:
+        raise heavy_timeout("The event's question") from None
+    return 200, orjson.dumps(answer), None
+
+
+def pair_event(ref: Referee, environ: Environ) -> Answer:
+    """``POST /v1/events/pair``: the event with its next round."""
+    return asked_of_event(events.pair, ref, environ)
+
+
+def event_standings(ref: Referee, environ: Environ) -> Answer:
+    """``POST /v1/events/standings``: the standings, the ratings, the winner."""
+    return asked_of_event(events.standings, ref, environ)
+
+
+def check_event(ref: Referee, environ: Environ) -> Answer:
+    """``POST /v1/events/check``: every round against RULES 15."""
+    return asked_of_event(events.check, ref, environ)
 
 
 # -- the catalog's endpoints: bodies made once at start-up (referee.service.app) ---------------------

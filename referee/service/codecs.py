@@ -180,6 +180,14 @@ class Codec:
         """Where ``/v1/replay`` starts: ``("state", state)`` or ``("game", NewGame)``."""
         raise NotImplementedError
 
+    def open_record(self, game: Body, finished: bool) -> tuple[str, Any]:
+        """Where ``/v1/replay {"record"}`` starts: the record's NewGame (``finished``: its Result is set)."""
+        return "game", game
+
+    def close_record(self, start: Any, state: Body, applied: int) -> Body:
+        """``/v1/replay {"record"}``'s answer (``start``: where it started, as :meth:`open_record` said)."""
+        return {"state": self.close_state(state), "applied": applied}
+
     def recorded(self, opened: Opened, action: Any, violation: engine.RuleViolation) -> Any:
         """An action the engine refused: what the ledger recorded for it, when it is the retry of a recorded
         move (the recorded token, answered in its place); a stale token raises its 409 (docs/api.md §11);

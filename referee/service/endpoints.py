@@ -30,7 +30,7 @@ import referee_schemas as S
 from referee.service import answers
 from referee.service.answers import Handler
 from referee.service.codecs import ACT, ASK, BODIES, LOOK, SUGGEST, Shape
-from referee.service.openapi import NEW_GAME_EXAMPLE, apply_example
+from referee.service.openapi import EVENT_EXAMPLE, NEW_GAME_EXAMPLE, apply_example
 from referee.service.reading import JSON
 
 RECORD_TYPE = "text/plain; charset=utf-8"
@@ -73,6 +73,10 @@ class Endpoint:
         """The endpoint's name in metrics (``referee_requests_total{endpoint}``) and log lines."""
         return "game." + self.name
 
+
+EVENT_REQUEST = Request(S.EventRequestSchema, "An event document (docs/api.md §17).", EVENT_EXAMPLE)
+# An event's question is heavy work (docs/api.md §16): refused when the replica's share is taken, ended past its time.
+EVENT_ERRORS = ("Busy", "HeavyTimeout", *BODY_ERRORS, "RuleViolation")
 
 ACT_REQUEST = Request(  # /v1/apply's and /v1/validate's
     S.either(*BODIES[ACT]),
@@ -370,6 +374,61 @@ ENDPOINTS: tuple[Endpoint, ...] = (
             {"deck": "3 消えた上履き\n3x The School Festival Mystery\n2 AF-042\n", "format": "af99"},
         ),
         BODY_ERRORS,
+    ),
+    Endpoint(
+        "pair_event",
+        "POST",
+        "/v1/events/pair",
+        "pairEvent",
+        answers.pair_event,
+        """Pair an event's next round (RULES 15.5; the top cut's, 15.6).
+
+        Round 1 follows the seed's order; later rounds the standings, with no
+        rematch, the bye rule, and the least sum of squared match-point
+        differences. When no pairing without a rematch exists, `swiss_ended`
+        is true and no round is added. A round still missing a result is a 422
+        `round_not_finished` (15.2); an event whose rounds are all played a 422
+        `event_over` (15.6). Not an event (an unknown or repeated player id, a
+        player paired twice in a round or after dropping): a 400 naming the field.
+        """,
+        S.PairResponseSchema,
+        "The event with its next round, and that round.",
+        EVENT_REQUEST,
+        EVENT_ERRORS,
+    ),
+    Endpoint(
+        "event_standings",
+        "POST",
+        "/v1/events/standings",
+        "eventStandings",
+        answers.event_standings,
+        """An event's standings (RULES 15.4), Glicko-2 ratings (15.7), and winner (15.6).
+
+        Ordered by match points, OMW, GW, OGW (compared exactly), then the
+        seed's order; the rates shown rounded to 4 places.
+        """,
+        S.StandingsResponseSchema,
+        "The standings, the ratings, the winner.",
+        EVENT_REQUEST,
+        EVENT_ERRORS,
+    ),
+    Endpoint(
+        "check_event",
+        "POST",
+        "/v1/events/check",
+        "checkEvent",
+        answers.check_event,
+        """Check every round of an event against RULES 15.1, 15.2, 15.5 and 15.6.
+
+        A 422 names the first rule broken, with `round` and `table` (the
+        pairing's 1-based position in the round): a rematch, a wrong bye, a
+        pairing whose sum of squared match-point differences is above the
+        least possible (`pairing_cost`), a result that is not a match score.
+        """,
+        S.EventCheckResponseSchema,
+        "Every round obeys RULES 15.",
+        EVENT_REQUEST,
+        EVENT_ERRORS,
     ),
     Endpoint(
         "formats",

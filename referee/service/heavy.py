@@ -16,8 +16,7 @@ So heavy work goes elsewhere, in three parts:
   for the answer on a pipe (``multiprocessing.connection``, whose wait is cooperative under gevent): its
   other requests go on meanwhile.
 - **Jobs**: module-level functions, called in a helper as ``job(catalog, *args)``; arguments and answers
-  cross the pipe pickled. A job that outlives its hard deadline is ended with its helper
-  (:class:`HeavyTimeout`).
+  cross the pipe pickled. A job that outlives its time is ended with its helper (:class:`HeavyTimeout`).
 
 Why processes and not threads: the bots and the recovery are pure Python, and a thread holds the GIL
 that the worker's requests need (docs/decisions.md, "Heavy work runs in helper processes").
@@ -29,6 +28,7 @@ import atexit
 import fcntl
 import multiprocessing
 import os
+import pickle
 import shutil
 import tempfile
 import time
@@ -130,9 +130,13 @@ def slots_folder() -> str:
 # -- helpers: the processes that run jobs -------------------------------------------
 
 
-def _helper_main(conn: Connection, catalog: Any, nice: int) -> None:
-    """A helper's life: lower its priority, then run each job it is sent until the worker goes away."""
-    os.nice(nice)
+def _helper_main(conn: Connection) -> None:
+    """A helper's life (its priority lowered by the worker as it started): take the catalog, then run each
+    job it is sent until the worker goes away."""
+    try:
+        catalog = conn.recv()
+    except (EOFError, OSError):
+        return
     conn.send(("ready", None))
     while True:
         try:
@@ -143,8 +147,18 @@ def _helper_main(conn: Connection, catalog: Any, nice: int) -> None:
         try:
             answer = ("ok", job(catalog, *args))
         except Exception as exc:  # the job's own refusal, handed to the worker to answer
-            answer = ("raised", exc)
+            answer = ("raised", exc if _crosses(exc) else RuntimeError(f"{type(exc).__name__}: {exc}"))
         conn.send((*answer, time.process_time() - cpu))
+
+
+def _crosses(exc: Exception) -> bool:
+    """Whether an exception comes out of the pipe as it went in (one whose ``__init__`` takes other
+    arguments than its ``args`` does not)."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:
+        return False
+    return True
 
 
 @dataclass
@@ -180,15 +194,20 @@ class Helpers:
         mine, theirs = ctx.Pipe()
         for end in (mine, theirs):  # a gevent worker makes sockets non-blocking: a read must wait for its bytes
             os.set_blocking(end.fileno(), True)
-        process = ctx.Process(target=_helper_main, args=(theirs, self.catalog, self.nice), daemon=True)
+        # What spawn writes to the new interpreter is kept small, so that the write never waits for it to
+        # start (a worker's loop would wait too); the catalog goes by the pipe, which holds it whole.
+        process = ctx.Process(target=_helper_main, args=(theirs,), daemon=True)
         process.start()
+        # Lowered now, before the new interpreter imports the referee: its start competes with no request.
+        assert process.pid is not None  # started
+        os.setpriority(os.PRIO_PROCESS, process.pid, min(19, os.getpriority(os.PRIO_PROCESS, 0) + self.nice))
         theirs.close()
+        mine.send(self.catalog)
         return _Helper(process, mine)
 
-    def run(self, job: Job, args: tuple[Any, ...], seconds: float, deadline: float | None) -> tuple[Any, float]:
+    def run(self, job: Job, args: tuple[Any, ...], seconds: float) -> tuple[Any, float]:
         """``job(catalog, *args)`` in a helper: its answer and the CPU seconds it used. Re-raises the job's
-        exception; :class:`HeavyTimeout` ``seconds`` after the job was sent, or at ``deadline`` (a
-        ``time.perf_counter()`` instant) if that comes first."""
+        exception; :class:`HeavyTimeout` ``seconds`` after the job was sent."""
         self._forked()
         helper = self._idle.pop() if self._idle else self._spawn()
         self._running += 1
@@ -200,8 +219,7 @@ class Helpers:
                 helper.conn.send((job, args))
             except OSError:  # it died meanwhile
                 raise HeavyTimeout() from None
-            hard = time.perf_counter() + seconds
-            kind, value, cpu = self._receive(helper, hard if deadline is None else min(hard, deadline))
+            kind, value, cpu = self._receive(helper, time.perf_counter() + seconds)
         except BaseException:
             self._running -= 1
             self._end(helper)
@@ -245,18 +263,16 @@ class HeavyWork:
     def of(cls, catalog: Any, slots: int, nice: int, max_seconds: float) -> HeavyWork:
         return cls(Slots(slots_folder(), slots), Helpers(catalog, slots, nice), max_seconds)
 
-    def run(
-        self, what: str, job: Job, *args: Any, deadline: float | None = None, seconds: float | None = None
-    ) -> tuple[Any, float]:
+    def run(self, what: str, job: Job, *args: Any, seconds: float | None = None) -> tuple[Any, float]:
         """``job(catalog, *args)`` in a helper, if a slot is free now (else :func:`busy`); its answer and CPU
         seconds. It is ended (:class:`HeavyTimeout`) ``seconds`` (``REFEREE_HEAVY_MAX_SECONDS``) after it
-        started, or at ``deadline`` (a suggestion's budget and its grace) if that comes first."""
+        started."""
         slot = self.slots.take()
         if slot is None:
             metrics.heavy_job(job.__name__, "busy")
             raise busy(what)
         try:
-            answer = self.helpers.run(job, args, self.max_seconds if seconds is None else seconds, deadline)
+            answer = self.helpers.run(job, args, self.max_seconds if seconds is None else seconds)
         except HeavyTimeout:
             metrics.heavy_job(job.__name__, "timeout")
             raise

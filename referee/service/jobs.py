@@ -49,3 +49,9 @@ def recovery(
     except RecoveryError as exc:
         return found, str(exc)
     return found, None
+
+
+def event(catalog: Catalog, question: Callable[[Any], Any], document: Any) -> Any:
+    """An event's pairing, standings or check (``referee.events``' pure calls, docs/api.md §17): its
+    refusals (``EventRefusal``, ``EventInputError``) cross back to the worker, which answers them."""
+    return question(document)

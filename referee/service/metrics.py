@@ -161,7 +161,7 @@ def record_suggest(bot: str, cpu_seconds: float) -> None:
 
 
 def heavy_job(job: str, outcome: str) -> None:
-    """One heavy job's outcome (``job``: ``suggestion``, ``recovery``, ``pairing``; a fixed set)."""
+    """One heavy job's outcome (``job``: ``suggestion``, ``recovery``, ``event``; a fixed set)."""
     HEAVY_JOBS.labels(job, outcome).inc()
 
 

@@ -62,6 +62,25 @@ is made; it is echoed in the response header, in the log line and as the
 problem's `instance`.
 """
 
+# An event after its first round (docs/api.md §17): "Try it out" on /v1/events/pair pairs round 2.
+EVENT_EXAMPLE: dict[str, Any] = {
+    "event": {
+        "name": "Friday night",
+        "seed": "friday-1",
+        "best_of": 3,
+        "cut": 0,
+        "players": [{"id": "aoi"}, {"id": "ren"}, {"id": "mio"}, {"id": "kai"}],
+        "rounds": [
+            {
+                "pairings": [
+                    {"table": 1, "players": ["aoi", "ren"], "result": {"games": [0, 2]}},
+                    {"table": 2, "players": ["mio", "kai"], "result": {"games": [1, 2]}},
+                ]
+            }
+        ],
+    }
+}
+
 # A legal, seeded NewGame (also examples/http/new-game.json, the README's walkthrough):
 # "Try it out" on POST /v1/games in /docs deals a real game.
 NEW_GAME_EXAMPLE: dict[str, Any] = {
@@ -184,7 +203,7 @@ ERROR_RESPONSES = {
         429,
     ),
     "HeavyTimeout": (
-        "A heavy job ran past its time (`heavy_timeout`, with `Retry-After`: `budget_ms` and its grace, or "
+        "A heavy job ran past its time (`heavy_timeout`, with `Retry-After`: "
         "`REFEREE_HEAVY_MAX_SECONDS`) and was ended; nothing was changed.",
         503,
     ),

@@ -59,6 +59,8 @@ from referee.service.problems import Problem, schema_problem
 from referee.service.reading import envelope, player_field
 from referee.service.recovered import RecoveredGames, not_recoverable
 
+REPLAY_ID_PREFIX = "r-"  # the id of a finished game's record replayed in private mode (open_record)
+
 
 def not_in_private_mode(field: str, why: str) -> Problem:
     return Problem(
@@ -78,9 +80,10 @@ def ledger_unavailable(exc: LedgerUnavailable) -> Problem:
         problem = Problem(
             "ledger-outcome-unknown",
             "ledger_outcome_unknown",
-            "The move was sent to the ledger of private games, which did not answer in time: it may be "
-            "recorded, or not. Send the same move on the same token again (a recorded move is answered "
-            "as recorded, never applied twice), or ask /v1/latest.",
+            "The write was sent to the ledger of private games, which did not confirm it in time: it may be "
+            "recorded, or not. Send the same request again: a recorded move is answered as recorded, never "
+            "applied twice; a match's next game already dealt is 409 next_game_dealt, naming it; or ask "
+            "/v1/latest.",
         )
     else:
         metrics.ledger_refusal(503, "ledger_unavailable")  # made only to be raised: counted here, once for every path
@@ -230,6 +233,32 @@ class PrivateCodec(Codec):
         state = self.state_in(body)
         self.both_seats(body, state, "A replay applies actions for both players")
         return "state", state
+
+    def open_record(self, game: Body, finished: bool) -> tuple[str, Any]:
+        """A finished game's whole record replays here too (docs/api.md §14): it names the seed, which a game
+        that is over reveals anyway (§10), so the replay tells nothing the record does not. It is dealt as a
+        game of its own, under an id derived from its seed (``r-``), so that its seats open its positions."""
+        if not finished:
+            raise not_in_private_mode(
+                "record",
+                "this referee replays the whole record of a game that is over (its Result); "
+                "a game going on replays from its token with both seats.",
+            )
+        seed = game.get("seed") if isinstance(game, dict) else None
+        game_id = REPLAY_ID_PREFIX + commitment(str(seed)).removeprefix("sha256:")[:24]
+        state, _ = engine.new_game(self.catalog, game, game_id=game_id)
+        return "state", state
+
+    def close_record(self, start: Any, state: Body, applied: int) -> Body:
+        """The replayed game's last position and its deal as tokens, and its two seats: the replay viewer
+        steps through it with ``/v1/replay`` from ``start`` (docs/api.md §14)."""
+        game_id = state["game_id"]
+        return {
+            "state": self.vault.token(state),
+            "applied": applied,
+            "start": self.vault.token(start),
+            "seats": [self.vault.seat(game_id, p) for p in (0, 1)],
+        }
 
     def both_seats(self, body: Body, state: Mapping[str, object], why: str) -> None:
         """``body["seats"]`` holds the game's two seats, one per player."""

@@ -29,6 +29,7 @@ from typing import Any
 from referee.engine import IllegalDeck, InconsistentState, InvalidInput, RefereeError, RuleViolation
 from referee.engine.errors import RefusedInput
 from referee.engine.messages import illegal_decks_detail
+from referee.events import EventInputError, EventRefusal
 from referee.private.sealing import SealError
 from referee.private.tokens import TokenError
 
@@ -250,6 +251,14 @@ def problem_for(exc: RefereeError, lang: str = "en") -> Problem:
     if index is not None:
         extra["index"] = index
     return Problem("rule-violation", exc.code, exc.detail(lang), **extra)
+
+
+def event_problem(exc: EventInputError | EventRefusal, field: str = "event") -> Problem:
+    """The problem an event's refusal is answered with (docs/api.md §17): a document that is not an event is
+    a 400 naming each bad field under ``field``; a rule broken a 422 with its rule, round and table."""
+    if isinstance(exc, EventInputError):
+        return schema_problem({field if path == "_schema" else f"{field}.{path}": m for path, m in exc.errors.items()})
+    return Problem("rule-violation", exc.code, exc.detail, rule=exc.rule, round=exc.round, table=exc.table)
 
 
 def refusal_problem(exc: SealError | TokenError) -> Problem:

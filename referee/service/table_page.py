@@ -30,8 +30,11 @@ NAMED_DECKS = (("Aoi: the four winds", "葵：四方の風"), ("Ren: inspectors"
 
 
 def sample_decks(catalog: engine.Catalog) -> list[dict[str, Any]]:
-    """Named legal decks of ``catalog``: the README's two, then two drawn from fixed seeds."""
-    from referee.engine.playout import random_new_game
+    """Named legal decks of ``catalog``: the README's two, two drawn from fixed seeds, then two drawn for each
+    format (in its latest revision); each names the formats it is legal in (``formats``), so that the deal
+    form offers in a format only the decks that fit it."""
+    from referee.engine.playout import random_deck, random_new_game
+    from referee.engine.setup import SeededStream
 
     decks = [
         {"name": en, "name_ja": ja, "deck": deck} for (en, ja), deck in zip(NAMED_DECKS, NEW_GAME_EXAMPLE["decks"])
@@ -39,7 +42,25 @@ def sample_decks(catalog: engine.Catalog) -> list[dict[str, Any]]:
     for i, seed in enumerate(("table-1", "table-2"), start=1):
         for deck in random_new_game(catalog, seed)["decks"][:1]:
             decks.append({"name": f"Random deck {i}", "name_ja": f"ランダムデッキ{i}", "deck": deck})
-    return [d for d in decks if not engine.validate_deck(catalog, d["deck"])]
+    legal = [legal_in(catalog, d) for d in decks if not engine.validate_deck(catalog, d["deck"])]
+    for fid, fmt in catalog.formats.items():  # two decks at least to deal with in each format
+        stream = SeededStream(f"table-decks:{fid}")
+        for i in range(1, 3 - sum(fid in d["formats"] for d in legal)):
+            deck = {"name": f"{fmt.name}: random deck {i}", "name_ja": f"{fmt.name}：ランダムデッキ{i}"}
+            deck["deck"] = random_deck(catalog, stream, catalog.format_revision(fid))
+            if not engine.validate_deck(catalog, deck["deck"]):
+                legal.append(legal_in(catalog, deck))
+    return legal
+
+
+def legal_in(catalog: engine.Catalog, sample: dict[str, Any]) -> dict[str, Any]:
+    """``sample`` with the ids of the formats (each in its latest revision) its deck is legal in."""
+    formats = [
+        f
+        for f in catalog.formats
+        if not engine.validate_deck(catalog, sample["deck"], played=catalog.format_revision(f))
+    ]
+    return {**sample, "formats": formats}
 
 
 def register_table(app: Flask, ref: Referee) -> None:

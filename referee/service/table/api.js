@@ -92,7 +92,9 @@ export function createClient(options = {}) {
      *  @param {string} text
      *  @returns {Promise<{game: NewGame, actions: Action[], times: number[] | null, lines: number[], result: object | null}>} */
     readRecord: (text) => call("/v1/records/read", { record: text }),
-    /** @param {string} text @returns {Promise<{state: State, applied: number}>} */
+    /** A record replayed whole; on a private referee, a finished game's with its deal's token and the replayed
+     *  game's seats (docs/api.md §14), to make each position with `replay`.
+     *  @param {string} text @returns {Promise<{state: State, applied: number, start?: string, seats?: string[]}>} */
     replayRecord: (text) => call("/v1/replay", { record: text }),
     /** A bot's move for one seat, from that seat's view only (docs/api.md §16).
      *  @param {{state: State, player?: 0 | 1, seat?: string, bot: string, budget_ms: number}} body

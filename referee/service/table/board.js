@@ -65,11 +65,15 @@ export function cardFrame(iid, card, lang, opts = {}) {
     h("div.c-head", {}, h("span.c-kind", {}, KIND[lang]?.[card.kind] || card.kind),
       opts.faceDown ? h("span.c-flag", {}, t(lang, "face_down")) : null,
       opts.actioned ? h("span.sr-only", {}, t(lang, "actioned")) : null),
-    h("div.c-name", { lang: lang === "ja" ? "ja" : (card.name_en ? "en" : "ja") }, main),
+    h(`div.c-name${longWord(main) ? ".long" : ""}`, { lang: lang === "ja" ? "ja" : (card.name_en ? "en" : "ja") }, main),
     other ? h("div.c-alt", { lang: lang === "ja" ? "en" : "ja" }, other) : null,
     h("div.c-stats", {}, stats(card, lang, opts.bonus)),
     card.text ? h("div.c-text", { lang: "en" }, card.text) : null);
 }
+
+/** Whether a name holds a word too long for a card's width at the usual size ("Interference"): drawn
+ *  smaller, so that it is not broken in the middle. */
+const longWord = (name) => name.split(/\s+/).some((w) => w.length > 10);
 
 /** A card's names in the page's language first: [main, the other language's or null]. The catalog's
  *  `name` is Japanese and `name_en` English; the rules text is English only. */

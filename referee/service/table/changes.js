@@ -54,6 +54,13 @@ export function changesBetween(before, after) {
       if (drawn.length && now.file < was.file) add(DRAW, { type: "draw", player: p, cards: shown ? drawn : drawn.length });
     }
   }
+  // A power given until the end of the turn (a spell, an ability): the modifiers made since (kept in the
+  // order made, so the new ones are those past the ones before; a new turn starts the list again).
+  const kept = (before.modifiers || []).length;
+  const made = after.turn === before.turn ? (after.modifiers || []).slice(kept) : after.modifiers || [];
+  for (const m of made) {
+    if (typeof m.card === "string" && typeof m.power === "number") add(FIELD, { type: "power", card: m.card, amount: m.power });
+  }
   const a = after.pending;
   if (a && JSON.stringify(a.action) !== JSON.stringify(before.pending?.action)) {
     add(WINDOW, { type: "window_opened", responder: a.responder, action: a.action.type });
@@ -66,6 +73,21 @@ export function changesBetween(before, after) {
   if (before.turn !== after.turn && after.turn > 0) add(TURN, { type: "turn_started", turn: after.turn, player: after.active });
   if (!before.result && after.result) add(END, { type: "game_over", ...after.result });
   const out = stages.flat();
-  if (!out.length && after.seq !== before.seq) out.push({ type: "moved", player: mover, seen: true });
+  if (!out.length && after.seq !== before.seq) { // nothing the viewer sees changed but the step: named by it
+    const step = after.step !== before.step ? { type: "moved_on", step: after.step } : { type: "moved" };
+    out.push({ ...step, player: mover, seen: true });
+  }
   return out;
+}
+
+const DEALT = 7; // the cards each player is dealt (RULES 5.3)
+
+/** A page that joins a game it did not deal (an invitee, a spectator, a reload without its log): the deal's
+ *  lines as the dealer's log tells them (who plays first, the commitment, each player's seven cards, counted),
+ *  then, if moves came before, one line for them (they are in the positions, not told). @param {View} view */
+export function joinedLines(view) {
+  const deal = [{ type: "game_started", first_player: view.first_player, commitment: view.commitment },
+    { type: "draw", player: 0, cards: DEALT }, { type: "draw", player: 1, cards: DEALT }];
+  const seq = view.seq ?? 0;
+  return seq > 0 ? [...deal, { type: "before_join", first: 1, last: seq }] : deal;
 }

@@ -68,11 +68,14 @@ const UI = {
     your_link: "Your link (this seat, to go on from any device)",
     caught_up: "The game had moved on (another device): here is the latest position.",
     watching: "Watching: you see what both players may see; nothing here can act.",
+    watch_delay: "The game shown is {n} move(s) behind the game played.",
     thinking: "{name} (the computer) is thinking…", unreachable: "The referee cannot be reached; trying again…",
     ledger_down: "The referee's ledger is unreachable; trying again…",
     not_found_game: "This referee holds no such game (expired, or dealt elsewhere).",
     vs_computer: "Against the computer: {bot}, {strength}.", seen_hint: "read from the positions",
     links: "Links for this game", follow_note: "This page follows the game by itself.",
+    copied: "Copied.", select_copy: "Selected: copy it (Ctrl+C, or long-press on a phone).",
+    deal_hint_private: "Private mode: each player gets a seat and a link, and plays on their own device; a spectator gets a link too.",
   },
   ja: {
     title: "エースファイル'99 テーブル", tab_deal: "配る", tab_play: "対戦", tab_replay: "リプレイ",
@@ -134,11 +137,14 @@ const UI = {
     your_link: "あなたのリンク（この席。どの端末からでも続けられます）",
     caught_up: "ゲームが先に進んでいました（別の端末）。最新の局面です。",
     watching: "観戦中：両プレイヤーが見られるものだけを表示します。ここからは行動できません。",
+    watch_delay: "表示中の局面は、実際の対局より{n}手遅れています。",
     thinking: "{name}（コンピューター）が考えています…", unreachable: "レフェリーに接続できません。再試行しています…",
     ledger_down: "レフェリーの台帳に接続できません。再試行しています…",
     not_found_game: "このレフェリーにそのゲームはありません（期限切れか、別の場所で配られたゲーム）。",
     vs_computer: "コンピューターと対戦：{bot}、{strength}。", seen_hint: "局面から読み取った行動",
     links: "このゲームのリンク", follow_note: "このページはゲームの進行を自動で追います。",
+    copied: "コピーしました。", select_copy: "選択しました。コピーしてください（Ctrl+C、スマートフォンでは長押し）。",
+    deal_hint_private: "非公開モード：各プレイヤーが自分の席とリンクを持ち、自分の端末で遊びます。観戦用のリンクもあります。",
   },
 };
 
@@ -170,9 +176,10 @@ const EVENTS = {
     bounce: "{fairy} returns to {to}'s hand.", trash: "{card} goes to {player}'s trash.",
     recover: "{player} takes {card} back from the trash.", discard: "{player} discards {cards}.",
     discard_owed: "{player} must discard {count}.", skipped: "Skipped ({reason}).",
-    game_over: "Game over: {winner} wins ({reason}).", moved: "{player} moves.", skip_case: "{player} plays no case this turn.",
+    game_over: "Game over: {winner} wins ({reason}).", moved: "{player} moves.", moved_on: "{player} moves on: {step}.", skip_case: "{player} plays no case this turn.",
     case_played_hidden: "{player} plays a case face down.",
     jumped: "Actions {first} to {last} applied at once (step through them for their events).",
+    before_join: "Actions {first} to {last} were made before this page opened the game (the position shows them).",
   },
   ja: {
     game_started: "ゲーム開始。先攻は{player}。",
@@ -193,8 +200,9 @@ const EVENTS = {
     bounce: "{fairy}は{to}の手札に戻った。", trash: "{card}は{player}のトラッシュへ。",
     recover: "{player}はトラッシュから{card}を手札に戻した。", discard: "{player}は{cards}を捨てた。",
     discard_owed: "{player}は{count}枚捨てる必要がある。", skipped: "スキップ（{reason}）。",
-    game_over: "ゲーム終了：{winner}の勝ち（{reason}）。", moved: "{player}の行動。", skip_case: "{player}はこのターン事件を出さない。",
+    game_over: "ゲーム終了：{winner}の勝ち（{reason}）。", moved: "{player}の行動。", moved_on: "{player}の行動：{step}へ。", skip_case: "{player}はこのターン事件を出さない。",
     case_played_hidden: "{player}は事件を裏向きで出した。", jumped: "{first}手目から{last}手目までをまとめて進めた（1手ずつ進めると経過が出ます）。",
+    before_join: "{first}手目から{last}手目までは、このページがゲームを開く前の行動です（局面に表れています）。",
   },
 };
 const OUTCOMES = {
@@ -204,9 +212,10 @@ const OUTCOMES = {
 
 /**
  * One event in words. `name(iid)` names a card as the viewer may see it,
- * `who(i)` names a player, `kind(type)` names an action type.
+ * `who(i)` names a player, `kind(type)` names an action type, `known(iid)` says whether the viewer may know it.
+ * @param {(iid: string) => boolean} [known]
  */
-export function eventText(lang, ev, name, who, actionName, known = () => true) {
+export function eventText(lang, ev, name, who, actionName, known = (iid) => true) {
   const table = EVENTS[lang] || EVENTS.en;
   // A case played face down that this viewer may not know: said without naming it.
   const hiddenCase = ev.type === "case_played" && typeof ev.case === "string" && !known(ev.case);
@@ -233,6 +242,7 @@ export function eventText(lang, ev, name, who, actionName, known = () => true) {
   if (ev.reason) v.reason = t(lang, `reasons.${ev.reason}`);
   if (ev.reason && !(ev.reason in (UI.en.reasons))) v.reason = ev.reason;
   if (typeof ev.action === "string") v.action = actionName(ev.action);
+  if (typeof ev.step === "string") v.step = t(lang, `steps.${ev.step}`);
   if (ev.type === "window_closed") v.negated = ev.negated ? (lang === "ja" ? "（無効）" : " (negated)") : "";
   return template.replace(/\{(\w+)\}/g, (_, k) => (v[k] ?? ""));
 }
