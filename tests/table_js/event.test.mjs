@@ -71,7 +71,7 @@ test("a standings row: points, record, the rates as percentages, the rating with
   const row = { rank: 1, player: "Sora", match_points: 3, record: "1-0", mw: "1.0000", omw: "0.3333", gw: "1.0000",
     ogw: "0.3333", dropped: false };
   assert.deepEqual(standingCells(row, { rating: 1662.31, rd: 290.32, volatility: 0.06 }, "dropped"),
-    ["1", "Sora", "3", "1-0", "33.3%", "100.0%", "33.3%", "1662 ±290", ""]);
+    ["1", "Sora", "3", "1-0", "33.33%", "100.00%", "33.33%", "1662 ±290", ""]);
   assert.equal(standingCells({ ...row, dropped: true }, undefined, "dropped").at(-1), "dropped");
 });
 

@@ -100,9 +100,9 @@ export function resultText(result, forfeits) {
 }
 
 /** One standings row as the table's cells: rank, player, points, record, OMW, GW, OGW, rating, dropped.
- *  The rates as percentages with one decimal (the referee answers them to 4 places); the rating ± its RD. */
+ *  The rates as percentages to 2 decimals (the 4 places the referee answers); the rating ± its RD. */
 export function standingCells(row, rating, droppedWord) {
-  const pct = (x) => `${(Number(x) * 100).toFixed(1)}%`;
+  const pct = (x) => `${(Number(x) * 100).toFixed(2)}%`;
   const rated = rating ? `${Math.round(rating.rating)} ±${Math.round(rating.rd)}` : "";
   return [String(row.rank), row.player, String(row.match_points), row.record, pct(row.omw), pct(row.gw),
     pct(row.ogw), rated, row.dropped ? droppedWord : ""];

@@ -12,12 +12,13 @@ import { loadEvent, saveEvent } from "./store.js";
 import { $, describeError, problemOf, saveFile } from "./ui.js";
 
 /** @typedef {import("./session.js").Session} Session */
-/** @typedef {{doc: any, table: any, note: string}} EventPage  the document, its standings, the last word said */
+/** @typedef {{doc: any, table: any, note: string, asked: number}} EventPage  the document, its standings, the last
+ *  word said, and the standings asked so far (only the latest answer is drawn) */
 
 /** The tab's controls wired; the kept event drawn. @param {Session} s */
 export function wireEvent(s) {
   /** @type {EventPage} */
-  const ev = { doc: loadEvent(localStorage), table: null, note: "" };
+  const ev = { doc: loadEvent(localStorage), table: null, note: "", asked: 0 };
   /** @type {HTMLDetailsElement} */ ($("ev-new")).open = !ev.doc;
   $("ev-form").addEventListener("submit", (e) => { e.preventDefault(); start(s, ev); });
   $("ev-pair").addEventListener("click", () => pairNext(s, ev));
@@ -46,8 +47,11 @@ async function start(s, ev) {
 
 /** Take `doc` as the event once the referee ranks it (so a document it refuses is never kept). */
 async function adopt(s, ev, doc, note) {
+  const asked = ++ev.asked;
   try {
-    ev.table = await s.api.eventStandings(doc);
+    const table = await s.api.eventStandings(doc);
+    if (asked !== ev.asked) return false; // a later change is on its way: its answer is drawn
+    ev.table = table;
   } catch (err) {
     refuse(s, err);
     return false;
@@ -58,6 +62,13 @@ async function adopt(s, ev, doc, note) {
   $("ev-problem").hidden = true;
   draw(s, ev);
   return true;
+}
+
+/** A result or a drop entered: kept at once (the next change builds on it, however fast it comes), then ranked. */
+function edit(s, ev, doc) {
+  ev.doc = doc;
+  saveEvent(localStorage, doc);
+  adopt(s, ev, doc, "");
 }
 
 async function refresh(s, ev) {
@@ -172,7 +183,7 @@ function resultMenu(s, ev, pairing, index) {
   const menu = h("select", { "aria-label": t(s.lang, "ev_result_of", { n: pairing.table ?? index + 1, a, b }),
     dataset: { table: String(pairing.table ?? index + 1) } },
   options.map(([value, label]) => h("option", { value, selected: value === chosen || null }, label)));
-  menu.addEventListener("change", () => adopt(s, ev, withResult(ev.doc, index, resultFromKey(menu.value, ev.doc.best_of)), ""));
+  menu.addEventListener("change", () => edit(s, ev, withResult(ev.doc, index, resultFromKey(menu.value, ev.doc.best_of))));
   return menu;
 }
 
@@ -182,7 +193,7 @@ function dropBoxes(s, ev, round) {
   const dropped = new Set(round.drops || []);
   return h("div.ev-drops", {}, players.map((name) => {
     const box = h("input", { type: "checkbox", checked: dropped.has(name) || null });
-    box.addEventListener("change", () => adopt(s, ev, withDrop(ev.doc, name, /** @type {HTMLInputElement} */ (box).checked), ""));
+    box.addEventListener("change", () => edit(s, ev, withDrop(ev.doc, name, /** @type {HTMLInputElement} */ (box).checked)));
     return h("label", {}, box, " ", t(s.lang, "ev_drops", { name }));
   }));
 }
