@@ -97,13 +97,15 @@ def fresh_bodies(
     return out
 
 
-def start_redis(workdir: Path, fsync: str) -> tuple[subprocess.Popen, str]:
+def start_redis(workdir: Path, fsync: str, replica_of: str | None = None) -> tuple[subprocess.Popen, str]:
+    """A ``redis-server`` with an append-only file (``appendfsync fsync``), or a replica of ``replica_of``."""
     binary = shutil.which("redis-server") or "/usr/bin/redis-server"
     port = free_port()
     workdir.mkdir()
+    follow = ["--replicaof", "127.0.0.1", replica_of.rsplit(":", 1)[1].split("/")[0]] if replica_of else []
     proc = subprocess.Popen(
         [binary, "--bind", "127.0.0.1", "--port", str(port), "--dir", str(workdir), "--appendonly", "yes"]
-        + ["--appendfsync", fsync, "--save", "", "--logfile", str(workdir / "redis.log")],
+        + ["--appendfsync", fsync, "--save", "", "--logfile", str(workdir / "redis.log"), *follow],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.STDOUT,
     )
@@ -118,6 +120,18 @@ def start_redis(workdir: Path, fsync: str) -> tuple[subprocess.Popen, str]:
             time.sleep(0.05)
     proc.kill()
     raise SystemExit("redis-server did not start")
+
+
+def wait_for_replica(primary_url: str) -> None:
+    """Until the primary has one replica online (it has synced)."""
+    import redis
+
+    client = redis.Redis.from_url(primary_url, socket_timeout=1)
+    for _ in range(600):
+        if client.info("replication").get("connected_slaves", 0) >= 1 and client.wait(1, 100) >= 1:
+            return
+        time.sleep(0.05)
+    raise SystemExit("the replica did not sync")
 
 
 def cpu_seconds(pid: int) -> float:
@@ -174,7 +188,9 @@ def size_per_game(key: bytes, url: str, games: int) -> dict[str, float]:
 
 
 # The shipped durability first, then the faster setting each store has (docs/ledger.md).
-STORES = ("none", "sqlite", "sqlite-normal", "redis", "redis-everysec")
+# Then a primary with one replica (docs/ledger.md, "Running it across machines"), each move answered at once
+# (redis-replicated) or once the replica holds it (redis-replicas1: ?replicas=1, a WAIT per batch).
+STORES = ("none", "sqlite", "sqlite-normal", "redis", "redis-everysec", "redis-replicated", "redis-replicas1")
 
 
 def pin_tree(pid: int, cpus: set[int]) -> None:
@@ -208,8 +224,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--stores",
-        default=",".join(STORES),
-        help=f"the servers to run, of {','.join(STORES)} (default all; none, the baseline, always runs)",
+        default=",".join(STORES[:5]),
+        help=f"the servers to run, of {','.join(STORES)} (default the first five: the replicated two are asked "
+        "for, docs/performance.md, 'Ledger across machines'; none, the baseline, always runs)",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     return parser
@@ -233,7 +250,14 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="referee-ledger-bench-"))
     redis_proc, redis_url = start_redis(work / "redis", "always")
     lax_proc, lax_url = start_redis(work / "redis-everysec", "everysec")
+    replicated = {"redis-replicated", "redis-replicas1"} & chosen
+    primary_proc, primary_url = start_redis(work / "redis-primary", "always") if replicated else (None, "")
+    replica_proc = start_redis(work / "redis-replica", "always", primary_url)[0] if replicated else None
+    if replicated:
+        wait_for_replica(primary_url)
     urls = {
+        "redis-replicated": primary_url,
+        "redis-replicas1": primary_url + "?replicas=1",
         "sqlite": f"sqlite:///{work / 'ledger.db'}",
         "sqlite-normal": f"sqlite:///{work / 'ledger-normal.db'}?synchronous=normal",
         "redis": redis_url,
@@ -241,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
     }
     stores = {name: {"REFEREE_LEDGER": urls[name]} if name in urls else {} for name in STORES if name in chosen}
     redis_pids = {"redis": redis_proc.pid, "redis-everysec": lax_proc.pid}
+    if primary_proc is not None:
+        redis_pids.update({"redis-replicated": primary_proc.pid, "redis-replicas1": primary_proc.pid})
     try:
         results = measure(args, tool, levels, stores, key, work, cpus, redis_pids)
         sizes = (
@@ -252,9 +278,10 @@ def main(argv: list[str] | None = None) -> int:
             else {}
         )
     finally:
-        for proc in (redis_proc, lax_proc):
-            proc.terminate()
-            proc.wait(10)
+        for proc in (redis_proc, lax_proc, primary_proc, replica_proc):
+            if proc is not None:
+                proc.terminate()
+                proc.wait(10)
         shutil.rmtree(work, ignore_errors=True)
 
     summary = summarise(results, args, tool, levels, list(stores))
@@ -300,7 +327,7 @@ def measure(
                         print(f"warning: {name} cycled its bodies (raise --bodies)", file=sys.stderr)
                     results[connections][name].append(out)
                     if name in redis_pids:  # the games of the run are done with: room for the next run's
-                        redis.Redis.from_url(url).flushall()
+                        redis.Redis.from_url(url.partition("?")[0]).flushall()
     finally:
         for proc, _ in servers.values():
             stop_server(proc)

@@ -96,6 +96,30 @@ def test_a_move_is_charged_the_time_the_ledger_recorded_not_the_requests(clock_a
     )
 
 
+@pytest.mark.parametrize("step_ms", [2_000, 1_500])
+def test_a_clock_stepped_back_2_s_never_charges_a_move_less_than_the_time_that_passed(
+    clock_app, private_game_body, monkeypatch, step_ms
+):
+    """Given a game whose first move is recorded, when the replica's wall clock steps back 2 s (or 1.5 s, inside
+    the window Redis accepts a replica's reading of its clock in) and 5 s pass by the ledger's clock, then
+    the next move is charged the 5 s, not 3 (3.5): the
+    ledger's time advances by the monotonic clock once read (docs/ledger.md, "Clocks"), so no move is ever
+    charged at a time before one already recorded."""
+    import time
+
+    ledger = ledger_of(clock_app)
+    game = Game(clock_app.test_client(), body_with(private_game_body, clock=CLOCK))
+    game.move({"type": "keep", "player": 0})
+    first = millis(game.view["clock"]["since"])
+    real_ns = time.time_ns
+    monkeypatch.setattr(time, "time_ns", lambda: real_ns() - step_ms * 1_000_000)  # the step back
+    ledger.ahead_ms += 5_000
+    game.move({"type": "keep", "player": 1})
+    charged = millis(game.view["clock"]["since"]) - first
+    assert charged > 4_900, charged  # (Redis: the reading of its TIME is a round trip old)
+    assert game.view["clock"]["remaining"][1] == MINUTES_10 - charged + 10_000
+
+
 def test_a_late_move_is_refused_with_nothing_recorded_and_the_opponents_claim_ends_the_game(
     clock_app, private_game_body
 ):

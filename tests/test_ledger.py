@@ -245,8 +245,8 @@ def test_moves_queued_while_a_transaction_commits_share_the_next_one():
 
 
 def test_after_a_batch_of_several_the_next_leader_waits_for_as_many():
-    """Given a batch of 2, when a move finds no batch running, then it waits (up to the linger) until a
-    second move has queued, and both go as one batch; after a batch of 1 a move never waits."""
+    """Given a batch of 2, when a move finds no batch running, then the writer waits (up to the linger) until
+    a second move has queued, and both go as one batch; after a batch of 1 a move never waits."""
     from referee.private.ledger import GroupCommit
 
     batches: list[int] = []
@@ -271,7 +271,7 @@ def test_after_a_batch_of_several_the_next_leader_waits_for_as_many():
         t.join(30)
     assert batches == [1, 2]  # the lead after a batch of 1 did not wait
     threads[3].start()
-    wait_for(lambda: group._busy and len(group._queue) == 1)  # the leader waits for a second move
+    wait_for(lambda: not group._busy and len(group._queue) == 1)  # the writer waits for a second move
     threads[4].start()
     for t in threads[3:]:
         t.join(30)
@@ -637,7 +637,9 @@ def test_a_locked_database_is_503_with_retry_after_and_readyz_503(make_app, priv
         resp = game.apply(actions[0])
         assert resp.status_code == 503 and resp.get_json()["code"] == "ledger_unavailable"
         assert resp.headers["Retry-After"] == "1"
-        assert lc.get("/readyz").status_code == 503
+        waiting = lc.get("/readyz")
+        assert waiting.status_code == 503
+        assert "database is locked" in waiting.get_json()["waiting_for"]  # what it waits for, in the store's words
         assert post(lc, "/v1/games", private_game_body).status_code == 503
         assert post(lc, "/v1/latest", {"game_id": game.game_id, "seat": game.seats[0]}).status_code == 503
     finally:
@@ -702,3 +704,50 @@ def test_a_peek_by_drawing_on_a_copy_is_the_move_made(lc, private_game_body):
     assert peek.status_code == 200
     resp = game.apply(others[0])
     assert resp.status_code == 409 and resp.get_json()["latest_seq"] == game.seq(peek.get_json()["state"])
+
+
+def test_a_call_still_queued_at_its_deadline_is_unavailable_and_a_write_under_way_outcome_unknown():
+    """The group commit's callers wait with a deadline (docs/api.md §11): given a batch stuck in the store,
+    the write in it is answered LedgerOutcomeUnknown and a read in it LedgerUnavailable once the deadline
+    and the grace have passed, and a call queued behind it LedgerUnavailable, taken out of the queue: it is
+    never sent, so "nothing was written" is true of it."""
+    import math
+    import time
+
+    from referee.private.ledger import GroupCommit, LedgerOutcomeUnknown, LedgerUnavailable
+    from referee.private.ledger.base import GRACE
+
+    stuck, release, sent = threading.Event(), threading.Event(), []
+
+    def commit(batch) -> None:
+        sent.extend(item.work for item in batch)
+        stuck.set()
+        release.wait(30)
+        for item in batch:
+            item.value = item.work
+
+    group = GroupCommit(commit, linger=0)
+    outcomes: dict[str, object] = {}
+
+    def call(name: str, writes: bool, due: float) -> None:
+        try:
+            outcomes[name] = group.run(name, due, writes)
+        except LedgerUnavailable as exc:
+            outcomes[name] = type(exc)
+
+    soon = time.monotonic() + 0.5
+    first = threading.Thread(target=call, args=("write", True, soon))
+    first.start()
+    assert stuck.wait(30)
+    queued = threading.Thread(target=call, args=("queued", True, soon))
+    queued.start()
+    wait_for(lambda: len(group._queue) == 1)
+    for thread in (first, queued):
+        thread.join(30)
+    assert outcomes == {"write": LedgerOutcomeUnknown, "queued": LedgerUnavailable}
+    assert group._queue == []  # taken out: never sent
+    release.set()
+    wait_for(lambda: not group._busy)
+    assert sent == ["write"]
+    assert group.run("read", math.inf, False) == "read"  # the writer goes on
+    assert GRACE <= 1  # the contract's "plus at most one second"

@@ -472,7 +472,8 @@ export interface paths {
         };
         /**
          * Readiness: 503 once the replica is shutting down (SIGTERM), so load balancers drain it,
-         *     and, with a ledger (docs/api.md §11), while the ledger cannot be reached (`ledger_unavailable`).
+         *     and, with a ledger (docs/api.md §11), while the ledger cannot be reached (`ledger_unavailable`,
+         *     with `waiting_for`: what the store answered, such as no primary found while a failover runs).
          * @description A reload (SIGHUP) never turns it to 503. The answer names the catalog
          *     and the fingerprints of the keys, so replicas that disagree show.
          */

@@ -103,8 +103,10 @@ ENVIRONMENT: tuple[EnvSetting, ...] = (
         "REFEREE_LEDGER",
         "unset (no ledger)",
         "private mode only (docs/ledger.md): sqlite:///absolute/path.db (one machine), redis://host:port/db "
-        "(shared by every replica) or redis+cluster://host:port (a Redis Cluster) keeps each game's one line of "
-        "play: a move on an older token is 409 stale_state",
+        "(shared by every replica), redis+cluster://host:port (a Redis Cluster) or "
+        "redis+sentinel://host:port[,host:port...]/service_name (a primary and replicas behind Redis Sentinel; "
+        "?replicas=n on any Redis URL: each write answered once n replicas hold it) keeps each game's one line "
+        "of play: a move on an older token is 409 stale_state",
     ),
     EnvSetting(
         "REFEREE_LEDGER_TTL",
@@ -114,8 +116,9 @@ ENVIRONMENT: tuple[EnvSetting, ...] = (
     EnvSetting(
         "REFEREE_LEDGER_TIMEOUT",
         "2",
-        "seconds the ledger may take to answer (connect, read, wait for SQLite's lock) before the request "
-        "is a 503 ledger_unavailable; 0.05 to 30",
+        "seconds from a request's arrival within which the ledger must answer (connect, read, SQLite's lock, "
+        "the batches in line), else a 503 (ledger_unavailable, or ledger_outcome_unknown for a write that may "
+        "have been made) within it plus 0.75 s; 0.05 to 30",
     ),
     EnvSetting(
         "REFEREE_MAX_BODY", "1MiB", "largest request body (bytes, or 512KiB, 2MiB; 1 KiB to 16 MiB); 413 over it"

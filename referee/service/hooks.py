@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException
 
 from referee.engine.errors import InvalidInput, RuleViolation
 from referee.events import EventInputError, EventRefusal
+from referee.private.ledger import request_arrived
 from referee.private.sealing import SealError
 from referee.private.tokens import TokenError
 from referee.service import logs, metrics
@@ -50,6 +51,7 @@ def _bytes_in(environ: Any) -> int:
 def begin(environ: dict[str, Any]) -> None:
     """The start of every request: its clock, its id, and a refusal of an absurd Content-Length."""
     environ[T0_KEY] = time.perf_counter()
+    request_arrived(time.monotonic())  # the ledger answers within its timeout of this (docs/api.md §11)
     request_id(environ)
     length = environ.get("CONTENT_LENGTH")
     if length and len(length) > MAX_LENGTH_DIGITS:
@@ -73,6 +75,7 @@ def finisher(ref: Referee) -> Callable[[dict[str, Any], str, str, str, int, int]
     def finish(
         environ: dict[str, Any], endpoint: str, method: str, path: str, status: int, bytes_out: int
     ) -> list[tuple[str, str]]:
+        request_arrived(None)  # answered: a ledger call after it (a test's, a CLI's) counts from its own start
         rid = environ.get(RID_KEY) or request_id(environ)
         headers = [("X-Request-ID", rid), ("X-Content-Type-Options", "nosniff")]
         if cors:

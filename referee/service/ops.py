@@ -46,7 +46,8 @@ def ops_blueprint(ref: Referee, openapi: Callable[[], str]) -> Blueprint:
     @blp.alt_response(503, response="ServiceUnavailable")
     def readyz() -> Response:
         """Readiness: 503 once the replica is shutting down (SIGTERM), so load balancers drain it,
-        and, with a ledger (docs/api.md §11), while the ledger cannot be reached (`ledger_unavailable`).
+        and, with a ledger (docs/api.md §11), while the ledger cannot be reached (`ledger_unavailable`,
+        with `waiting_for`: what the store answered, such as no primary found while a failover runs).
 
         A reload (SIGHUP) never turns it to 503. The answer names the catalog
         and the fingerprints of the keys, so replicas that disagree show.
@@ -57,7 +58,11 @@ def ops_blueprint(ref: Referee, openapi: Callable[[], str]) -> Blueprint:
             try:
                 ledger.ping()
             except LedgerUnavailable as exc:
-                raise ledger_unavailable(exc) from None
+                problem = ledger_unavailable(exc)
+                # What the replica waits for: the store's own words (no address of a sentinel is secret; a
+                # URL's password never appears in them). After a primary dies: the sentinels' new primary.
+                problem.extra["waiting_for"] = str(exc)
+                raise problem from None
         return Response(ready_body, mimetype=JSON)
 
     @blp.route("/metrics", methods=["GET"])

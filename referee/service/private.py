@@ -83,9 +83,10 @@ def ledger_unavailable(exc: LedgerUnavailable) -> Problem:
         problem = Problem(
             "ledger-outcome-unknown",
             "ledger_outcome_unknown",
-            "The move was sent to the ledger of private games, which did not answer in time: it may be "
-            "recorded, or not. Send the same move on the same token again (a recorded move is answered "
-            "as recorded, never applied twice), or ask /v1/latest.",
+            "The write was sent to the ledger of private games, which did not confirm it in time: it may be "
+            "recorded, or not. Send the same request again: a recorded move is answered as recorded, never "
+            "applied twice; a match's next game already dealt is 409 next_game_dealt, naming it; or ask "
+            "/v1/latest.",
         )
     else:
         metrics.ledger_refusal(503, "ledger_unavailable")  # made only to be raised: counted here, once for every path

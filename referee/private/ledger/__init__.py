@@ -24,6 +24,7 @@ from referee.private.ledger.base import (
     OnBatch,
     Outcome,
     check_url,
+    request_arrived,
     unobserved,
 )
 from referee.private.ledger.redis import RedisLedger
@@ -44,6 +45,7 @@ __all__ = [
     "SqliteLedger",
     "check_url",
     "open_ledger",
+    "request_arrived",
 ]
 
 

@@ -22,6 +22,8 @@ sends the same move again, which the ledger answers with what it recorded.
 
 from __future__ import annotations
 
+import contextvars
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -47,6 +49,26 @@ SKEWED: Literal["skewed"] = "skewed"
 def wall_ms() -> int:
     """This machine's clock, in milliseconds since 1970."""
     return time.time_ns() // 1_000_000
+
+
+def steady_ms() -> int:
+    """Milliseconds of the machine's monotonic clock: never steps back (an operator or NTP setting the wall
+    clock leaves it alone), meaningful only as a difference."""
+    return time.monotonic_ns() // 1_000_000
+
+
+class SteadyClock:
+    """This machine's clock in milliseconds since 1970, read once and then advanced by the monotonic clock:
+    a step of the wall clock (back or forward) after the first reading moves it not at all, so a game's
+    moves are never charged at a time before one already recorded by this process (docs/api.md §15)."""
+
+    def __init__(self) -> None:
+        self._offset: int | None = None
+
+    def now(self) -> int:
+        if self._offset is None:
+            self._offset = wall_ms() - steady_ms()
+        return steady_ms() + self._offset
 
 
 # Milliseconds a ledger's clock runs ahead of its source (the machine's, Redis's TIME): 0. A test moves a
@@ -131,17 +153,64 @@ def check_url(url: str) -> str:
             raise LedgerURLError(f"{url!r}: the one option is ?synchronous=normal (docs/ledger.md, Durability)")
         return "sqlite"
     if parts.scheme in ("redis", "rediss"):
-        if not _host_and_port(parts) or (parts.path.strip("/") and not parts.path.strip("/").isdigit()) or parts.query:
+        if not _host_and_port(parts) or (parts.path.strip("/") and not parts.path.strip("/").isdigit()):
             raise LedgerURLError(f"{url!r}: write redis://host:port/db (db a number)")
-        return "redis"
-    if parts.scheme in CLUSTER_SCHEMES:
-        if not _host_and_port(parts) or parts.path.strip("/") not in ("", "0") or parts.query:
+    elif parts.scheme in CLUSTER_SCHEMES:
+        if not _host_and_port(parts) or parts.path.strip("/") not in ("", "0"):
             raise LedgerURLError(f"{url!r}: write redis+cluster://host:port (any one node of the cluster; db 0 only)")
-        return "redis"
-    raise LedgerURLError(f"{url!r}: use sqlite:///absolute/path.db, redis://host:port/db or redis+cluster://host:port")
+    elif parts.scheme in SENTINEL_SCHEMES:
+        try:
+            sentinels(url)
+        except ValueError:
+            raise LedgerURLError(
+                f"{url!r}: write redis+sentinel://host:port[,host:port…]/service_name (the sentinels, and the name "
+                "they know the primary by)"
+            ) from None
+    else:
+        raise LedgerURLError(
+            f"{url!r}: use sqlite:///absolute/path.db, redis://host:port/db, redis+cluster://host:port "
+            "or redis+sentinel://host:port[,host:port…]/service_name"
+        )
+    try:
+        replicas_of(url)
+    except ValueError:
+        raise LedgerURLError(
+            f"{url!r}: the one option of a Redis ledger is ?replicas=n (n from 1 to 16: the replicas that must "
+            "hold each write before it is answered, docs/ledger.md)"
+        ) from None
+    return "redis"
 
 
 CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}  # and the scheme of its nodes
+SENTINEL_SCHEMES = {"redis+sentinel": "redis", "rediss+sentinel": "rediss"}
+MAX_REPLICAS = 16
+
+
+def replicas_of(url: str) -> int:
+    """How many replicas must confirm each write (``?replicas=n``; 0 without it); ValueError for any other query."""
+    query = urlsplit(url).query
+    if not query:
+        return 0
+    name, _, value = query.partition("=")
+    if name != "replicas" or not value.isdigit() or not 1 <= int(value) <= MAX_REPLICAS:
+        raise ValueError(query)
+    return int(value)
+
+
+def sentinels(url: str) -> tuple[list[tuple[str, int]], str]:
+    """The sentinels' addresses and the service name of a ``redis+sentinel://`` URL; ValueError if malformed."""
+    parts = urlsplit(url)
+    netloc = parts.netloc.rpartition("@")[2]  # a password (user:pass@) is the primary's, not an address
+    service = parts.path.strip("/")
+    if not netloc or not service or "/" in service:
+        raise ValueError(url)
+    addresses = []
+    for address in netloc.split(","):
+        host, _, port = address.rpartition(":")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise ValueError(url)
+        addresses.append((host.strip("[]"), int(port)))
+    return addresses, service
 
 
 def _host_and_port(parts: SplitResult) -> bool:
@@ -158,31 +227,57 @@ SQLITE_QUERIES = {"": "FULL", "synchronous=full": "FULL", "synchronous=normal": 
 
 _UNSET = object()  # a work's value before its batch has run
 
+# How long past its deadline (the request's arrival plus the ledger's timeout) a call may still be sent,
+# and its caller waits for its batch, before it answers "nothing was written" (a call never sent) or
+# "outcome unknown" (a write in a batch under way). So every answer that waited on the store comes within
+# the timeout of the request's arrival plus GRACE and the little CPU that follows (docs/api.md §11:
+# plus at most one second). A SQLite batch stops waiting for the write lock at the deadline itself,
+# leaving the grace to its commit.
+GRACE = 0.75
+
+_ARRIVED: contextvars.ContextVar[float | None] = contextvars.ContextVar("ledger_request_arrived", default=None)
+
+
+def request_arrived(at: float | None) -> None:
+    """The request this thread (or greenlet) serves arrived at ``at`` (``time.monotonic()``), or None once
+    it is answered: every ledger call it makes is answered within the ledger's timeout of ``at`` (plus
+    :data:`GRACE`). Outside a request a call counts from its own start."""
+    _ARRIVED.set(at)
+
+
+def deadline(timeout: float) -> float:
+    """When the ledger's answer to the current call is due (``time.monotonic()``): ``timeout`` after the
+    request's arrival, or after now outside a request."""
+    arrived = _ARRIVED.get()
+    return (time.monotonic() if arrived is None else arrived) + timeout
+
 
 class Work:
     """One caller's work for the next batch (a function of the SQLite connection, or a Redis script
     call), and its outcome once that batch has been written.
 
-    ``woken`` is set when the outcome is there, or when the caller is handed
-    the lead of the next batch; it is made when the work is (``threading``'s
-    Event, which is gevent's once the worker has patched ``threading``).
+    ``woken`` is set when the outcome is there; ``deadline`` is when its caller stops waiting for it
+    (``time.monotonic()``); ``writes`` whether it may change the store (so that a caller who stops
+    waiting for a batch already sent answers "outcome unknown", not "nothing written").
     """
 
-    __slots__ = ("done", "error", "value", "woken", "work")
+    __slots__ = ("deadline", "done", "error", "value", "woken", "work", "writes")
 
-    def __init__(self, work: Any):
+    def __init__(self, work: Any, deadline: float = math.inf, writes: bool = True):
         self.work = work
+        self.deadline = deadline
+        self.writes = writes
         self.woken = threading.Event()
         self.done = False
         self.value: Any = _UNSET
         self.error: BaseException | None = None
 
 
-# How long a batch's leader may wait for the works its last batch suggests are on their way. Under
+# How long a batch's writer may wait for the works its last batch suggests are on their way. Under
 # load the requests of a worker reach the ledger one after the other, a few hundred µs of CPU apart:
 # without a wait the first one writes alone and the next ones queue behind it, in batches of 1 to 3,
 # each paying a write (and for SQLite an fsync and a hand-over to a thread) of its own. After a batch
-# of one (a worker with one request at a time) no leader waits.
+# of one (a worker with one request at a time) the writer does not wait.
 LINGER = 0.0015
 
 
@@ -190,14 +285,14 @@ class GroupCommit:
     """Group commit: one write to the store for all the works queued while the previous one was under way
     (one SQLite transaction, or one Redis round trip).
 
-    The first caller that finds no batch running leads: it takes the whole
-    queue and has ``commit`` run it (setting each work's ``value`` or
-    ``error``). Then it wakes each caller of that batch, and hands the lead
-    to the first work that queued meanwhile, whose caller takes the queue as
-    it then stands. Each caller returns (or raises) its own work's outcome,
-    and only after the write that held it has returned, so an answer never
-    runs ahead of the store. The lock is held only to take or add to the
-    queue, never across a wait.
+    One writer thread per process (a greenlet under gevent), started on first use, takes the whole
+    queue and has ``commit`` run it (setting each work's ``value`` or ``error``), wakes each caller
+    of that batch, and takes the queue as it then stands. Each caller returns (or raises) its own
+    work's outcome, and only after the write that held it has returned, so an answer never runs
+    ahead of the store; or, :data:`GRACE` past its deadline, stops waiting: a work still in the
+    queue is taken out and is :class:`LedgerUnavailable` (nothing was sent), a work in a batch under
+    way is :class:`LedgerOutcomeUnknown` if it writes. The lock is held only to take
+    or change the queue, never across a wait.
     """
 
     def __init__(self, commit: Callable[[list[Work]], None], linger: float = LINGER, on_batch: OnBatch = unobserved):
@@ -206,50 +301,69 @@ class GroupCommit:
         self._on_batch = on_batch
         self._lock = threading.Lock()
         self._queue: list[Work] = []
-        self._busy = False
+        self._busy = False  # a batch is being written
         self._last = 1  # the size of the last batch
+        self._queued = threading.Event()  # set while the queue holds a work
         self._full = threading.Event()  # set once the queue holds as many works as the last batch
+        self._writer: threading.Thread | None = None
 
-    def run(self, work: Any) -> Any:
-        """``work``'s outcome (its value, or its error raised), once the batch that held it is written."""
-        mine = Work(work)
+    def run(self, work: Any, due: float = math.inf, writes: bool = True) -> Any:
+        """``work``'s outcome (its value, or its error raised), once the batch that held it is written;
+        :class:`LedgerUnavailable` or :class:`LedgerOutcomeUnknown` once ``due`` (plus :data:`GRACE`
+        for a batch under way) has passed."""
+        if time.monotonic() >= due + GRACE:
+            raise LedgerUnavailable("the request's time for the ledger had run out; nothing was sent")
+        mine = Work(work, due, writes)
         with self._lock:
             self._queue.append(mine)
-            lead, self._busy = not self._busy, True
             if len(self._queue) >= self._last:
                 self._full.set()
-        if not lead:
-            mine.woken.wait()  # for the outcome, or for the lead
-        if not mine.done:
-            self._lead()
+            self._queued.set()
+            if self._writer is None:
+                self._writer = threading.Thread(target=self._write, name="ledger-group-commit", daemon=True)
+                self._writer.start()
+        if not mine.woken.wait(None if due == math.inf else due + GRACE - time.monotonic()):
+            with self._lock:
+                queued = any(item is mine for item in self._queue)
+                if queued:
+                    self._queue.remove(mine)
+                elif not mine.done:
+                    kind = LedgerOutcomeUnknown if writes else LedgerUnavailable
+                    raise kind("the ledger did not answer in time")
+            if queued:
+                raise LedgerUnavailable("the ledger did not take the call in time (a batch ahead of it was slow)")
         if mine.error is not None:
             raise mine.error
         return mine.value
 
-    def _lead(self) -> None:
-        """Write the queue as one batch; wake its callers, and the next leader if any work queued meanwhile.
+    def _write(self) -> None:
+        """The writer: batch after batch, for as long as the process lives."""
+        while True:
+            self._queued.wait()
+            self._full.wait(self._linger)
+            with self._lock:
+                batch, self._queue = self._queue, []
+                self._last = max(1, len(batch))
+                self._full.clear()
+                self._queued.clear()
+                self._busy = bool(batch)
+            if batch:
+                self._write_batch(batch)
 
-        The leader waits until as many works have queued as its last batch
-        held, at most ``linger`` seconds (see :data:`LINGER`): after a batch of
-        one its own work is enough, and it does not wait.
-        """
-        self._full.wait(self._linger)
-        with self._lock:
-            batch, self._queue = self._queue, []
-            self._last = len(batch)
-            self._full.clear()
+    def _write_batch(self, batch: list[Work]) -> None:
+        """Write ``batch`` as one; wake its callers (the writer itself never raises)."""
         started = time.perf_counter()
         try:
             self._commit(batch)
+        except Exception as exc:  # the batch itself failed to run: each caller raises it
+            for item in batch:
+                if item.value is _UNSET and item.error is None:
+                    item.error = exc
         finally:
             self._on_batch(len(batch), time.perf_counter() - started)
             for item in batch:
-                if item.value is _UNSET and item.error is None:  # the batch itself failed to run
+                if item.value is _UNSET and item.error is None:
                     item.error = LedgerUnavailable("the ledger's batch did not run")
                 item.done = True
                 item.woken.set()
-            with self._lock:
-                following = self._queue[0] if self._queue else None
-                self._busy = following is not None
-            if following is not None:
-                following.woken.set()
+            self._busy = False

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -22,7 +23,9 @@ from referee.private.ledger.base import (
     AHEAD,
     APPLIED,
     CLUSTER_SCHEMES,
+    GRACE,
     REPEATED,
+    SENTINEL_SCHEMES,
     SKEWED,
     STALE,
     GroupCommit,
@@ -31,8 +34,11 @@ from referee.private.ledger.base import (
     OnBatch,
     Outcome,
     Work,
+    deadline,
+    replicas_of,
+    sentinels,
+    steady_ms,
     unobserved,
-    wall_ms,
 )
 
 _T = TypeVar("_T")
@@ -149,6 +155,14 @@ _BATCH = _BATCH % (CLOCK_AHEAD, CLOCK_BEHIND)
 _BATCH_SHA = hashlib.sha1(_BATCH.encode()).hexdigest()
 
 
+# Seconds a WAIT's answer is given to come back before its batch's first caller stops waiting.
+WAIT_MARGIN = 0.1
+
+# The calls that may write: one whose answer never came may have been recorded (outcome unknown), and
+# with ?replicas=n each is answered only once n replicas hold it (WAIT).
+WRITES = frozenset({"start", "record", "record_at"})
+
+
 def _before_sending(error: Exception) -> bool:
     """Whether ``error`` came before anything was sent: redis-py's words for a connection not made
     ("Error 111 connecting to …", "Timeout connecting to server"). Any other error after a script
@@ -173,6 +187,21 @@ def _noting_retry(retry_class: Any) -> Any:
             return super().call_with_retry(do, noting, *args, **kwargs)
 
     return NotingRetry
+
+
+class Unconfirmed:
+    """A script's reply whose writes fewer replicas than ``?replicas=n`` confirmed (``WAIT``) in time."""
+
+    __slots__ = ("confirmed", "reply")
+
+    def __init__(self, reply: Any, confirmed: int):
+        self.reply = reply
+        self.confirmed = confirmed
+
+
+def _moved(reply: Any) -> bool:
+    """A cluster node's refusal of a script for a slot it does not hold (it ran nothing)."""
+    return isinstance(reply, Exception) and str(reply).startswith(("MOVED", "ASK"))
 
 
 def _said(error: Exception) -> str:
@@ -211,6 +240,8 @@ class RedisLedger:
         self.url = url
         self._on_batch = on_batch
         self.cluster = urlsplit(url).scheme in CLUSTER_SCHEMES
+        self.sentinel = urlsplit(url).scheme in SENTINEL_SCHEMES
+        self.replicas = replicas_of(url)  # how many replicas must hold a write before it is answered (WAIT)
         # A script's keys must share a slot on a cluster: a batch is one script per slot there.
         self._slot: Callable[[str], int] = (lambda key: key_slot(key.encode())) if self.cluster else (lambda key: 0)
         self.ttl = max(1, int(ttl))
@@ -219,7 +250,7 @@ class RedisLedger:
         self._redis: Any = None
         self._group: GroupCommit | None = None
         self.ahead_ms = AHEAD
-        self._skew: int | None = None  # ms from this machine's clock to Redis's TIME, once read (``now``)
+        self._skew: int | None = None  # ms from this machine's monotonic clock to Redis's TIME, once read (``now``)
         self._retry: Any = None  # this process's client's Retry (see _noting_retry)
 
     def _client(self) -> Any:
@@ -234,10 +265,13 @@ class RedisLedger:
         """A client for this process."""
         import redis
         import redis.cluster
+        import redis.sentinel
         from redis.backoff import NoBackoff
         from redis.retry import Retry
 
-        self._retry = _noting_retry(Retry)(NoBackoff(), 1)
+        # Retried once on a lost connection only: a call that timed out is not sent again (the answer is
+        # due within the timeout, docs/api.md §11), and the caller is told its outcome is unknown.
+        self._retry = _noting_retry(Retry)(NoBackoff(), 1, supported_errors=(redis.ConnectionError,))
         options: dict[str, Any] = {
             "socket_timeout": self.timeout,
             "socket_connect_timeout": self.timeout,
@@ -247,10 +281,21 @@ class RedisLedger:
             "retry": self._retry,
             "decode_responses": True,
         }
-        scheme, _, rest = self.url.partition("://")
+        url = self.url.partition("?")[0]  # ?replicas=n is the ledger's, not redis-py's
+        scheme, _, rest = url.partition("://")
         if self.cluster:  # asks that node for the cluster's nodes and slots now
             return redis.cluster.RedisCluster.from_url(f"{CLUSTER_SCHEMES[scheme]}://{rest}", **options)
-        return redis.Redis.from_url(self.url, retry_on_timeout=False, **options)
+        if self.sentinel:
+            # Each new connection asks the sentinels where the primary is now: after a failover the first
+            # call that finds its connection gone reconnects to the promoted replica by itself.
+            addresses, service = sentinels(url)
+            parts = urlsplit(url)
+            timeouts: dict[str, Any] = {"socket_timeout": self.timeout, "socket_connect_timeout": self.timeout}
+            watchers = redis.sentinel.Sentinel(addresses, sentinel_kwargs=timeouts, **timeouts)
+            if parts.password is not None:
+                options["password"] = parts.password
+            return watchers.master_for(service, ssl=SENTINEL_SCHEMES[scheme] == "rediss", **options)
+        return redis.Redis.from_url(url, retry_on_timeout=False, **options)
 
     def _call(self, work: Callable[[], _T]) -> _T:
         try:
@@ -264,7 +309,7 @@ class RedisLedger:
         its answer without the leading 1."""
         self._call(self._client)
         assert self._group is not None
-        answer: list[Any] = self._group.run((game_key(game_id), (name, *args)))
+        answer: list[Any] = self._group.run((game_key(game_id), (name, *args)), deadline(self.timeout), name in WRITES)
         return answer
 
     def _send(self, batch: list[Work]) -> None:
@@ -294,6 +339,14 @@ class RedisLedger:
             LOG.warning("ledger call failed", extra={"store": "redis", "calls": len(batch), "error": _said(failed[0])})
         for group, reply in zip(groups, replies, strict=True):
             for n, item in enumerate(group):
+                if isinstance(reply, Unconfirmed):  # run, and not yet held by enough replicas
+                    if item.work[1][0] in WRITES:
+                        item.error = LedgerOutcomeUnknown(
+                            f"Redis ledger: {reply.confirmed} of the {self.replicas} replicas asked for "
+                            "confirmed the write in time"
+                        )
+                        continue
+                    reply = reply.reply
                 if isinstance(reply, Exception):  # the script's error: unreachable, cannot write (MISCONF)...
                     item.error = self._failure(reply, item.work[1][0])
                 elif reply[n][0] == 1:
@@ -306,7 +359,7 @@ class RedisLedger:
         and still run there, nothing is known (see :class:`~referee.private.ledger.base.LedgerOutcomeUnknown`)."""
         message = f"Redis ledger: {_said(error)}"
         if (
-            call == "record"
+            call in WRITES
             and isinstance(error, self._unanswered)
             and (type(self._retry).maybe_sent or not _before_sending(error))
         ):
@@ -314,13 +367,65 @@ class RedisLedger:
         return LedgerUnavailable(message)
 
     def _scripts(self, groups: list[list[Work]]) -> list[Any]:
-        """The replies to one batch script per group, sent in one pipeline (an error in its place)."""
-        pipe = self._redis.pipeline(transaction=False)
+        """The replies to one batch script per group, sent in one pipeline (an error in its place); with
+        ``?replicas=n`` and a write among them, a ``WAIT`` ends the pipeline, and a reply whose write
+        fewer than n replicas confirmed is :class:`Unconfirmed`."""
+        if self.replicas and self.cluster:
+            return self._scripts_per_node(groups)
+        return self._pipeline(self._redis, groups)
+
+    def _pipeline(self, client: Any, groups: list[list[Work]]) -> list[Any]:
+        """One pipeline on ``client`` (one connection: the one ``WAIT`` counts the writes of)."""
+        pipe = client.pipeline(transaction=False)
         for group in groups:
             keys = [item.work[0] for item in group]
             pipe.execute_command("EVALSHA", _BATCH_SHA, len(keys), *keys, *(a for item in group for a in item.work[1]))
+        waits = self.replicas > 0 and any(item.work[1][0] in WRITES for group in groups for item in group)
+        if waits:
+            pipe.execute_command("WAIT", self.replicas, self._wait_ms(groups))
         replies: list[Any] = pipe.execute(raise_on_error=False)
+        if waits:
+            confirmed = replies.pop()
+            if not isinstance(confirmed, int) or confirmed < self.replicas:
+                count = confirmed if isinstance(confirmed, int) else 0
+                replies = [reply if isinstance(reply, Exception) else Unconfirmed(reply, count) for reply in replies]
         return replies
+
+    def _wait_ms(self, groups: list[list[Work]]) -> int:
+        """How long ``WAIT`` may wait for the replicas (ms): until shortly before the first of the batch's
+        callers stops waiting (its deadline and the grace), at most 80% of the timeout (so that its answer
+        comes before the socket's timeout), at least 1 ms (``WAIT`` with 0 would wait for ever)."""
+        first = min(item.deadline for group in groups for item in group)
+        due = first + GRACE - WAIT_MARGIN - time.monotonic()
+        return max(1, int(min(due, 0.8 * self.timeout) * 1000))
+
+    def _scripts_per_node(self, groups: list[list[Work]]) -> list[Any]:
+        """On a cluster with ``?replicas=n``: each node's scripts and its ``WAIT`` on one connection to
+        that node (a cluster pipeline may spread them over several). A node that is gone, or that no longer
+        holds a slot (MOVED), has the cluster's map read again for the next batch."""
+        by_node: dict[str, tuple[Any, list[int]]] = {}
+        for n, group in enumerate(groups):
+            node = self._redis.get_node_from_key(group[0].work[0])
+            by_node.setdefault(node.name, (node, []))[1].append(n)
+        replies: list[Any] = [None] * len(groups)
+        for node, numbers in by_node.values():
+            try:
+                got = self._pipeline(self._redis.get_redis_connection(node), [groups[n] for n in numbers])
+            except self._errors as exc:
+                got = [exc] * len(numbers)
+            if any(_moved(reply) or isinstance(reply, self._unanswered) for reply in got):
+                self._remap()
+            for n, reply in zip(numbers, got, strict=True):
+                replies[n] = reply
+        return replies
+
+    def _remap(self) -> None:
+        """Read the cluster's nodes and slots again (after a failover or a reshard); a cluster that cannot
+        answer now is asked again after the next failure."""
+        try:
+            self._redis.nodes_manager.initialize()
+        except self._errors as exc:
+            LOG.warning("ledger cluster map not read", extra={"store": "redis", "error": _said(exc)})
 
     def start(self, game_id: str, token: str, only_new: bool = False) -> bool:
         return bool(self._script("start", game_id, token, self.ttl, int(only_new))[0])
@@ -332,7 +437,7 @@ class RedisLedger:
         if kind == 3:
             kind, latest, recorded, *clock = self._script(*call, seq, digest, token, self.ttl, sent)
         if clock:
-            self._skew = int(clock[0]) - wall_ms()  # Redis's TIME as this record read it
+            self._skew = int(clock[0]) - steady_ms()  # Redis's TIME as this record read it
         if kind == 4:
             return Outcome(SKEWED, int(latest) + self.ahead_ms)
         if kind == 1:
@@ -358,10 +463,10 @@ class RedisLedger:
         every timed record renews (it reads ``TIME`` too, and refuses a time too far from it: ``record``'s
         ``at``), so a move costs no second round trip."""
         if self._skew is None:
-            before = wall_ms()
+            before = steady_ms()
             (now,) = self._script("now", game_id)
-            self._skew = int(now) - (before + wall_ms()) // 2
-        return wall_ms() + self._skew + self.ahead_ms
+            self._skew = int(now) - (before + steady_ms()) // 2
+        return steady_ms() + self._skew + self.ahead_ms
 
     def ping(self) -> None:
         self._call(lambda: self._client().ping())

@@ -10,6 +10,7 @@ answers none before that commit has returned.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import sqlite3
 import threading
@@ -26,9 +27,10 @@ from referee.private.ledger.base import (
     LedgerUnavailable,
     OnBatch,
     Outcome,
+    SteadyClock,
     Work,
+    deadline,
     unobserved,
-    wall_ms,
 )
 
 _T = TypeVar("_T")
@@ -128,6 +130,7 @@ class SqliteLedger:
         self._off_the_loop = _off_the_loop()
         self._games = 0
         self.ahead_ms = AHEAD
+        self._clock = SteadyClock()
 
     def _connection(self) -> sqlite3.Connection:
         """This process's connection (only ever used by one batch at a time)."""
@@ -155,12 +158,14 @@ class SqliteLedger:
             if db.in_transaction:
                 db.execute("ROLLBACK")
 
-    def _run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+    def _run(self, work: Callable[[sqlite3.Connection], _T], writes: bool = False) -> _T:
         """``work(db)`` in an immediate transaction, with whatever else is queued meanwhile.
 
         It answers only once that transaction has committed; any SQLite error
         is :class:`LedgerUnavailable` for every work of the batch, none of
-        which is then recorded.
+        which is then recorded; so is a batch that could not take the write
+        lock by the first of its works' deadlines (``writes``: see
+        :class:`~referee.private.ledger.base.GroupCommit`).
         """
         if self._pid != os.getpid():  # a forked worker: its own connection and queue, made after gevent's patch
             with _FIRST_USE:
@@ -170,7 +175,7 @@ class SqliteLedger:
                     self._off_the_loop = _off_the_loop()
                     self._pid = os.getpid()
         assert self._group is not None
-        return cast(_T, self._group.run(work))
+        return cast(_T, self._group.run(work, deadline(self.timeout), writes))
 
     def _commit(self, batch: list[Work]) -> None:
         """Every work of ``batch``, in order, in one transaction; each one's outcome set on it.
@@ -186,7 +191,7 @@ class SqliteLedger:
                 item.error = exc
             return
         try:
-            self._begin(db)
+            self._begin(db, min(item.deadline for item in batch))
             try:
                 for item in batch:
                     item.value = item.work(db)
@@ -260,14 +265,15 @@ class SqliteLedger:
             },
         )
 
-    def _begin(self, db: sqlite3.Connection) -> None:
-        """``BEGIN IMMEDIATE`` (the write lock), waiting at most the timeout while another worker holds it.
+    def _begin(self, db: sqlite3.Connection, due: float = math.inf) -> None:
+        """``BEGIN IMMEDIATE`` (the write lock), waiting at most the timeout (and not past ``due``, the
+        first deadline of the batch's works) while another worker holds it.
 
         SQLite's own busy handler sleeps 1 ms, then 2, 5, 10...: far longer than a batch holds the lock.
         Trying again after a short, growing pause keeps two busy workers from waiting on each other's
         sleeps. Under gevent the pause is gevent's, so the loop serves other requests meanwhile.
         """
-        deadline = time.monotonic() + self.timeout
+        deadline = min(time.monotonic() + self.timeout, due)
         pause = 0.00005
         while True:
             try:
@@ -288,10 +294,10 @@ class SqliteLedger:
             self._take(db, game_id, 0, token)
             return True
 
-        started = self._run(work)
+        started = self._run(work, writes=True)
         self._games += 1
         if self._games % _EXPIRE_EVERY == 0:
-            self._run(self._expire)
+            self._run(self._expire, writes=True)
         return started
 
     def _take(self, db: sqlite3.Connection, game_id: str, seq: int, token: str) -> None:
@@ -340,7 +346,7 @@ class SqliteLedger:
                     return Outcome(REPEATED, latest, row[1])
             return Outcome(STALE, latest)
 
-        return self._run(work)
+        return self._run(work, writes=True)
 
     def stale(self, game_id: str, seq: int, digest: str) -> int | None:
         def work(db: sqlite3.Connection) -> int | None:
@@ -378,12 +384,12 @@ class SqliteLedger:
 
     def now(self, game_id: str) -> int:
         """The machine's clock: one machine shares one SQLite file (``ahead_ms``: see :data:`AHEAD`)."""
-        return wall_ms() + self.ahead_ms
+        return self._clock.now() + self.ahead_ms
 
     def ping(self) -> None:
         # A write that changes a page, so that a read-only file or a full disk shows as unreachable, not
         # only a missing one (a write that changes nothing commits without touching the disk).
-        self._run(lambda db: db.execute("INSERT OR REPLACE INTO ping VALUES (1, ?)", (time.time(),)))
+        self._run(lambda db: db.execute("INSERT OR REPLACE INTO ping VALUES (1, ?)", (time.time(),)), writes=True)
 
     def close(self) -> None:
         db, self._db = self._db, None
