@@ -943,3 +943,6 @@ def test_the_event_tab_pairs_two_rounds_takes_results_and_ranks_the_players(any_
     expect(page.locator("#ev-problem")).to_contain_text(re.compile(r"RULES 15\.5.*round 2, table 1"))
     page.click("#lang-ja")
     expect(page.locator("#ev-standings thead th").nth(2)).to_have_text("勝ち点")
+    table.shot(f"event-ja-{table.size}")
+    assert page.evaluate(EVENT_CELLS_CLIPPED) == []
+    table.no_sideways_scroll()
