@@ -868,3 +868,81 @@ def test_a_hot_seat_game_against_the_computer_is_played_to_the_end(browser, serv
     table.axe("game over against the computer")
     context.close()
     assert errors == [] and foreign == [] and refused == []
+
+
+EVENT_CELLS_CLIPPED = """() => [...document.querySelectorAll('#event :is(th, td, summary, .ev-drops label, .ev-note span)')]
+  .filter((el) => el.offsetParent && el.scrollWidth > el.clientWidth + 1)
+  .map((el) => `${el.tagName}: ${el.textContent} (${el.scrollWidth} in ${el.clientWidth})`)"""
+
+
+def _standings(page) -> list[list[str]]:
+    return page.eval_on_selector_all(
+        "#ev-standings tbody tr", "rows => rows.map((r) => [...r.cells].map((c) => c.innerText))"
+    )
+
+
+def test_the_event_tab_pairs_two_rounds_takes_results_and_ranks_the_players(any_table, server, axe_core):
+    """docs/table.md, "Event": four names, round 1 paired by table, results entered, round 2 paired from the
+    standings, the standings in the referee's order; at 1400×900 and 390×844 nothing is clipped or scrolls
+    the page sideways, and axe finds nothing serious."""
+    table = any_table
+    page = table.open()
+    page.click("#tab-event")
+    page.fill("#ev-names", "Aoi\nRen\nMio\nKai\n")
+    page.fill("#ev-seed", "friday-1")
+    page.click("#ev-form button[type=submit]")
+    expect(page.locator("#ev-standings tbody tr")).to_have_count(4)
+    expect(page.locator("#ev-pair")).to_be_enabled()
+    page.click("#ev-pair")
+    round1 = page.locator(".ev-round[open] tbody tr")
+    expect(round1).to_have_count(2)
+    expect(page.locator("#ev-pair")).to_be_disabled()  # results first (RULES 15.2)
+    doc = json.loads(page.evaluate("localStorage.getItem('af-table-event')"))
+    fresh = {**doc, "rounds": []}
+    assert doc == httpx.post(server.url + "/v1/events/pair", json={"event": fresh}).json()["event"]
+    # table 1: the first player wins 2-1; table 2: its second player forfeits
+    menus = page.locator(".ev-round[open] select")
+    assert menus.nth(0).locator("option").all_inner_texts()[1:5] == ["2–0", "2–1", "1–2", "0–2"]
+    menus.nth(0).select_option("2-1")
+    expect(page.locator("#ev-standings tbody tr").first).to_contain_text("3")
+    second = round1.nth(1).locator("td").nth(1).inner_text().split(" – ")[1]
+    menus.nth(1).select_option(f"forfeit:{second}")
+    expect(page.locator("#ev-pair")).to_be_enabled()
+    table.shot(f"event-round-1-{table.size}")
+    page.click("#ev-pair")
+    expect(page.locator(".ev-round")).to_have_count(2)
+    expect(page.locator("#ev-note")).to_contain_text("Round 2")
+    doc = json.loads(page.evaluate("localStorage.getItem('af-table-event')"))
+    assert len(doc["rounds"]) == 2 and doc["rounds"][0]["pairings"][1]["result"] == {"forfeit": second}
+    menus = page.locator(".ev-round[open] select")
+    menus.nth(0).select_option("2-0")
+    menus.nth(1).select_option("0-2")  # at once: each change builds on the one before
+    expect(page.locator(".ev-winner")).to_be_visible()
+    doc = json.loads(page.evaluate("localStorage.getItem('af-table-event')"))
+    want = httpx.post(server.url + "/v1/events/standings", json={"event": doc}).json()
+    expect(page.locator("#ev-standings tbody tr th")).to_have_text([r["player"] for r in want["standings"]])
+    shown = _standings(page)
+    assert [row[2] for row in shown] == [str(r["match_points"]) for r in want["standings"]]
+    assert [row[3] for row in shown] == [r["record"] for r in want["standings"]]
+    # swiss_rounds defaults to 2 for 4 players: the event is over and its winner said
+    expect(page.locator(".ev-winner")).to_contain_text(want["winner"])
+    expect(page.locator("#ev-pair")).to_be_disabled()
+    table.shot(f"event-standings-{table.size}")
+    assert page.evaluate(EVENT_CELLS_CLIPPED) == []
+    table.no_sideways_scroll()
+    table.axe(f"event ({table.size})")
+    page.select_option("select[aria-label^='Result of table 1']", "")  # a result taken back: pairing waits again
+    expect(page.locator("#ev-pair")).to_be_disabled()
+    # a document whose round 2 repeats round 1 (a rematch), loaded from a file: the check names rule, round, table
+    bent = {**doc, "rounds": [doc["rounds"][0], doc["rounds"][0]]}
+    page.set_input_files(
+        "#ev-file", files=[{"name": "bent.json", "mimeType": "application/json", "buffer": json.dumps(bent).encode()}]
+    )
+    expect(page.locator(".ev-round")).to_have_count(2)
+    page.click("#ev-check")
+    expect(page.locator("#ev-problem")).to_contain_text(re.compile(r"RULES 15\.5.*round 2, table 1"))
+    page.click("#lang-ja")
+    expect(page.locator("#ev-standings thead th").nth(2)).to_have_text("勝ち点")
+    table.shot(f"event-ja-{table.size}")
+    assert page.evaluate(EVENT_CELLS_CLIPPED) == []
+    table.no_sideways_scroll()

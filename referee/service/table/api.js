@@ -18,7 +18,8 @@
 
 /** A refused request: `status` and the problem details (`code`, `detail`, and `rule` for a 422). */
 export class RefereeError extends Error {
-  /** @param {number} status @param {{code?: string, detail?: string, rule?: string, index?: number, violations?: Violation[]}} problem */
+  /** @param {number} status @param {{code?: string, detail?: string, rule?: string, index?: number, violations?: Violation[],
+   *  round?: number | null, table?: number | null}} problem */
   constructor(status, problem) {
     super(problem.detail || `HTTP ${status}`);
     this.status = status;
@@ -114,6 +115,16 @@ export function createClient(options = {}) {
      *  @param {{state: State, first_player: 0 | 1, seats?: string[], player?: 0 | 1}} body
      *  @returns {Promise<GameStep>} */
     nextGame: (body) => call("/v1/matches/next", body),
+    /** An event's next round (docs/api.md §17): the document with it appended, or `swiss_ended` when only
+     *  rematches are left. @param {object} event
+     *  @returns {Promise<{event: any, round: number | null, pairings: any[], swiss_ended?: boolean}>} */
+    pairEvent: (event) => call("/v1/events/pair", { event }),
+    /** @param {object} event @returns {Promise<{standings: any[], ratings: Record<string, {rating: number, rd: number,
+     *  volatility: number}>, winner?: string}>} */
+    eventStandings: (event) => call("/v1/events/standings", { event }),
+    /** Every round checked (RULES 15): `{ok: true}`, or the first rule broken as a 422 with `round` and `table`.
+     *  @param {object} event @returns {Promise<{ok: boolean}>} */
+    checkEvent: (event) => call("/v1/events/check", { event }),
     /** @returns {Promise<{status: string, ledger: boolean}>} */
     ready: () => call("/readyz"),
     /** @returns {Promise<{catalog: {id: string, digest: string}, cards: Card[]}>} */

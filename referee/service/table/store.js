@@ -77,3 +77,21 @@ export function loadMoves(store, s) {
   } catch { /* unreadable: no record offered */ }
   return { game: null, dealt: null, played: [], times: [], dealtAt: null };
 }
+
+export const EVENT_KEY = "af-table-event"; // the event document the Event tab keeps (the referee keeps none)
+
+/** The event document, kept whole. @param {Store} store @param {object | null} doc */
+export function saveEvent(store, doc) {
+  if (doc) store.setItem(EVENT_KEY, JSON.stringify(doc));
+  else store.removeItem(EVENT_KEY);
+}
+
+/** The event document `saveEvent` kept, or null (none, or unreadable: then forgotten). @param {Store} store */
+export function loadEvent(store) {
+  try {
+    const doc = JSON.parse(store.getItem(EVENT_KEY) || "null");
+    if (doc && Array.isArray(doc.players) && Array.isArray(doc.rounds)) return doc;
+  } catch { /* unreadable */ }
+  store.removeItem(EVENT_KEY);
+  return null;
+}

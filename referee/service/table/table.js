@@ -6,11 +6,12 @@
 //
 // This module only starts the page: it makes the session (session.js) and wires the page's fixed buttons
 // to the controllers: deal.js (the Deal tab), play.js (a move, undo, download), follow.js (a private game
-// followed through the ledger), replay.js (the Replay tab), draw.js (the board and what stands beside it).
+// followed through the ledger), replay.js (the Replay tab), eventpage.js (the Event tab), draw.js (the board and what stands beside it).
 
 import { createClient } from "./api.js";
 import { checkDeckSoon, deal, loadDecks, loadFormats, offerClocks } from "./deal.js";
 import { draw, tickClockBox } from "./draw.js";
+import { wireEvent } from "./eventpage.js";
 import { joinFromHash, resumeFollowing, takeFromStorage } from "./follow.js";
 import { askForClaim, attempt, refresh, restoreHot } from "./play.js";
 import { checkLine, loadReplay, showReplayStep, stepReplay } from "./replay.js";
@@ -109,6 +110,7 @@ async function main() {
   $("deal-form").addEventListener("submit", (e) => deal(s, e));
   $("curtain-go").addEventListener("click", () => { s.curtain = null; refresh(s); });
   wireReplay(s);
+  wireEvent(s);
   const cards = await s.api.cards();
   for (const c of cards.cards) s.catalog.set(c.id, c);
   await Promise.all([loadDecks(s), loadFormats(s), offerClocks(s)]);

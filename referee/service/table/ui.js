@@ -43,7 +43,7 @@ export function translatePage(lang) {
 }
 
 export function showTab(name) {
-  for (const tab of ["deal", "play", "replay"]) {
+  for (const tab of ["deal", "play", "replay", "event"]) {
     $(tab).hidden = tab !== name && !(name === "replay-board" && tab === "play");
     $(`tab-${tab}`).classList.toggle("active", tab === name || (name === "replay-board" && tab === "replay"));
   }
