@@ -26,9 +26,6 @@ NOT_IN_THE_TABLE = {
     ("POST", "/v1/reveal"): "the table shows a finished private game's record, not its state",
     ("GET", "/v1/rules"): "the table links to docs/rules.md",
     ("GET", "/v1/cards/<id>"): "the table reads the whole catalog once (/v1/cards)",
-    ("POST", "/v1/events/pair"): "events are run by organisers' tools (referee event, the client), not the table",
-    ("POST", "/v1/events/standings"): "as /v1/events/pair",
-    ("POST", "/v1/events/check"): "as /v1/events/pair",
 }
 
 
