@@ -140,6 +140,9 @@ def play_through_a_kill(servers, catalog, primary, revive_after: float | None = 
     threads = [threading.Thread(target=run, args=(p,)) for p in players]
     for thread in threads:
         thread.start()
+    started = time.monotonic()  # a fresh cluster's replicas may still be syncing: ?replicas=1 waits for them
+    while not any(p.accepted for p in players) and not errors and time.monotonic() - started < 30:
+        time.sleep(0.1)
     time.sleep(PLAY_BEFORE_KILL)
     before = sum(len(p.accepted) for p in players)
     cut_off_replicas(primary)
